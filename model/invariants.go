@@ -1,0 +1,635 @@
+package model
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"time"
+)
+
+// Severity grades a finding.
+type Severity string
+
+// Severities. Info findings (open nodes of a live run) do not make a log unclean.
+const (
+	SevError   Severity = "error"
+	SevWarning Severity = "warning"
+	SevInfo    Severity = "info"
+)
+
+// Finding is one invariant violation (or, with SevInfo, an observation such as an open node).
+type Finding struct {
+	// Code is the invariant: "L1" … "L13".
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	// IDs are the ids involved, the most specific first.
+	IDs []string `json:"ids"`
+	// Seq is the seq of the event where the violation shows; Origin its source record.
+	Seq     int64   `json:"seq"`
+	Origin  *Origin `json:"origin,omitempty"`
+	Message string  `json:"message"`
+}
+
+func (f Finding) String() string {
+	where := fmt.Sprintf("seq %d", f.Seq)
+	if f.Origin != nil {
+		where = f.Origin.String()
+	}
+	return fmt.Sprintf("%s: %s %s: %s", where, f.Code, f.Severity, f.Message)
+}
+
+// InvariantTitles gives each invariant's one-line statement (LIFECYCLE.md).
+var InvariantTitles = map[string]string{
+	"L1":  "every id an event refers to was opened before; ids are unique",
+	"L2":  "a child's interval lies inside its parent's",
+	"L3":  "every start has exactly one end, unless the run is still live",
+	"L4":  "status transitions are legal",
+	"L5":  "a run is completed only with goal_reached, its last step succeeded and no tool call unresolved",
+	"L6":  "every terminal status has a consistent stop reason",
+	"L7":  "a stop reason is never replaced by one of lower priority",
+	"L8":  "run status is written by the runtime",
+	"L9":  "a retry, resumed-as-new or sub-agent run has parent_run_id",
+	"L10": "steps of one turn do not overlap",
+	"L11": "a turn ends only when no tool call is pending and no steer input is unconsumed",
+	"L12": "no run status change is caused by a connection closing",
+	"L13": "after a resume, no side-effecting tool call with the same idempotency key runs twice",
+}
+
+// Checker checks invariants L1–L13 over an event stream, incrementally and with memory bounded by
+// the number of open nodes plus 8 bytes per id ever seen. Feed events with Check (any order;
+// they are re-sequenced per session) and call Finish at the end of the input.
+type Checker struct {
+	// Skew is the clock-skew tolerance for L2 and L10.
+	Skew time.Duration
+
+	seq      Sequencer
+	findings []Finding
+	seen     map[uint64]struct{} // hashes of kind+id of every node ever opened
+	runs     map[string]*ckRun
+	turns    map[string]*ckTurn
+	steps    map[string]*ckStep
+	calls    map[string]*ckCall
+	sessions map[string]*ckNode
+	conns    map[string]*ckNode
+}
+
+type ckNode struct {
+	id     string
+	start  time.Time
+	end    time.Time
+	ended  bool
+	seq    int64
+	origin *Origin
+}
+
+type ckRun struct {
+	ckNode
+	session    *ckNode
+	status     RunStatus
+	stop       StopReason
+	kind       string
+	attempt    int
+	parent     string
+	turns      map[string]*ckTurn
+	lastStep   *ckStep
+	resumedSeq int64
+	keys       map[string]int64 // idempotency key → seq of its side-effecting tool/start
+	steers     map[string]int64 // unconsumed steer input ids → seq
+	followUps  map[string]bool
+	approvals  map[string]bool // call ids awaiting or granted approval
+}
+
+type ckTurn struct {
+	ckNode
+	run      *ckRun
+	steps    map[string]*ckStep
+	openStep *ckStep
+	lastEnd  time.Time
+	lastStep string
+}
+
+type ckStep struct {
+	ckNode
+	turn    *ckTurn
+	outcome Outcome
+	calls   map[string]*ckCall
+	failed  bool
+}
+
+type ckCall struct {
+	ckNode
+	step *ckStep
+	tool bool
+}
+
+// NewChecker returns a checker with a 5 ms clock-skew tolerance.
+func NewChecker() *Checker {
+	return &Checker{Skew: 5 * time.Millisecond, seen: map[uint64]struct{}{}, runs: map[string]*ckRun{},
+		turns: map[string]*ckTurn{}, steps: map[string]*ckStep{}, calls: map[string]*ckCall{},
+		sessions: map[string]*ckNode{}, conns: map[string]*ckNode{}}
+}
+
+// CheckEvents checks a complete event list and returns its findings.
+func CheckEvents(events []Event) []Finding {
+	c := NewChecker()
+	for i := range events {
+		c.Check(&events[i])
+	}
+	return c.Finish()
+}
+
+// Check feeds one event.
+func (c *Checker) Check(ev *Event) {
+	for _, e := range c.seq.Push(ev) {
+		c.check(e)
+	}
+}
+
+// Findings returns the findings so far (without the end-of-input ones of Finish).
+func (c *Checker) Findings() []Finding { return c.findings }
+
+// Finish flushes held events, reports nodes left open and returns all findings, ordered by seq.
+func (c *Checker) Finish() []Finding {
+	for _, e := range c.seq.Flush() {
+		c.check(e)
+	}
+	ids := make([]string, 0, len(c.runs))
+	for id := range c.runs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		r := c.runs[id]
+		if r.ended {
+			continue
+		}
+		c.add("L3", SevInfo, r.seq, r.origin, []string{r.id}, "run %s is still live (status %s): it and its open children are reported open", r.id, orNone(r.status))
+	}
+	sort.SliceStable(c.findings, func(i, j int) bool { return c.findings[i].Seq < c.findings[j].Seq })
+	return c.findings
+}
+
+func orNone(s RunStatus) string {
+	if s == "" {
+		return "none"
+	}
+	return string(s)
+}
+
+func (c *Checker) add(code string, sev Severity, seq int64, origin *Origin, ids []string, format string, args ...any) {
+	c.findings = append(c.findings, Finding{Code: code, Severity: sev, IDs: ids, Seq: seq, Origin: origin, Message: fmt.Sprintf(format, args...)})
+}
+
+func (c *Checker) addEv(code string, ev *Event, ids []string, format string, args ...any) {
+	c.add(code, SevError, ev.Seq, ev.Origin, ids, format, args...)
+}
+
+// fresh records an id as opened and reports whether it was never opened before.
+func (c *Checker) fresh(kind, id string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(id))
+	k := h.Sum64()
+	if _, dup := c.seen[k]; dup {
+		return false
+	}
+	c.seen[k] = struct{}{}
+	return true
+}
+
+func (c *Checker) inside(code string, ev *Event, child string, parent *ckNode, what string) {
+	if ev.TS.IsZero() || parent == nil || parent.start.IsZero() {
+		return
+	}
+	if ev.TS.Before(parent.start.Add(-c.Skew)) {
+		c.addEv(code, ev, []string{child, parent.id}, "%s %s starts at %s, before its parent %s starts (%s)", what, child, ev.TS.Format(time.RFC3339Nano), parent.id, parent.start.Format(time.RFC3339Nano))
+	}
+	if parent.ended && !parent.end.IsZero() && ev.TS.After(parent.end.Add(c.Skew)) {
+		c.addEv(code, ev, []string{child, parent.id}, "%s %s at %s lies after its parent %s ended (%s)", what, child, ev.TS.Format(time.RFC3339Nano), parent.id, parent.end.Format(time.RFC3339Nano))
+	}
+}
+
+func (c *Checker) runOf(ev *Event) *ckRun {
+	r := c.runs[ev.RunID]
+	if r == nil {
+		c.addEv("L1", ev, []string{ev.RunID}, "%s refers to run %s, which was never started", ev.Type, ev.RunID)
+		r = c.newRun(ev)
+	}
+	return r
+}
+
+func (c *Checker) newRun(ev *Event) *ckRun {
+	r := &ckRun{ckNode: ckNode{id: ev.RunID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, session: c.sessions[ev.SessionID],
+		turns: map[string]*ckTurn{}, keys: map[string]int64{}, steers: map[string]int64{}, followUps: map[string]bool{}, approvals: map[string]bool{}}
+	c.runs[ev.RunID] = r
+	c.fresh("run", ev.RunID)
+	return r
+}
+
+func (c *Checker) turnOf(ev *Event) *ckTurn {
+	t := c.turns[ev.TurnID]
+	if t == nil {
+		c.addEv("L1", ev, []string{ev.TurnID, ev.RunID}, "%s refers to turn %s, which was never started (or already ended)", ev.Type, ev.TurnID)
+		r := c.runOf(ev)
+		t = &ckTurn{ckNode: ckNode{id: ev.TurnID, start: ev.TS, seq: ev.Seq}, run: r, steps: map[string]*ckStep{}}
+		c.turns[ev.TurnID] = t
+		r.turns[t.id] = t
+	}
+	if t.run.id != ev.RunID {
+		c.addEv("L1", ev, []string{ev.TurnID, ev.RunID, t.run.id}, "%s places turn %s in run %s, but it belongs to run %s", ev.Type, ev.TurnID, ev.RunID, t.run.id)
+	}
+	return t
+}
+
+func (c *Checker) stepOf(ev *Event) *ckStep {
+	s := c.steps[ev.StepID]
+	if s == nil {
+		c.addEv("L1", ev, []string{ev.StepID, ev.TurnID}, "%s refers to step %s, which was never started (or already ended)", ev.Type, ev.StepID)
+		t := c.turnOf(ev)
+		s = &ckStep{ckNode: ckNode{id: ev.StepID, start: ev.TS, seq: ev.Seq}, turn: t, calls: map[string]*ckCall{}}
+		c.steps[ev.StepID] = s
+		t.steps[s.id] = s
+	}
+	if s.turn.id != ev.TurnID {
+		c.addEv("L1", ev, []string{ev.StepID, ev.TurnID, s.turn.id}, "%s places step %s in turn %s, but it belongs to turn %s", ev.Type, ev.StepID, ev.TurnID, s.turn.id)
+	}
+	return s
+}
+
+// runStatus applies a status write (run/queued, run/start, run/status, run/end) and checks L4–L8, L12.
+func (c *Checker) runStatus(r *ckRun, ev *Event, to RunStatus) {
+	if ev.Source != "" && ev.Source != SourceRuntime {
+		c.addEv("L8", ev, []string{r.id}, "run %s status %s written by %s; only the runtime writes run status", r.id, to, ev.Source)
+	}
+	if ev.Cause == string(ConnectionClose) {
+		c.addEv("L12", ev, []string{r.id}, "run %s moved to %s because a connection closed; closing a connection must never change a run", r.id, to)
+	}
+	repeat := r.status == to && (!to.Terminal() || ev.Type == RunEnd) // run/end may restate the terminal status run/status set
+	if !repeat && !CanTransition(r.status, to) {
+		c.addEv("L4", ev, []string{r.id}, "%s", (&TransitionError{RunID: r.id, From: r.status, To: to}).Error())
+	}
+	if ev.StopReason != "" {
+		if _, err := Resolve(r.id, r.stop, ev.StopReason); err != nil {
+			c.addEv("L7", ev, []string{r.id}, "%s", err.Error())
+		} else {
+			r.stop = ev.StopReason
+		}
+	}
+	if !r.status.Terminal() {
+		r.status = to
+	}
+	if !to.Terminal() {
+		return
+	}
+	stop := r.stop
+	if ev.StopReason != "" {
+		stop = ev.StopReason
+	}
+	switch {
+	case stop == "":
+		c.addEv("L6", ev, []string{r.id}, "run %s ended %s without a stop reason", r.id, to)
+	case to == StatusCompleted && stop != StopGoalReached:
+		c.addEv("L5", ev, []string{r.id}, "run %s completed with stop reason %s; completed requires goal_reached", r.id, stop)
+	case !stop.ConsistentWith(to):
+		c.addEv("L6", ev, []string{r.id}, "run %s ended %s with stop reason %s, which does not fit that status", r.id, to, stop)
+	}
+	if to == StatusCompleted {
+		if ls := r.lastStep; ls != nil {
+			if ls.outcome != OutcomeOK && ls.outcome != "" || ls.failed {
+				c.addEv("L5", ev, []string{r.id, ls.id}, "run %s completed but its last step %s did not succeed (outcome %s)", r.id, ls.id, orOutcome(ls.outcome, ls.failed))
+			}
+			for _, call := range sortedCalls(ls.calls) {
+				if call.tool && !call.ended {
+					c.addEv("L5", ev, []string{r.id, call.id}, "run %s completed while tool call %s of its last step is unresolved", r.id, call.id)
+				}
+			}
+		}
+	}
+}
+
+func orOutcome(o Outcome, failed bool) string {
+	if o == "" && failed {
+		return "error"
+	}
+	if o == "" {
+		return "none"
+	}
+	return string(o)
+}
+
+func sortedCalls(m map[string]*ckCall) []*ckCall {
+	out := make([]*ckCall, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+func (c *Checker) check(ev *Event) {
+	switch ev.Type {
+	case SessionStart:
+		if !c.fresh("session", ev.SessionID) {
+			c.addEv("L1", ev, []string{ev.SessionID}, "session %s started twice (ids are unique)", ev.SessionID)
+		}
+		c.sessions[ev.SessionID] = &ckNode{id: ev.SessionID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}
+		return
+	case SessionEnd:
+		s := c.sessions[ev.SessionID]
+		if s == nil {
+			c.addEv("L1", ev, []string{ev.SessionID}, "session/end of session %s, which was never started", ev.SessionID)
+			return
+		}
+		if s.ended {
+			c.addEv("L3", ev, []string{ev.SessionID}, "session %s ended twice", ev.SessionID)
+		}
+		s.ended, s.end = true, ev.TS
+		return
+	}
+	if c.sessions[ev.SessionID] == nil && ev.SessionID != "" {
+		c.addEv("L1", ev, []string{ev.SessionID}, "%s refers to session %s, which was never started", ev.Type, ev.SessionID)
+		c.sessions[ev.SessionID] = &ckNode{id: ev.SessionID, start: ev.TS, seq: ev.Seq}
+		c.fresh("session", ev.SessionID)
+	}
+	switch ev.Type {
+	case ConnectionOpen:
+		if !c.fresh("connection", ev.ConnectionID) {
+			c.addEv("L1", ev, []string{ev.ConnectionID}, "connection %s opened twice (ids are unique; a reattach is a new connection)", ev.ConnectionID)
+		}
+		c.conns[ev.ConnectionID] = &ckNode{id: ev.ConnectionID, start: ev.TS, seq: ev.Seq}
+	case ConnectionClose:
+		n := c.conns[ev.ConnectionID]
+		if n == nil {
+			c.addEv("L1", ev, []string{ev.ConnectionID}, "connection %s closed but never opened", ev.ConnectionID)
+		} else if n.ended {
+			c.addEv("L3", ev, []string{ev.ConnectionID}, "connection %s closed twice", ev.ConnectionID)
+		} else {
+			n.ended = true
+		}
+	case RunQueued, RunStart:
+		r := c.runs[ev.RunID]
+		switch {
+		case r == nil:
+			if !c.fresh("run", ev.RunID) {
+				c.addEv("L1", ev, []string{ev.RunID}, "run id %s reused (ids are unique)", ev.RunID)
+			}
+			r = c.newRun(ev)
+		case ev.Type == RunQueued || r.status != StatusQueued:
+			c.addEv("L1", ev, []string{ev.RunID}, "run %s %s again (ids are unique; a retry is a new run)", ev.RunID, ev.Type)
+		}
+		if ev.Type == RunStart {
+			r.start, r.seq, r.origin = ev.TS, ev.Seq, ev.Origin
+		}
+		if ev.Kind != "" {
+			r.kind = ev.Kind
+		}
+		if ev.Attempt != 0 {
+			r.attempt = ev.Attempt
+		}
+		if ev.ParentRunID != "" {
+			r.parent = ev.ParentRunID
+		}
+		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "run")
+		if ev.ParentRunID != "" && c.runs[ev.ParentRunID] == nil {
+			c.add("L1", SevWarning, ev.Seq, ev.Origin, []string{ev.RunID, ev.ParentRunID}, "run %s names parent run %s, which is not in this log", ev.RunID, ev.ParentRunID)
+		}
+		if (r.attempt > 1 || r.kind == "retry" || r.kind == "resume" || r.kind == "subagent" || r.kind == "handoff") && r.parent == "" {
+			what := "a sub-agent or hand-off"
+			switch {
+			case r.attempt > 1:
+				what = fmt.Sprintf("attempt %d", r.attempt)
+			case r.kind == "retry" || r.kind == "resume":
+				what = "a " + r.kind
+			}
+			c.addEv("L9", ev, []string{r.id}, "run %s is %s but has no parent_run_id; it would be mistaken for an unrelated execution", r.id, what)
+		}
+		to := StatusQueued
+		if ev.Type == RunStart {
+			to = StatusRunning
+		}
+		if ev.Type == RunStart && r.status == StatusRunning {
+			return
+		}
+		c.runStatus(r, ev, to)
+	case RunStatusChange:
+		r := c.runOf(ev)
+		c.runStatus(r, ev, ev.Status)
+	case RunResumed:
+		r := c.runOf(ev)
+		if r.status.Terminal() {
+			c.addEv("L4", ev, []string{r.id}, "run %s resumed after reaching terminal status %s (a retry is a new run)", r.id, r.status)
+		}
+		if ev.Source != "" && ev.Source != SourceRuntime {
+			c.addEv("L8", ev, []string{r.id}, "run/resumed of run %s written by %s; only the runtime writes run status", r.id, ev.Source)
+		}
+		r.resumedSeq = ev.Seq
+	case RunEnd:
+		r := c.runOf(ev)
+		if r.ended {
+			c.addEv("L3", ev, []string{r.id}, "run %s ended twice", r.id)
+			return
+		}
+		if !ev.Status.Terminal() {
+			c.addEv("L4", ev, []string{r.id}, "run/end of run %s with non-terminal status %s", r.id, ev.Status)
+		}
+		c.runStatus(r, ev, ev.Status)
+		r.ended, r.end = true, ev.TS
+		for _, t := range sortedTurns(r.turns) {
+			c.addEv("L3", ev, []string{t.id, r.id}, "run %s ended while turn %s is still open", r.id, t.id)
+			c.dropTurn(t)
+		}
+		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "end of run")
+		r.steers, r.keys, r.followUps, r.approvals = map[string]int64{}, map[string]int64{}, map[string]bool{}, map[string]bool{}
+	case TurnStart:
+		r := c.runOf(ev)
+		if !c.fresh("turn", ev.TurnID) {
+			c.addEv("L1", ev, []string{ev.TurnID}, "turn id %s reused (ids are unique)", ev.TurnID)
+		}
+		if r.status.Terminal() || r.ended {
+			c.addEv("L4", ev, []string{ev.TurnID, r.id}, "turn %s started in run %s after it reached terminal status %s", ev.TurnID, r.id, r.status)
+		}
+		c.inside("L2", ev, ev.TurnID, &r.ckNode, "turn")
+		t := &ckTurn{ckNode: ckNode{id: ev.TurnID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, run: r, steps: map[string]*ckStep{}}
+		c.turns[t.id] = t
+		r.turns[t.id] = t
+		for _, id := range ev.Consumes {
+			delete(r.followUps, id)
+			delete(r.steers, id)
+		}
+	case TurnStopping:
+		c.turnOf(ev)
+	case TurnEnd:
+		t := c.turnOf(ev)
+		r := t.run
+		if t.openStep != nil {
+			c.addEv("L3", ev, []string{t.openStep.id, t.id}, "turn %s ended while step %s is still open", t.id, t.openStep.id)
+		}
+		for _, s := range sortedSteps(t.steps) {
+			for _, call := range sortedCalls(s.calls) {
+				if call.tool && !call.ended {
+					c.addEv("L11", ev, []string{t.id, call.id}, "turn %s ended while tool call %s is pending", t.id, call.id)
+				}
+			}
+		}
+		for _, id := range sortedKeys(r.steers) {
+			if r.steers[id] > t.seq && ev.StopReason != StopCancelled && ev.Outcome != OutcomeCancelled && ev.Outcome != OutcomeError {
+				c.addEv("L11", ev, []string{t.id, id}, "turn %s ended with steer input %s unconsumed; a steer enters the next step of the current turn", t.id, id)
+			}
+		}
+		if !ev.TS.IsZero() && !t.lastEnd.IsZero() && ev.TS.Before(t.lastEnd.Add(-c.Skew)) {
+			c.addEv("L2", ev, []string{t.id}, "turn %s ends before its last step ended", t.id)
+		}
+		c.inside("L2", ev, t.id, &r.ckNode, "end of turn")
+		c.dropTurn(t)
+	case StepStart:
+		t := c.turnOf(ev)
+		if !c.fresh("step", ev.StepID) {
+			c.addEv("L1", ev, []string{ev.StepID}, "step id %s reused (ids are unique)", ev.StepID)
+		}
+		if t.openStep != nil {
+			c.addEv("L10", ev, []string{ev.StepID, t.openStep.id, t.id}, "step %s starts while step %s of the same turn %s is still open; steps of one turn do not overlap", ev.StepID, t.openStep.id, t.id)
+		} else if !ev.TS.IsZero() && !t.lastEnd.IsZero() && ev.TS.Before(t.lastEnd.Add(-c.Skew)) {
+			c.addEv("L10", ev, []string{ev.StepID, t.lastStep, t.id}, "step %s starts before step %s of the same turn ended", ev.StepID, t.lastStep)
+		}
+		c.inside("L2", ev, ev.StepID, &t.ckNode, "step")
+		s := &ckStep{ckNode: ckNode{id: ev.StepID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, turn: t, calls: map[string]*ckCall{}}
+		c.steps[s.id] = s
+		t.steps[s.id] = s
+		t.openStep = s
+		for _, id := range ev.Consumes {
+			delete(t.run.steers, id)
+		}
+	case StepEnd:
+		s := c.stepOf(ev)
+		t := s.turn
+		if s.ended {
+			c.addEv("L3", ev, []string{s.id}, "step %s ended twice", s.id)
+			return
+		}
+		for _, call := range sortedCalls(s.calls) {
+			if !call.ended {
+				c.addEv("L3", ev, []string{call.id, s.id}, "step %s ended while call %s is still open", s.id, call.id)
+				call.ended = true
+			}
+		}
+		s.ended, s.end, s.outcome = true, ev.TS, ev.Outcome
+		if ev.Error != nil && ev.Outcome == "" {
+			s.failed = true
+		}
+		c.inside("L2", ev, s.id, &t.ckNode, "end of step")
+		if t.openStep == s {
+			t.openStep = nil
+		}
+		if !ev.TS.IsZero() {
+			t.lastEnd = ev.TS
+		}
+		t.lastStep = s.id
+		t.run.lastStep = s
+	case ModelStart, ToolStart:
+		s := c.stepOf(ev)
+		kind := "model call"
+		if ev.Type == ToolStart {
+			kind = "tool call"
+		}
+		if !c.fresh(kind, ev.CallID) {
+			c.addEv("L1", ev, []string{ev.CallID}, "%s id %s reused (ids are unique)", kind, ev.CallID)
+		}
+		if s.ended {
+			c.addEv("L2", ev, []string{ev.CallID, s.id}, "%s %s starts after its step %s ended", kind, ev.CallID, s.id)
+		}
+		c.inside("L2", ev, ev.CallID, &s.ckNode, kind)
+		call := &ckCall{ckNode: ckNode{id: ev.CallID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, step: s, tool: ev.Type == ToolStart}
+		c.calls[ev.CallID] = call
+		s.calls[call.id] = call
+		if ev.Type == ToolStart && ev.SideEffect && ev.IdempotencyKey != "" {
+			r := s.turn.run
+			if first, ok := r.keys[ev.IdempotencyKey]; ok && r.resumedSeq > first {
+				c.addEv("L13", ev, []string{ev.CallID, r.id}, "side-effecting tool call %s re-runs idempotency key %q after the run resumed (first run at seq %d)", ev.CallID, ev.IdempotencyKey, first)
+			}
+			r.keys[ev.IdempotencyKey] = ev.Seq
+		}
+	case ModelEnd, ToolEnd:
+		call := c.calls[ev.CallID]
+		if call == nil {
+			c.addEv("L1", ev, []string{ev.CallID}, "%s for call %s, which was never started", ev.Type, ev.CallID)
+			return
+		}
+		if call.ended {
+			c.addEv("L3", ev, []string{ev.CallID}, "call %s ended twice", ev.CallID)
+			return
+		}
+		call.ended, call.end = true, ev.TS
+		c.inside("L2", ev, call.id, &call.step.ckNode, "end of call")
+	case InputSteer, InputFollowUp:
+		r := c.runOf(ev)
+		if !c.fresh("input", ev.InputID) {
+			c.addEv("L1", ev, []string{ev.InputID}, "input id %s reused (ids are unique)", ev.InputID)
+		}
+		if ev.Type == InputSteer {
+			r.steers[ev.InputID] = ev.Seq
+		} else {
+			r.followUps[ev.InputID] = true
+		}
+	case ApprovalRequest:
+		r := c.runOf(ev)
+		r.approvals[ev.CallID] = true
+	case ApprovalResolve:
+		r := c.runOf(ev)
+		if !r.approvals[ev.CallID] {
+			c.addEv("L1", ev, []string{ev.CallID, r.id}, "approval/resolve for call %s, which was never requested", ev.CallID)
+		}
+	}
+}
+
+func (c *Checker) dropTurn(t *ckTurn) {
+	for _, s := range t.steps {
+		for id := range s.calls {
+			delete(c.calls, id)
+		}
+		delete(c.steps, s.id)
+	}
+	delete(c.turns, t.id)
+	delete(t.run.turns, t.id)
+	if ls := t.run.lastStep; ls != nil {
+		ls.calls = openCalls(ls.calls)
+	}
+	t.steps = nil
+}
+
+func openCalls(m map[string]*ckCall) map[string]*ckCall {
+	out := map[string]*ckCall{}
+	for k, v := range m {
+		if !v.ended {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func sortedTurns(m map[string]*ckTurn) []*ckTurn {
+	out := make([]*ckTurn, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+func sortedSteps(m map[string]*ckStep) []*ckStep {
+	out := make([]*ckStep, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+func sortedKeys(m map[string]int64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

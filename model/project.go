@@ -1,0 +1,369 @@
+package model
+
+import "fmt"
+
+// Projector builds the lifecycle tree from events, incrementally: call Apply for each event as
+// it arrives (in any order; events are put back into per-session seq order) and Tree whenever the
+// current tree is wanted. Replaying the same events always yields the same tree.
+//
+// The projection is tolerant: an event that refers to a node never opened creates a placeholder
+// node (marked Inferred "placeholder") so that partial logs still produce a tree; the Checker is
+// what reports such problems.
+type Projector struct {
+	seq      Sequencer
+	tree     Tree
+	sessions map[string]*Session
+	runs     map[string]*Run
+	turns    map[string]*Turn
+	steps    map[string]*Step
+	models   map[string]*ModelCall
+	tools    map[string]*ToolCall
+	conns    map[string]*Connection
+	waits    map[string]*Wait // by run id + call id
+	inputs   map[string]*Input
+	stamped  bool
+	events   int
+}
+
+// NewProjector returns an empty projector.
+func NewProjector() *Projector {
+	return &Projector{
+		sessions: map[string]*Session{}, runs: map[string]*Run{}, turns: map[string]*Turn{},
+		steps: map[string]*Step{}, models: map[string]*ModelCall{}, tools: map[string]*ToolCall{},
+		conns: map[string]*Connection{}, waits: map[string]*Wait{}, inputs: map[string]*Input{},
+	}
+}
+
+// Project builds the tree of a complete event list.
+func Project(events []Event) *Tree {
+	p := NewProjector()
+	for i := range events {
+		p.Apply(&events[i])
+	}
+	return p.Tree()
+}
+
+// Apply adds one event. The projector keeps the pointer; do not modify the event afterwards.
+func (p *Projector) Apply(ev *Event) {
+	for _, e := range p.seq.Push(ev) {
+		p.apply(e)
+	}
+}
+
+// Tree returns the tree of every event applied so far, with usage rolled up. Events still held
+// waiting for a missing seq are applied first (the gap is noted).
+func (p *Projector) Tree() *Tree {
+	for _, e := range p.seq.Flush() {
+		p.apply(e)
+	}
+	p.tree.Notes = append(p.tree.Notes, p.seq.Gaps...)
+	p.seq.Gaps = nil
+	p.tree.Timeless = p.events > 0 && !p.stamped
+	rollUp(&p.tree)
+	return &p.tree
+}
+
+func (p *Projector) note(format string, args ...any) {
+	p.tree.Notes = append(p.tree.Notes, fmt.Sprintf(format, args...))
+}
+
+func (p *Projector) session(ev *Event) *Session {
+	s := p.sessions[ev.SessionID]
+	if s == nil {
+		s = &Session{ID: ev.SessionID, Runs: []*Run{}}
+		s.open(ev)
+		if ev.Type != SessionStart {
+			s.infer([]string{"placeholder"})
+		}
+		p.sessions[ev.SessionID] = s
+		p.tree.Sessions = append(p.tree.Sessions, s)
+	}
+	return s
+}
+
+func (p *Projector) run(ev *Event) *Run {
+	r := p.runs[ev.RunID]
+	if r == nil {
+		s := p.session(ev)
+		r = &Run{ID: ev.RunID, SessionID: s.ID, Turns: []*Turn{}}
+		r.open(ev)
+		switch ev.Type {
+		case RunQueued, RunStart:
+		default:
+			r.infer([]string{"placeholder"})
+			p.note("%s: run %s was never started; placeholder added", ev.Where(), ev.RunID)
+		}
+		p.runs[ev.RunID] = r
+		s.Runs = append(s.Runs, r)
+	}
+	return r
+}
+
+func (p *Projector) turn(ev *Event) *Turn {
+	t := p.turns[ev.TurnID]
+	if t == nil {
+		r := p.run(ev)
+		t = &Turn{ID: ev.TurnID, RunID: r.ID, Steps: []*Step{}}
+		t.open(ev)
+		if ev.Type != TurnStart {
+			t.infer([]string{"placeholder"})
+			p.note("%s: turn %s was never started; placeholder added", ev.Where(), ev.TurnID)
+		}
+		p.turns[ev.TurnID] = t
+		r.Turns = append(r.Turns, t)
+	}
+	return t
+}
+
+func (p *Projector) step(ev *Event) *Step {
+	st := p.steps[ev.StepID]
+	if st == nil {
+		t := p.turn(ev)
+		st = &Step{ID: ev.StepID, TurnID: t.ID, Index: len(t.Steps) + 1, ModelCalls: []*ModelCall{}, ToolCalls: []*ToolCall{}}
+		st.open(ev)
+		if ev.Type != StepStart {
+			st.infer([]string{"placeholder"})
+			p.note("%s: step %s was never started; placeholder added", ev.Where(), ev.StepID)
+		}
+		p.steps[ev.StepID] = st
+		t.Steps = append(t.Steps, st)
+	}
+	return st
+}
+
+func (p *Projector) setStatus(r *Run, ev *Event) {
+	r.Status = ev.Status
+	r.WaitReason = ev.WaitReason
+	if ev.StopReason != "" {
+		if sr, err := Resolve(r.ID, r.StopReason, ev.StopReason); err == nil {
+			r.StopReason = sr
+		}
+	}
+	if ev.Error != nil {
+		r.Error = ev.Error
+	}
+	r.History = append(r.History, StatusChange{Status: ev.Status, WaitReason: ev.WaitReason,
+		StopReason: ev.StopReason, TS: ev.TS, Seq: ev.Seq, Source: ev.Source, Cause: ev.Cause})
+}
+
+func (p *Projector) apply(ev *Event) {
+	p.events++
+	if !ev.TS.IsZero() {
+		p.stamped = true
+	}
+	if ev.SessionID == "" {
+		p.note("%s: %s event without session_id ignored", ev.Where(), ev.Type)
+		return
+	}
+	switch ev.Type {
+	case SessionStart:
+		p.session(ev)
+	case SessionEnd:
+		p.session(ev).close(ev)
+	case ConnectionOpen:
+		s := p.session(ev)
+		c := &Connection{ID: ev.ConnectionID, RunID: ev.RunID}
+		c.open(ev)
+		p.conns[ev.ConnectionID] = c
+		s.Connections = append(s.Connections, c)
+	case ConnectionClose:
+		if c := p.conns[ev.ConnectionID]; c != nil {
+			c.close(ev)
+		}
+	case RunQueued:
+		r := p.run(ev)
+		p.runFields(r, ev)
+		r.Queued = ev.TS
+		p.setStatus(r, &Event{Status: StatusQueued, TS: ev.TS, Seq: ev.Seq, Source: ev.Source})
+	case RunStart:
+		r := p.run(ev)
+		p.runFields(r, ev)
+		if r.Seq != ev.Seq { // opened by run/queued: the run's interval starts when it runs
+			r.Start, r.Seq, r.Origin = ev.TS, ev.Seq, ev.Origin
+		}
+		st := *ev
+		st.Status = StatusRunning
+		p.setStatus(r, &st)
+	case RunStatusChange:
+		r := p.run(ev)
+		p.setStatus(r, ev)
+		if ev.Status == StatusWaiting {
+			w := &Wait{Reason: ev.WaitReason, CallID: ev.CallID}
+			w.open(ev)
+			r.Waits = append(r.Waits, w)
+			if ev.CallID != "" {
+				p.waits[r.ID+"\x00"+ev.CallID] = w
+			}
+		} else {
+			for _, w := range r.Waits {
+				if !w.Ended {
+					w.close(ev)
+				}
+			}
+		}
+	case RunResumed:
+		r := p.run(ev)
+		r.Resumes = append(r.Resumes, ev.TS)
+	case RunEnd:
+		r := p.run(ev)
+		p.setStatus(r, ev)
+		for _, w := range r.Waits {
+			if !w.Ended {
+				w.close(ev)
+			}
+		}
+		r.close(ev)
+	case TurnStart:
+		t := p.turn(ev)
+		t.Consumes = append(t.Consumes, ev.Consumes...)
+		p.consume(ev.Consumes, t.ID)
+	case TurnStopping:
+		p.turn(ev).Stopping = true
+	case TurnEnd:
+		t := p.turn(ev)
+		t.Outcome, t.StopReason = ev.Outcome, ev.StopReason
+		if ev.Error != nil {
+			t.Error = ev.Error
+		}
+		t.close(ev)
+	case StepStart:
+		st := p.step(ev)
+		st.Consumes = append(st.Consumes, ev.Consumes...)
+		p.consume(ev.Consumes, st.ID)
+	case StepEnd:
+		st := p.step(ev)
+		st.Outcome = ev.Outcome
+		if ev.Error != nil {
+			st.Error = ev.Error
+		}
+		st.close(ev)
+	case ModelStart:
+		st := p.step(ev)
+		m := &ModelCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name, Attrs: ev.Attrs}
+		m.open(ev)
+		p.models[ev.CallID] = m
+		st.ModelCalls = append(st.ModelCalls, m)
+	case ModelEnd:
+		m := p.models[ev.CallID]
+		if m == nil {
+			st := p.step(ev)
+			m = &ModelCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name}
+			m.open(ev)
+			m.infer([]string{"placeholder"})
+			p.models[ev.CallID] = m
+			st.ModelCalls = append(st.ModelCalls, m)
+		}
+		m.Outcome, m.Error = ev.Outcome, ev.Error
+		if ev.Usage != nil {
+			m.Usage = *ev.Usage
+		}
+		m.Attrs = mergeAttrs(m.Attrs, ev.Attrs)
+		m.close(ev)
+	case ToolStart:
+		st := p.step(ev)
+		c := &ToolCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name, SideEffect: ev.SideEffect,
+			IdempotencyKey: ev.IdempotencyKey, Attrs: ev.Attrs}
+		c.open(ev)
+		p.tools[ev.CallID] = c
+		st.ToolCalls = append(st.ToolCalls, c)
+	case ToolEnd:
+		c := p.tools[ev.CallID]
+		if c == nil {
+			st := p.step(ev)
+			c = &ToolCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name}
+			c.open(ev)
+			c.infer([]string{"placeholder"})
+			p.tools[ev.CallID] = c
+			st.ToolCalls = append(st.ToolCalls, c)
+		}
+		c.Outcome, c.Error = ev.Outcome, ev.Error
+		c.Attrs = mergeAttrs(c.Attrs, ev.Attrs)
+		c.close(ev)
+	case Message:
+		s := p.session(ev)
+		s.Messages = append(s.Messages, &MessageRec{Role: ev.Role, Text: ev.Text, RunID: ev.RunID, StepID: ev.StepID, TS: ev.TS, Seq: ev.Seq})
+	case InputSteer, InputFollowUp:
+		r := p.run(ev)
+		in := &Input{ID: ev.InputID, Kind: ev.Type, Text: ev.Text, TS: ev.TS, Seq: ev.Seq}
+		p.inputs[ev.InputID] = in
+		r.Inputs = append(r.Inputs, in)
+	case ApprovalRequest:
+		r := p.run(ev)
+		key := r.ID + "\x00" + ev.CallID
+		if p.waits[key] == nil {
+			w := &Wait{Reason: WaitApproval, CallID: ev.CallID}
+			w.open(ev)
+			r.Waits = append(r.Waits, w)
+			p.waits[key] = w
+		}
+	case ApprovalResolve:
+		r := p.run(ev)
+		if w := p.waits[r.ID+"\x00"+ev.CallID]; w != nil {
+			w.Decision = ev.Decision
+		}
+	case Snapshot:
+		p.session(ev).Snapshots++
+	}
+}
+
+func (p *Projector) runFields(r *Run, ev *Event) {
+	if ev.ParentRunID != "" {
+		r.ParentRunID = ev.ParentRunID
+	}
+	if ev.Attempt != 0 {
+		r.Attempt = ev.Attempt
+	}
+	if ev.Kind != "" {
+		r.Kind = ev.Kind
+	}
+	if ev.Name != "" {
+		r.Agent = ev.Name
+	}
+	if ev.AgentVersion != "" {
+		r.AgentVersion = ev.AgentVersion
+	}
+}
+
+func (p *Projector) consume(ids []string, by string) {
+	for _, id := range ids {
+		if in := p.inputs[id]; in != nil {
+			in.ConsumedBy = by
+		}
+	}
+}
+
+func mergeAttrs(a, b map[string]any) map[string]any {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = make(map[string]any, len(b))
+	}
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
+
+// rollUp recomputes usage sums: step = its model calls, turn = its steps, run = its turns,
+// session = its runs. Every model call is counted exactly once, at the step that made it.
+func rollUp(t *Tree) {
+	for _, se := range t.Sessions {
+		se.Usage = Usage{}
+		for _, r := range se.Runs {
+			r.Usage = Usage{}
+			for _, tu := range r.Turns {
+				tu.Usage = Usage{}
+				for _, st := range tu.Steps {
+					st.Usage = Usage{}
+					for _, m := range st.ModelCalls {
+						st.Usage = st.Usage.Add(m.Usage)
+					}
+					tu.Usage = tu.Usage.Add(st.Usage)
+				}
+				r.Usage = r.Usage.Add(tu.Usage)
+			}
+			se.Usage = se.Usage.Add(r.Usage)
+		}
+	}
+}

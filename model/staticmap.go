@@ -1,0 +1,252 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file holds the static view of the lifecycle: what lifeline's analyzer reconstructs from an
+// agent framework's source code (LIFECYCLE.md, "Reading a framework's source"). A Map lists the
+// run entry points of some packages; each Entry carries the turn loops it reaches, the exits it
+// can take and where run ids are minted. The analyzer builds maps, the renderers draw them.
+
+// Confidence says how a role or a map element was established.
+type Confidence string
+
+// Confidence levels, strongest first.
+const (
+	// ConfidenceDeclared: the source says so with a //lifeline: directive.
+	ConfidenceDeclared Confidence = "declared"
+	// ConfidenceProfile: a mapping profile (built in or from a file) binds the object.
+	ConfidenceProfile Confidence = "profile"
+	// ConfidenceInferred: structural inference on types (no profile, no directive).
+	ConfidenceInferred Confidence = "inferred"
+)
+
+// Rank orders confidences: declared 3, profile 2, inferred 1, anything else 0.
+func (c Confidence) Rank() int {
+	switch c {
+	case ConfidenceDeclared:
+		return 3
+	case ConfidenceProfile:
+		return 2
+	case ConfidenceInferred:
+		return 1
+	}
+	return 0
+}
+
+// Position is a source position as a module-relative slash path and a 1-based line. It
+// marshals as "path/file.go:line".
+type Position struct {
+	File string
+	Line int
+}
+
+// String returns "file:line", or "-" for the zero Position.
+func (p Position) String() string {
+	if p.File == "" {
+		return "-"
+	}
+	return p.File + ":" + strconv.Itoa(p.Line)
+}
+
+// IsValid reports whether p names a file.
+func (p Position) IsValid() bool { return p.File != "" }
+
+// MarshalText implements encoding.TextMarshaler.
+func (p Position) MarshalText() ([]byte, error) {
+	if p.File == "" {
+		return []byte{}, nil
+	}
+	return []byte(p.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (p *Position) UnmarshalText(b []byte) error {
+	parsed, err := ParsePosition(string(b))
+	if err != nil {
+		return err
+	}
+	*p = parsed
+	return nil
+}
+
+// ParsePosition parses "path/file.go:line"; the empty string is the zero Position.
+func ParsePosition(s string) (Position, error) {
+	if s == "" || s == "-" {
+		return Position{}, nil
+	}
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return Position{}, fmt.Errorf("position %q: want file:line", s)
+	}
+	line, err := strconv.Atoi(s[i+1:])
+	if err != nil || line < 0 {
+		return Position{}, fmt.Errorf("position %q: bad line number", s)
+	}
+	return Position{File: s[:i], Line: line}, nil
+}
+
+// Less orders positions by file, then line.
+func (p Position) Less(q Position) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	return p.Line < q.Line
+}
+
+// Provenance says why the analyzer believes a map element: how sure it is and which rule
+// (profile entry, directive, inference rule) produced it.
+type Provenance struct {
+	Confidence Confidence `json:"confidence"`
+	// Rule names the rule, e.g. "profile langchaingo: agents.Executor.Call" or
+	// "inferred: interface method returns tool calls".
+	Rule string `json:"rule,omitempty"`
+}
+
+// LoopKind says what drives a turn loop.
+type LoopKind string
+
+// Loop kinds.
+const (
+	// LoopFor is a Go for/range statement around model calls.
+	LoopFor LoopKind = "for"
+	// LoopRecursion is a function that reaches a model call and calls itself again (directly,
+	// through a closure variable or through a callback it passes on).
+	LoopRecursion LoopKind = "recursion"
+	// LoopEngine is a framework's execution engine (e.g. a graph super-step loop) named by a
+	// profile: model and tool calls are dispatched by it rather than written in its body.
+	LoopEngine LoopKind = "engine"
+)
+
+// Map is the static lifecycle map of a set of packages.
+type Map struct {
+	// Module is the path of the main module the positions are relative to, if any.
+	Module string `json:"module,omitempty"`
+	// Packages are the import paths that were mapped.
+	Packages []string `json:"packages"`
+	// Profiles names the mapping profiles that bound at least one role.
+	Profiles []string `json:"profiles,omitempty"`
+	// Entries are the run entry points, ordered by position.
+	Entries []Entry `json:"entries"`
+}
+
+// Entry is one run entry point: a function that starts (or drives) a Run.
+type Entry struct {
+	// Func is the qualified function name, e.g. "(*agents.Executor).Call".
+	Func string `json:"func"`
+	// Pos is the function's declaration.
+	Pos Position `json:"pos"`
+	// Source is the declaration's first source line, for readers.
+	Source string `json:"source,omitempty"`
+	// Provenance says why this is an entry.
+	Provenance Provenance `json:"provenance"`
+	// Loops are the turn loops this entry runs, in the order they are reached.
+	Loops []Loop `json:"loops"`
+	// Exits are the ways out of the entry with the outcome each one stands for.
+	Exits []Exit `json:"exits"`
+	// IDs are the places where run (and parent run) ids are minted or passed on.
+	IDs []IDSite `json:"ids,omitempty"`
+}
+
+// Loop is a turn loop: the loop around model calls.
+type Loop struct {
+	// Pos is the for statement, the recursive function or the engine loop.
+	Pos    Position `json:"pos"`
+	Source string   `json:"source,omitempty"`
+	Kind   LoopKind `json:"kind"`
+	// Func is the function that holds the loop.
+	Func string `json:"func"`
+	// Bound is the loop's limit; nil when the loop has none.
+	Bound *Bound `json:"bound"`
+	// OnBound is what happens when the bound is hit; nil when there is no bound.
+	OnBound *OnBound `json:"on_bound"`
+	// ModelCalls and ToolCalls are the call sites the loop reaches.
+	ModelCalls []CallSite `json:"model_calls"`
+	ToolCalls  []CallSite `json:"tool_calls"`
+	// ParallelTools is true when tool calls of one step may run concurrently.
+	ParallelTools bool `json:"parallel_tools"`
+	// ChecksCancel is true when the loop checks cancellation between iterations.
+	ChecksCancel bool `json:"checks_cancel"`
+	// CancelPos is where the cancellation check is, if any.
+	CancelPos  Position   `json:"cancel_pos,omitempty"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Bound is a turn loop's limit.
+type Bound struct {
+	// Expr is the bound as written, e.g. "e.MaxIterations".
+	Expr string `json:"expr"`
+	// Default is the value used when the caller sets none, as written (e.g. "5"); empty if
+	// unknown.
+	Default string `json:"default,omitempty"`
+	// Pos is the comparison that enforces the bound.
+	Pos    Position `json:"pos"`
+	Source string   `json:"source,omitempty"`
+}
+
+// OnBound kinds.
+const (
+	OnBoundError      = "error"       // a (sentinel) error is returned
+	OnBoundStopReason = "stop_reason" // a stop reason is recorded
+	OnBoundSilent     = "silent"      // the loop just ends
+)
+
+// OnBound is what happens when a turn loop's bound is hit.
+type OnBound struct {
+	// Kind is one of "error", "stop_reason", "silent".
+	Kind string `json:"kind"`
+	// Value is the sentinel, constructor or stop reason as written.
+	Value string `json:"value,omitempty"`
+	// StopReason is the canonical stop reason this amounts to, if known.
+	StopReason StopReason `json:"stop_reason,omitempty"`
+	Pos        Position   `json:"pos"`
+	Source     string     `json:"source,omitempty"`
+}
+
+// CallSite is a model or tool call reached from a loop.
+type CallSite struct {
+	Pos    Position `json:"pos"`
+	Source string   `json:"source,omitempty"`
+	// Callee is the role-bound function or method, e.g. "llms.Model.GenerateContent".
+	Callee string `json:"callee"`
+	// Via is the chain of helpers between the loop and the role, outermost first.
+	Via        []string   `json:"via,omitempty"`
+	Parallel   bool       `json:"parallel,omitempty"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Exit is one way out of a run entry.
+type Exit struct {
+	Pos    Position `json:"pos"`
+	Source string   `json:"source,omitempty"`
+	// Outcome is the run status the exit stands for (completed, failed, cancelled, waiting),
+	// or OutcomePropagated when the exit hands back what a callee (an engine, an iterator the
+	// caller drains) decides.
+	Outcome string `json:"outcome"`
+	// StopReason is the stop reason the exit stands for, if known.
+	StopReason StopReason `json:"stop_reason,omitempty"`
+	// Detail is what the exit returns or writes, as written.
+	Detail string `json:"detail,omitempty"`
+}
+
+// OutcomePropagated is the Exit outcome of a return that passes a callee's outcome through.
+const OutcomePropagated = "propagated"
+
+// ID site kinds.
+const (
+	IDMinted = "minted" // a new id is created
+	IDParent = "parent" // a parent run id is passed to a child
+)
+
+// IDSite is where an id is minted or passed on.
+type IDSite struct {
+	Pos    Position `json:"pos"`
+	Source string   `json:"source,omitempty"`
+	// Kind is "minted" or "parent".
+	Kind string `json:"kind"`
+	// What is the expression or field, e.g. "uuid.NewString()" or "ParentRunID".
+	What string `json:"what"`
+}
