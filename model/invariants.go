@@ -97,6 +97,8 @@ type ckRun struct {
 	steers     map[string]int64 // unconsumed steer input ids → seq
 	followUps  map[string]bool
 	approvals  map[string]bool // call ids awaiting or granted approval
+	// orphanReported is set once L9 was reported for the run.
+	orphanReported bool
 }
 
 type ckTurn struct {
@@ -266,7 +268,8 @@ func (c *Checker) runStatus(r *ckRun, ev *Event, to RunStatus) {
 		c.addEv("L12", ev, []string{r.id}, "run %s moved to %s because a connection closed; closing a connection must never change a run", r.id, to)
 	}
 	repeat := r.status == to && (!to.Terminal() || ev.Type == RunEnd) // run/end may restate the terminal status run/status set
-	if !repeat && !CanTransition(r.status, to) {
+	illegal := !repeat && !CanTransition(r.status, to)
+	if illegal {
 		c.addEv("L4", ev, []string{r.id}, "%s", (&TransitionError{RunID: r.id, From: r.status, To: to}).Error())
 	}
 	if ev.StopReason != "" {
@@ -276,7 +279,7 @@ func (c *Checker) runStatus(r *ckRun, ev *Event, to RunStatus) {
 			r.stop = ev.StopReason
 		}
 	}
-	if !r.status.Terminal() {
+	if !illegal { // an illegal write is reported once and not applied, so it does not cascade
 		r.status = to
 	}
 	if !to.Terminal() {
@@ -394,7 +397,8 @@ func (c *Checker) check(ev *Event) {
 		if ev.ParentRunID != "" && c.runs[ev.ParentRunID] == nil {
 			c.add("L1", SevWarning, ev.Seq, ev.Origin, []string{ev.RunID, ev.ParentRunID}, "run %s names parent run %s, which is not in this log", ev.RunID, ev.ParentRunID)
 		}
-		if (r.attempt > 1 || r.kind == "retry" || r.kind == "resume" || r.kind == "subagent" || r.kind == "handoff") && r.parent == "" {
+		if (r.attempt > 1 || r.kind == "retry" || r.kind == "resume" || r.kind == "subagent" || r.kind == "handoff") && r.parent == "" && !r.orphanReported {
+			r.orphanReported = true
 			what := "a sub-agent or hand-off"
 			switch {
 			case r.attempt > 1:

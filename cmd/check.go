@@ -1,0 +1,119 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer"
+	"github.com/spf13/cobra"
+)
+
+type checkFlags struct {
+	inputFormat string
+	format      string
+	skew        time.Duration
+	showOpen    bool
+}
+
+func newCheckCmd() *cobra.Command {
+	var f checkFlags
+	c := &cobra.Command{
+		Use:   "check FILE…",
+		Short: "Check logs against the lifecycle invariants L1–L13",
+		Long: `check reads logs in any supported format (auto-detected, or forced with --input-format),
+maps them onto the canonical model and checks invariants L1–L13 of the lifecycle model.
+Each finding names its invariant, the ids involved and the source record (file:line).
+
+Exit status: 0 when clean, 3 when there are findings, 1 on bad input (a file that cannot be
+read, or records that cannot be decoded; the readable rest is still checked).`,
+		Example: `  lifeline demo approval --log run.jsonl && lifeline check run.jsonl
+  lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
+  cat run.jsonl | lifeline check -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args, f) },
+	}
+	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
+	c.Flags().StringVar(&f.format, "format", "text", "output format: text or json")
+	c.Flags().DurationVar(&f.skew, "skew", 5*time.Millisecond, "clock-skew tolerance for interval checks (L2, L10)")
+	c.Flags().BoolVar(&f.showOpen, "open", false, "also list runs still live (reported open, not a violation)")
+	return c
+}
+
+func init() { rootCmd.AddCommand(newCheckCmd()) }
+
+// checkReport is the JSON output of check.
+type checkReport struct {
+	Files    []tracer.FileReport `json:"files"`
+	Events   int                 `json:"events"`
+	Errors   []string            `json:"decode_errors"`
+	Findings []model.Finding     `json:"findings"`
+	Counts   map[string]int      `json:"counts"`
+}
+
+func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
+	if f.format != "text" && f.format != "json" {
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text or json)", f.format)}
+	}
+	checker := model.NewChecker()
+	checker.Skew = f.skew
+	events := 0
+	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
+		events++
+		checker.Check(ev)
+	})
+	findings := checker.Finish()
+	out := checkReport{Files: rep.Files, Events: events, Errors: []string{}, Findings: []model.Finding{}, Counts: map[string]int{}}
+	for _, e := range rep.Errors {
+		out.Errors = append(out.Errors, e.Error())
+	}
+	if rep.Dropped > 0 {
+		out.Errors = append(out.Errors, fmt.Sprintf("… and %d more decode errors", rep.Dropped))
+	}
+	violations := 0
+	for _, fd := range findings {
+		if fd.Severity == model.SevInfo && !f.showOpen {
+			continue
+		}
+		out.Findings = append(out.Findings, fd)
+		out.Counts[string(fd.Severity)]++
+		if fd.Severity != model.SevInfo {
+			violations++
+		}
+	}
+	w := cmd.OutOrStdout()
+	if f.format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printCheckText(w, cmd.ErrOrStderr(), out, violations)
+	}
+	switch {
+	case readErr != nil:
+		return &exitError{code: exitFailure, err: readErr}
+	case len(rep.Errors) > 0:
+		return &exitError{code: exitFailure, err: fmt.Errorf("%d record(s) could not be decoded", len(rep.Errors)+rep.Dropped)}
+	case violations > 0:
+		return findingsExit()
+	}
+	return nil
+}
+
+func printCheckText(w, errw io.Writer, r checkReport, violations int) {
+	for _, e := range r.Errors {
+		fmt.Fprintln(errw, e)
+	}
+	for _, fd := range r.Findings {
+		fmt.Fprintf(w, "%s\n", fd)
+	}
+	if violations == 0 {
+		fmt.Fprintf(w, "ok: %d events, no invariant violations\n", r.Events)
+		return
+	}
+	fmt.Fprintf(w, "%d finding(s) (%d error, %d warning) in %d events\n", violations, r.Counts["error"], r.Counts["warning"], r.Events)
+}
