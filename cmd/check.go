@@ -111,6 +111,10 @@ func printCheckText(w, errw io.Writer, r checkReport, violations int) {
 	for _, fd := range r.Findings {
 		fmt.Fprintf(w, "%s\n", fd)
 	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(w, "%d finding(s) in %d readable events; %d record(s) could not be decoded (see stderr)\n", violations, r.Events, len(r.Errors))
+		return
+	}
 	if violations == 0 {
 		fmt.Fprintf(w, "ok: %d events, no invariant violations\n", r.Events)
 		return

@@ -2,10 +2,14 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MaxLineBytes is the longest canonical log line accepted (16 MiB).
@@ -28,14 +32,26 @@ func DecodeLine(line []byte) (Event, error) {
 	if line[0] != '{' {
 		return ev, fmt.Errorf("not a JSON object (starts with %q): expected one event object per line", truncate(line, 20))
 	}
-	if err := json.Unmarshal(line, &ev); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return ev, fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
-		}
-		var se *json.SyntaxError
+	if err := jsonv2.Unmarshal(line, &ev, jsonv2.RejectUnknownMembers(false)); err != nil {
+		var se *jsonv2.SemanticError
 		if errors.As(err, &se) {
-			return ev, fmt.Errorf("malformed JSON at byte %d: %v (truncated line?)", se.Offset, err)
+			field := strings.TrimPrefix(string(se.JSONPointer), "/")
+			want := "a different type"
+			if se.GoType != nil {
+				want = se.GoType.String()
+			}
+			if field == "ts" {
+				want = "an RFC 3339 timestamp"
+			}
+			return ev, fmt.Errorf("field %q: expected %s, got JSON %s", field, want, se.JSONKind)
+		}
+		var syn *jsontext.SyntacticError
+		if errors.As(err, &syn) {
+			hint := ""
+			if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
+				hint = " (truncated line?)"
+			}
+			return ev, fmt.Errorf("malformed JSON at byte %d: %v%s", syn.ByteOffset, syn.Err, hint)
 		}
 		return ev, fmt.Errorf("malformed event: %w", err)
 	}

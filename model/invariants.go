@@ -56,7 +56,7 @@ var InvariantTitles = map[string]string{
 }
 
 // Checker checks invariants L1–L13 over an event stream, incrementally and with memory bounded by
-// the number of open nodes plus 8 bytes per id ever seen. Feed events with Check (any order;
+// the number of open nodes and sessions plus about 16 bytes per id ever seen. Feed events with Check (any order;
 // they are re-sequenced per session) and call Finish at the end of the input.
 type Checker struct {
 	// Skew is the clock-skew tolerance for L2 and L10.
@@ -64,7 +64,8 @@ type Checker struct {
 
 	seq      Sequencer
 	findings []Finding
-	seen     map[uint64]struct{} // hashes of kind+id of every node ever opened
+	seen     map[uint64]struct{}  // hashes of kind+id of every node ever opened
+	ended    map[uint64]RunStatus // final status of ended runs, by hash of their id
 	runs     map[string]*ckRun
 	turns    map[string]*ckTurn
 	steps    map[string]*ckStep
@@ -126,7 +127,7 @@ type ckCall struct {
 
 // NewChecker returns a checker with a 5 ms clock-skew tolerance.
 func NewChecker() *Checker {
-	return &Checker{Skew: 5 * time.Millisecond, seen: map[uint64]struct{}{}, runs: map[string]*ckRun{},
+	return &Checker{Skew: 5 * time.Millisecond, seen: map[uint64]struct{}{}, ended: map[uint64]RunStatus{}, runs: map[string]*ckRun{},
 		turns: map[string]*ckTurn{}, steps: map[string]*ckStep{}, calls: map[string]*ckCall{},
 		sessions: map[string]*ckNode{}, conns: map[string]*ckNode{}}
 }
@@ -186,13 +187,17 @@ func (c *Checker) addEv(code string, ev *Event, ids []string, format string, arg
 	c.add(code, SevError, ev.Seq, ev.Origin, ids, format, args...)
 }
 
-// fresh records an id as opened and reports whether it was never opened before.
-func (c *Checker) fresh(kind, id string) bool {
+func hashID(kind, id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(kind))
 	h.Write([]byte{0})
 	h.Write([]byte(id))
-	k := h.Sum64()
+	return h.Sum64()
+}
+
+// fresh records an id as opened and reports whether it was never opened before.
+func (c *Checker) fresh(kind, id string) bool {
+	k := hashID(kind, id)
 	if _, dup := c.seen[k]; dup {
 		return false
 	}
@@ -215,6 +220,11 @@ func (c *Checker) inside(code string, ev *Event, child string, parent *ckNode, w
 func (c *Checker) runOf(ev *Event) *ckRun {
 	r := c.runs[ev.RunID]
 	if r == nil {
+		if st, ok := c.ended[hashID("run", ev.RunID)]; ok { // an ended run, compacted
+			r = &ckRun{ckNode: ckNode{id: ev.RunID, ended: true}, status: st}
+			c.runs[ev.RunID] = r
+			return r
+		}
 		c.addEv("L1", ev, []string{ev.RunID}, "%s refers to run %s, which was never started", ev.Type, ev.RunID)
 		r = c.newRun(ev)
 	}
@@ -222,11 +232,23 @@ func (c *Checker) runOf(ev *Event) *ckRun {
 }
 
 func (c *Checker) newRun(ev *Event) *ckRun {
-	r := &ckRun{ckNode: ckNode{id: ev.RunID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, session: c.sessions[ev.SessionID],
-		turns: map[string]*ckTurn{}, keys: map[string]int64{}, steers: map[string]int64{}, followUps: map[string]bool{}, approvals: map[string]bool{}}
+	r := &ckRun{ckNode: ckNode{id: ev.RunID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, session: c.sessions[ev.SessionID]}
 	c.runs[ev.RunID] = r
 	c.fresh("run", ev.RunID)
 	return r
+}
+
+// alloc makes the run's maps on first use; an ended run holds none (bounded memory on long logs).
+func (r *ckRun) alloc() {
+	if r.turns == nil {
+		r.turns, r.keys, r.steers = map[string]*ckTurn{}, map[string]int64{}, map[string]int64{}
+		r.followUps, r.approvals = map[string]bool{}, map[string]bool{}
+	}
+}
+
+// release drops what only a live run needs.
+func (r *ckRun) release() {
+	r.turns, r.keys, r.steers, r.followUps, r.approvals, r.lastStep = nil, nil, nil, nil, nil, nil
 }
 
 func (c *Checker) turnOf(ev *Event) *ckTurn {
@@ -236,6 +258,7 @@ func (c *Checker) turnOf(ev *Event) *ckTurn {
 		r := c.runOf(ev)
 		t = &ckTurn{ckNode: ckNode{id: ev.TurnID, start: ev.TS, seq: ev.Seq}, run: r, steps: map[string]*ckStep{}}
 		c.turns[ev.TurnID] = t
+		r.alloc()
 		r.turns[t.id] = t
 	}
 	if t.run.id != ev.RunID {
@@ -394,7 +417,7 @@ func (c *Checker) check(ev *Event) {
 			r.parent = ev.ParentRunID
 		}
 		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "run")
-		if ev.ParentRunID != "" && c.runs[ev.ParentRunID] == nil {
+		if _, known := c.seen[hashID("run", ev.ParentRunID)]; ev.ParentRunID != "" && !known {
 			c.add("L1", SevWarning, ev.Seq, ev.Origin, []string{ev.RunID, ev.ParentRunID}, "run %s names parent run %s, which is not in this log", ev.RunID, ev.ParentRunID)
 		}
 		if (r.attempt > 1 || r.kind == "retry" || r.kind == "resume" || r.kind == "subagent" || r.kind == "handoff") && r.parent == "" && !r.orphanReported {
@@ -444,7 +467,12 @@ func (c *Checker) check(ev *Event) {
 			c.dropTurn(t)
 		}
 		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "end of run")
-		r.steers, r.keys, r.followUps, r.approvals = map[string]int64{}, map[string]int64{}, map[string]bool{}, map[string]bool{}
+		r.release()
+		if r.status.Terminal() {
+			// Keep only the final status of an ended run: 16 bytes instead of the whole state.
+			delete(c.runs, r.id)
+			c.ended[hashID("run", r.id)] = r.status
+		}
 	case TurnStart:
 		r := c.runOf(ev)
 		if !c.fresh("turn", ev.TurnID) {
@@ -456,6 +484,7 @@ func (c *Checker) check(ev *Event) {
 		c.inside("L2", ev, ev.TurnID, &r.ckNode, "turn")
 		t := &ckTurn{ckNode: ckNode{id: ev.TurnID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, run: r, steps: map[string]*ckStep{}}
 		c.turns[t.id] = t
+		r.alloc()
 		r.turns[t.id] = t
 		for _, id := range ev.Consumes {
 			delete(r.followUps, id)
@@ -551,6 +580,7 @@ func (c *Checker) check(ev *Event) {
 			if first, ok := r.keys[ev.IdempotencyKey]; ok && r.resumedSeq > first {
 				c.addEv("L13", ev, []string{ev.CallID, r.id}, "side-effecting tool call %s re-runs idempotency key %q after the run resumed (first run at seq %d)", ev.CallID, ev.IdempotencyKey, first)
 			}
+			r.alloc()
 			r.keys[ev.IdempotencyKey] = ev.Seq
 		}
 	case ModelEnd, ToolEnd:
@@ -571,12 +601,15 @@ func (c *Checker) check(ev *Event) {
 			c.addEv("L1", ev, []string{ev.InputID}, "input id %s reused (ids are unique)", ev.InputID)
 		}
 		if ev.Type == InputSteer {
+			r.alloc()
 			r.steers[ev.InputID] = ev.Seq
 		} else {
+			r.alloc()
 			r.followUps[ev.InputID] = true
 		}
 	case ApprovalRequest:
 		r := c.runOf(ev)
+		r.alloc()
 		r.approvals[ev.CallID] = true
 	case ApprovalResolve:
 		r := c.runOf(ev)

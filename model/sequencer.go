@@ -83,6 +83,7 @@ func (s *Sequencer) drain(session string, st *seqState, force bool) []*Event {
 			return out
 		}
 	}
+	st.pending = nil // release the buffer of a drained session
 	return out
 }
 

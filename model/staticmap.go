@@ -171,7 +171,7 @@ type Loop struct {
 	// ChecksCancel is true when the loop checks cancellation between iterations.
 	ChecksCancel bool `json:"checks_cancel"`
 	// CancelPos is where the cancellation check is, if any.
-	CancelPos  Position   `json:"cancel_pos,omitempty"`
+	CancelPos  Position   `json:"cancel_pos,omitzero"`
 	Provenance Provenance `json:"provenance"`
 }
 

@@ -17,16 +17,19 @@ import (
 const Name = "canonical"
 
 // Detect scores how much head (the first bytes of a file) looks like a canonical log: its first
-// non-empty line is an object with "v", "seq" and a canonical "type".
+// non-empty line is an object with "v" and a canonical "type" (and "seq").
 func Detect(head []byte) int {
 	line := firstLine(head)
 	var probe struct {
-		V    *int            `json:"v"`
-		Seq  *int64          `json:"seq"`
+		V    any             `json:"v"`
+		Seq  any             `json:"seq"`
 		Type model.EventType `json:"type"`
 	}
-	if json.Unmarshal(line, &probe) != nil || probe.V == nil || probe.Seq == nil || !probe.Type.Valid() {
+	if json.Unmarshal(line, &probe) != nil || probe.V == nil || !probe.Type.Valid() {
 		return 0
+	}
+	if probe.Seq == nil {
+		return 60 // a damaged first line still names the format
 	}
 	return 100
 }
