@@ -188,11 +188,16 @@ func (p *Projector) apply(ev *Event) {
 		r := p.run(ev)
 		p.setStatus(r, ev)
 		if ev.Status == StatusWaiting {
+			key := r.ID + "\x00" + ev.CallID
+			if w := p.waits[key]; ev.CallID != "" && w != nil && !w.Ended {
+				w.Reason = ev.WaitReason // the wait its approval/request opened
+				break
+			}
 			w := &Wait{Reason: ev.WaitReason, CallID: ev.CallID}
 			w.open(ev)
 			r.Waits = append(r.Waits, w)
 			if ev.CallID != "" {
-				p.waits[r.ID+"\x00"+ev.CallID] = w
+				p.waits[key] = w
 			}
 		} else {
 			for _, w := range r.Waits {

@@ -1,0 +1,653 @@
+// Package json renders a lifecycle tree as lifeline's canonical JSON document:
+//
+//	{"summary":{"sessions":…,"runs":…,"turns":…,"steps":…,"model_calls":…,"tool_calls":…,"failed_tool_calls":…},
+//	 "runs":[{"id":…,"session_id":…,"status":…,"stop_reason":…,…}],
+//	 "timeless":false,
+//	 "sessions":[…the canonical tree…],
+//	 "notes":[…],
+//	 "findings":[…]}
+//
+// summary holds exactly the integer counts of model.Summary; runs lists every run with its
+// canonical status and stop reason, usage and counts; sessions is the tree with the same field
+// names as model.Tree's JSON encoding (decoding it into model.Tree gives the tree back). The
+// encoder is hand-written and streams one session per line through a buffer, without
+// reflection on the hot path, so that gigabyte-sized traces render quickly.
+package json
+
+import (
+	"bufio"
+	stdjson "encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// Options control the JSON rendering.
+type Options struct {
+	// Findings are the invariant findings written under "findings".
+	Findings []model.Finding
+}
+
+type enc struct {
+	w   *bufio.Writer
+	buf []byte
+	err error
+	// last is the last byte written out by flush.
+	last byte
+}
+
+// lastByte is the last byte of the document so far.
+func (e *enc) lastByte() byte {
+	if n := len(e.buf); n > 0 {
+		return e.buf[n-1]
+	}
+	return e.last
+}
+
+// flush writes the buffer out once it is large.
+func (e *enc) flush(force bool) {
+	if e.err != nil {
+		e.buf = e.buf[:0]
+		return
+	}
+	if len(e.buf) >= 32<<10 || force {
+		if len(e.buf) > 0 {
+			e.last = e.buf[len(e.buf)-1]
+		}
+		_, e.err = e.w.Write(e.buf)
+		e.buf = e.buf[:0]
+	}
+}
+
+// Render writes the canonical JSON document of t to w.
+func Render(w io.Writer, t *model.Tree, opts Options) error {
+	if t == nil {
+		t = &model.Tree{}
+	}
+	e := &enc{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 64<<10)}
+	s := t.Summarize()
+	e.raw(`{"summary":{"sessions":`)
+	e.int(int64(s.Sessions))
+	e.raw(`,"runs":`)
+	e.int(int64(s.Runs))
+	e.raw(`,"turns":`)
+	e.int(int64(s.Turns))
+	e.raw(`,"steps":`)
+	e.int(int64(s.Steps))
+	e.raw(`,"model_calls":`)
+	e.int(int64(s.ModelCalls))
+	e.raw(`,"tool_calls":`)
+	e.int(int64(s.ToolCalls))
+	e.raw(`,"failed_tool_calls":`)
+	e.int(int64(s.FailedToolCalls))
+	e.raw("},\n\"runs\":[")
+	first := true
+	for _, se := range t.Sessions {
+		for _, r := range se.Runs {
+			if !first {
+				e.raw(",")
+			}
+			first = false
+			e.raw("\n")
+			e.runSummary(r)
+			e.flush(false)
+		}
+	}
+	e.raw("],\n\"timeless\":")
+	e.bool(t.Timeless)
+	e.raw(",\n\"sessions\":[")
+	for i, se := range t.Sessions {
+		if i > 0 {
+			e.raw(",")
+		}
+		e.raw("\n")
+		e.session(se)
+	}
+	e.raw("],\n\"notes\":[")
+	for i, n := range t.Notes {
+		if i > 0 {
+			e.raw(",")
+		}
+		e.str(n)
+	}
+	e.raw("],\n\"findings\":[")
+	for i := range opts.Findings {
+		if i > 0 {
+			e.raw(",")
+		}
+		e.raw("\n")
+		e.finding(&opts.Findings[i])
+	}
+	e.raw("]}\n")
+	e.flush(true)
+	if e.err == nil {
+		e.err = e.w.Flush()
+	}
+	if e.err != nil {
+		return fmt.Errorf("render json: %w", e.err)
+	}
+	return nil
+}
+
+func (e *enc) raw(s string) { e.buf = append(e.buf, s...) }
+
+func (e *enc) int(n int64) { e.buf = strconv.AppendInt(e.buf, n, 10) }
+
+func (e *enc) bool(b bool) { e.buf = strconv.AppendBool(e.buf, b) }
+
+// key writes ,"name": (without the comma right after { or [).
+func (e *enc) key(name string) {
+	if c := e.lastByte(); c != '{' && c != '[' {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, '"', ':')
+}
+
+func (e *enc) strField(name, v string, omitEmpty bool) {
+	if omitEmpty && v == "" {
+		return
+	}
+	e.key(name)
+	e.str(v)
+}
+
+func (e *enc) intField(name string, v int64, omitEmpty bool) {
+	if omitEmpty && v == 0 {
+		return
+	}
+	e.key(name)
+	e.int(v)
+}
+
+func (e *enc) timeField(name string, t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	e.key(name)
+	e.time(t)
+}
+
+func (e *enc) time(t time.Time) {
+	if y := t.Year(); y < 0 || y >= 10000 {
+		e.str("") // encoding/json refuses such times; keep the document valid
+		return
+	}
+	e.buf = append(e.buf, '"')
+	e.buf = t.AppendFormat(e.buf, time.RFC3339Nano)
+	e.buf = append(e.buf, '"')
+}
+
+const hex = "0123456789abcdef"
+
+// str writes a JSON string the way encoding/json does: <, >, & and U+2028/2029 escaped,
+// invalid UTF-8 replaced by U+FFFD.
+func (e *enc) str(s string) {
+	b := append(e.buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	e.buf = append(b, '"')
+}
+
+// float writes a float64 the way encoding/json does.
+func (e *enc) float(f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		e.raw("0")
+		return
+	}
+	abs := math.Abs(f)
+	fmtc := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		fmtc = 'e'
+	}
+	b := strconv.AppendFloat(e.buf, f, fmtc, -1, 64)
+	if fmtc == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	e.buf = b
+}
+
+func (e *enc) strs(name string, v []string) {
+	if len(v) == 0 {
+		return
+	}
+	e.key(name)
+	e.buf = append(e.buf, '[')
+	for i, s := range v {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.str(s)
+	}
+	e.buf = append(e.buf, ']')
+}
+
+func (e *enc) span(s *model.Span) {
+	e.timeField("start", s.Start)
+	e.timeField("end", s.End)
+	e.key("ended")
+	e.bool(s.Ended)
+	e.intField("seq", s.Seq, true)
+	e.intField("end_seq", s.EndSeq, true)
+	if s.Origin != nil {
+		e.key("origin")
+		e.buf = append(e.buf, '{')
+		e.strField("file", s.Origin.File, true)
+		e.intField("line", int64(s.Origin.Line), true)
+		e.buf = append(e.buf, '}')
+	}
+	e.strs("inferred", s.Inferred)
+}
+
+func (e *enc) usage(u model.Usage) {
+	if u.IsZero() {
+		return
+	}
+	e.key("usage")
+	e.buf = append(e.buf, '{')
+	e.intField("input_tokens", u.InputTokens, true)
+	e.intField("output_tokens", u.OutputTokens, true)
+	e.intField("cached_tokens", u.CachedTokens, true)
+	if u.CostUSD != 0 {
+		e.key("cost_usd")
+		e.float(u.CostUSD)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+func (e *enc) errInfo(x *model.ErrorInfo) {
+	if x == nil {
+		return
+	}
+	e.key("error")
+	e.buf = append(e.buf, '{')
+	e.strField("kind", x.Kind, true)
+	e.strField("message", x.Message, false)
+	if x.Retryable {
+		e.key("retryable")
+		e.bool(true)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+func (e *enc) attrs(m map[string]any) {
+	if len(m) == 0 {
+		return
+	}
+	b, err := stdjson.Marshal(m)
+	if err != nil {
+		b = []byte(`{"_error":` + strconv.Quote("unencodable attrs: "+err.Error()) + `}`)
+	}
+	e.key("attrs")
+	e.buf = append(e.buf, b...)
+}
+
+func (e *enc) session(se *model.Session) {
+	e.raw(`{"id":`)
+	e.str(se.ID)
+	e.span(&se.Span)
+	e.key("runs")
+	if se.Runs == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, r := range se.Runs {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.run(r)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(se.Connections) > 0 {
+		e.key("connections")
+		e.buf = append(e.buf, '[')
+		for i, c := range se.Connections {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"id":`)
+			e.str(c.ID)
+			e.strField("run_id", c.RunID, true)
+			e.span(&c.Span)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(se.Messages) > 0 {
+		e.key("messages")
+		e.buf = append(e.buf, '[')
+		for i, m := range se.Messages {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, '{')
+			e.strField("role", m.Role, true)
+			e.strField("text", m.Text, true)
+			e.strField("run_id", m.RunID, true)
+			e.strField("step_id", m.StepID, true)
+			e.timeField("ts", m.TS)
+			e.intField("seq", m.Seq, true)
+			e.buf = append(e.buf, '}')
+			e.flush(false)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.intField("snapshots", int64(se.Snapshots), true)
+	e.usage(se.Usage)
+	e.buf = append(e.buf, '}')
+	e.flush(false)
+}
+
+func (e *enc) run(r *model.Run) {
+	e.raw(`{"id":`)
+	e.str(r.ID)
+	e.strField("session_id", r.SessionID, false)
+	e.strField("parent_run_id", r.ParentRunID, true)
+	e.intField("attempt", int64(r.Attempt), true)
+	e.strField("kind", r.Kind, true)
+	e.strField("agent", r.Agent, true)
+	e.strField("agent_version", r.AgentVersion, true)
+	e.span(&r.Span)
+	e.timeField("queued", r.Queued)
+	e.strField("status", string(r.Status), false)
+	e.strField("wait_reason", string(r.WaitReason), true)
+	e.strField("stop_reason", string(r.StopReason), true)
+	e.errInfo(r.Error)
+	if len(r.History) > 0 {
+		e.key("history")
+		e.buf = append(e.buf, '[')
+		for i := range r.History {
+			h := &r.History[i]
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"status":`)
+			e.str(string(h.Status))
+			e.strField("wait_reason", string(h.WaitReason), true)
+			e.strField("stop_reason", string(h.StopReason), true)
+			e.timeField("ts", h.TS)
+			e.intField("seq", h.Seq, true)
+			e.strField("source", string(h.Source), true)
+			e.strField("cause", h.Cause, true)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(r.Resumes) > 0 {
+		e.key("resumes")
+		e.buf = append(e.buf, '[')
+		for i, ts := range r.Resumes {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.time(ts)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.key("turns")
+	if r.Turns == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, t := range r.Turns {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.turn(t)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(r.Waits) > 0 {
+		e.key("waits")
+		e.buf = append(e.buf, '[')
+		for i, w := range r.Waits {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"reason":`)
+			e.str(string(w.Reason))
+			e.strField("call_id", w.CallID, true)
+			e.strField("decision", string(w.Decision), true)
+			e.span(&w.Span)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(r.Inputs) > 0 {
+		e.key("inputs")
+		e.buf = append(e.buf, '[')
+		for i, in := range r.Inputs {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"id":`)
+			e.str(in.ID)
+			e.strField("kind", string(in.Kind), false)
+			e.strField("text", in.Text, true)
+			e.timeField("ts", in.TS)
+			e.intField("seq", in.Seq, true)
+			e.strField("consumed_by", in.ConsumedBy, true)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.usage(r.Usage)
+	e.buf = append(e.buf, '}')
+}
+
+func (e *enc) turn(t *model.Turn) {
+	e.raw(`{"id":`)
+	e.str(t.ID)
+	e.strField("run_id", t.RunID, false)
+	e.span(&t.Span)
+	e.strField("outcome", string(t.Outcome), true)
+	e.strField("stop_reason", string(t.StopReason), true)
+	e.errInfo(t.Error)
+	if t.Stopping {
+		e.key("stopping")
+		e.bool(true)
+	}
+	e.strs("consumes", t.Consumes)
+	e.key("steps")
+	if t.Steps == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, st := range t.Steps {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.step(st)
+			e.flush(false)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.usage(t.Usage)
+	e.buf = append(e.buf, '}')
+}
+
+func (e *enc) step(st *model.Step) {
+	e.raw(`{"id":`)
+	e.str(st.ID)
+	e.strField("turn_id", st.TurnID, false)
+	e.intField("index", int64(st.Index), false)
+	e.span(&st.Span)
+	e.strField("outcome", string(st.Outcome), true)
+	e.errInfo(st.Error)
+	e.strs("consumes", st.Consumes)
+	e.key("model_calls")
+	if st.ModelCalls == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, m := range st.ModelCalls {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"id":`)
+			e.str(m.ID)
+			e.strField("step_id", m.StepID, false)
+			e.strField("name", m.Name, true)
+			e.span(&m.Span)
+			e.strField("outcome", string(m.Outcome), true)
+			e.errInfo(m.Error)
+			e.usage(m.Usage)
+			e.attrs(m.Attrs)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.key("tool_calls")
+	if st.ToolCalls == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, c := range st.ToolCalls {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.raw(`{"id":`)
+			e.str(c.ID)
+			e.strField("step_id", c.StepID, false)
+			e.strField("name", c.Name, true)
+			e.span(&c.Span)
+			e.strField("outcome", string(c.Outcome), true)
+			e.errInfo(c.Error)
+			if c.SideEffect {
+				e.key("side_effect")
+				e.bool(true)
+			}
+			e.strField("idempotency_key", c.IdempotencyKey, true)
+			e.attrs(c.Attrs)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.usage(st.Usage)
+	e.buf = append(e.buf, '}')
+}
+
+// runSummary writes one item of the top-level "runs" array.
+func (e *enc) runSummary(r *model.Run) {
+	e.raw(`{"id":`)
+	e.str(r.ID)
+	e.strField("session_id", r.SessionID, false)
+	e.strField("agent", r.Agent, true)
+	e.strField("status", string(r.Status), false)
+	e.strField("stop_reason", string(r.StopReason), false)
+	e.strField("wait_reason", string(r.WaitReason), true)
+	e.strField("parent_run_id", r.ParentRunID, true)
+	e.intField("attempt", int64(r.Attempt), true)
+	e.strField("kind", r.Kind, true)
+	e.timeField("start", r.Start)
+	e.timeField("end", r.End)
+	e.key("ended")
+	e.bool(r.Ended)
+	if !r.Start.IsZero() && !r.End.IsZero() {
+		e.key("duration_ms")
+		e.float(float64(r.End.Sub(r.Start)) / float64(time.Millisecond))
+	}
+	var steps, tools, failed, models int64
+	for _, t := range r.Turns {
+		steps += int64(len(t.Steps))
+		for _, st := range t.Steps {
+			models += int64(len(st.ModelCalls))
+			tools += int64(len(st.ToolCalls))
+			for _, c := range st.ToolCalls {
+				if c.Failed() {
+					failed++
+				}
+			}
+		}
+	}
+	e.intField("turns", int64(len(r.Turns)), false)
+	e.intField("steps", steps, false)
+	e.intField("model_calls", models, false)
+	e.intField("tool_calls", tools, false)
+	e.intField("failed_tool_calls", failed, false)
+	e.usage(r.Usage)
+	e.errInfo(r.Error)
+	e.buf = append(e.buf, '}')
+}
+
+func (e *enc) finding(f *model.Finding) {
+	e.raw(`{"code":`)
+	e.str(f.Code)
+	e.strField("severity", string(f.Severity), false)
+	e.key("ids")
+	if f.IDs == nil {
+		e.raw("null")
+	} else {
+		e.buf = append(e.buf, '[')
+		for i, id := range f.IDs {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.str(id)
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.intField("seq", f.Seq, false)
+	if f.Origin != nil {
+		e.key("origin")
+		e.buf = append(e.buf, '{')
+		e.strField("file", f.Origin.File, true)
+		e.intField("line", int64(f.Origin.Line), true)
+		e.buf = append(e.buf, '}')
+	}
+	e.strField("message", f.Message, false)
+	e.buf = append(e.buf, '}')
+}

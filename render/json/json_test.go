@@ -1,0 +1,161 @@
+package json
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
+)
+
+func render(t testing.TB, tr *model.Tree, f []model.Finding) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Render(&buf, tr, Options{Findings: f}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	for _, sc := range rendertest.All(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			rendertest.Golden(t, sc.Name+".json", render(t, sc.Tree, sc.Findings))
+		})
+	}
+}
+
+// TestSameAsEncodingJSON checks that "sessions", "timeless", "notes" and "findings" decode to
+// exactly what encoding/json makes of the model's own types.
+func TestSameAsEncodingJSON(t *testing.T) {
+	scs := append(rendertest.All(t), rendertest.Scenario{Name: "big", Tree: rendertest.Big(2000)})
+	for _, sc := range scs {
+		t.Run(sc.Name, func(t *testing.T) {
+			var got map[string]any
+			if err := stdjson.Unmarshal(render(t, sc.Tree, sc.Findings), &got); err != nil {
+				t.Fatalf("invalid JSON: %v", err)
+			}
+			want := map[string]any{}
+			for key, v := range map[string]any{"sessions": sc.Tree.Sessions, "notes": sc.Tree.Notes, "findings": sc.Findings} {
+				b, err := stdjson.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var x any
+				if err := stdjson.Unmarshal(b, &x); err != nil {
+					t.Fatal(err)
+				}
+				want[key] = x
+			}
+			for key := range want {
+				g, w := got[key], want[key]
+				if w == nil && (g == nil || reflect.DeepEqual(g, []any{})) {
+					continue
+				}
+				if !reflect.DeepEqual(g, w) {
+					gb, _ := stdjson.Marshal(g)
+					wb, _ := stdjson.Marshal(w)
+					t.Errorf("%s differs from encoding/json:\n got %.2000s\nwant %.2000s", key, gb, wb)
+				}
+			}
+			if got["timeless"] != sc.Tree.Timeless {
+				t.Errorf("timeless = %v, want %v", got["timeless"], sc.Tree.Timeless)
+			}
+			// The tree decodes back into model.Tree.
+			var back model.Tree
+			if err := stdjson.Unmarshal(render(t, sc.Tree, nil), &back); err != nil {
+				t.Fatalf("decode into model.Tree: %v", err)
+			}
+			if back.Summarize() != sc.Tree.Summarize() {
+				t.Errorf("summary after decoding = %+v, want %+v", back.Summarize(), sc.Tree.Summarize())
+			}
+		})
+	}
+}
+
+func TestSummaryAndRuns(t *testing.T) {
+	sc := rendertest.Subagent()
+	var doc struct {
+		Summary map[string]any   `json:"summary"`
+		Runs    []map[string]any `json:"runs"`
+	}
+	if err := stdjson.Unmarshal(render(t, sc.Tree, nil), &doc); err != nil {
+		t.Fatal(err)
+	}
+	wantKeys := []string{"failed_tool_calls", "model_calls", "runs", "sessions", "steps", "tool_calls", "turns"}
+	var keys []string
+	for k, v := range doc.Summary {
+		keys = append(keys, k)
+		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
+			t.Errorf("summary.%s = %v, want an integer", k, v)
+		}
+	}
+	if strings.Join(sortStrings(keys), ",") != strings.Join(wantKeys, ",") {
+		t.Errorf("summary keys = %v, want exactly %v", keys, wantKeys)
+	}
+	s := sc.Tree.Summarize()
+	if doc.Summary["runs"] != float64(s.Runs) || doc.Summary["tool_calls"] != float64(s.ToolCalls) {
+		t.Errorf("summary = %v, want %+v", doc.Summary, s)
+	}
+	if len(doc.Runs) != 4 {
+		t.Fatalf("runs = %d, want 4", len(doc.Runs))
+	}
+	for _, tc := range []struct {
+		i                              int
+		id, status, stop, parent, kind string
+	}{
+		{0, "run-parent", "completed", "goal_reached", "", ""},
+		{1, "run-child", "completed", "goal_reached", "run-parent", "subagent"},
+		{2, "run-try1", "failed", "timeout", "", ""},
+		{3, "run-try2", "completed", "goal_reached", "run-try1", "retry"},
+	} {
+		r := doc.Runs[tc.i]
+		if r["id"] != tc.id || r["status"] != tc.status || r["stop_reason"] != tc.stop {
+			t.Errorf("runs[%d] = %v", tc.i, r)
+		}
+		if p, _ := r["parent_run_id"].(string); p != tc.parent {
+			t.Errorf("runs[%d].parent_run_id = %q, want %q", tc.i, p, tc.parent)
+		}
+		if k, _ := r["kind"].(string); k != tc.kind {
+			t.Errorf("runs[%d].kind = %q, want %q", tc.i, k, tc.kind)
+		}
+	}
+}
+
+func sortStrings(s []string) []string {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}
+
+func TestEmpty(t *testing.T) {
+	got := string(render(t, nil, nil))
+	if !strings.HasPrefix(got, `{"summary":{"sessions":0,`) || !stdjson.Valid([]byte(got)) {
+		t.Errorf("empty tree: %s", got)
+	}
+}
+
+func BenchmarkRender100k(b *testing.B) {
+	tr := rendertest.Big(100_000)
+	var n int
+	b.ReportAllocs()
+	for b.Loop() {
+		var c countWriter
+		if err := Render(&c, tr, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		n = int(c)
+	}
+	b.ReportMetric(float64(n), "bytes/op")
+	b.SetBytes(int64(n))
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -1,0 +1,155 @@
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// MapRender writes a lifecycle map as a readable tree: each run entry with its turn loops
+// (bound, what happens at the bound, cancellation, model and tool call sites), its exits and its
+// id sites, every element with its file:line and source line. A loop already shown under an
+// earlier entry is referred to, not repeated.
+func MapRender(w io.Writer, m *model.Map) error {
+	bw := bufio.NewWriter(w)
+	p := &lifemapPrinter{w: bw, shown: map[model.Position]string{}}
+	p.line("", "lifecycle map of %s", strings.Join(m.Packages, ", "))
+	if len(m.Profiles) > 0 {
+		p.line("", "profiles: %s", strings.Join(m.Profiles, ", "))
+	}
+	if len(m.Entries) == 0 {
+		p.line("", "no run entry points found (no turn loop around a model call, no profile or //lifeline:run-entry)")
+	}
+	for _, e := range m.Entries {
+		p.entry(e)
+	}
+	if p.err != nil {
+		return fmt.Errorf("writing map: %w", p.err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing map: %w", err)
+	}
+	return nil
+}
+
+type lifemapPrinter struct {
+	w     *bufio.Writer
+	shown map[model.Position]string // loop position → entry that showed it
+	err   error
+}
+
+func (p *lifemapPrinter) line(indent, format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, indent+format+"\n", args...)
+}
+
+func lifemapAt(pos model.Position, src string) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	if src == "" {
+		return pos.String()
+	}
+	return pos.String() + "  " + src
+}
+
+func (p *lifemapPrinter) entry(e model.Entry) {
+	p.line("", "")
+	p.line("", "run entry %s  [%s]", e.Func, e.Provenance.Confidence)
+	p.line("  ", "%s", lifemapAt(e.Pos, e.Source))
+	if e.Provenance.Rule != "" {
+		p.line("  ", "why: %s", e.Provenance.Rule)
+	}
+	if len(e.Loops) == 0 {
+		p.line("  ", "turn loop: none found")
+	}
+	for _, l := range e.Loops {
+		p.loop(e.Func, l)
+	}
+	if len(e.Exits) > 0 {
+		p.line("  ", "exits:")
+		for _, x := range e.Exits {
+			out := x.Outcome
+			if x.StopReason != "" {
+				out += " (" + string(x.StopReason) + ")"
+			}
+			p.line("    ", "%-34s %s", out, lifemapAt(x.Pos, x.Source))
+		}
+	}
+	if len(e.IDs) > 0 {
+		p.line("  ", "ids:")
+		for _, id := range e.IDs {
+			p.line("    ", "%-7s %s  %s", id.Kind, id.What, id.Pos)
+		}
+	}
+}
+
+func (p *lifemapPrinter) loop(entry string, l model.Loop) {
+	if first, ok := p.shown[l.Pos]; ok {
+		p.line("  ", "turn loop (%s) %s: %s, shown under %s", l.Kind, l.Func, l.Pos, first)
+		return
+	}
+	p.shown[l.Pos] = entry
+	p.line("  ", "turn loop (%s) in %s  [%s]", l.Kind, l.Func, l.Provenance.Confidence)
+	p.line("    ", "%s", lifemapAt(l.Pos, l.Source))
+	if l.Bound == nil {
+		p.line("    ", "bound: NONE")
+	} else {
+		def := ""
+		if l.Bound.Default != "" {
+			def = " (default " + l.Bound.Default + ")"
+		}
+		p.line("    ", "bound: %s%s  %s", l.Bound.Expr, def, lifemapAt(l.Bound.Pos, l.Bound.Source))
+	}
+	if ob := l.OnBound; ob != nil {
+		what := ob.Kind
+		if ob.Value != "" {
+			what += " " + ob.Value
+		}
+		if ob.StopReason != "" {
+			what += " → " + string(ob.StopReason)
+		}
+		p.line("    ", "at bound: %s  %s", what, lifemapAt(ob.Pos, ob.Source))
+	}
+	if l.ChecksCancel {
+		p.line("    ", "cancellation: checked between steps  %s", l.CancelPos)
+	} else {
+		p.line("    ", "cancellation: NOT checked between steps")
+	}
+	for _, c := range l.ModelCalls {
+		p.call("model call", c)
+	}
+	if len(l.ModelCalls) == 0 {
+		p.line("    ", "model call: none found")
+	}
+	par := "sequential"
+	if l.ParallelTools {
+		par = "parallel"
+	}
+	for _, c := range l.ToolCalls {
+		kind := "tool call (sequential)"
+		if c.Parallel {
+			kind = "tool call (parallel)"
+		}
+		p.call(kind, c)
+	}
+	if len(l.ToolCalls) == 0 {
+		p.line("    ", "tool call: none found")
+	} else {
+		p.line("    ", "tools run: %s", par)
+	}
+}
+
+func (p *lifemapPrinter) call(kind string, c model.CallSite) {
+	via := ""
+	if len(c.Via) > 0 {
+		via = " via " + strings.Join(c.Via, " → ")
+	}
+	p.line("    ", "%s %s%s  [%s]", kind, c.Callee, via, c.Provenance.Confidence)
+	p.line("      ", "%s", lifemapAt(c.Pos, c.Source))
+}

@@ -1,0 +1,511 @@
+// Package text renders a lifecycle tree as an indented, width-aware text tree for terminals and
+// logs: one row per session, run, wait, turn, step, model call and tool call with its layer
+// name, shortened id, name, status and stop reason, start offset from the beginning of the
+// trace, duration, and token/cost roll-ups (taken from the model's per-layer sums, each model
+// call counted once). Errors and invariant findings follow the row they concern; what was
+// inferred rather than recorded is marked with "~", open nodes with "[open]", and the tree's
+// notes close the output.
+//
+// All trace text is untrusted: control characters and ANSI escape sequences are removed before
+// anything is written. Colour is used only when Options.Color says so; the package does no
+// terminal detection of its own.
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/view"
+)
+
+// Options control the text rendering.
+type Options struct {
+	// Width is the line width in columns; 0 means 100. Widths below 60 are treated as 60.
+	Width int
+	// Color emits ANSI colours (the caller decides: a TTY and no NO_COLOR).
+	Color bool
+	// FullIDs prints ids whole instead of shortened.
+	FullIDs bool
+	// Findings are invariant findings shown under the nodes they concern.
+	Findings []model.Finding
+}
+
+// DefaultWidth is the width used when Options.Width is 0.
+const DefaultWidth = 100
+
+// Column widths of the right-hand side.
+const (
+	colStart  = 9
+	colDur    = 9
+	colTokens = 15
+	colCost   = 8
+	rightW    = colStart + colDur + colTokens + colCost + 4
+)
+
+type style uint8
+
+const (
+	plain style = iota
+	bold
+	dim
+	red
+	green
+	yellow
+	cyan
+	magenta
+	// name is plain text that is cut first when a row is too long.
+	name
+)
+
+var sgr = [...]string{"", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m", "\x1b[35m", ""}
+
+type seg struct {
+	s  string
+	st style
+}
+
+type printer struct {
+	// narrow drops the token and cost columns: usage goes on a line of its own.
+	narrow bool
+	w      *bufio.Writer
+	opt    Options
+	width  int
+	v      *view.View
+}
+
+// Render writes the text tree of t to w.
+func Render(w io.Writer, t *model.Tree, opts Options) error {
+	if t == nil {
+		t = &model.Tree{}
+	}
+	p := &printer{w: bufio.NewWriterSize(w, 64<<10), opt: opts, width: opts.Width}
+	if p.width == 0 {
+		p.width = DefaultWidth
+	}
+	if p.width < 60 {
+		p.width = 60
+	}
+	p.narrow = p.width < 90
+	p.v = view.Flatten(t, opts.Findings)
+	p.header()
+	p.rows()
+	p.footer()
+	if err := p.w.Flush(); err != nil {
+		return fmt.Errorf("render text: %w", err)
+	}
+	return nil
+}
+
+func (p *printer) id(id string) string {
+	if p.opt.FullIDs {
+		return view.Clean(id)
+	}
+	return view.ShortID(id, 14)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return view.Count(int64(n)) + " " + many
+}
+
+func (p *printer) header() {
+	t := p.v.Tree
+	s := t.Summarize()
+	failed := ""
+	if s.FailedToolCalls > 0 {
+		failed = fmt.Sprintf(" (%d failed)", s.FailedToolCalls)
+	}
+	p.wrap("lifeline timeline — "+strings.Join([]string{plural(s.Sessions, "session", "sessions"),
+		plural(s.Runs, "run", "runs"), plural(s.Turns, "turn", "turns"), plural(s.Steps, "step", "steps"),
+		plural(s.ModelCalls, "model call", "model calls"), plural(s.ToolCalls, "tool call", "tool calls")}, ", ")+failed, plain)
+	var total model.Usage
+	for _, se := range t.Sessions {
+		total = total.Add(se.Usage)
+	}
+	var info []string
+	switch {
+	case t.Timeless:
+		info = append(info, "timeless: no event carried a time; rows keep the recorded order, the start column shows seq")
+	case !p.v.Start.IsZero():
+		info = append(info, "trace "+view.Dur(p.v.Total())+" from "+p.v.Start.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	if !total.IsZero() {
+		u := "tokens " + view.Count(total.InputTokens) + " in / " + view.Count(total.OutputTokens) + " out"
+		if total.CachedTokens > 0 {
+			u += " (" + view.Count(total.CachedTokens) + " cached)"
+		}
+		if total.CostUSD > 0 {
+			u += " · " + view.Cost(total.CostUSD)
+		}
+		info = append(info, u)
+	}
+	inferred, open := 0, 0
+	for i := range p.v.Nodes {
+		n := &p.v.Nodes[i]
+		if len(n.Span.Inferred) > 0 {
+			inferred++
+		}
+		if n.Open() {
+			open++
+		}
+	}
+	if inferred > 0 {
+		info = append(info, plural(inferred, "node", "nodes")+" partly inferred (~), the rest recorded")
+	} else if len(p.v.Nodes) > 0 {
+		info = append(info, "everything recorded, nothing inferred")
+	}
+	if open > 0 {
+		info = append(info, plural(open, "node", "nodes")+" never ended [open]")
+	}
+	for _, s := range info {
+		p.wrap(s, dim)
+	}
+	if len(p.v.Nodes) == 0 {
+		p.line([]seg{{"(no sessions)", dim}})
+		return
+	}
+	p.w.WriteByte('\n')
+	start := "start"
+	if t.Timeless {
+		start = "seq"
+	}
+	right := pad(start, colStart) + " " + pad("duration", colDur)
+	if !p.narrow {
+		right += " " + pad("tokens in/out", colTokens) + " " + pad("cost", colCost)
+	}
+	p.row(nil, []seg{{"layer id name · status stop reason", dim}}, []seg{{right, dim}})
+}
+
+// wrap writes s in lines of at most the width, breaking at spaces.
+func (p *printer) wrap(s string, st style) {
+	for view.Width(s) > p.width {
+		cut := strings.LastIndexByte(s[:min(len(s), p.width)], ' ')
+		if cut <= 0 {
+			break
+		}
+		p.line([]seg{{s[:cut], st}})
+		s = "  " + s[cut+1:]
+	}
+	p.line([]seg{{s, st}})
+}
+
+func pad(s string, n int) string {
+	if w := view.Width(s); w < n {
+		return strings.Repeat(" ", n-w) + s
+	}
+	return s
+}
+
+// line writes segments truncated to the width.
+func (p *printer) line(segs []seg) {
+	p.emit(fit(segs, p.width))
+	p.w.WriteByte('\n')
+}
+
+// row writes a left part (truncated to what the right columns leave) and the right columns.
+func (p *printer) row(prefix []seg, left []seg, right []seg) {
+	rw := rightW
+	if p.narrow {
+		rw = colStart + colDur + 2
+	}
+	lw := p.width - rw - 1
+	all := append(append([]seg(nil), prefix...), left...)
+	all = fit(shrink(all, lw), lw)
+	used := 0
+	for _, s := range all {
+		used += view.Width(s.s)
+	}
+	p.emit(all)
+	if len(right) > 0 {
+		p.w.WriteString(strings.Repeat(" ", lw-used+1))
+		p.emit(right)
+	}
+	p.w.WriteByte('\n')
+}
+
+// shrink cuts the shrinkable segments (names) so that segs fit in n cells if it can, keeping at
+// least 8 cells of each name.
+func shrink(segs []seg, n int) []seg {
+	total := 0
+	for _, s := range segs {
+		total += view.Width(s.s)
+	}
+	for i := range segs {
+		if total <= n {
+			break
+		}
+		if segs[i].st != name {
+			continue
+		}
+		w := view.Width(segs[i].s)
+		keep := max(8, w-(total-n))
+		if keep < w {
+			segs[i].s = view.Truncate(segs[i].s, keep)
+			total -= w - view.Width(segs[i].s)
+		}
+	}
+	return segs
+}
+
+// fit truncates a segment list to n cells.
+func fit(segs []seg, n int) []seg {
+	total := 0
+	for _, s := range segs {
+		total += view.Width(s.s)
+	}
+	if total <= n {
+		return segs
+	}
+	out := make([]seg, 0, len(segs))
+	left := n
+	for _, s := range segs {
+		w := view.Width(s.s)
+		if w < left {
+			out = append(out, s)
+			left -= w
+			continue
+		}
+		cut := view.Truncate(s.s, left)
+		if strings.HasSuffix(cut, "……") {
+			cut = strings.TrimSuffix(cut, "…")
+		}
+		out = append(out, seg{cut, s.st})
+		break
+	}
+	return out
+}
+
+func (p *printer) emit(segs []seg) {
+	for _, s := range segs {
+		if s.s == "" {
+			continue
+		}
+		if p.opt.Color && sgr[s.st] != "" {
+			p.w.WriteString(sgr[s.st])
+			p.w.WriteString(s.s)
+			p.w.WriteString("\x1b[0m")
+		} else {
+			p.w.WriteString(s.s)
+		}
+	}
+}
+
+func statusStyle(status string) style {
+	switch status {
+	case "completed", "ok", "approved":
+		return green
+	case "failed", "error", "unknown", "denied":
+		return red
+	case "cancelled", "waiting", "queued", "running", "open":
+		return yellow
+	}
+	return plain
+}
+
+func (p *printer) rows() {
+	nodes := p.v.Nodes
+	last := make([]bool, len(nodes))
+	prev := make(map[int]int, 64)
+	for i := range nodes {
+		last[i] = true
+		if j, ok := prev[nodes[i].Parent]; ok {
+			last[j] = false
+		}
+		prev[nodes[i].Parent] = i
+	}
+	// cont[d] is the prefix that continues the vertical lines of the ancestors at depth d.
+	var cont []string
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Kind == view.KindSession && i > 0 {
+			p.w.WriteByte('\n')
+		}
+		d := n.Depth
+		if len(cont) < d+2 {
+			cont = append(cont, make([]string, d+2-len(cont))...)
+		}
+		var glyph, childCont string
+		if d > 0 {
+			glyph = cont[d] + "├─ "
+			childCont = cont[d] + "│  "
+			if last[i] {
+				glyph = cont[d] + "└─ "
+				childCont = cont[d] + "   "
+			}
+		}
+		cont[d+1] = childCont
+		p.row([]seg{{glyph, dim}}, p.label(n), p.columns(n))
+		// Continuation lines: errors and findings.
+		sub := childCont + "  "
+		if i+1 < len(nodes) && nodes[i+1].Parent == i {
+			sub = childCont + "│ "
+		}
+		if p.narrow && !n.Usage.IsZero() && n.Kind != view.KindModel {
+			u := "∑ " + view.Count(n.Usage.InputTokens) + " in / " + view.Count(n.Usage.OutputTokens) + " out"
+			if n.Usage.CostUSD > 0 {
+				u += " · " + view.Cost(n.Usage.CostUSD)
+			}
+			p.line([]seg{{sub, dim}, {u, dim}})
+		}
+		if n.Err != nil {
+			p.line([]seg{{sub, dim}, {"! ", red}, {view.Clean(n.Err.String()), red}})
+		}
+		for _, f := range n.Findings {
+			st := yellow
+			if f.Severity == model.SevError {
+				st = red
+			}
+			p.line([]seg{{sub, dim}, {"⚑ " + f.Code + " " + string(f.Severity) + ": ", st}, {view.Clean(f.Message), plain}})
+		}
+	}
+}
+
+func (p *printer) label(n *view.Node) []seg {
+	segs := make([]seg, 0, 12)
+	segs = append(segs, seg{n.Kind.String(), bold})
+	switch n.Kind {
+	case view.KindStep:
+		if st, ok := n.Obj.(*model.Step); ok && st.Index > 0 {
+			segs = append(segs, seg{fmt.Sprintf(" %d", st.Index), bold})
+		}
+		segs = append(segs, seg{" " + p.id(n.ID), cyan})
+	case view.KindWait:
+		segs = append(segs, seg{" " + view.Clean(n.Name), plain})
+		if n.ID != "" {
+			segs = append(segs, seg{" for " + p.id(n.ID), cyan})
+		}
+	default:
+		segs = append(segs, seg{" " + p.id(n.ID), cyan})
+		if n.Name != "" {
+			segs = append(segs, seg{" " + view.Clean(n.Name), name})
+		}
+	}
+	if r, ok := n.Obj.(*model.Run); ok {
+		if r.AgentVersion != "" {
+			segs = append(segs, seg{"@" + view.Clean(r.AgentVersion), dim})
+		}
+		if r.Attempt > 1 {
+			segs = append(segs, seg{fmt.Sprintf(" attempt %d", r.Attempt), magenta})
+		}
+		if r.ParentRunID != "" {
+			kind := r.Kind
+			if kind == "" {
+				kind = "child"
+			}
+			segs = append(segs, seg{" (" + view.Clean(kind) + " of " + p.id(r.ParentRunID) + ")", magenta})
+		}
+	}
+	status := n.Status
+	if n.Open() && status == "" {
+		status = "open"
+	}
+	if status != "" || n.Stop != "" {
+		segs = append(segs, seg{" ·", dim})
+	}
+	if status != "" {
+		segs = append(segs, seg{" " + view.Clean(status), statusStyle(status)})
+	}
+	if n.Kind == view.KindRun && n.Run.WaitReason != "" && n.Run.Status == model.StatusWaiting {
+		segs = append(segs, seg{" (" + view.Clean(string(n.Run.WaitReason)) + ")", yellow})
+	}
+	if n.Stop != "" {
+		segs = append(segs, seg{" " + view.Clean(string(n.Stop)), stopStyle(n.Stop)})
+	}
+	if n.Open() && status != "open" {
+		segs = append(segs, seg{" [open]", yellow})
+	}
+	if len(n.Span.Inferred) > 0 {
+		segs = append(segs, seg{" ~" + view.Clean(strings.Join(n.Span.Inferred, ",")), dim})
+	}
+	return segs
+}
+
+func stopStyle(r model.StopReason) style {
+	switch r {
+	case model.StopGoalReached:
+		return green
+	case model.StopAwaitingApproval, model.StopMaxSteps, model.StopMaxTurns, model.StopCancelled:
+		return yellow
+	}
+	if strings.HasPrefix(string(r), "other:") {
+		return plain
+	}
+	return red
+}
+
+func (p *printer) columns(n *view.Node) []seg {
+	var start, dur string
+	switch {
+	case p.v.Tree.Timeless:
+		if n.Span.Seq > 0 {
+			start = fmt.Sprintf("#%d", n.Span.Seq)
+		}
+		dur = "—"
+	case n.Span.Start.IsZero():
+		start, dur = "?", "?"
+	default:
+		start = "+" + view.Dur(p.v.Offset(n.Span.Start))
+		if n.Kind == view.KindSession && !n.Span.Ended {
+			dur = view.Dur(p.v.EndOf(n).Sub(n.Span.Start)) // a session normally outlives its trace
+		} else if n.Open() || n.Span.End.IsZero() {
+			dur = ">" + view.Dur(p.v.EndOf(n).Sub(n.Span.Start))
+		} else {
+			dur = view.Dur(n.Span.Duration())
+		}
+	}
+	var tok, cost string
+	if !n.Usage.IsZero() {
+		tok = compact(n.Usage.InputTokens) + "/" + compact(n.Usage.OutputTokens)
+		if n.Usage.CostUSD > 0 {
+			cost = view.Cost(n.Usage.CostUSD)
+		}
+	}
+	durStyle := plain
+	if n.Open() {
+		durStyle = yellow
+	}
+	if p.narrow {
+		return []seg{{pad(start, colStart) + " ", dim}, {pad(dur, colDur), durStyle}}
+	}
+	return []seg{{pad(start, colStart) + " ", dim}, {pad(dur, colDur), durStyle}, {" " + pad(tok, colTokens) + " " + pad(cost, colCost), plain}}
+}
+
+// compact prints counts below 100,000 in full and larger ones as 123k / 1.2M.
+func compact(n int64) string {
+	switch {
+	case n < 100_000:
+		return view.Count(n)
+	case n < 10_000_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n < 1_000_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/1e9)
+}
+
+func (p *printer) footer() {
+	t := p.v.Tree
+	if len(p.v.Unplaced) > 0 {
+		p.w.WriteByte('\n')
+		p.line([]seg{{"findings not tied to a node:", bold}})
+		for _, f := range p.v.Unplaced {
+			st := yellow
+			if f.Severity == model.SevError {
+				st = red
+			}
+			p.line([]seg{{"  ⚑ " + f.Code + " " + string(f.Severity) + ": ", st}, {view.Clean(f.Message), plain}})
+		}
+	}
+	if len(t.Notes) > 0 {
+		p.w.WriteByte('\n')
+		p.line([]seg{{"notes (what the projection had to repair or infer):", bold}})
+		for _, n := range t.Notes {
+			p.line([]seg{{"  - " + view.Clean(n), plain}})
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/view"
+
+	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
+)
+
+func TestGolden(t *testing.T) {
+	for _, sc := range rendertest.All(t) {
+		for _, tc := range []struct {
+			suffix string
+			opts   Options
+		}{
+			{".txt", Options{Width: 110}},
+			{".narrow.txt", Options{Width: 60}},
+			{".color.txt", Options{Width: 110, Color: true}},
+		} {
+			t.Run(sc.Name+tc.suffix, func(t *testing.T) {
+				tc.opts.Findings = sc.Findings
+				var buf bytes.Buffer
+				if err := Render(&buf, sc.Tree, tc.opts); err != nil {
+					t.Fatal(err)
+				}
+				rendertest.Golden(t, sc.Name+tc.suffix, buf.Bytes())
+			})
+		}
+	}
+}
+
+func TestNoEscapesWithoutColor(t *testing.T) {
+	for _, sc := range rendertest.All(t) {
+		var buf bytes.Buffer
+		if err := Render(&buf, sc.Tree, Options{Findings: sc.Findings}); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range buf.String() {
+			if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x202e {
+				t.Errorf("%s: control character %U at byte %d", sc.Name, r, i)
+			}
+		}
+	}
+}
+
+func TestWidth(t *testing.T) {
+	for _, width := range []int{60, 80, 100, 140} {
+		for _, sc := range rendertest.All(t) {
+			var buf bytes.Buffer
+			if err := Render(&buf, sc.Tree, Options{Width: width, Findings: sc.Findings}); err != nil {
+				t.Fatal(err)
+			}
+			for n, line := range strings.Split(buf.String(), "\n") {
+				if w := view.Width(line); w > width {
+					t.Errorf("%s width %d: line %d is %d cells: %q", sc.Name, width, n+1, w, line)
+				}
+			}
+		}
+	}
+}
+
+// TestUsageRollUp checks that every layer shows the sum of its own model calls, each counted once.
+func TestUsageRollUp(t *testing.T) {
+	sc := rendertest.Subagent()
+	var total model.Usage
+	sc.Tree.Walk(func(n any, _ int) bool {
+		if m, ok := n.(*model.ModelCall); ok {
+			total = total.Add(m.Usage)
+		}
+		return true
+	})
+	var buf bytes.Buffer
+	if err := Render(&buf, sc.Tree, Options{Width: 120}); err != nil {
+		t.Fatal(err)
+	}
+	want := "tokens " + view.Count(total.InputTokens) + " in / " + view.Count(total.OutputTokens) + " out"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("header lacks %q:\n%s", want, buf.String())
+	}
+	for _, tc := range []struct{ row, tokens string }{
+		{"run run-parent", "500/60"}, // the sub-agent's 800/300 is counted at its own run only
+		{"run run-child", "800/300"},
+		{"session sess-sub", "1,810/430"},
+	} {
+		found := false
+		for _, line := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(line, tc.row) {
+				found = true
+				if !strings.Contains(line, tc.tokens) {
+					t.Errorf("row %q: want tokens %s: %q", tc.row, tc.tokens, line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no row %q", tc.row)
+		}
+	}
+}
+
+func TestEmptyTree(t *testing.T) {
+	for _, tr := range []*model.Tree{nil, {}} {
+		var buf bytes.Buffer
+		if err := Render(&buf, tr, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "no sessions") {
+			t.Errorf("empty tree: %q", buf.String())
+		}
+	}
+}
+
+func BenchmarkRender100k(b *testing.B) {
+	tr := rendertest.Big(100_000)
+	var n int64
+	b.ReportAllocs()
+	for b.Loop() {
+		var c countWriter
+		if err := Render(&c, tr, Options{Width: 120}); err != nil {
+			b.Fatal(err)
+		}
+		n = int64(c)
+	}
+	b.ReportMetric(float64(n), "bytes/op")
+	b.SetBytes(n)
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -1,0 +1,142 @@
+package waterfall
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
+	"github.com/lifeline-dev/lifeline/render/internal/view"
+)
+
+func TestGolden(t *testing.T) {
+	for _, sc := range rendertest.All(t) {
+		for _, tc := range []struct {
+			suffix string
+			opts   Options
+		}{
+			{".txt", Options{Width: 120}},
+			{".narrow.txt", Options{Width: 50}},
+			{".color.txt", Options{Width: 100, Color: true}},
+		} {
+			t.Run(sc.Name+tc.suffix, func(t *testing.T) {
+				tc.opts.Findings = sc.Findings
+				var buf bytes.Buffer
+				if err := Render(&buf, sc.Tree, tc.opts); err != nil {
+					t.Fatal(err)
+				}
+				rendertest.Golden(t, sc.Name+tc.suffix, buf.Bytes())
+			})
+		}
+	}
+}
+
+func render(t *testing.T, tr *model.Tree, o Options) []string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Render(&buf, tr, o); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(buf.String(), "\n")
+}
+
+func rowOf(t *testing.T, lines []string, prefix string) (label, bar string) {
+	t.Helper()
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), prefix) {
+			i := strings.Index(l, "│")
+			return l[:i], strings.TrimSuffix(l[i+len("│"):], "│")
+		}
+	}
+	t.Fatalf("no row %q in\n%s", prefix, strings.Join(lines, "\n"))
+	return "", ""
+}
+
+func span(bar string) (int, int) {
+	r := []rune(bar)
+	from, to := -1, -1
+	for i, c := range r {
+		if c != ' ' {
+			if from < 0 {
+				from = i
+			}
+			to = i + 1
+		}
+	}
+	return from, to
+}
+
+func TestBars(t *testing.T) {
+	lines := render(t, rendertest.Basic().Tree, Options{Width: 120})
+	_, weather := rowOf(t, lines, "tool get_weather")
+	_, news := rowOf(t, lines, "tool get_news")
+	ws, we := span(weather)
+	ns, ne := span(news)
+	if !(ws < ne && ns < we) {
+		t.Errorf("parallel tool calls do not overlap: %d-%d and %d-%d", ws, we, ns, ne)
+	}
+	lab, _ := rowOf(t, lines, "tool get_news")
+	if !strings.Contains(lab, "∥") {
+		t.Errorf("parallel tool call not marked: %q", lab)
+	}
+	_, sess := rowOf(t, lines, "session")
+	if s, e := span(sess); s != 0 || e != view.Width(sess) {
+		t.Errorf("session bar %d-%d does not span the chart (%d)", s, e, view.Width(sess))
+	}
+
+	lines = render(t, rendertest.Open().Tree, Options{Width: 120})
+	lab, bar := rowOf(t, lines, "tool long_poll")
+	if !strings.Contains(lab, "▸open") || !strings.HasSuffix(strings.TrimRight(bar, " "), string(fillOpen)) {
+		t.Errorf("open tool call not marked/drawn to the end: %q %q", lab, bar)
+	}
+	if _, e := span(bar); e != view.Width(bar) {
+		t.Errorf("open bar ends at %d, want the trace end %d", e, view.Width(bar))
+	}
+
+	lines = render(t, rendertest.Timeless().Tree, Options{Width: 100})
+	if !strings.Contains(strings.Join(lines, "\n"), "timeless") {
+		t.Errorf("timeless tree not announced")
+	}
+	_, m := rowOf(t, lines, "model qwen")
+	_, c := rowOf(t, lines, "tool final_answer")
+	if ms, _ := span(m); ms < 0 {
+		t.Errorf("no ordinal bar for the model call")
+	} else if cs, _ := span(c); cs <= ms {
+		t.Errorf("ordinal layout: tool (%d) should come after model (%d)", cs, ms)
+	}
+}
+
+func TestWidthAndSafety(t *testing.T) {
+	for _, width := range []int{50, 80, 120, 200} {
+		for _, sc := range rendertest.All(t) {
+			for n, l := range render(t, sc.Tree, Options{Width: width, Findings: sc.Findings}) {
+				if w := view.Width(l); w > width {
+					t.Errorf("%s width %d: line %d is %d cells: %q", sc.Name, width, n+1, w, l)
+				}
+				if strings.ContainsAny(l, "\x1b\x07\r\u202e") {
+					t.Errorf("%s: control characters in %q", sc.Name, l)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkRender100k(b *testing.B) {
+	tr := rendertest.Big(100_000)
+	var n int64
+	b.ReportAllocs()
+	for b.Loop() {
+		var c countWriter
+		if err := Render(&c, tr, Options{Width: 120}); err != nil {
+			b.Fatal(err)
+		}
+		n = int64(c)
+	}
+	b.ReportMetric(float64(n), "bytes/op")
+	b.SetBytes(n)
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
