@@ -23,6 +23,10 @@ type Projector struct {
 	inputs   map[string]*Input
 	stamped  bool
 	events   int
+	// noteAt indexes tracer notes by text; noteCount counts their repeats by index.
+	noteAt    map[string]int
+	noteCount map[int]int
+	noteFirst map[int]string
 }
 
 // NewProjector returns an empty projector.
@@ -59,8 +63,29 @@ func (p *Projector) Tree() *Tree {
 	p.tree.Notes = append(p.tree.Notes, p.seq.Gaps...)
 	p.seq.Gaps = nil
 	p.tree.Timeless = p.events > 0 && !p.stamped
+	for _, i := range p.noteAt {
+		if n := p.noteCount[i]; n > 1 {
+			p.tree.Notes[i] = fmt.Sprintf("%s (%d times)", p.noteFirst[i], n)
+		}
+	}
 	rollUp(&p.tree)
 	return &p.tree
+}
+
+// tracerNote records a tracer's note (Event.Attrs["note"]) once per distinct text, with the
+// place it was first made and how often it recurred.
+func (p *Projector) tracerNote(ev *Event, note string) {
+	if i, seen := p.noteAt[note]; seen {
+		p.noteCount[i]++
+		return
+	}
+	if p.noteAt == nil {
+		p.noteAt, p.noteCount, p.noteFirst = map[string]int{}, map[int]int{}, map[int]string{}
+	}
+	i := len(p.tree.Notes)
+	p.noteAt[note], p.noteCount[i] = i, 1
+	p.noteFirst[i] = ev.Where() + ": " + note
+	p.tree.Notes = append(p.tree.Notes, p.noteFirst[i])
 }
 
 func (p *Projector) note(format string, args ...any) {
@@ -148,6 +173,9 @@ func (p *Projector) setStatus(r *Run, ev *Event) {
 
 func (p *Projector) apply(ev *Event) {
 	p.events++
+	if note, ok := ev.Attrs["note"].(string); ok && note != "" {
+		p.tracerNote(ev, note)
+	}
 	if !ev.TS.IsZero() {
 		p.stamped = true
 	}

@@ -232,8 +232,14 @@ type Exit struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// OutcomePropagated is the Exit outcome of a return that passes a callee's outcome through.
-const OutcomePropagated = "propagated"
+// Exit outcomes besides the run statuses.
+const (
+	// OutcomePropagated is the outcome of a return that passes a callee's outcome through.
+	OutcomePropagated = "propagated"
+	// OutcomeStarted is the outcome of a successful return from an entry that starts the run
+	// asynchronously: the run's outcome is one of the entry's status writes.
+	OutcomeStarted = "started"
+)
 
 // ID site kinds.
 const (

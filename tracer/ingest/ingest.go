@@ -43,6 +43,7 @@ type Emitter struct {
 	Sink func(*model.Event)
 
 	seq     map[string]int64
+	shared  *Shared
 	errs    []*DecodeError
 	dropped int
 	events  int

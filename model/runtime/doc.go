@@ -1,0 +1,16 @@
+// Package runtime is lifeline's reference agent runtime: a real, concurrent executor of the
+// canonical lifecycle model of LIFECYCLE.md (Session › Run › Turn › Step › model call / tool
+// call), whose only external parts are the Model and Tool interfaces.
+//
+// The session's append-only JSON Lines event log is the source of truth. Every event is written
+// and fsynced before the runtime acts on it, and every decision the run loop takes is derived
+// from the events already written (a reducer folds them into per-run state), so the same loop
+// that drives a live run also resumes one after a process crash: Open reads the log back
+// (truncating a torn last line), Resume writes run/resumed and the loop carries on from the
+// durable facts. A side-effecting tool call that was started but whose result was never recorded
+// is confirmed through the tool's idempotency probe, or surfaced with outcome "unknown"; it is
+// never re-executed blindly.
+//
+// The event order follows docs/events.md. Scenarios lists the built-in scenarios that the
+// `lifeline demo` command runs and the tests check against invariants L1–L13.
+package runtime

@@ -1,0 +1,299 @@
+package langchain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
+)
+
+// RunsName is the --input-format name of LangChain run records.
+const RunsName = "langsmith-runs"
+
+// RunsDescription says which producers write run records.
+const RunsDescription = "LangChain/LangGraph run trees (child_runs), LangSmith runs and createRun/updateRun or post/patch payloads"
+
+// EventsName is the --input-format name of streamEvents v2 JSON Lines.
+const EventsName = "langchain-events"
+
+// EventsDescription says which producer writes streamEvents JSON Lines.
+const EventsDescription = "LangChain/LangGraph streamEvents / astream_events v2 (JSON Lines)"
+
+var (
+	reRunType   = regexp.MustCompile(`"run_type"\s*:\s*"`)
+	reRunHint   = regexp.MustCompile(`"(dotted_order|trace_id|parent_run_id|child_runs|execution_order)"\s*:|"op"\s*:\s*"(createRun|updateRun)"|"(post|patch)"\s*:\s*\[`)
+	reEventName = regexp.MustCompile(`"event"\s*:\s*"on_[a-z_]+"`)
+	reRunID     = regexp.MustCompile(`"run_id"\s*:\s*"`)
+)
+
+func firstLine(head []byte) []byte {
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		var line []byte
+		if i < 0 {
+			line, head = head, nil
+		} else {
+			line, head = head[:i], head[i+1:]
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line
+		}
+	}
+	return nil
+}
+
+// DetectRuns scores how much head looks like LangChain run records: a JSON object or array
+// whose first record has "run_type" and one of dotted_order, trace_id, parent_run_id, child_runs,
+// or is a createRun/updateRun payload or a post/patch batch. The first line may be longer than
+// head (a run tree on one line), so keys are matched in the prefix.
+func DetectRuns(head []byte) int {
+	line := firstLine(head)
+	if len(line) == 0 || line[0] != '{' && line[0] != '[' {
+		return 0
+	}
+	if bytes.Contains(line, []byte(`"resourceSpans"`)) || reEventName.Match(line) {
+		return 0
+	}
+	if reRunType.Match(head) && reRunHint.Match(head) {
+		return 90
+	}
+	return 0
+}
+
+// DetectEvents scores how much head looks like streamEvents: the first line is an object with
+// "event": "on_…" and a "run_id".
+func DetectEvents(head []byte) int {
+	line := firstLine(head)
+	if len(line) == 0 || line[0] != '{' {
+		return 0
+	}
+	if reEventName.Match(line) && reRunID.Match(line) {
+		return 90
+	}
+	return 0
+}
+
+// payload is one line of a payload log: a createRun/updateRun call, a batch, or an API list.
+type payload struct {
+	Op    string   `json:"op"`
+	RunID string   `json:"run_id"`
+	Run   *rawRun  `json:"run"`
+	Post  []rawRun `json:"post"`
+	Patch []rawRun `json:"patch"`
+	Runs  []rawRun `json:"runs"`
+}
+
+// DecodeRuns reads run records — run-tree arrays (one per line or one pretty-printed document),
+// single runs, createRun/updateRun payloads and post/patch batches — merges them by id and emits
+// one Run per root run. Problems are reported with file:line; the rest is read.
+func DecodeRuns(r io.Reader, em *ingest.Emitter) error {
+	s := newStore()
+	order := 0
+	var doc []byte
+	docLine := 0
+	err := ingest.EachLine(r, em, RunsName, func(line []byte, n int) error {
+		if doc != nil {
+			doc = append(append(doc, line...), '\n')
+			return nil
+		}
+		t := bytes.TrimSpace(line)
+		if n == 1 && (t[0] == '[' || t[0] == '{') && !json.Valid(t) && !bytes.HasSuffix(t, []byte("}")) && !bytes.HasSuffix(t, []byte("]")) {
+			// a pretty-printed document: read it whole
+			doc, docLine = append(append([]byte{}, line...), '\n'), n
+			return nil
+		}
+		return decodeRunLine(s, t, n, &order)
+	})
+	if doc != nil {
+		if e := decodeRunLine(s, bytes.TrimSpace(doc), docLine, &order); e != nil {
+			em.Error(docLine, fmt.Errorf("%s: line %d: %w", RunsName, docLine, e))
+		}
+	}
+	roots := s.link()
+	for _, le := range s.errs {
+		em.Error(le.line, fmt.Errorf("%s: line %d: %w", RunsName, le.line, le.err))
+	}
+	b := &builder{em: em, st: em.Shared(), format: RunsName}
+	b.emitRoots(roots)
+	return err
+}
+
+func decodeRunLine(s *store, t []byte, n int, order *int) error {
+	if t[0] == '[' {
+		var arr []json.RawMessage
+		if err := json.Unmarshal(t, &arr); err != nil {
+			return describe(err)
+		}
+		for i, el := range arr {
+			if err := decodeRunObject(s, el, n, order); err != nil {
+				s.errorf(n, "element %d: %v", i, err)
+			}
+		}
+		return nil
+	}
+	if t[0] != '{' {
+		return fmt.Errorf("not a JSON object or array: expected a run record")
+	}
+	return decodeRunObject(s, t, n, order)
+}
+
+func decodeRunObject(s *store, raw []byte, n int, order *int) error {
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return describe(err)
+	}
+	switch {
+	case p.Op != "":
+		if p.Run == nil {
+			return fmt.Errorf("%s without \"run\"", p.Op)
+		}
+		if p.Run.ID == "" {
+			p.Run.ID = p.RunID
+		}
+		s.merge(p.Run, n, strings.EqualFold(p.Op, "createRun"), order, "")
+		return nil
+	case p.Post != nil || p.Patch != nil:
+		for i := range p.Post {
+			s.merge(&p.Post[i], n, true, order, "")
+		}
+		for i := range p.Patch {
+			s.merge(&p.Patch[i], n, false, order, "")
+		}
+		return nil
+	case p.Runs != nil:
+		for i := range p.Runs {
+			s.merge(&p.Runs[i], n, true, order, "")
+		}
+		return nil
+	}
+	var rr rawRun
+	if err := json.Unmarshal(raw, &rr); err != nil {
+		return describe(err)
+	}
+	if rr.ID == "" {
+		return fmt.Errorf("object without \"id\": expected a run record, a createRun/updateRun payload or a post/patch batch")
+	}
+	s.merge(&rr, n, true, order, "")
+	return nil
+}
+
+// streamEvent is one streamEvents v2 record.
+type streamEvent struct {
+	Event     string         `json:"event"`
+	Name      string         `json:"name"`
+	RunID     string         `json:"run_id"`
+	ParentIDs []string       `json:"parent_ids"`
+	Metadata  map[string]any `json:"metadata"`
+	Data      struct {
+		Output     json.RawMessage `json:"output"`
+		Error      json.RawMessage `json:"error"`
+		ToolCallID string          `json:"tool_call_id"`
+	} `json:"data"`
+}
+
+// DecodeEvents reads streamEvents v2 JSON Lines. The events have no timestamps (order is kept and
+// the runs are marked Inferred "ts") and, in JS, no parent ids (a run's parent is taken to be the
+// innermost open chain when it starts).
+func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
+	s := newStore()
+	var open []*run
+	err := ingest.EachLine(r, em, EventsName, func(line []byte, n int) error {
+		var ev streamEvent
+		if err := json.Unmarshal(line, &ev); err != nil {
+			return describe(err)
+		}
+		if !strings.HasPrefix(ev.Event, "on_") {
+			return fmt.Errorf("event %q: expected on_<type>_<phase>", ev.Event)
+		}
+		if ev.Event == "on_custom_event" {
+			return nil
+		}
+		i := strings.LastIndexByte(ev.Event, '_')
+		if i <= 3 {
+			return fmt.Errorf("event %q: expected on_<type>_<phase>", ev.Event)
+		}
+		typ, phase := ev.Event[3:i], ev.Event[i+1:]
+		if ev.RunID == "" {
+			return fmt.Errorf("%s without run_id", ev.Event)
+		}
+		switch phase {
+		case "start":
+			r := s.get(ev.RunID, n)
+			if r.startOrder >= 0 {
+				return fmt.Errorf("duplicate %s for run %s; ignored", ev.Event, ev.RunID)
+			}
+			r.startOrder, r.name, r.meta = 2*n, ev.Name, ev.Metadata
+			r.runType = typ
+			if typ == "chat_model" {
+				r.runType = "llm"
+			}
+			if len(ev.ParentIDs) > 0 {
+				r.parentID = ev.ParentIDs[len(ev.ParentIDs)-1]
+			} else if p := innermost(open); p != nil {
+				r.parentID, r.parentInferred = p.id, true
+			}
+			open = append(open, r)
+		case "end", "error":
+			r := s.byID[ev.RunID]
+			if r == nil || r.startOrder < 0 {
+				r = s.get(ev.RunID, n)
+				r.name, r.meta, r.startOrder = ev.Name, ev.Metadata, 2*n
+				r.runType = typ
+				if typ == "chat_model" {
+					r.runType = "llm"
+				}
+				s.errorf(n, "%s for run %s, which never started; kept", ev.Event, ev.RunID)
+			}
+			if r.endOrder >= 0 {
+				return fmt.Errorf("run %s ended twice; ignored", ev.RunID)
+			}
+			r.endOrder = 2*n + 1
+			if phase == "error" || len(ev.Data.Error) > 0 && string(ev.Data.Error) != "null" {
+				if msg, ok := errText(ev.Data.Error); ok {
+					r.errText = msg
+				}
+				r.hasErr = true
+			} else {
+				r.hasEnd = true
+			}
+			if ev.Data.ToolCallID != "" {
+				r.toolCallID = ev.Data.ToolCallID
+			}
+			if len(ev.Data.Output) > 0 {
+				r.scanOutputs(ev.Data.Output)
+			}
+			for i := len(open) - 1; i >= 0; i-- {
+				if open[i] == r {
+					open = append(open[:i], open[i+1:]...)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	roots := s.link()
+	for _, le := range s.errs {
+		em.Error(le.line, fmt.Errorf("%s: line %d: %w", EventsName, le.line, le.err))
+	}
+	b := &builder{em: em, st: em.Shared(), timeless: true, format: EventsName}
+	b.emitRoots(roots)
+	return err
+}
+
+// innermost returns the most recently started open run that may have children (a chain; a
+// tool or model run only when nothing else is open).
+func innermost(open []*run) *run {
+	for i := len(open) - 1; i >= 0; i-- {
+		if !isLLM(open[i]) && !isTool(open[i]) {
+			return open[i]
+		}
+	}
+	if len(open) > 0 {
+		return open[len(open)-1]
+	}
+	return nil
+}
