@@ -1,0 +1,139 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer"
+	"github.com/spf13/cobra"
+)
+
+type timelineFlags struct {
+	inputFormat string
+	format      string
+	out         string
+	check       bool
+}
+
+func newTimelineCmd() *cobra.Command {
+	var f timelineFlags
+	c := &cobra.Command{
+		Use:   "timeline FILE…",
+		Short: "Print the lifecycle tree (Session › Run › Turn › Step › calls) of logs in any supported format",
+		Long: `timeline reads logs in any supported format (auto-detected per file, or forced with
+--input-format), maps them onto the canonical lifecycle model and prints the tree. Several files
+are merged (one session may span several files); "-" reads standard input.
+
+--format selects the output (` + "text, waterfall, html, mermaid, chrome, otlp, json" + `);
+--format json prints the canonical tree with a "summary" object (sessions, runs, turns, steps,
+model_calls, tool_calls, failed_tool_calls) and a "runs" array (status, stop_reason) at the top.
+
+Records that cannot be decoded are reported on stderr as file:line: message and the rest is
+still shown. Exit status: 0, or 1 when an input could not be read at all.`,
+		Example: `  lifeline timeline testdata/samples/openai-agents/01_two_turn_tools.jsonl
+  lifeline timeline --format json -o tree.json testdata/samples/otel/*.otlp.json
+  lifeline convert --to canonical testdata/samples/otel/langgraph_01_react_multi_step.otlp.json | lifeline timeline --input-format canonical -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runTimeline(cmd, args, f) },
+	}
+	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format ("+strings.Join(tracer.Names(), ", ")+") instead of detecting it")
+	c.Flags().StringVar(&f.format, "format", "text", "output format: "+strings.Join(timelineFormats(), ", "))
+	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
+	c.Flags().BoolVar(&f.check, "check", false, "also check invariants L1–L13 and attach the findings (json and renderers that show them)")
+	return c
+}
+
+func init() { rootCmd.AddCommand(newTimelineCmd()) }
+
+// timelineFormats lists the output formats (render_formats.go).
+func timelineFormats() []string { return renderFormatNames() }
+
+// readTree reads the inputs into a lifecycle tree (and, with check, invariant findings), printing
+// decode errors to errw. It returns the error of inputs that could not be read at all.
+func readTree(cmd *cobra.Command, args []string, inputFormat string, check bool, errw io.Writer) (*model.Tree, []model.Finding, error) {
+	proj := model.NewProjector()
+	var checker *model.Checker
+	if check {
+		checker = model.NewChecker()
+	}
+	rep, readErr := tracer.Read(args, tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
+		proj.Apply(ev)
+		if checker != nil {
+			c := *ev
+			checker.Check(&c)
+		}
+	})
+	printDecodeErrors(errw, rep)
+	var findings []model.Finding
+	if checker != nil {
+		findings = checker.Finish()
+	}
+	return proj.Tree(), findings, readErr
+}
+
+func printDecodeErrors(w io.Writer, rep *tracer.Report) {
+	if rep == nil {
+		return
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintln(w, e.Error())
+	}
+	if rep.Dropped > 0 {
+		fmt.Fprintf(w, "… and %d more decode errors\n", rep.Dropped)
+	}
+}
+
+// openOutput returns the writer for -o (standard output when empty) and a function that flushes
+// and closes it.
+func openOutput(cmd *cobra.Command, path string) (*bufio.Writer, func() error, error) {
+	if path == "" || path == "-" {
+		w := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
+		return w, w.Flush, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := bufio.NewWriterSize(f, 256<<10)
+	return w, func() error {
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}, nil
+}
+
+func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
+	known := false
+	for _, n := range timelineFormats() {
+		known = known || n == f.format
+	}
+	if !known {
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (one of %s)", f.format, strings.Join(timelineFormats(), ", "))}
+	}
+	tree, findings, readErr := readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
+	w, done, err := openOutput(cmd, f.out)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	opts := terminalRenderOptions(cmd.OutOrStdout())
+	if f.out != "" && f.out != "-" {
+		opts = renderOptions{}
+	}
+	err = renderTree(w, f.format, tree, findings, opts)
+	if cerr := done(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if readErr != nil {
+		return &exitError{code: exitFailure, err: readErr}
+	}
+	return nil
+}

@@ -1,0 +1,271 @@
+package otlp
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
+)
+
+// maxAttr is the longest string attribute kept for the tree (tool arguments and results).
+const maxAttr = 2048
+
+func str(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case string:
+			if v != "" {
+				return v
+			}
+		case int64:
+			return strconv.FormatInt(v, 10)
+		case float64:
+			return strconv.FormatFloat(v, 'g', -1, 64)
+		case bool:
+			return strconv.FormatBool(v)
+		}
+	}
+	return ""
+}
+
+func num(m map[string]any, keys ...string) (int64, bool) {
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case int64:
+			return v, true
+		case float64:
+			return int64(v), true
+		case string:
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func flo(m map[string]any, k string) float64 {
+	switch v := m[k].(type) {
+	case float64:
+		return v
+	case int64:
+		return float64(v)
+	case string:
+		f, _ := strconv.ParseFloat(v, 64)
+		return f
+	}
+	return 0
+}
+
+func strs(v any) []string {
+	switch x := v.(type) {
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	case string:
+		var list []string
+		if json.Unmarshal([]byte(x), &list) == nil {
+			return list
+		}
+		return []string{x}
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) <= maxAttr {
+		return s
+	}
+	return s[:maxAttr] + "…"
+}
+
+func sessionOf(attrs map[string]any) string {
+	return str(attrs, "lifeline.session_id", "gen_ai.conversation.id", "session.id", "langfuse.session.id")
+}
+
+// classify turns a raw span into a compact span record with its lifecycle layer.
+func classify(s *raw, scope, resSession string) *spantree.Span {
+	a := s.attrs
+	sp := &spantree.Span{TraceID: s.trace, ID: s.id, Parent: s.parent, Line: s.line, Name: s.name,
+		Start: s.start, End: s.end, Ended: !s.end.IsZero(), Events: s.events}
+	sp.Session = sessionOf(a)
+	if sp.Session == "" {
+		sp.Session = resSession
+	}
+	// errors: status ERROR, else an exception event (some instrumentations end a failed span OK)
+	if s.code == tracepb.Status_STATUS_CODE_ERROR || s.exc != nil {
+		e := &model.ErrorInfo{Message: s.message}
+		if s.exc != nil {
+			e.Kind = s.exc.Kind
+			if e.Message == "" {
+				e.Message = s.exc.Message
+			}
+		}
+		if k := str(a, "lifeline.error.kind", "error.type"); k != "" {
+			e.Kind = k
+		}
+		if m := str(a, "lifeline.error.message"); m != "" {
+			e.Message = m
+		}
+		if e.Message == "" {
+			e.Message = e.Kind
+		}
+		if e.Message == "" {
+			e.Message = "span status ERROR"
+		}
+		e.Retryable = a["lifeline.error.retryable"] == true
+		sp.Err = e
+		sp.Cancelled = spantree.IsCancel(e)
+	} else if m := str(a, "lifeline.error.message"); m != "" {
+		sp.Err = &model.ErrorInfo{Kind: str(a, "lifeline.error.kind"), Message: m, Retryable: a["lifeline.error.retryable"] == true}
+	}
+	op := strings.ToLower(str(a, "gen_ai.operation.name"))
+	oi := strings.ToUpper(str(a, "openinference.span.kind"))
+	lf := strings.ToLower(str(a, "langfuse.observation.type"))
+	switch {
+	case op == "invoke_agent" || op == "invoke_workflow" || oi == "AGENT" || lf == "agent":
+		sp.Layer = spantree.Agent
+	case op == "chat" || op == "text_completion" || op == "generate_content" || op == "realtime_inference" ||
+		oi == "LLM" || lf == "generation":
+		sp.Layer = spantree.Model
+	case op == "execute_tool" || oi == "TOOL" || lf == "tool":
+		sp.Layer = spantree.Tool
+	}
+	if l := str(a, "lifeline.layer"); l != "" {
+		if layer, ok := spantree.ParseLayer(l); ok {
+			sp.Layer = layer
+			sp.Explicit = explicit(a)
+			if a["lifeline.ended"] == true {
+				sp.Ended = true // a node that ended without a recorded time
+			}
+		}
+	}
+	switch sp.Layer {
+	case spantree.Agent, spantree.Run:
+		sp.Agent = str(a, "lifeline.name", "gen_ai.agent.name", "agent.name", "gen_ai.workflow.name", "graph.node.id")
+		if sp.Agent == "" && sp.Layer == spantree.Agent {
+			sp.Agent = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.name, "invoke_agent"), "invoke_workflow"))
+		}
+		if ms, ok := num(a, "smolagents.max_steps"); ok && ms > 0 {
+			sp.Attrs = map[string]any{"max_steps": ms}
+		}
+	case spantree.Model:
+		sp.Model = str(a, "lifeline.name", "gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
+		in, okIn := num(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt")
+		out, okOut := num(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion")
+		cached, okC := num(a, "lifeline.usage.cached_tokens", "gen_ai.usage.cache_read.input_tokens", "llm.token_count.prompt_details.cache_read")
+		cost := flo(a, "lifeline.usage.cost_usd")
+		if okIn || okOut || okC || cost != 0 {
+			sp.Usage = &model.Usage{InputTokens: in, OutputTokens: out, CachedTokens: cached, CostUSD: cost}
+		}
+		sp.Requests = requests(a)
+		if sp.Explicit == nil {
+			if fr := strs(a["gen_ai.response.finish_reasons"]); len(fr) > 0 {
+				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}
+			} else if fr := str(a, "llm.finish_reason"); fr != "" {
+				sp.Attrs = map[string]any{"finish_reason": fr}
+			}
+		}
+	case spantree.Tool:
+		sp.Tool = str(a, "lifeline.name", "gen_ai.tool.name", "tool.name")
+		if sp.Tool == "" {
+			sp.Tool = strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool"))
+		}
+		sp.CallID = str(a, "lifeline.call_id", "gen_ai.tool.call.id", "tool.id", "tool_call.id")
+		if sp.Explicit == nil {
+			if args := str(a, "gen_ai.tool.call.arguments"); args != "" {
+				sp.Attrs = map[string]any{"args": clip(args)}
+			}
+			if res := str(a, "gen_ai.tool.call.result"); res != "" {
+				if sp.Attrs == nil {
+					sp.Attrs = map[string]any{}
+				}
+				sp.Attrs["result"] = clip(res)
+			}
+			if t := str(a, "gen_ai.transfer.target.name"); t != "" {
+				if sp.Attrs == nil {
+					sp.Attrs = map[string]any{}
+				}
+				sp.Attrs["transfer_to"] = t
+			}
+		}
+	}
+	return sp
+}
+
+// requests lists the tool calls a model call's output asked for: GenAI gen_ai.output.messages
+// parts of type tool_call, or OpenInference's flattened llm.output_messages.*.message.tool_calls.
+func requests(a map[string]any) []spantree.Request {
+	var out []spantree.Request
+	if v, ok := a["gen_ai.output.messages"]; ok {
+		var msgs []any
+		switch x := v.(type) {
+		case string:
+			_ = json.Unmarshal([]byte(x), &msgs)
+		case []any:
+			msgs = x
+		}
+		for _, m := range msgs {
+			mm, _ := m.(map[string]any)
+			parts, _ := mm["parts"].([]any)
+			for _, pt := range parts {
+				pm, _ := pt.(map[string]any)
+				if pm["type"] == "tool_call" {
+					id, _ := pm["id"].(string)
+					name, _ := pm["name"].(string)
+					out = append(out, spantree.Request{ID: id, Name: name})
+				}
+			}
+		}
+	}
+	if msgs, ok := spantree.Unflatten(a, "llm.output_messages").([]any); ok {
+		for _, m := range msgs {
+			mm, _ := m.(map[string]any)
+			calls, _ := mm["message.tool_calls"].([]any)
+			for _, c := range calls {
+				cm, _ := c.(map[string]any)
+				id, _ := cm["tool_call.id"].(string)
+				name, _ := cm["tool_call.function.name"].(string)
+				out = append(out, spantree.Request{ID: id, Name: name})
+			}
+		}
+	}
+	return out
+}
+
+// explicit reads lifeline's own attributes.
+func explicit(a map[string]any) *spantree.Explicit {
+	x := &spantree.Explicit{
+		SessionID: str(a, "lifeline.session_id"), RunID: str(a, "lifeline.run_id"), TurnID: str(a, "lifeline.turn_id"),
+		StepID: str(a, "lifeline.step_id"), CallID: str(a, "lifeline.call_id"), ParentRunID: str(a, "lifeline.parent_run_id"),
+		Kind: str(a, "lifeline.kind"), Status: model.RunStatus(str(a, "lifeline.status")),
+		WaitReason: model.WaitReason(str(a, "lifeline.wait_reason")), StopReason: model.StopReason(str(a, "lifeline.stop_reason")),
+		Outcome: model.Outcome(str(a, "lifeline.outcome")), AgentVersion: str(a, "lifeline.agent_version"),
+		IdempotencyKey: str(a, "lifeline.idempotency_key"),
+	}
+	if n, ok := num(a, "lifeline.attempt"); ok {
+		x.Attempt = int(n)
+	}
+	x.Open = a["lifeline.ended"] == false || a["lifeline.open"] == true
+	x.SideEffect = a["lifeline.side_effect"] == true
+	x.Inferred = strs(a["lifeline.inferred"])
+	switch v := a["lifeline.attrs"].(type) {
+	case string:
+		var m map[string]any
+		if json.Unmarshal([]byte(v), &m) == nil {
+			x.Attrs = m
+		}
+	case map[string]any:
+		x.Attrs = v
+	}
+	return x
+}

@@ -1,0 +1,158 @@
+package otlp_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer"
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/otlp"
+	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// read decodes files through the tracer registry (auto-detection included).
+func read(t *testing.T, format string, files ...string) ([]model.Event, *tracer.Report) {
+	t.Helper()
+	var evs []model.Event
+	rep, err := tracer.Read(files, tracer.Options{Format: format}, func(e *model.Event) { evs = append(evs, *e) })
+	if err != nil {
+		t.Fatalf("read %v: %v", files, err)
+	}
+	for _, f := range rep.Files {
+		if format == "" && f.Format != otlp.Name {
+			t.Fatalf("%s detected as %s, want %s", f.File, f.Format, otlp.Name)
+		}
+	}
+	return evs, rep
+}
+
+// TestSamples asserts the ground truth of the real samples (testdata/samples/README.md).
+func TestSamples(t *testing.T) {
+	want := map[string]string{
+		"openai-agents_01_two_turn_tools.otlp.json": `{"sessions":1,"runs":1,"turns":1,"steps":3,"model_calls":3,"tool_calls":2,"failed_tool_calls":0,"runs_detail":[{"status":"completed","stop_reason":"goal_reached"}]}`,
+		"langgraph_01_react_multi_step.otlp.json":   `{"sessions":1,"runs":1,"turns":1,"steps":3,"model_calls":3,"tool_calls":3,"failed_tool_calls":0,"runs_detail":[{"status":"completed","stop_reason":"goal_reached"}]}`,
+	}
+	files := spantree.Fixtures("../../testdata/samples/otel", ".otlp.json")
+	if len(files) != len(want) {
+		t.Fatalf("found %d samples, want %d", len(files), len(want))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			exp := mustExpected(t, want[filepath.Base(f)])
+			evs, rep := read(t, "", f)
+			if len(rep.Errors) > 0 {
+				t.Errorf("decode errors: %v", rep.Errors)
+			}
+			if d := exp.Compare(model.Project(evs)); d != "" {
+				t.Error(d)
+			}
+			assertClean(t, evs)
+		})
+	}
+}
+
+func mustExpected(t *testing.T, js string) *spantree.Expected {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "e.json")
+	os.WriteFile(p, []byte(js), 0o644)
+	e, err := spantree.LoadExpected(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// assertClean checks the converted events against the invariants: no error-severity finding.
+func assertClean(t *testing.T, evs []model.Event) {
+	t.Helper()
+	for _, e := range evs {
+		if err := e.Validate(); err != nil {
+			t.Errorf("%s: invalid event %s: %v", e.Where(), e.Type, err)
+		}
+	}
+	cp := append([]model.Event(nil), evs...)
+	for _, f := range model.CheckEvents(cp) {
+		if f.Severity == model.SevError {
+			t.Errorf("finding: %s", f)
+		}
+	}
+}
+
+// TestFixtures walks testdata/traces/*/ for OTLP fixtures with a <name>.expected.json beside them.
+func TestFixtures(t *testing.T) {
+	files := spantree.Fixtures("../../testdata/traces", ".otlp.json", ".otlp.jsonl")
+	if len(files) == 0 {
+		t.Skip("no OTLP fixtures under testdata/traces")
+	}
+	for _, f := range files {
+		exp := strings.TrimSuffix(strings.TrimSuffix(f, ".otlp.json"), ".otlp.jsonl") + ".expected.json"
+		if _, err := os.Stat(exp); err != nil {
+			continue
+		}
+		t.Run(strings.TrimPrefix(f, "../../testdata/traces/"), func(t *testing.T) {
+			want, err := spantree.LoadExpected(exp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs, _ := read(t, "", f)
+			if d := want.Compare(model.Project(evs)); d != "" {
+				t.Error(d)
+			}
+			assertClean(t, evs)
+		})
+	}
+}
+
+// TestGolden compares the canonical conversion of every sample with its golden file
+// (go test -update rewrites them).
+func TestGolden(t *testing.T) {
+	files := append(spantree.Fixtures("../../testdata/samples/otel", ".otlp.json"), spantree.Fixtures("../../testdata/traces/otel", ".otlp.json")...)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			evs, _ := read(t, "", f)
+			var buf bytes.Buffer
+			for i := range evs {
+				b, err := evs[i].MarshalLine()
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf.Write(b)
+				buf.WriteByte('\n')
+			}
+			golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".otlp.json")+".canonical.jsonl")
+			if *update {
+				os.MkdirAll("testdata", 0o755)
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(want, buf.Bytes()) {
+				t.Errorf("canonical output differs from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+func decodeString(t *testing.T, input string) ([]model.Event, []*ingest.DecodeError) {
+	t.Helper()
+	var evs []model.Event
+	em := ingest.NewEmitter(func(e *model.Event) { evs = append(evs, *e) })
+	em.File = "in.jsonl"
+	if err := otlp.Decode(strings.NewReader(input), em); err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	errs, _ := em.Errors()
+	return evs, errs
+}

@@ -1,0 +1,852 @@
+package spantree
+
+import (
+	"fmt"
+	"hash/fnv"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
+)
+
+// FlushLag is how many spans after a trace's root span arrived the Builder waits for late
+// children before it emits the trace (exporters send a span when it ends, so children come
+// first; a batch exporter may still deliver a few late ones).
+const FlushLag = 256
+
+// shared is what the Builders of one Emitter (one `lifeline` invocation over several files) share:
+// the sessions already started and the tool call ids already used, so that one session spread
+// over several files is started once and ids stay unique.
+type shared struct {
+	mu       sync.Mutex
+	sessions map[string]bool
+	calls    map[uint64]struct{}
+	runs     map[string]bool
+}
+
+// emitters maps a weak pointer to an Emitter to its shared state; the entry goes away with the
+// Emitter.
+var emitters sync.Map // weak.Pointer[ingest.Emitter] → *shared
+
+func sharedOf(em *ingest.Emitter) *shared {
+	key := weak.Make(em)
+	if v, ok := emitters.Load(key); ok {
+		return v.(*shared)
+	}
+	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[uint64]struct{}{}, runs: map[string]bool{}})
+	if !loaded {
+		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
+	}
+	return v.(*shared)
+}
+
+// Builder collects the spans of one input and emits canonical events trace by trace.
+type Builder struct {
+	// Format names the format in error messages ("otlp", "openai").
+	Format string
+	em     *ingest.Emitter
+	sh     *shared
+	traces map[string]*trace
+	done   map[string]bool
+	order  int
+	// ready lists traces whose root arrived, with the record count at that time.
+	ready []readyTrace
+}
+
+type readyTrace struct {
+	id string
+	at int
+}
+
+type trace struct {
+	id       string
+	spans    []*Span
+	session  string
+	name     string
+	infoLine int
+	first    int
+}
+
+// NewBuilder returns a Builder emitting to em.
+func NewBuilder(format string, em *ingest.Emitter) *Builder {
+	return &Builder{Format: format, em: em, sh: sharedOf(em), traces: map[string]*trace{}, done: map[string]bool{}}
+}
+
+func (b *Builder) trace(id string) *trace {
+	t := b.traces[id]
+	if t == nil {
+		t = &trace{id: id, first: b.order}
+		b.traces[id] = t
+	}
+	return t
+}
+
+// SetTraceInfo records what a trace-level record says (OpenAI trace objects): the session
+// (group id) and the workflow name.
+func (b *Builder) SetTraceInfo(traceID, session, name string, line int) {
+	if b.done[traceID] {
+		return
+	}
+	t := b.trace(traceID)
+	if session != "" {
+		t.session = session
+	}
+	if name != "" {
+		t.name = name
+	}
+	t.infoLine = line
+}
+
+// Add takes one span. Spans of a trace already emitted are reported and dropped.
+func (b *Builder) Add(sp *Span) {
+	b.order++
+	sp.Order = b.order
+	if sp.File == "" {
+		sp.File = b.em.File
+	}
+	if b.done[sp.TraceID] {
+		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together)", b.Format, sp.ID, sp.TraceID, FlushLag)
+		return
+	}
+	t := b.trace(sp.TraceID)
+	t.spans = append(t.spans, sp)
+	if sp.Parent == "" && (sp.Layer == Run || sp.Layer == Session || sp.Explicit == nil) {
+		b.ready = append(b.ready, readyTrace{sp.TraceID, b.order})
+	}
+}
+
+// FlushReady emits the traces whose root span arrived at least FlushLag spans ago.
+func (b *Builder) FlushReady() {
+	i := 0
+	for ; i < len(b.ready) && b.order-b.ready[i].at >= FlushLag; i++ {
+		if t := b.traces[b.ready[i].id]; t != nil {
+			b.flush(t)
+		}
+	}
+	b.ready = b.ready[i:]
+}
+
+// Flush emits every trace still held (at the end of the input), in order of first appearance.
+func (b *Builder) Flush() {
+	ts := make([]*trace, 0, len(b.traces))
+	for _, t := range b.traces {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].first < ts[j].first })
+	for _, t := range ts {
+		b.flush(t)
+	}
+	b.ready = nil
+}
+
+func (b *Builder) flush(t *trace) {
+	delete(b.traces, t.id)
+	b.done[t.id] = true
+	if len(t.spans) == 0 {
+		return
+	}
+	spans := b.dedupe(t)
+	explicit := false
+	for _, sp := range spans {
+		if sp.Explicit != nil {
+			explicit = true
+			break
+		}
+	}
+	if explicit {
+		b.emitExplicit(t, spans)
+		return
+	}
+	b.emitInferred(t, spans)
+}
+
+// dedupe drops repeated span ids (exporter retries), keeping the one that ended, else the last.
+func (b *Builder) dedupe(t *trace) []*Span {
+	byID := make(map[string]*Span, len(t.spans))
+	out := t.spans[:0]
+	for _, sp := range t.spans {
+		old := byID[sp.ID]
+		if old == nil {
+			byID[sp.ID] = sp
+			out = append(out, sp)
+			continue
+		}
+		keep := sp
+		if old.Ended && !sp.Ended {
+			keep = old
+		}
+		b.em.Errorf(sp.Line, "%s: duplicate span id %s in trace %s (first at line %d): kept the one that %s", b.Format, sp.ID, t.id, old.Line, map[bool]string{true: "ended", false: "came last"}[keep.Ended])
+		if keep != old {
+			*old = *keep
+		}
+	}
+	return out
+}
+
+// tree links spans to their children, breaking parent-id cycles (reported) and returning the
+// top spans: roots and spans whose parent is not in the input (dangling).
+func (b *Builder) tree(t *trace, spans []*Span) (tops []*Span, kids map[*Span][]*Span) {
+	byID := make(map[string]*Span, len(spans))
+	for _, sp := range spans {
+		byID[sp.ID] = sp
+	}
+	kids = map[*Span][]*Span{}
+	isTop := func(sp *Span) bool { return sp.Parent == "" || byID[sp.Parent] == nil || sp.Parent == sp.ID }
+	for _, sp := range spans {
+		if isTop(sp) {
+			tops = append(tops, sp)
+		} else {
+			p := byID[sp.Parent]
+			kids[p] = append(kids[p], sp)
+		}
+	}
+	for _, sp := range spans {
+		if sp.Parent == sp.ID {
+			b.em.Errorf(sp.Line, "%s: span %s names itself as its parent: kept as a top span", b.Format, sp.ID)
+		}
+	}
+	seen := map[*Span]bool{}
+	var mark func(*Span)
+	mark = func(sp *Span) {
+		if seen[sp] {
+			return
+		}
+		seen[sp] = true
+		for _, k := range kids[sp] {
+			mark(k)
+		}
+	}
+	for _, sp := range tops {
+		mark(sp)
+	}
+	if len(seen) < len(spans) { // the rest hang in parent-id cycles
+		for _, sp := range spans {
+			if seen[sp] {
+				continue
+			}
+			b.em.Errorf(sp.Line, "%s: parent ids of trace %s form a cycle through span %s (parent %s): the cycle is cut there", b.Format, t.id, sp.ID, sp.Parent)
+			p := byID[sp.Parent]
+			ks := kids[p]
+			for i, k := range ks {
+				if k == sp {
+					kids[p] = append(ks[:i:i], ks[i+1:]...)
+					break
+				}
+			}
+			sp.Parent = ""
+			tops = append(tops, sp)
+			mark(sp)
+		}
+	}
+	for _, ks := range kids {
+		sortSpans(ks)
+	}
+	sortSpans(tops)
+	return tops, kids
+}
+
+func sortSpans(s []*Span) {
+	sort.SliceStable(s, func(i, j int) bool { return before(s[i], s[j]) })
+}
+
+func before(a, b *Span) bool {
+	if !a.Start.IsZero() && !b.Start.IsZero() && !a.Start.Equal(b.Start) {
+		return a.Start.Before(b.Start)
+	}
+	return a.Order < b.Order
+}
+
+// --- inferred mode -------------------------------------------------------------------------
+
+type runB struct {
+	id, session, agent, parent, kind string
+	tops                             []*Span
+	inferred                         []string
+	start, end                       time.Time
+	ended                            bool
+	fatal                            []*Span // spans whose error ends the run
+	hints                            []model.StopReason
+	steps                            []*stepB
+	loose                            []*callB // calls outside any explicit step
+	subs                             map[*Span][]*runB
+	line                             int
+	file                             string
+}
+
+type stepB struct {
+	span     *Span // nil when inferred
+	model    *callB
+	models   []*callB
+	tools    []*callB
+	start    time.Time
+	order    int
+	inferred bool
+}
+
+type callB struct {
+	sp    *Span
+	agent string
+	id    string
+	infer []string
+}
+
+func (b *Builder) emitInferred(t *trace, spans []*Span) {
+	tops, kids := b.tree(t, spans)
+	session := t.session
+	if session == "" {
+		for _, sp := range spans {
+			if sp.Session != "" {
+				session = sp.Session
+				break
+			}
+		}
+	}
+	if session == "" {
+		session = t.id
+	}
+	if session == "" {
+		session = tops[0].ID
+	}
+	r := &runB{id: t.id, session: session, tops: tops, subs: map[*Span][]*runB{}}
+	if r.id == "" {
+		r.id = tops[0].ID
+	}
+	r.line, r.file = tops[0].Line, tops[0].File
+	if len(tops) > 1 || tops[0].Layer != Run {
+		r.inferred = append(r.inferred, "run")
+	}
+	for _, sp := range tops {
+		if sp.Parent != "" {
+			r.inferred = appendOnce(r.inferred, "parent")
+		}
+	}
+	r.ended = true
+	for _, sp := range tops {
+		b.walk(r, sp, kids, nil, nil, "")
+		if sp.Err != nil {
+			r.fatal = append(r.fatal, sp)
+		}
+		if !sp.Start.IsZero() && (r.start.IsZero() || sp.Start.Before(r.start)) {
+			r.start = sp.Start
+		}
+		if sp.End.After(r.end) {
+			r.end = sp.End
+		}
+		if !sp.Ended {
+			r.ended = false
+		}
+	}
+	if r.agent == "" {
+		r.agent = t.name
+	}
+	if r.agent == "" {
+		r.agent = tops[0].Name
+	}
+	b.emitRun(r)
+}
+
+// walk places sp (and its subtree) in run r. call is the enclosing model/tool call, step the
+// enclosing explicit step.
+func (b *Builder) walk(r *runB, sp *Span, kids map[*Span][]*Span, call *callB, step *stepB, agent string) {
+	switch sp.Layer {
+	case Run, Agent:
+		if call != nil && call.sp.Layer == Tool && sp.Parent != "" {
+			sub := &runB{id: sp.ID, session: r.session, parent: r.id, kind: "subagent", tops: []*Span{sp},
+				subs: map[*Span][]*runB{}, agent: sp.Agent, start: sp.Start, end: sp.End, ended: sp.Ended, line: sp.Line, file: sp.File}
+			if sub.agent == "" {
+				sub.agent = sp.Name
+			}
+			if sp.Err != nil {
+				sub.fatal = append(sub.fatal, sp)
+			}
+			for _, k := range kids[sp] {
+				b.walk(sub, k, kids, nil, nil, sub.agent)
+			}
+			r.subs[call.sp] = append(r.subs[call.sp], sub)
+			return
+		}
+		if call != nil {
+			break
+		}
+		name := sp.Agent
+		if name == "" && sp.Layer == Agent {
+			name = sp.Name
+		}
+		if name != "" {
+			agent = name
+			if r.agent == "" {
+				r.agent = name
+			}
+		}
+		if sp.Layer == Agent && sp.Err != nil && sp.Parent != "" {
+			r.fatal = append(r.fatal, sp)
+		}
+	case Step:
+		if call != nil || step != nil {
+			break
+		}
+		st := &stepB{span: sp, start: sp.Start, order: sp.Order}
+		r.steps = append(r.steps, st)
+		step = st
+	case Model, Tool:
+		if call != nil {
+			break
+		}
+		c := &callB{sp: sp, agent: agent}
+		if step != nil {
+			if sp.Layer == Model {
+				step.models = append(step.models, c)
+			} else {
+				step.tools = append(step.tools, c)
+			}
+		} else {
+			r.loose = append(r.loose, c)
+		}
+		call = c
+	}
+	if sp.Stop != "" {
+		r.hints = append(r.hints, sp.Stop)
+	}
+	for _, k := range kids[sp] {
+		b.walk(r, k, kids, call, step, agent)
+	}
+}
+
+// group builds inferred steps from the calls outside explicit steps: each model call opens a
+// step; a tool call joins the step whose model call requested its call id, else the current
+// step (by order), else a step of its own.
+func (r *runB) group() {
+	sort.SliceStable(r.loose, func(i, j int) bool { return before(r.loose[i].sp, r.loose[j].sp) })
+	byReq := map[string]*stepB{}
+	var cur *stepB
+	for _, c := range r.loose {
+		if c.sp.Layer == Model {
+			cur = &stepB{model: c, models: []*callB{c}, start: c.sp.Start, order: c.sp.Order, inferred: true}
+			r.steps = append(r.steps, cur)
+			for _, q := range c.sp.Requests {
+				if q.ID != "" {
+					byReq[q.ID] = cur
+				}
+			}
+			continue
+		}
+		if st := byReq[c.sp.CallID]; c.sp.CallID != "" && st != nil {
+			st.tools = append(st.tools, c)
+			continue
+		}
+		if cur == nil {
+			cur = &stepB{start: c.sp.Start, order: c.sp.Order, inferred: true}
+			r.steps = append(r.steps, cur)
+		}
+		cur.tools = append(cur.tools, c)
+	}
+	for _, st := range r.steps {
+		if st.span != nil {
+			sort.SliceStable(st.models, func(i, j int) bool { return before(st.models[i].sp, st.models[j].sp) })
+			if len(st.models) > 0 {
+				st.model = st.models[0]
+			}
+		}
+		sort.SliceStable(st.tools, func(i, j int) bool { return before(st.tools[i].sp, st.tools[j].sp) })
+	}
+	sort.SliceStable(r.steps, func(i, j int) bool {
+		a, b := r.steps[i], r.steps[j]
+		if !a.start.IsZero() && !b.start.IsZero() && !a.start.Equal(b.start) {
+			return a.start.Before(b.start)
+		}
+		return a.order < b.order
+	})
+}
+
+// match gives each tool call of a step the call id its model call requested: by recorded call
+// id, else by tool name in order, else by position.
+func (b *Builder) match(st *stepB, session string) {
+	var reqs []Request
+	for _, m := range st.models {
+		reqs = append(reqs, m.sp.Requests...)
+	}
+	used := make([]bool, len(reqs))
+	var unmatched []*callB
+	for _, c := range st.tools {
+		c.id = ""
+		if c.sp.CallID != "" {
+			c.id = c.sp.CallID
+			for i, q := range reqs {
+				if !used[i] && q.ID == c.sp.CallID {
+					used[i] = true
+				}
+			}
+			continue
+		}
+		unmatched = append(unmatched, c)
+	}
+	var rest []*callB
+	for _, c := range unmatched {
+		found := false
+		for i, q := range reqs {
+			if !used[i] && q.ID != "" && q.Name != "" && q.Name == c.sp.Tool {
+				used[i], c.id, found = true, q.ID, true
+				c.infer = append(c.infer, "ids")
+				break
+			}
+		}
+		if !found {
+			rest = append(rest, c)
+		}
+	}
+	for _, c := range rest {
+		for i, q := range reqs {
+			if !used[i] && q.ID != "" {
+				used[i], c.id = true, q.ID
+				c.infer = append(c.infer, "ids")
+				break
+			}
+		}
+	}
+	for _, c := range st.tools {
+		if c.id == "" || !b.freshCall(session, c.id) {
+			c.id = c.sp.ID
+			b.freshCall(session, c.id)
+		}
+	}
+	for _, m := range st.models {
+		m.id = m.sp.ID
+	}
+}
+
+func (b *Builder) freshCall(session, id string) bool {
+	h := fnv.New64a()
+	h.Write([]byte(session))
+	h.Write([]byte{0})
+	h.Write([]byte(id))
+	k := h.Sum64()
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	if _, dup := b.sh.calls[k]; dup {
+		return false
+	}
+	b.sh.calls[k] = struct{}{}
+	return true
+}
+
+// pending returns the tool calls the last step's model asked for that never ran.
+func (st *stepB) pending() []Request {
+	var out []Request
+	ran := map[string]bool{}
+	for _, c := range st.tools {
+		ran[c.id] = true
+	}
+	for _, m := range st.models {
+		for _, q := range m.sp.Requests {
+			if q.ID != "" && !ran[q.ID] {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+func (b *Builder) ev(typ model.EventType, r *runB, sp *Span, ts time.Time) *model.Event {
+	e := &model.Event{Type: typ, SessionID: r.session, RunID: r.id, TS: ts.UTC(), Source: model.SourceRuntime}
+	if ts.IsZero() {
+		e.TS = time.Time{}
+	}
+	if sp != nil {
+		e.Origin = &model.Origin{File: sp.File, Line: sp.Line}
+	} else if r.line > 0 {
+		e.Origin = &model.Origin{File: r.file, Line: r.line}
+	}
+	return e
+}
+
+func (b *Builder) startSession(id string, ts time.Time, origin *model.Origin, inferred []string) {
+	b.sh.mu.Lock()
+	started := b.sh.sessions[id]
+	b.sh.sessions[id] = true
+	b.sh.mu.Unlock()
+	if started {
+		return
+	}
+	e := &model.Event{Type: model.SessionStart, SessionID: id, TS: ts.UTC(), Source: model.SourceRuntime, Origin: origin, Inferred: inferred}
+	if ts.IsZero() {
+		e.TS = time.Time{}
+	}
+	b.em.Emit(e)
+}
+
+func (b *Builder) emitRun(r *runB) {
+	r.group()
+	b.sh.mu.Lock()
+	if b.sh.runs[r.session+"\x00"+r.id] {
+		r.id = r.id + "/" + r.tops[0].ID
+	}
+	b.sh.runs[r.session+"\x00"+r.id] = true
+	b.sh.mu.Unlock()
+	top := r.tops[0]
+	if r.parent == "" {
+		b.startSession(r.session, r.start, &model.Origin{File: top.File, Line: top.Line}, []string{"session"})
+	}
+	e := b.ev(model.RunStart, r, top, r.start)
+	e.Name, e.ParentRunID, e.Kind = r.agent, r.parent, r.kind
+	if r.kind != "" {
+		e.Attempt = 1
+	}
+	e.Inferred = append(e.Inferred, r.inferred...)
+	if top.Parent != "" && r.parent == "" {
+		e.Attrs = map[string]any{"dangling_parent": top.Parent}
+	}
+	b.em.Emit(e)
+
+	turnID := r.id + "/turn-1"
+	te := b.ev(model.TurnStart, r, top, r.start)
+	te.TurnID, te.Inferred = turnID, []string{"turn"}
+	b.em.Emit(te)
+
+	// Run outcome.
+	status, stop, runErr := b.outcome(r)
+	var lastStepEnd time.Time
+	for i, st := range r.steps {
+		b.match(st, r.session)
+		end := b.emitStep(r, turnID, st, i+1)
+		if end.After(lastStepEnd) {
+			lastStepEnd = end
+		}
+	}
+	var waiting []Request
+	if status == model.StatusCompleted && len(r.steps) > 0 {
+		waiting = r.steps[len(r.steps)-1].pending()
+	}
+	if !r.ended {
+		return // live: run and turn are reported open
+	}
+	end := r.end
+	tEnd := b.ev(model.TurnEnd, r, top, end)
+	tEnd.TurnID, tEnd.Inferred = turnID, []string{"turn", "stop_reason"}
+	if len(waiting) > 0 {
+		for _, q := range waiting {
+			a := b.ev(model.ApprovalRequest, r, top, end)
+			a.CallID, a.Name, a.Inferred = q.ID, q.Name, []string{"approval"}
+			b.em.Emit(a)
+		}
+		w := b.ev(model.RunStatusChange, r, top, end)
+		w.Status, w.WaitReason, w.StopReason = model.StatusWaiting, model.WaitApproval, model.StopAwaitingApproval
+		w.Inferred = []string{"status", "stop_reason"}
+		b.em.Emit(w)
+		tEnd.Outcome, tEnd.StopReason = model.OutcomeOK, model.StopAwaitingApproval
+		b.em.Emit(tEnd)
+		return
+	}
+	tEnd.StopReason = stop
+	switch status {
+	case model.StatusCompleted:
+		tEnd.Outcome = model.OutcomeOK
+	case model.StatusCancelled:
+		tEnd.Outcome = model.OutcomeCancelled
+	default:
+		tEnd.Outcome = model.OutcomeError
+		tEnd.Error = runErr
+	}
+	b.em.Emit(tEnd)
+	re := b.ev(model.RunEnd, r, top, end)
+	re.Status, re.StopReason, re.Error = status, stop, runErr
+	re.Inferred = []string{"status", "stop_reason"}
+	b.em.Emit(re)
+}
+
+// outcome infers a finished run's status and stop reason from the errors of its spans.
+func (b *Builder) outcome(r *runB) (model.RunStatus, model.StopReason, *model.ErrorInfo) {
+	if len(r.fatal) == 0 {
+		return model.StatusCompleted, model.StopGoalReached, nil
+	}
+	var stop model.StopReason
+	var err *model.ErrorInfo
+	for _, sp := range r.fatal {
+		s := Classify(sp.Err)
+		if sp.Cancelled {
+			s = model.StopCancelled
+		}
+		if stop == "" || s.Priority() > stop.Priority() {
+			stop, err = s, sp.Err
+		}
+	}
+	for _, h := range r.hints {
+		if h.Priority() > stop.Priority() {
+			stop = h
+		}
+	}
+	if stop == model.StopError && len(r.steps) > 0 {
+		last := r.steps[len(r.steps)-1]
+		switch {
+		case last.model != nil && last.model.sp.Err != nil:
+			stop = model.StopModelError
+			if last.model.sp.Cancelled {
+				stop = model.StopCancelled
+			}
+		default:
+			for _, c := range last.tools {
+				if c.sp.Err != nil {
+					stop = model.StopToolError
+				}
+			}
+		}
+	}
+	if stop == model.StopCancelled {
+		return model.StatusCancelled, stop, err
+	}
+	return model.StatusFailed, stop, err
+}
+
+func (b *Builder) emitStep(r *runB, turnID string, st *stepB, index int) time.Time {
+	stepID := ""
+	var origin *Span
+	if st.span != nil {
+		stepID, origin = st.span.ID, st.span
+	} else {
+		switch {
+		case st.model != nil:
+			stepID, origin = st.model.sp.ID+"/step", st.model.sp
+		case len(st.tools) > 0:
+			stepID, origin = st.tools[0].sp.ID+"/step", st.tools[0].sp
+		default:
+			stepID = fmt.Sprintf("%s/step-%d", r.id, index)
+		}
+	}
+	calls := append(append([]*callB{}, st.models...), st.tools...)
+	start, end, ended := st.start, time.Time{}, true
+	for _, c := range calls {
+		if !c.sp.Start.IsZero() && (start.IsZero() || c.sp.Start.Before(start)) {
+			start = c.sp.Start
+		}
+		if c.sp.End.After(end) {
+			end = c.sp.End
+		}
+		if !c.sp.Ended {
+			ended = false
+		}
+	}
+	if st.span != nil {
+		start, end, ended = st.span.Start, st.span.End, st.span.Ended
+	}
+	s := b.ev(model.StepStart, r, origin, start)
+	s.TurnID, s.StepID = turnID, stepID
+	if st.inferred {
+		s.Inferred = []string{"step"}
+	}
+	b.em.Emit(s)
+	outcome, serr := model.OutcomeOK, (*model.ErrorInfo)(nil)
+	if st.span != nil && st.span.Err != nil {
+		outcome, serr = model.OutcomeError, st.span.Err
+		if st.span.Cancelled {
+			outcome = model.OutcomeCancelled
+		}
+	}
+	for _, m := range st.models {
+		if m.sp.Err != nil && outcome == model.OutcomeOK {
+			outcome, serr = model.OutcomeError, m.sp.Err
+			if m.sp.Cancelled {
+				outcome = model.OutcomeCancelled
+			}
+		}
+	}
+	for _, c := range st.models {
+		b.emitCall(r, turnID, stepID, c)
+	}
+	for _, c := range st.tools {
+		b.emitCall(r, turnID, stepID, c)
+	}
+	if !ended {
+		return end
+	}
+	e := b.ev(model.StepEnd, r, origin, end)
+	e.TurnID, e.StepID, e.Outcome, e.Error = turnID, stepID, outcome, serr
+	if st.inferred {
+		e.Inferred = []string{"step"}
+	}
+	b.em.Emit(e)
+	return end
+}
+
+func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
+	sp := c.sp
+	st, en := model.ModelStart, model.ModelEnd
+	src := model.SourceModel
+	name := sp.Model
+	if sp.Layer == Tool {
+		st, en, src, name = model.ToolStart, model.ToolEnd, model.SourceTool, sp.Tool
+	}
+	if name == "" {
+		name = sp.Name
+	}
+	e := b.ev(st, r, sp, sp.Start)
+	e.TurnID, e.StepID, e.CallID, e.Name, e.Source = turnID, stepID, c.id, name, src
+	e.Inferred = c.infer
+	if c.agent != "" && c.agent != r.agent {
+		e.Attrs = map[string]any{"agent": c.agent}
+	}
+	if sp.Layer == Tool && sp.ID != c.id {
+		if e.Attrs == nil {
+			e.Attrs = map[string]any{}
+		}
+		e.Attrs["span_id"] = sp.ID
+	}
+	if sp.Layer == Tool {
+		if a, ok := sp.Attrs["args"]; ok {
+			if e.Attrs == nil {
+				e.Attrs = map[string]any{}
+			}
+			e.Attrs["args"] = a
+		}
+	}
+	if sp.Start.IsZero() {
+		e.Inferred = appendOnce(e.Inferred, "ts")
+	}
+	b.em.Emit(e)
+	for _, sub := range r.subs[sp] {
+		b.emitRun(sub)
+	}
+	if !sp.Ended {
+		return
+	}
+	x := b.ev(en, r, sp, sp.End)
+	x.TurnID, x.StepID, x.CallID, x.Name, x.Source = turnID, stepID, c.id, name, src
+	x.Outcome, x.Error, x.Usage = model.OutcomeOK, sp.Err, sp.Usage
+	if sp.Err != nil {
+		x.Outcome = model.OutcomeError
+		if sp.Cancelled {
+			x.Outcome = model.OutcomeCancelled
+		}
+	}
+	for k, v := range sp.Attrs {
+		if k == "args" {
+			continue
+		}
+		if x.Attrs == nil {
+			x.Attrs = map[string]any{}
+		}
+		x.Attrs[k] = v
+	}
+	if sp.Layer == Model && len(sp.Requests) > 0 {
+		ids := make([]any, 0, len(sp.Requests))
+		for _, q := range sp.Requests {
+			ids = append(ids, map[string]any{"id": q.ID, "name": q.Name})
+		}
+		if x.Attrs == nil {
+			x.Attrs = map[string]any{}
+		}
+		x.Attrs["tool_calls"] = ids
+	}
+	b.em.Emit(x)
+}
+
+func appendOnce(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
