@@ -32,6 +32,13 @@ func DecodeLine(line []byte) (Event, error) {
 	if line[0] != '{' {
 		return ev, fmt.Errorf("not a JSON object (starts with %q): expected one event object per line", truncate(line, 20))
 	}
+	if decodeFast(line, &ev) == nil {
+		if err := ev.validate(); err != nil { // the line is valid UTF-8 and unescaping kept it so
+			return ev, err
+		}
+		return ev, nil
+	}
+	ev = Event{}
 	if err := jsonv2.Unmarshal(line, &ev, jsonv2.RejectUnknownMembers(false)); err != nil {
 		var se *jsonv2.SemanticError
 		if errors.As(err, &se) {

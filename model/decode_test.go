@@ -3,6 +3,9 @@ package model
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 func TestDecodeLineErrors(t *testing.T) {
@@ -60,5 +63,35 @@ func FuzzDecodeLine(f *testing.F) {
 		}
 		Project([]Event{ev})
 		CheckEvents([]Event{ev, ev})
+	})
+}
+
+// FuzzFastDecode: whenever the fast decoder accepts a line, the general decoder decodes it to
+// exactly the same event.
+func FuzzFastDecode(f *testing.F) {
+	for _, ev := range readLog(f, "../testdata/invariants/L13_side_effect_twice_after_resume.jsonl") {
+		b, _ := ev.MarshalLine()
+		f.Add(b)
+	}
+	f.Add([]byte(`{"v":1,"seq":1,"type":"message","session_id":"s\u00e9\n","text":"a\"b\\c\ud83d\ude00","attrs":{"x":[1,2.5,-3e2,true,null,{"y":"z"}]},"consumes":[],"unknown":1}`))
+	f.Add([]byte(`{"v":1,"seq":1,"type":"message","session_id":"s","v":2}`))
+	f.Add([]byte(`{"v":1,"seq":1,"ts":"2026-11-29T08:00:00+01:00","type":"message","session_id":"s","usage":{"input_tokens":1,"cost_usd":0.5},"error":{"message":"m","retryable":true},"origin":{"file":"f","line":3}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return // DecodeLine rejects it before either decoder runs
+		}
+		var fast Event
+		if decodeFast(line, &fast) != nil {
+			return
+		}
+		var slow Event
+		if err := jsonv2.Unmarshal(line, &slow, jsonv2.RejectUnknownMembers(false)); err != nil {
+			t.Fatalf("fast decoder accepted what the general one rejects (%v): %q", err, line)
+		}
+		a, _ := fast.MarshalLine()
+		b, _ := slow.MarshalLine()
+		if string(a) != string(b) || !fast.TS.Equal(slow.TS) {
+			t.Fatalf("decoders differ on %q:\nfast %s\nslow %s", line, a, b)
+		}
 	})
 }

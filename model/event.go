@@ -47,15 +47,16 @@ var EventTypes = []EventType{SessionStart, SessionEnd, ConnectionOpen, Connectio
 	StepEnd, ModelStart, ModelEnd, ToolStart, ToolEnd, Message, InputSteer, InputFollowUp,
 	ApprovalRequest, ApprovalResolve, Snapshot}
 
-// Valid reports whether t belongs to the vocabulary.
-func (t EventType) Valid() bool {
-	for _, v := range EventTypes {
-		if v == t {
-			return true
-		}
+var eventTypeSet = func() map[EventType]bool {
+	m := make(map[EventType]bool, len(EventTypes))
+	for _, t := range EventTypes {
+		m[t] = true
 	}
-	return false
-}
+	return m
+}()
+
+// Valid reports whether t belongs to the vocabulary.
+func (t EventType) Valid() bool { return eventTypeSet[t] }
 
 // Source says who wrote an event.
 type Source string
@@ -266,6 +267,22 @@ func (e *Event) field(name string) string {
 // type needs, values from the vocabulary and valid UTF-8 text. It does not check the event
 // against others (that is the Checker's job).
 func (e *Event) Validate() error {
+	if err := e.validate(); err != nil {
+		return err
+	}
+	for _, s := range []string{e.SessionID, e.RunID, e.ParentRunID, e.TurnID, e.StepID, e.CallID, e.ConnectionID, e.InputID, e.Name, e.Text, e.Role} {
+		if !utf8.ValidString(s) {
+			return &FieldError{"text", "valid UTF-8"}
+		}
+	}
+	if e.Error != nil && !utf8.ValidString(e.Error.Message) {
+		return &FieldError{"error.message", "valid UTF-8"}
+	}
+	return nil
+}
+
+// validate is Validate without the UTF-8 checks (DecodeLine checked the whole line).
+func (e *Event) validate() error {
 	if e.V != SchemaVersion {
 		return &FieldError{"v", fmt.Sprintf("schema version %d (got %d)", SchemaVersion, e.V)}
 	}
@@ -306,14 +323,6 @@ func (e *Event) Validate() error {
 	}
 	if e.Attempt < 0 {
 		return &FieldError{"attempt", "a positive integer (1-based)"}
-	}
-	for _, s := range []string{e.SessionID, e.RunID, e.ParentRunID, e.TurnID, e.StepID, e.CallID, e.ConnectionID, e.InputID, e.Name, e.Text, e.Role} {
-		if !utf8.ValidString(s) {
-			return &FieldError{"text", "valid UTF-8"}
-		}
-	}
-	if e.Error != nil && !utf8.ValidString(e.Error.Message) {
-		return &FieldError{"error.message", "valid UTF-8"}
 	}
 	return nil
 }
