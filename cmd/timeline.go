@@ -55,6 +55,7 @@ func timelineFormats() []string { return renderFormatNames() }
 // readTree reads the inputs into a lifecycle tree (and, with check, invariant findings), printing
 // decode errors to errw. It returns the error of inputs that could not be read at all.
 func readTree(cmd *cobra.Command, args []string, inputFormat string, check bool, errw io.Writer) (*model.Tree, []model.Finding, error) {
+	wholeTreeGC()
 	proj := model.NewProjector()
 	var checker *model.Checker
 	if check {

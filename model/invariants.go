@@ -143,9 +143,7 @@ func CheckEvents(events []Event) []Finding {
 
 // Check feeds one event.
 func (c *Checker) Check(ev *Event) {
-	for _, e := range c.seq.Push(ev) {
-		c.check(e)
-	}
+	c.seq.Push(ev, c.check)
 }
 
 // Findings returns the findings so far (without the end-of-input ones of Finish).
@@ -153,9 +151,7 @@ func (c *Checker) Findings() []Finding { return c.findings }
 
 // Finish flushes held events, reports nodes left open and returns all findings, ordered by seq.
 func (c *Checker) Finish() []Finding {
-	for _, e := range c.seq.Flush() {
-		c.check(e)
-	}
+	c.seq.Flush(c.check)
 	ids := make([]string, 0, len(c.runs))
 	for id := range c.runs {
 		ids = append(ids, id)

@@ -49,17 +49,13 @@ func Project(events []Event) *Tree {
 
 // Apply adds one event. The projector keeps the pointer; do not modify the event afterwards.
 func (p *Projector) Apply(ev *Event) {
-	for _, e := range p.seq.Push(ev) {
-		p.apply(e)
-	}
+	p.seq.Push(ev, p.apply)
 }
 
 // Tree returns the tree of every event applied so far, with usage rolled up. Events still held
 // waiting for a missing seq are applied first (the gap is noted).
 func (p *Projector) Tree() *Tree {
-	for _, e := range p.seq.Flush() {
-		p.apply(e)
-	}
+	p.seq.Flush(p.apply)
 	p.tree.Notes = append(p.tree.Notes, p.seq.Gaps...)
 	p.seq.Gaps = nil
 	p.tree.Timeless = p.events > 0 && !p.stamped
@@ -365,17 +361,23 @@ func (p *Projector) consume(ids []string, by string) {
 	}
 }
 
+// mergeAttrs returns the attributes of a and b (b wins) in a new map when both have some: the
+// events' own maps are never written to.
 func mergeAttrs(a, b map[string]any) map[string]any {
 	if len(b) == 0 {
 		return a
 	}
-	if a == nil {
-		a = make(map[string]any, len(b))
+	if len(a) == 0 {
+		return b
+	}
+	m := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
 	}
 	for k, v := range b {
-		a[k] = v
+		m[k] = v
 	}
-	return a
+	return m
 }
 
 // rollUp recomputes usage sums: step = its model calls, turn = its steps, run = its turns,

@@ -37,42 +37,43 @@ func (h *evHeap) Pop() any {
 	return ev
 }
 
-// Push adds an event and returns the events that can now be applied, in order.
-func (s *Sequencer) Push(ev *Event) []*Event {
+// Push adds an event and passes every event that is now in order to apply.
+func (s *Sequencer) Push(ev *Event, apply func(*Event)) {
 	if ev.Seq == 0 {
-		return []*Event{ev}
+		apply(ev)
+		return
 	}
 	if s.sessions == nil {
 		s.sessions = map[string]*seqState{}
 	}
 	st := s.sessions[ev.SessionID]
 	if st == nil {
-		st = &seqState{}
+		st = &seqState{next: 1} // a session's log starts at seq 1; a tail of a log waits at most Window events
 		s.sessions[ev.SessionID] = st
 	}
-	if st.next == 0 {
-		st.next = 1 // a session's log starts at seq 1; a tail of a log waits at most Window events
+	switch {
+	case ev.Seq == st.next && len(st.pending) == 0: // the common case: already in order
+		st.next++
+		apply(ev)
+	case ev.Seq < st.next: // a late or duplicate event: it cannot be put back in order; apply it now
+		apply(ev)
+	default:
+		heap.Push(&st.pending, ev)
+		s.drain(ev.SessionID, st, false, apply)
 	}
-	if ev.Seq < st.next {
-		// A late or duplicate event: it cannot be put back in order; apply it now.
-		return []*Event{ev}
-	}
-	heap.Push(&st.pending, ev)
-	return s.drain(ev.SessionID, st, false)
 }
 
-func (s *Sequencer) drain(session string, st *seqState, force bool) []*Event {
+func (s *Sequencer) drain(session string, st *seqState, force bool, apply func(*Event)) {
 	window := s.Window
 	if window <= 0 {
 		window = 4096
 	}
-	var out []*Event
 	for st.pending.Len() > 0 {
 		top := st.pending[0]
 		switch {
 		case top.Seq <= st.next:
 			heap.Pop(&st.pending)
-			out = append(out, top)
+			apply(top)
 			if top.Seq == st.next {
 				st.next++
 			}
@@ -80,23 +81,20 @@ func (s *Sequencer) drain(session string, st *seqState, force bool) []*Event {
 			s.Gaps = append(s.Gaps, fmt.Sprintf("session %s: seq %d..%d never arrived", session, st.next, top.Seq-1))
 			st.next = top.Seq
 		default:
-			return out
+			return
 		}
 	}
 	st.pending = nil // release the buffer of a drained session
-	return out
 }
 
-// Flush returns every held event in order, skipping gaps that were never filled.
-func (s *Sequencer) Flush() []*Event {
+// Flush passes every held event to apply in order, skipping gaps that were never filled.
+func (s *Sequencer) Flush(apply func(*Event)) {
 	ids := make([]string, 0, len(s.sessions))
 	for id := range s.sessions {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var out []*Event
 	for _, id := range ids {
-		out = append(out, s.drain(id, s.sessions[id], true)...)
+		s.drain(id, s.sessions[id], true, apply)
 	}
-	return out
 }

@@ -165,6 +165,9 @@ type Limits struct {
 	// CancelGrace is how long a cancelled tool may take to return before it is abandoned
 	// (default 200ms). An abandoned side-effecting call ends with outcome unknown.
 	CancelGrace time.Duration
+	// ProbeTimeout bounds one idempotency probe after a crash (default 5s); a probe that
+	// times out leaves the call's outcome unknown.
+	ProbeTimeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -182,6 +185,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.CancelGrace <= 0 {
 		l.CancelGrace = 200 * time.Millisecond
+	}
+	if l.ProbeTimeout <= 0 {
+		l.ProbeTimeout = 5 * time.Second
 	}
 	return l
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -90,7 +91,7 @@ func (e *runExec) cause() (model.StopReason, *model.ErrorInfo) {
 	if c == "" {
 		return "", nil
 	}
-	if c == e.sig && e.sig != e.run.cause {
+	if c == e.sig && e.sigErr != nil {
 		return c, e.sigErr
 	}
 	return c, e.run.causeErr
@@ -193,7 +194,7 @@ func (e *runExec) next() (func(), bool, error) {
 		}
 		return e.endRun(cause, cerr)
 	}
-	if t != nil && e.turnCancelReq == t.id {
+	if t != nil && (e.turnCancelReq == t.id || t.cancelling) {
 		return e.closeTurn(t, model.StopCancelled, &model.ErrorInfo{Kind: "cancelled", Message: "turn cancelled"}, "turn")
 	}
 	if r.status == model.StatusWaiting {
@@ -531,8 +532,10 @@ func (e *runExec) modelAction(t *turnState, st *stepState) func() {
 			if sig == model.StopCancelled {
 				ev.Error.Kind = "cancelled"
 			}
+			ev.Attrs = e.cancelAttrs(t)
 		case e.turnCancelReq == t.id:
 			ev.Outcome, ev.Error = model.OutcomeCancelled, &model.ErrorInfo{Kind: "cancelled", Message: "model call cancelled: turn cancelled"}
+			ev.Attrs = e.cancelAttrs(t)
 		case e.modelCancelled:
 			ev.Outcome, ev.Error = model.OutcomeCancelled, &model.ErrorInfo{Kind: "cancelled", Message: "model call cancelled", Retryable: true}
 		case deadline:
@@ -571,10 +574,12 @@ func (e *runExec) recordDecision(ev *model.Event, dec *Decision) {
 
 // A toolJob is one tool call to execute or to reconcile after a crash.
 type toolJob struct {
-	c      *callState
-	tool   Tool
-	call   Call
-	orphan bool
+	c       *callState
+	tool    Tool
+	call    Call
+	orphan  bool
+	done    chan struct{}
+	probing atomic.Bool
 }
 
 type toolOut struct {
@@ -590,10 +595,16 @@ type toolOut struct {
 // its call finishes. With ending set, orphans are only confirmed (probe) or closed, never run.
 func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*callState, ending bool) func() {
 	rt, r := e.rt, e.run
-	turnCtx := e.turnContext(t)
+	base := e.turnContext(t)
+	if ending {
+		// Reconciling a run that is ending (cancelled, timed out, failed) only probes or closes
+		// calls: that bookkeeping must finish although the run's context is done; only a
+		// crash stops it.
+		base = rt.root
+	}
 	var jobs []*toolJob
 	mk := func(c *callState, orphan bool) *toolJob {
-		return &toolJob{c: c, tool: e.agent.tool(c.req.Name), orphan: orphan, call: Call{ID: c.req.ID, Name: c.req.Name, Args: c.req.Args,
+		return &toolJob{c: c, tool: e.agent.tool(c.req.Name), orphan: orphan, done: make(chan struct{}), call: Call{ID: c.req.ID, Name: c.req.Name, Args: c.req.Args,
 			IdempotencyKey: c.req.IdempotencyKey, RunID: r.id, SessionID: rt.session, rt: rt}}
 	}
 	for _, c := range orphans {
@@ -603,7 +614,7 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 		jobs = append(jobs, mk(c, false))
 	}
 	return func() {
-		ctx, cancelStep := context.WithCancel(turnCtx)
+		ctx, cancelStep := context.WithCancel(base)
 		defer cancelStep()
 		fatal := false
 		rt.mu.Lock()
@@ -634,6 +645,7 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 		finished := make(chan *toolJob, len(jobs))
 		for _, j := range jobs {
 			go func(j *toolJob) {
+				defer close(j.done)
 				out := e.runJob(ctx, j, ending)
 				rt.mu.Lock()
 				if e.finishTool(ctx, t, j, out, &fatal) {
@@ -656,22 +668,33 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 		if left == 0 {
 			return
 		}
+		// Cancelled: give the calls a grace period to return, then abandon the stragglers. A
+		// call whose effect is being probed is waited for (the probe is bounded by ProbeTimeout).
 		grace := time.NewTimer(e.lim.CancelGrace)
 		defer grace.Stop()
 		for left > 0 {
 			select {
 			case <-finished:
 				left--
+				continue
 			case <-grace.C:
-				rt.mu.Lock()
-				for _, j := range jobs {
-					if !j.c.ended && !rt.crashed {
-						e.abandon(t, j)
-					}
-				}
-				rt.mu.Unlock()
-				return
 			}
+			break
+		}
+		rt.mu.Lock()
+		var probing []*toolJob
+		for _, j := range jobs {
+			switch {
+			case j.c.ended || rt.crashed:
+			case j.probing.Load():
+				probing = append(probing, j)
+			default:
+				e.abandon(t, j)
+			}
+		}
+		rt.mu.Unlock()
+		for _, j := range probing {
+			<-j.done
 		}
 	}
 }
@@ -708,10 +731,16 @@ func (e *runExec) runJob(ctx context.Context, j *toolJob, ending bool) toolOut {
 		res  string
 		done bool
 	}
-	pr, err := guard(ctx, &e.rt.inflight, func() (probed, error) {
-		res, done, err := p.Probe(ctx, j.call)
+	// The probe is recovery bookkeeping: no cancellation of the step, turn or run stops it,
+	// only a crash or its own deadline.
+	pctx, cancel := context.WithTimeout(e.rt.root, e.lim.ProbeTimeout)
+	j.probing.Store(true)
+	pr, err := guard(pctx, &e.rt.inflight, func() (probed, error) {
+		res, done, err := p.Probe(pctx, j.call)
 		return probed{res, done}, err
 	})
+	j.probing.Store(false)
+	cancel()
 	res, done := pr.res, pr.done
 	switch {
 	case done:
@@ -746,6 +775,9 @@ func (e *runExec) finishTool(ctx context.Context, t *turnState, j *toolJob, out 
 		ev.Attrs[attrResult] = out.result
 	case ctx.Err() != nil && !IsFatal(out.err):
 		ev.Outcome, ev.Error = model.OutcomeCancelled, e.cancelInfo(t, *fatal)
+		for k, v := range e.cancelAttrs(t) {
+			ev.Attrs[k] = v
+		}
 	case IsFatal(out.err):
 		isFatal = true
 		ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: out.err.Error()}
@@ -781,10 +813,23 @@ func (e *runExec) cancelInfo(t *turnState, siblingFatal bool) *model.ErrorInfo {
 	return &model.ErrorInfo{Kind: "cancelled", Message: "tool call cancelled"}
 }
 
+// cancelAttrs records on a cancelled call's end event why it was cancelled (a run-ending cause,
+// or the turn's cancellation), so that the cancellation is durable from that event on: a crash
+// before the step ends does not forget it. Call with rt.mu held.
+func (e *runExec) cancelAttrs(t *turnState) map[string]any {
+	if sig, _ := e.cause(); sig == model.StopCancelled || sig == model.StopTimeout {
+		return map[string]any{attrStopReason: string(sig)}
+	}
+	if e.turnCancelReq == t.id {
+		return map[string]any{attrStopReason: string(model.StopCancelled), attrScope: "turn"}
+	}
+	return nil
+}
+
 // abandon closes a call whose tool did not return within the cancel grace. Call with rt.mu held.
 func (e *runExec) abandon(t *turnState, j *toolJob) {
 	ev := &model.Event{Type: model.ToolEnd, TurnID: t.id, StepID: j.c.execStep, CallID: j.c.req.ID, Name: j.c.req.Name,
-		Outcome: model.OutcomeCancelled, Error: e.cancelInfo(t, false)}
+		Outcome: model.OutcomeCancelled, Error: e.cancelInfo(t, false), Attrs: e.cancelAttrs(t)}
 	if j.tool != nil && j.tool.SideEffect() {
 		ev.Outcome = model.OutcomeUnknown
 		ev.Error = &model.ErrorInfo{Kind: "cancelled", Message: fmt.Sprintf("side-effecting call did not stop within %s of its cancellation; its effect is unknown", e.lim.CancelGrace)}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,9 @@ type world struct {
 	cur     atomic.Pointer[Runtime]
 	hooked  sync.Map
 	agent   *Agent
+	// midCrashes is how many times a side-effecting tool crashes the process right after its
+	// effect, before its result can be recorded.
+	midCrashes atomic.Int64
 }
 
 func (w *world) rnd(parts ...any) *rand.Rand {
@@ -46,8 +50,11 @@ func (w *world) rnd(parts ...any) *rand.Rand {
 func newWorld(seed uint64) *world {
 	w := &world{seed: seed, effects: NewLedger(), blind: NewLedger()}
 	r := w.rnd("limits")
-	lim := Limits{MaxSteps: 3 + r.IntN(8), MaxTurns: 2 + r.IntN(3), ModelAttempts: 1 + r.IntN(3),
+	lim := Limits{MaxSteps: 3 + r.IntN(8), MaxTurns: 2 + r.IntN(3), ModelAttempts: 2 + r.IntN(2),
 		RetryBackoff: time.Millisecond, CancelGrace: time.Duration(1+r.IntN(5)) * time.Millisecond}
+	if r.IntN(3) == 0 {
+		w.midCrashes.Store(1)
+	}
 	if r.IntN(5) == 0 {
 		lim.Timeout = time.Duration(30+r.IntN(60)) * time.Millisecond
 	}
@@ -66,6 +73,12 @@ func newWorld(seed uint64) *world {
 				return "", err
 			}
 			l.Do(call.IdempotencyKey, name+" done")
+			if w.midCrashes.Add(-1) >= 0 {
+				if rt := w.cur.Load(); rt != nil {
+					rt.Crash()
+				}
+				return "", context.Canceled
+			}
 			return name + " done", Sleep(ctx, sleepy(name+"2", call))
 		}}
 		if probe {
@@ -126,9 +139,9 @@ func newWorld(seed uint64) *world {
 		}
 		u := model.Usage{InputTokens: int64(50 + r.IntN(100)), OutputTokens: 10}
 		switch q := r.Float64(); {
-		case q < 0.12:
+		case q < 0.10:
 			return Decision{}, errors.New("503 provider hiccup")
-		case q < 0.14:
+		case q < 0.11:
 			return Decision{}, Permanent(errors.New("400 bad request"))
 		case q > 0.75 || len(req.Messages) > 14:
 			return Decision{Text: "done", Usage: u}, nil
@@ -182,6 +195,7 @@ func (w *world) drive(ctx context.Context, rt *Runtime, h *RunHandle, r *rand.Ra
 		if res.Status.Terminal() {
 			return nil
 		}
+		seen := res.Transitions
 		pend := h.PendingApprovals()
 		switch {
 		case len(pend) > 0:
@@ -197,7 +211,7 @@ func (w *world) drive(ctx context.Context, rt *Runtime, h *RunHandle, r *rand.Ra
 		default:
 			h.FollowUp("please continue")
 		}
-		if err := h.WaitFor(ctx, func(res Result) bool { return res.Status != model.StatusWaiting }); err != nil && !rt.Crashed() {
+		if err := h.WaitFor(ctx, func(res Result) bool { return res.Transitions > seen }); err != nil && !rt.Crashed() {
 			if res := h.Result(); !res.Status.Terminal() {
 				return err
 			}
@@ -205,21 +219,61 @@ func (w *world) drive(ctx context.Context, rt *Runtime, h *RunHandle, r *rand.Ra
 	}
 }
 
+// coverage counts what the seeds exercised, to show the randomized test reaches the features.
+type coverage map[string]int
+
+func (c coverage) add(events []model.Event, crashes int) {
+	c["crashes"] += crashes
+	for _, ev := range events {
+		switch ev.Type {
+		case model.RunEnd:
+			c["run "+string(ev.Status)+" "+string(ev.StopReason)]++
+		case model.ToolEnd:
+			c["tool "+string(ev.Outcome)]++
+			if ev.Attrs[attrRecovery] != nil {
+				c["tool recovered: "+fmt.Sprint(ev.Attrs[attrRecovery])]++
+			}
+		case model.ModelEnd:
+			if ev.Error != nil {
+				c["model error "+ev.Error.Kind]++
+			}
+		case model.TurnEnd:
+			c["turn "+string(ev.StopReason)]++
+		case model.InputSteer, model.InputFollowUp, model.ApprovalResolve, model.RunResumed, model.TurnStopping:
+			c[string(ev.Type)+" "+string(ev.Decision)]++
+		case model.StepStart:
+			if len(ev.Consumes) > 0 {
+				c["step consumes steer"]++
+			}
+		case model.TurnStart:
+			if len(ev.Consumes) > 0 {
+				c["turn consumes follow-up"]++
+			}
+		}
+	}
+}
+
 // runSeed plays one seed and returns the first problem found.
-func runSeed(seed uint64, dir string) (err error) {
+func runSeed(seed uint64, dir string, cov coverage) (err error) {
 	w := newWorld(seed)
 	r := w.rnd("driver")
 	path := filepath.Join(dir, fmt.Sprintf("seed-%d.jsonl", seed))
 	clock, ids := NewOffsetClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), SeqIDs()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	crashes := r.IntN(3)
+	crashes := r.IntN(4)
+	nCrashed := 0
+	defer func() {
+		if events, _, err := ReadLog(path); err == nil {
+			cov.add(events, nCrashed)
+		}
+	}()
 	var rt *Runtime
 	var prev []model.Event
 	for life := 0; ; life++ {
 		crashAt := 0
 		if crashes > 0 {
-			crashAt = 1 + r.IntN(40)
+			crashAt = 1 + r.IntN(50)
 		}
 		var n atomic.Int64
 		rt, err = Open(Options{Path: path, Agents: []*Agent{w.agent}, Clock: clock, IDs: ids, NoSync: true,
@@ -266,6 +320,7 @@ func runSeed(seed uint64, dir string) (err error) {
 			break
 		}
 		crashes--
+		nCrashed++
 	}
 	events, rec, err := ReadLog(path)
 	if err != nil {
@@ -311,8 +366,10 @@ func runSeed(seed uint64, dir string) (err error) {
 		switch {
 		case (c.Name == "effect" || c.Name == "approve") && c.Outcome == model.OutcomeOK && w.effects.Applied(c.IdempotencyKey) != 1:
 			bad = fmt.Errorf("tool call %s reported ok but its effect was applied %d times", c.ID, w.effects.Applied(c.IdempotencyKey))
-		case c.Outcome == model.OutcomeUnknown && c.Name != "blind" && c.Name != "stubborn":
-			bad = fmt.Errorf("tool call %s (%s) left unknown though it has a probe or no side effect", c.ID, c.Name)
+		case c.Outcome == model.OutcomeUnknown && c.Error != nil && c.Error.Kind == "crash" && c.Name != "blind":
+			bad = fmt.Errorf("tool call %s (%s) interrupted by a crash left unknown though it has a probe or no side effect", c.ID, c.Name)
+		case c.Outcome == model.OutcomeUnknown && c.Name == "pure":
+			bad = fmt.Errorf("tool call %s (pure) left unknown", c.ID)
 		}
 		return true
 	})
@@ -339,6 +396,7 @@ func TestRandomized(t *testing.T) {
 	dir := t.TempDir()
 	var mu sync.Mutex
 	failed := 0
+	total := coverage{}
 	work := make(chan uint64)
 	var wg sync.WaitGroup
 	for range 6 {
@@ -346,7 +404,13 @@ func TestRandomized(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for seed := range work {
-				err := runSeed(seed, dir)
+				cov := coverage{}
+				err := runSeed(seed, dir, cov)
+				mu.Lock()
+				for k, v := range cov {
+					total[k] += v
+				}
+				mu.Unlock()
 				if err == nil {
 					os.Remove(filepath.Join(dir, fmt.Sprintf("seed-%d.jsonl", seed)))
 					continue
@@ -368,5 +432,25 @@ func TestRandomized(t *testing.T) {
 	wg.Wait()
 	if failed > 0 {
 		t.Errorf("%d of %d seeds failed", failed, len(seeds))
+	}
+	keys := make([]string, 0, len(total))
+	for k := range total {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t.Logf("%6d  %s", total[k], k)
+	}
+	if len(seeds) < 100 {
+		return
+	}
+	for _, must := range []string{"crashes", "run/resumed ", "tool unknown", "tool cancelled", "tool error",
+		"tool recovered: probe: effect already done; not re-executed", "approval/resolve approved", "approval/resolve denied",
+		"step consumes steer", "turn consumes follow-up", "model error provider", "model error cancelled",
+		"run completed goal_reached", "run cancelled cancelled", "run failed tool_error", "run failed max_steps",
+		"turn awaiting_approval", "input/steer "} {
+		if total[must] == 0 {
+			t.Errorf("no seed exercised %q", must)
+		}
 	}
 }

@@ -412,8 +412,12 @@ func (rt *Runtime) EndSession() error {
 type Result struct {
 	RunID      string           `json:"run_id"`
 	Status     model.RunStatus  `json:"status"`
-	StopReason model.StopReason `json:"stop_reason,omitempty"`
-	Error      *model.ErrorInfo `json:"error,omitempty"`
+	WaitReason model.WaitReason `json:"wait_reason,omitempty"`
+	// Transitions counts the run's status changes so far (queued counts as none): a client
+	// that acted on a status waits for this number to grow.
+	Transitions int              `json:"transitions"`
+	StopReason  model.StopReason `json:"stop_reason,omitempty"`
+	Error       *model.ErrorInfo `json:"error,omitempty"`
 	// Text is the run's last assistant text.
 	Text  string      `json:"text,omitempty"`
 	Usage model.Usage `json:"usage,omitzero"`

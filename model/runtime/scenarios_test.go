@@ -33,8 +33,8 @@ func TestScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("scenario took %s, want < 1s", d)
+			if d := time.Since(start); d > 2*time.Second { // ~0.1s each; slack for loaded shared CI
+				t.Errorf("scenario took %s, want well under 1s", d)
 			}
 			for _, f := range cleanFindings(res.Events) {
 				t.Errorf("finding: %s", f)

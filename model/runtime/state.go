@@ -77,10 +77,13 @@ type turnState struct {
 	last     *stepState // last ended step
 	steps    int
 	stopping bool // turn/stopping written since the last step started
-	ended    bool
-	outcome  model.Outcome
-	stop     model.StopReason
-	scope    string // "turn" when only the turn was cancelled
+	// cancelling is set when a step ended because the turn was cancelled: the turn must end
+	// cancelled next (durable, so that a crash in between does not lose the cancellation).
+	cancelling bool
+	ended      bool
+	outcome    model.Outcome
+	stop       model.StopReason
+	scope      string // "turn" when only the turn was cancelled
 }
 
 type inputState struct {
@@ -96,6 +99,7 @@ type runState struct {
 	agent                                            *Agent
 	input                                            string
 	status                                           model.RunStatus
+	transitions                                      int
 	wait                                             model.WaitReason
 	stop                                             model.StopReason
 	ended                                            bool
@@ -165,8 +169,8 @@ func (r *runState) approvedWaiting() []string {
 }
 
 func (r *runState) result() Result {
-	return Result{RunID: r.id, Status: r.status, StopReason: r.stop, Error: r.endErr, Text: r.finalText,
-		Usage: r.usage, Turns: r.turns, Steps: r.steps}
+	return Result{RunID: r.id, Status: r.status, WaitReason: r.wait, Transitions: r.transitions, StopReason: r.stop,
+		Error: r.endErr, Text: r.finalText, Usage: r.usage, Turns: r.turns, Steps: r.steps}
 }
 
 func (r *runState) consume(ids []string, kind model.EventType) {
@@ -247,16 +251,19 @@ func (rt *Runtime) apply(ev *model.Event) {
 		}
 	case model.RunStart:
 		r.status = model.StatusRunning
+		r.transitions++
 		if r.startTS.IsZero() {
 			r.startTS = ev.TS
 		}
 	case model.RunStatusChange:
 		r.status, r.wait = ev.Status, ev.WaitReason
+		r.transitions++
 		if ev.StopReason != "" {
 			r.stop, _ = model.Resolve(r.id, r.stop, ev.StopReason)
 		}
 	case model.RunEnd:
 		r.status, r.wait, r.ended = ev.Status, "", true
+		r.transitions++
 		r.stop, _ = model.Resolve(r.id, r.stop, ev.StopReason)
 		r.endErr = ev.Error
 	case model.TurnStart:
@@ -292,7 +299,9 @@ func (rt *Runtime) apply(ev *model.Event) {
 		}
 		st.ended, st.outcome = true, ev.Outcome
 		t.last, t.step = st, nil
-		if attrString(ev.Attrs, attrScope) != "turn" {
+		if attrString(ev.Attrs, attrScope) == "turn" {
+			t.cancelling = true
+		} else {
 			r.setCause(model.StopReason(attrString(ev.Attrs, attrStopReason)), ev.Error)
 		}
 	case model.ModelStart:
@@ -305,6 +314,7 @@ func (rt *Runtime) apply(ev *model.Event) {
 			return
 		}
 		st.modelOpen = ""
+		r.cancelled(t, ev)
 		if ev.Usage != nil {
 			r.usage = r.usage.Add(*ev.Usage)
 		}
@@ -344,6 +354,7 @@ func (rt *Runtime) apply(ev *model.Event) {
 		c.ended, c.outcome, c.err = true, ev.Outcome, ev.Error
 		c.result = attrString(ev.Attrs, attrResult)
 		c.fatal, _ = ev.Attrs[attrFatal].(bool)
+		r.cancelled(t, ev)
 		text, isErr := c.result, ev.Outcome != model.OutcomeOK
 		if isErr {
 			text = string(ev.Outcome) + ": " + ev.Error.String()
@@ -365,6 +376,20 @@ func (rt *Runtime) apply(ev *model.Event) {
 				r.msgs = append(r.msgs, Message{Role: "tool", CallID: c.req.ID, Text: "denied by the approver; the call was not run", IsError: true})
 			}
 		}
+	}
+}
+
+// cancelled applies the cancellation a call's end event records (see runExec.cancelAttrs).
+func (r *runState) cancelled(t *turnState, ev *model.Event) {
+	reason := model.StopReason(attrString(ev.Attrs, attrStopReason))
+	switch {
+	case reason == "":
+	case attrString(ev.Attrs, attrScope) == "turn":
+		if t != nil {
+			t.cancelling = true
+		}
+	default:
+		r.setCause(reason, ev.Error)
 	}
 }
 

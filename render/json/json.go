@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -326,12 +327,79 @@ func (e *enc) attrs(m map[string]any) {
 	if len(m) == 0 {
 		return
 	}
-	b, err := stdjson.Marshal(m)
-	if err != nil {
-		b = []byte(`{"_error":` + strconv.Quote("unencodable attrs: "+err.Error()) + `}`)
-	}
 	e.key("attrs")
-	e.buf = append(e.buf, b...)
+	e.value(m, 0)
+}
+
+// value writes an attribute value as encoding/json would (map keys sorted), without
+// reflection for the types JSON decoding produces; anything else goes through encoding/json.
+func (e *enc) value(v any, depth int) {
+	switch v := v.(type) {
+	case nil:
+		e.raw("null")
+	case string:
+		e.str(v)
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, v)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			e.raw("null")
+			return
+		}
+		// encoding/json's float format: shortest repr, exponent only outside [1e-6, 1e21).
+		format := byte('f')
+		if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+			format = 'e'
+		}
+		e.buf = strconv.AppendFloat(e.buf, v, format, -1, 64)
+		if n := len(e.buf); format == 'e' && n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
+			e.buf[n-2] = e.buf[n-1] // e-09 → e-9
+			e.buf = e.buf[:n-1]
+		}
+	case int:
+		e.buf = strconv.AppendInt(e.buf, int64(v), 10)
+	case int64:
+		e.buf = strconv.AppendInt(e.buf, v, 10)
+	case map[string]any:
+		if depth > 100 {
+			e.raw("null")
+			return
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		e.buf = append(e.buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.str(k)
+			e.buf = append(e.buf, ':')
+			e.value(v[k], depth+1)
+		}
+		e.buf = append(e.buf, '}')
+	case []any:
+		if depth > 100 {
+			e.raw("null")
+			return
+		}
+		e.buf = append(e.buf, '[')
+		for i, x := range v {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.value(x, depth+1)
+		}
+		e.buf = append(e.buf, ']')
+	default:
+		b, err := stdjson.Marshal(v)
+		if err != nil {
+			b = []byte(`{"_error":` + strconv.Quote("unencodable attribute: "+err.Error()) + `}`)
+		}
+		e.buf = append(e.buf, b...)
+	}
 }
 
 func (e *enc) session(se *model.Session) {

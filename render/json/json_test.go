@@ -159,3 +159,19 @@ func BenchmarkRender100k(b *testing.B) {
 type countWriter int64
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+func TestAttrValuesMatchEncodingJSON(t *testing.T) {
+	vals := []any{nil, true, "a<b>&\"\\\u2028", 0.0, -1.5, 1e-7, 123456789.0, 1e21, 3e-9, 42.0, int64(7), 5,
+		map[string]any{"b": []any{1.0, "x", map[string]any{}}, "a": nil}, []any{}}
+	for _, v := range vals {
+		var e enc
+		e.value(v, 0)
+		want, err := stdjson.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(e.buf) != string(want) {
+			t.Errorf("value(%#v) = %s, encoding/json gives %s", v, e.buf, want)
+		}
+	}
+}
