@@ -423,6 +423,17 @@ func event(typ model.EventType, ts time.Time, e *model.Event) *tracepb.Span_Even
 	return &tracepb.Span_Event{Name: string(typ), TimeUnixNano: ns(ts), Attributes: attrs{str("lifeline.event", string(data))}}
 }
 
+// waitAt returns the latest wait opened at or before seq.
+func waitAt(waits []*model.Wait, seq int64) *model.Wait {
+	var best *model.Wait
+	for _, w := range waits {
+		if w.Seq <= seq && (best == nil || w.Seq > best.Seq) {
+			best = w
+		}
+	}
+	return best
+}
+
 // runEvents replays what a run span cannot say by itself: its status changes between start and
 // end, waits and approvals, inputs and resumes.
 func (b *builder) runEvents(r *model.Run) []*tracepb.Span_Event {
@@ -432,10 +443,6 @@ func (b *builder) runEvents(r *model.Run) []*tracepb.Span_Event {
 		e   *tracepb.Span_Event
 	}
 	var evs []ev
-	waitBySeq := map[int64]*model.Wait{}
-	for _, w := range r.Waits {
-		waitBySeq[w.Seq] = w
-	}
 	fromStatus := map[*model.Wait]bool{}
 	for i, h := range r.History {
 		if i == 0 && (h.Status == model.StatusRunning || h.Status == model.StatusQueued) {
@@ -449,9 +456,9 @@ func (b *builder) runEvents(r *model.Run) []*tracepb.Span_Event {
 		}
 		e := &model.Event{Type: model.RunStatusChange, SessionID: r.SessionID, RunID: r.ID, Status: h.Status, WaitReason: h.WaitReason,
 			StopReason: h.StopReason, Source: h.Source, Cause: h.Cause}
-		if w := waitBySeq[h.Seq]; w != nil && h.Status == model.StatusWaiting && h.Seq != 0 {
-			e.CallID = w.CallID
-			fromStatus[w] = true
+		if w := waitAt(r.Waits, h.Seq); w != nil && h.Status == model.StatusWaiting && h.Seq != 0 {
+			e.CallID = w.CallID // the wait this status opened, or the one its approval/request opened
+			fromStatus[w] = w.Seq == h.Seq
 		}
 		evs = append(evs, ev{h.Seq, h.TS, event(model.RunStatusChange, h.TS, e)})
 	}

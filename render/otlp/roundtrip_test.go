@@ -50,10 +50,7 @@ func normal(t *testing.T, tr *model.Tree) any {
 
 // ingesterGaps are scenarios that tracer/otlp cannot yet read back exactly, with the reason;
 // remove an entry when the ingester learns it (the test then checks the scenario).
-var ingesterGaps = map[string]string{
-	"open":     "tracer/otlp drops span events whose name has no '/' (message, snapshot), so the session's message is lost",
-	"timeless": "tracer/otlp derives Ended from endTimeUnixNano only, so a timeless span (no times) with lifeline.ended=true comes back open",
-}
+var ingesterGaps = map[string]string{}
 
 // TestRoundTrip renders every scenario to OTLP JSON and reads it back through lifeline's own
 // OTLP ingester (tracer/otlp): the tree must come back the same.
