@@ -18,7 +18,7 @@ func gantt(v *view.View, title string) diagram {
 		axis = "%H:%M:%S"
 	}
 	ordinal := map[int64]int64{}
-	if v.Tree.Timeless || v.Start.IsZero() {
+	if v.Tree.Timeless || v.Start.IsZero() || partlyTimeless(v) {
 		axis = "%L"
 		var seqs []int64
 		for i := range v.Nodes {
@@ -182,4 +182,15 @@ func taskName(n *view.Node, v *view.View) string {
 		b.WriteString(" " + view.Dur(n.Span.Duration()))
 	}
 	return Label(b.String())
+}
+
+// partlyTimeless reports whether some node below the session has no start time (a log whose
+// header alone is stamped): such a tree is laid out by event order too.
+func partlyTimeless(v *view.View) bool {
+	for i := range v.Nodes {
+		if n := &v.Nodes[i]; n.Kind != view.KindSession && n.Span.Start.IsZero() && n.Span.Seq > 0 {
+			return true
+		}
+	}
+	return false
 }

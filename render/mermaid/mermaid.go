@@ -237,6 +237,8 @@ func summaryNote(v *view.View) []string {
 		plural(s.Turns, "turn"), plural(s.Steps, "step"), plural(s.ModelCalls, "model call"), plural(s.ToolCalls, "tool call"), s.FailedToolCalls)}
 	if v.Tree.Timeless {
 		notes = append(notes, "Timeless trace: no event carried a time, so the chart shows the order of events (one unit per event), not durations.")
+	} else if partlyTimeless(v) {
+		notes = append(notes, "Some events carry no time, so the chart shows the order of events (one unit per event), not durations.")
 	}
 	open := 0
 	for i := range v.Nodes {

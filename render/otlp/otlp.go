@@ -259,6 +259,12 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 		a.s("lifeline.status", string(r.Status))
 		a.s("lifeline.wait_reason", string(r.WaitReason))
 		a.s("lifeline.stop_reason", string(r.StopReason))
+		if !r.Queued.IsZero() {
+			a.s("lifeline.queued", r.Queued.Format(time.RFC3339Nano))
+		}
+		if n := len(r.History); n > 0 && r.Ended {
+			a.s("lifeline.cause", r.History[n-1].Cause) // of the run/end
+		}
 		events = b.runEvents(r)
 	case view.KindTurn:
 		tu := n.Obj.(*model.Turn)
@@ -459,6 +465,9 @@ func (b *builder) runEvents(r *model.Run) []*tracepb.Span_Event {
 		if w := waitAt(r.Waits, h.Seq); w != nil && h.Status == model.StatusWaiting && h.Seq != 0 {
 			e.CallID = w.CallID // the wait this status opened, or the one its approval/request opened
 			fromStatus[w] = w.Seq == h.Seq
+			if fromStatus[w] {
+				e.Inferred = w.Inferred
+			}
 		}
 		evs = append(evs, ev{h.Seq, h.TS, event(model.RunStatusChange, h.TS, e)})
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
@@ -255,6 +256,10 @@ func explicit(a map[string]any) *spantree.Explicit {
 	if n, ok := num(a, "lifeline.attempt"); ok {
 		x.Attempt = int(n)
 	}
+	if q := str(a, "lifeline.queued"); q != "" {
+		x.Queued, _ = time.Parse(time.RFC3339Nano, q)
+	}
+	x.Cause = str(a, "lifeline.cause")
 	x.Open = a["lifeline.ended"] == false || a["lifeline.open"] == true
 	x.SideEffect = a["lifeline.side_effect"] == true
 	x.Inferred = strs(a["lifeline.inferred"])

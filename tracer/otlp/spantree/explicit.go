@@ -67,9 +67,14 @@ func (b *Builder) explicitNode(sp *Span, kids map[*Span][]*Span, c ctx) {
 		b.startSession(c.session, sp.Start, origin, []string{"session"})
 		start = mk(model.RunStart, sp.Start)
 		start.RunID, start.ParentRunID, start.Attempt, start.Kind, start.Name, start.AgentVersion = c.run, x.ParentRunID, x.Attempt, x.Kind, sp.Agent, x.AgentVersion
+		if !x.Queued.IsZero() {
+			q := *start
+			q.Type, q.TS = model.RunQueued, x.Queued
+			b.em.Emit(&q)
+		}
 		if sp.Ended && !x.Open && x.Status.Terminal() {
 			end = mk(model.RunEnd, sp.End)
-			end.Status, end.StopReason, end.Error = x.Status, x.StopReason, sp.Err
+			end.Status, end.StopReason, end.Error, end.Cause = x.Status, x.StopReason, sp.Err, x.Cause
 		}
 	case Turn:
 		if x.TurnID != "" {

@@ -80,6 +80,9 @@ type Explicit struct {
 	// SideEffect and IdempotencyKey describe a tool call.
 	SideEffect     bool
 	IdempotencyKey string
+	// Queued is when the run was queued (lifeline.queued); Cause what ended it (lifeline.cause).
+	Queued time.Time
+	Cause  string
 }
 
 // SpanEvent is an event recorded inside a span. Events named after a canonical event type
