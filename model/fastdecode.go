@@ -151,7 +151,15 @@ func (p *fastParser) str() (string, bool) {
 }
 
 func (p *fastParser) escaped(start int) (string, bool) {
-	out := append([]byte(nil), p.b[start:p.i]...)
+	end := p.i // find the closing quote first, to allocate once
+	for end < len(p.b) && p.b[end] != '"' {
+		if p.b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	out := make([]byte, 0, end-start)
+	out = append(out, p.b[start:p.i]...)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		switch {

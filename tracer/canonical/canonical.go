@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sort"
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
@@ -52,35 +54,120 @@ func firstLine(head []byte) []byte {
 
 // Decode reads a canonical log. Each bad line is reported with its number and what was expected,
 // and reading goes on; a torn last line (no newline, incomplete JSON) is reported as such.
+// Lines are decoded in parallel (one worker per CPU) and emitted in file order.
 func Decode(r io.Reader, em *ingest.Emitter) error {
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan *batch, workers)
+	ordered := make(chan *batch, 2*workers)
+	for range workers {
+		go func() {
+			for b := range jobs {
+				b.decode()
+				close(b.done)
+			}
+		}()
+	}
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(ordered)
+		defer close(jobs)
+		readErr <- split(r, em.File, func(b *batch) {
+			jobs <- b
+			ordered <- b
+		})
+	}()
+	for b := range ordered {
+		<-b.done
+		for i := range b.events {
+			ev := &b.events[i]
+			if ev.Origin == nil {
+				ev.Origin = em.At(b.lineNums[i])
+			}
+			em.Emit(ev)
+		}
+		for _, e := range b.errs {
+			em.Error(e.line, e.err)
+		}
+	}
+	return <-readErr
+}
+
+// batchBytes is how much input one worker decodes at a time.
+const batchBytes = 1 << 20
+
+// batch is a run of consecutive lines and, once decoded, their events and errors.
+type batch struct {
+	buf      []byte
+	ends     []int // end offset of each line in buf
+	nums     []int // line number of each line
+	final    bool  // the last line had no newline
+	events   []model.Event
+	lineNums []int
+	errs     []lineErr
+	done     chan struct{}
+}
+
+type lineErr struct {
+	line int
+	err  error
+}
+
+func newBatch() *batch {
+	return &batch{done: make(chan struct{}), buf: make([]byte, 0, batchBytes+batchBytes/8)}
+}
+
+// split reads lines and hands them out in batches; over-long lines become errors of the batch.
+func split(r io.Reader, file string, send func(*batch)) error {
 	lr := ingest.NewLineReader(r)
+	b := newBatch()
 	for {
 		line, n, final, err := lr.Next()
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if errors.Is(err, ingest.ErrLineTooLong) {
-			em.Errorf(n, "line longer than %d bytes skipped: expected one event object per line", ingest.MaxLine)
+			b.errs = append(b.errs, lineErr{n, fmt.Errorf("line longer than %d bytes skipped: expected one event object per line", ingest.MaxLine)})
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("canonical: %s: %w", em.File, err)
+			send(b)
+			return fmt.Errorf("canonical: %s: %w", file, err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		b.buf = append(b.buf, line...)
+		b.ends = append(b.ends, len(b.buf))
+		b.nums = append(b.nums, n)
+		b.final = final
+		if len(b.buf) >= batchBytes {
+			send(b)
+			b = newBatch()
+		}
+	}
+	send(b)
+	return nil
+}
+
+func (b *batch) decode() {
+	b.events = make([]model.Event, 0, len(b.ends))
+	start := 0
+	var errs []lineErr
+	for i, end := range b.ends {
+		line := b.buf[start:end]
+		start = end
 		ev, err := model.DecodeLine(line)
 		if err != nil {
-			if final && !json.Valid(line) {
-				em.Error(n, fmt.Errorf("%w: %v", ingest.ErrTornLine, err))
-			} else {
-				em.Error(n, err)
+			if b.final && i == len(b.ends)-1 && !json.Valid(line) {
+				err = fmt.Errorf("%w: %v", ingest.ErrTornLine, err)
 			}
+			errs = append(errs, lineErr{b.nums[i], err})
 			continue
 		}
-		if ev.Origin == nil {
-			ev.Origin = em.At(n)
-		}
-		em.Emit(&ev)
+		b.events = append(b.events, ev)
+		b.lineNums = append(b.lineNums, b.nums[i])
 	}
+	// Over-long lines were found while splitting; keep all errors in line order.
+	b.errs = append(b.errs, errs...)
+	sort.SliceStable(b.errs, func(i, j int) bool { return b.errs[i].line < b.errs[j].line })
 }
