@@ -17,6 +17,10 @@ type timelineFlags struct {
 	format      string
 	out         string
 	check       bool
+	mermaid     string
+	fullIDs     bool
+	width       int
+	title       string
 }
 
 func newTimelineCmd() *cobra.Command {
@@ -36,6 +40,9 @@ Records that cannot be decoded are reported on stderr as file:line: message and 
 still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline timeline testdata/samples/openai-agents/01_two_turn_tools.jsonl
   lifeline timeline --format json -o tree.json testdata/samples/otel/*.otlp.json
+  lifeline timeline --format html --check -o trace.html testdata/samples/langgraph/01_react_multi_step.run_tree.json
+  lifeline timeline --format mermaid --mermaid sequence testdata/samples/pi-agent-core/01_multi_turn_tools.events.jsonl
+  lifeline timeline --format waterfall testdata/samples/deepseek-harness/approval-composer.session.jsonl
   lifeline convert --to canonical testdata/samples/otel/langgraph_01_react_multi_step.otlp.json | lifeline timeline --input-format canonical -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTimeline(cmd, args, f) },
@@ -44,6 +51,10 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().StringVar(&f.format, "format", "text", "output format: "+strings.Join(timelineFormats(), ", "))
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
 	c.Flags().BoolVar(&f.check, "check", false, "also check invariants L1–L13 and attach the findings (json and renderers that show them)")
+	c.Flags().StringVar(&f.mermaid, "mermaid", "gantt", "mermaid diagram: gantt or sequence")
+	c.Flags().BoolVar(&f.fullIDs, "full-ids", false, "print ids whole (text, waterfall)")
+	c.Flags().IntVar(&f.width, "width", 0, "output width in columns (text, waterfall; default: the terminal's, else $COLUMNS, else 100)")
+	c.Flags().StringVar(&f.title, "title", "", "title of the diagram or page (mermaid, html)")
 	return c
 }
 
@@ -117,6 +128,9 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	if !known {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (one of %s)", f.format, strings.Join(timelineFormats(), ", "))}
 	}
+	if f.mermaid != "gantt" && f.mermaid != "sequence" {
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --mermaid %q (gantt or sequence)", f.mermaid)}
+	}
 	tree, findings, readErr := readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
 	w, done, err := openOutput(cmd, f.out)
 	if err != nil {
@@ -125,6 +139,10 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	opts := terminalRenderOptions(cmd.OutOrStdout())
 	if f.out != "" && f.out != "-" {
 		opts = renderOptions{}
+	}
+	opts.Mermaid, opts.FullIDs, opts.Title = f.mermaid, f.fullIDs, f.title
+	if f.width > 0 {
+		opts.Width = f.width
 	}
 	err = renderTree(w, f.format, tree, findings, opts)
 	if cerr := done(); err == nil {
