@@ -1,0 +1,193 @@
+// Package lifemap builds lifecycle maps: it loads packages, runs the lifecycle pass on them
+// (and, for facts, on their dependencies) with golang.org/x/tools/go/analysis/checker, and turns
+// the results into a model.Map with module-relative positions.
+package lifemap
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
+	"github.com/lifeline-dev/lifeline/model"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// LoadMode is what the analyzers need from go/packages.
+const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
+	packages.NeedModule
+
+// Options control loading.
+type Options struct {
+	// Dir is the directory the patterns are resolved in ("" = current directory).
+	Dir string
+	// Tests includes test packages.
+	Tests bool
+	// Tags are build tags.
+	Tags []string
+}
+
+// Load loads packages for analysis and fails with a clear error when any of them (or a
+// dependency) has errors: lifeline does not analyze code that does not type-check.
+func Load(patterns []string, opts Options) ([]*packages.Package, error) {
+	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests}
+	if len(opts.Tags) > 0 {
+		cfg.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		const max = 10
+		more := ""
+		if len(errs) > max {
+			more = fmt.Sprintf("\n\t(and %d more)", len(errs)-max)
+			errs = errs[:max]
+		}
+		return nil, fmt.Errorf("packages do not load or type-check:\n\t%s%s", strings.Join(errs, "\n\t"), more)
+	}
+	return pkgs, nil
+}
+
+// Build runs the lifecycle pass on pkgs and assembles their map.
+func Build(pkgs []*packages.Package) (*model.Map, error) {
+	graph, err := checker.Analyze([]*analysis.Analyzer{lifecycle.Analyzer}, pkgs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("analyzing: %w", err)
+	}
+	m := &model.Map{Packages: []string{}, Entries: []model.Entry{}}
+	rel := NewRelativizer(pkgs)
+	m.Module = rel.Main
+	profiles := map[string]bool{}
+	var errs []error
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", act.Package.PkgPath, act.Err))
+			continue
+		}
+		res, ok := act.Result.(*lifecycle.Result)
+		if !ok {
+			continue
+		}
+		m.Packages = append(m.Packages, act.Package.PkgPath)
+		for _, p := range res.Profiles {
+			profiles[p] = true
+		}
+		m.Entries = append(m.Entries, res.Entries...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for p := range profiles {
+		m.Profiles = append(m.Profiles, p)
+	}
+	sort.Strings(m.Profiles)
+	sort.Strings(m.Packages)
+	Relativize(m, rel.Rel)
+	sort.SliceStable(m.Entries, func(i, j int) bool { return m.Entries[i].Pos.Less(m.Entries[j].Pos) })
+	return m, nil
+}
+
+// Relativizer maps absolute file names to module-relative paths.
+type Relativizer struct {
+	// Main is the main module's path ("" when the packages belong to none).
+	Main string
+	mods []mod
+}
+
+type mod struct {
+	dir, path string
+	main      bool
+}
+
+// NewRelativizer collects the modules of pkgs and their dependencies.
+func NewRelativizer(pkgs []*packages.Package) *Relativizer {
+	r := &Relativizer{}
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil || p.Module.Dir == "" || seen[p.Module.Dir] {
+			return
+		}
+		seen[p.Module.Dir] = true
+		r.mods = append(r.mods, mod{dir: filepath.Clean(p.Module.Dir), path: p.Module.Path, main: p.Module.Main})
+		if p.Module.Main && r.Main == "" {
+			r.Main = p.Module.Path
+		}
+	})
+	sort.Slice(r.mods, func(i, j int) bool { return len(r.mods[i].dir) > len(r.mods[j].dir) })
+	return r
+}
+
+// Rel returns file relative to its module: "dir/file.go" in the main module,
+// "module/path/dir/file.go" in another module, the file name unchanged otherwise.
+func (r *Relativizer) Rel(file string) string {
+	if file == "" {
+		return ""
+	}
+	for _, m := range r.mods {
+		rel, err := filepath.Rel(m.dir, file)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if m.main {
+			return rel
+		}
+		return m.path + "/" + rel
+	}
+	return filepath.ToSlash(file)
+}
+
+// Relativize rewrites every position of m with rel.
+func Relativize(m *model.Map, rel func(string) string) {
+	fix := func(p *model.Position) { p.File = rel(p.File) }
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		fix(&e.Pos)
+		for j := range e.Exits {
+			fix(&e.Exits[j].Pos)
+		}
+		for j := range e.IDs {
+			fix(&e.IDs[j].Pos)
+		}
+		for j := range e.Loops {
+			l := &e.Loops[j]
+			// loops are shared between entries (facts): copy before rewriting
+			l.ModelCalls = append([]model.CallSite{}, l.ModelCalls...)
+			l.ToolCalls = append([]model.CallSite{}, l.ToolCalls...)
+			fix(&l.Pos)
+			fix(&l.CancelPos)
+			if l.Bound != nil {
+				b := *l.Bound
+				fix(&b.Pos)
+				l.Bound = &b
+			}
+			if l.OnBound != nil {
+				ob := *l.OnBound
+				fix(&ob.Pos)
+				l.OnBound = &ob
+			}
+			for k := range l.ModelCalls {
+				fix(&l.ModelCalls[k].Pos)
+			}
+			for k := range l.ToolCalls {
+				fix(&l.ToolCalls[k].Pos)
+			}
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package lifemap_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/mermaid"
+	"github.com/lifeline-dev/lifeline/render/text"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- got\n%s", name, got)
+	}
+}
+
+func buildMap(t *testing.T, dir string, patterns ...string) *model.Map {
+	t.Helper()
+	pkgs, err := lifemap.Load(patterns, lifemap.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := lifemap.Build(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// render returns the map in the three output formats.
+func render(t *testing.T, m *model.Map) (txt, js, mmd []byte) {
+	t.Helper()
+	var a, b, c bytes.Buffer
+	if err := text.MapRender(&a, m); err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := mermaid.MapFlowchart(&c, m); err != nil {
+		t.Fatal(err)
+	}
+	return a.Bytes(), b.Bytes(), c.Bytes()
+}
+
+func TestAgentMap(t *testing.T) {
+	m := buildMap(t, "testdata/agent", "./...")
+	txt, js, mmd := render(t, m)
+	golden(t, "agent.map.txt", txt)
+	golden(t, "agent.map.json", js)
+	golden(t, "agent.map.mmd", mmd)
+
+	// The JSON keys the issue specifies, and a round trip through model.Map.
+	var back model.Map
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"entries", len(back.Entries), 2},
+		{"run loop kind", back.Entries[0].Loops[0].Kind, model.LoopFor},
+		{"run bound", back.Entries[0].Loops[0].Bound.Expr, "a.MaxSteps"},
+		{"run bound default", back.Entries[0].Loops[0].Bound.Default, "8"},
+		{"run on bound", back.Entries[0].Loops[0].OnBound.Value, "agent.ErrTooManySteps"},
+		{"run parallel tools", back.Entries[0].Loops[0].ParallelTools, true},
+		{"run checks cancel", back.Entries[0].Loops[0].ChecksCancel, true},
+		{"think kind", back.Entries[1].Loops[0].Kind, model.LoopRecursion},
+		{"think bound", back.Entries[1].Loops[0].Bound.Expr, "max"},
+		{"think on bound", back.Entries[1].Loops[0].OnBound.StopReason, model.StopMaxSteps},
+		{"position", back.Entries[0].Pos.File, "agent.go"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		patterns []string
+	}{
+		{"missing package", []string{"example.com/agent/nope"}},
+		{"no match", []string{"./nothing/..."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := lifemap.Load(tt.patterns, lifemap.Options{Dir: "testdata/agent"}); err == nil {
+				t.Fatal("want an error")
+			}
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package toolerror
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/types"
+
+	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
+	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/cfg"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports tool call errors that are discarded.
+var Analyzer = &analysis.Analyzer{
+	Name:     "toolerror",
+	Doc:      analysisutil.MustExtractDoc(doc, "toolerror"),
+	URL:      analysisutil.URL("toolerror"),
+	Requires: []*analysis.Analyzer{lifecycle.Analyzer, inspect.Analyzer, ctrlflow.Analyzer},
+	Run:      analysisutil.Safe(run),
+}
+
+const consequence = ": the model never learns the tool failed and the step records a success"
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	isTool := func(call *ast.CallExpr) (string, bool) {
+		for _, b := range res.CallRoles(call) {
+			if b.Role == roles.ToolCall {
+				return analysisutil.Render(pass.Fset, call.Fun, 40), true
+			}
+		}
+		return "", false
+	}
+	returnsError := func(call *ast.CallExpr) bool {
+		switch t := pass.TypesInfo.TypeOf(call).(type) {
+		case *types.Tuple:
+			return t != nil && t.Len() > 0 && roles.IsError(t.At(t.Len()-1).Type())
+		case nil:
+			return false
+		default:
+			return roles.IsError(t)
+		}
+	}
+	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		var g *cfg.CFG
+		switch fn := cur.Node().(type) {
+		case *ast.FuncDecl:
+			g = cfgs.FuncDecl(fn)
+		case *ast.FuncLit:
+			g = cfgs.FuncLit(fn)
+		}
+		if g == nil {
+			continue
+		}
+		for _, b := range g.Blocks {
+			for _, n := range b.Nodes {
+				switch s := n.(type) {
+				case *ast.ExprStmt:
+					if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && returnsError(call) {
+						if name, ok := isTool(call); ok {
+							analysisutil.Reportf(pass, call.Pos(), "error of tool call %s is discarded%s", name, consequence)
+						}
+					}
+				case *ast.AssignStmt:
+					if len(s.Rhs) != 1 {
+						continue
+					}
+					call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+					if !ok || !returnsError(call) || len(s.Lhs) == 0 {
+						continue
+					}
+					name, ok := isTool(call)
+					if !ok {
+						continue
+					}
+					id, ok := s.Lhs[len(s.Lhs)-1].(*ast.Ident)
+					if !ok {
+						continue
+					}
+					if id.Name == "_" {
+						analysisutil.Reportf(pass, id.Pos(), "error of tool call %s is assigned to _%s", name, consequence)
+						continue
+					}
+					obj := pass.TypesInfo.ObjectOf(id)
+					if v, ok := obj.(*types.Var); !ok || v.Parent() == nil || v.Parent() == pass.Pkg.Scope() {
+						continue // package-level or unknown: assume other uses exist
+					}
+					stop := func(m ast.Node) bool { return analysisutil.Mentions(pass.TypesInfo, m, obj) }
+					if ret, found := analysisutil.Search(g, s, stop, analysisutil.IsReturn, true); found {
+						d := analysis.Diagnostic{
+							Pos:     id.Pos(),
+							Message: "error of tool call " + name + " is not checked on every path" + consequence,
+						}
+						if ret != nil {
+							d.Related = []analysis.RelatedInformation{{Pos: ret.Pos(), Message: "this return is reached without checking " + id.Name}}
+						}
+						analysisutil.Report(pass, d)
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,24 @@
+// Package unboundedloop defines an Analyzer that reports turn loops with no bound and no
+// cancellation exit.
+//
+// # Analyzer unboundedloop
+//
+// unboundedloop: report turn loops with no bound and no cancellation exit
+//
+// A turn loop is the loop around model calls (a for loop, or a function that calls itself
+// again after the model asked for tools). When it has no bound (max steps, max turns,
+// recursion limit) and never checks cancellation, a model that keeps requesting tools runs it
+// forever: the run never reaches a stop boundary and no one can stop it.
+//
+//	for { // WRONG: no bound, no ctx check
+//		resp, err := model.Generate(ctx, msgs)
+//		...
+//	}
+//
+//	for step := 0; step < maxSteps; step++ { // RIGHT
+//		if err := ctx.Err(); err != nil {
+//			return err
+//		}
+//		...
+//	}
+package unboundedloop

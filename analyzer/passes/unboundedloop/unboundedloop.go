@@ -1,0 +1,45 @@
+package unboundedloop
+
+import (
+	_ "embed"
+
+	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
+	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
+	"github.com/lifeline-dev/lifeline/model"
+	"golang.org/x/tools/go/analysis"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports turn loops with no bound and no cancellation exit.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unboundedloop",
+	Doc:      analysisutil.MustExtractDoc(doc, "unboundedloop"),
+	URL:      analysisutil.URL("unboundedloop"),
+	Requires: []*analysis.Analyzer{lifecycle.Analyzer},
+	Run:      analysisutil.Safe(run),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	for _, l := range res.Loops {
+		if l.Map.Bound != nil || l.Map.ChecksCancel || l.Map.Kind == model.LoopEngine {
+			continue
+		}
+		what := "turn loop"
+		if l.Map.Kind == model.LoopRecursion {
+			what = "turn recursion"
+		}
+		callee := ""
+		if len(l.Map.ModelCalls) > 0 {
+			callee = " around " + l.Map.ModelCalls[0].Callee
+		}
+		analysisutil.Report(pass, analysis.Diagnostic{
+			Pos:     l.Node.Pos(),
+			End:     l.Node.Pos() + 3,
+			Message: what + callee + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check ctx.Err() between steps",
+		})
+	}
+	return nil, nil
+}

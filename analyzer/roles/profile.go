@@ -1,0 +1,164 @@
+package roles
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// Rule binds one role to one object named by its Key.
+type Rule struct {
+	// Role is the role bound.
+	Role Role `json:"role"`
+	// Object is the object's key (see Key).
+	Object string `json:"object"`
+	// Status is the canonical status of a status_const.
+	Status model.RunStatus `json:"status,omitempty"`
+	// StopReason is the canonical stop reason of a stop_reason_const or bound_error.
+	StopReason model.StopReason `json:"stop_reason,omitempty"`
+	// Value is a bound_default's default, as written.
+	Value string `json:"value,omitempty"`
+	// Loop is, for engine_call, the key of the function that holds the engine loop.
+	Loop string `json:"loop,omitempty"`
+	// Bound and OnBound describe an engine loop's bound when the code alone does not show it.
+	Bound string `json:"bound,omitempty"`
+	// Parallel marks tool calls that run concurrently.
+	Parallel bool `json:"parallel,omitempty"`
+	// End is, for span_start, the method of the returned value that ends the span
+	// (default "End").
+	End string `json:"end,omitempty"`
+	// Note is free text shown in provenance.
+	Note string `json:"note,omitempty"`
+}
+
+// Profile maps one framework's API onto roles.
+type Profile struct {
+	// Name identifies the profile in outputs.
+	Name string `json:"name"`
+	// Description says what the profile covers, and at which version it was read.
+	Description string `json:"description,omitempty"`
+	// Rules are the bindings.
+	Rules []Rule `json:"rules"`
+}
+
+// Validate checks that every rule names a known role and an object.
+func (p *Profile) Validate() error {
+	if p.Name == "" {
+		return fmt.Errorf("profile has no name")
+	}
+	for i, r := range p.Rules {
+		if !r.Role.Valid() {
+			return fmt.Errorf("profile %s: rule %d: unknown role %q", p.Name, i+1, r.Role)
+		}
+		if r.Object == "" {
+			return fmt.Errorf("profile %s: rule %d (%s): no object", p.Name, i+1, r.Role)
+		}
+		if r.StopReason != "" && !r.StopReason.Valid() {
+			return fmt.Errorf("profile %s: rule %d: unknown stop reason %q", p.Name, i+1, r.StopReason)
+		}
+		if r.Status != "" && !r.Status.Valid() {
+			return fmt.Errorf("profile %s: rule %d: unknown status %q", p.Name, i+1, r.Status)
+		}
+	}
+	return nil
+}
+
+// ParseProfiles decodes a profile file: a JSON object (one profile) or array (several).
+// Unknown fields are errors.
+func ParseProfiles(data []byte) ([]*Profile, error) {
+	data = bytes.TrimSpace(data)
+	var list []*Profile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if len(data) > 0 && data[0] == '[' {
+		if err := dec.Decode(&list); err != nil {
+			return nil, fmt.Errorf("decoding profiles: %w", err)
+		}
+	} else {
+		var p Profile
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("decoding profile: %w", err)
+		}
+		list = append(list, &p)
+	}
+	for _, p := range list {
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
+}
+
+// LoadProfiles reads and parses a profile file.
+func LoadProfiles(path string) ([]*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading profile: %w", err)
+	}
+	ps, err := ParseProfiles(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return ps, nil
+}
+
+// Table indexes profile rules by object key.
+type Table struct {
+	byKey map[string][]Binding
+	// ifaceMethods lists keys of interface-method rules, for matching implementations.
+	ifaceMethods []string
+	names        []string
+}
+
+// NewTable indexes the rules of the given profiles.
+func NewTable(profiles ...*Profile) *Table {
+	t := &Table{byKey: map[string][]Binding{}}
+	for _, p := range profiles {
+		t.names = append(t.names, p.Name)
+		for _, r := range p.Rules {
+			rule := "profile " + p.Name + ": " + ShortName(r.Object)
+			if r.Note != "" {
+				rule += " (" + r.Note + ")"
+			}
+			t.byKey[r.Object] = append(t.byKey[r.Object], Binding{
+				Role:       r.Role,
+				Rule:       r,
+				Provenance: model.Provenance{Confidence: model.ConfidenceProfile, Rule: rule},
+			})
+			if r.Role == ModelCall || r.Role == ToolCall || r.Role == EngineCall {
+				t.ifaceMethods = append(t.ifaceMethods, r.Object)
+			}
+		}
+	}
+	sort.Strings(t.ifaceMethods)
+	return t
+}
+
+// Lookup returns the bindings of the object with the given key.
+func (t *Table) Lookup(key string) []Binding {
+	if t == nil || key == "" {
+		return nil
+	}
+	return t.byKey[key]
+}
+
+// CallableKeys returns the keys of model, tool and engine call rules; an implementation of an
+// interface method among them plays the same role.
+func (t *Table) CallableKeys() []string {
+	if t == nil {
+		return nil
+	}
+	return t.ifaceMethods
+}
+
+// Names returns the names of the indexed profiles.
+func (t *Table) Names() []string {
+	if t == nil {
+		return nil
+	}
+	return t.names
+}
