@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"time"
@@ -54,6 +55,9 @@ func (e *enc) lastByte() byte {
 func (e *enc) flush(force bool) {
 	if e.err != nil {
 		e.buf = e.buf[:0]
+		return
+	}
+	if e.w == nil { // a chunk encoder: its buffer is written out by the main one
 		return
 	}
 	if len(e.buf) >= 32<<10 || force {
@@ -102,13 +106,7 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 	e.raw("],\n\"timeless\":")
 	e.bool(t.Timeless)
 	e.raw(",\n\"sessions\":[")
-	for i, se := range t.Sessions {
-		if i > 0 {
-			e.raw(",")
-		}
-		e.raw("\n")
-		e.session(se)
-	}
+	e.sessions(t.Sessions)
 	e.raw("],\n\"notes\":[")
 	for i, n := range t.Notes {
 		if i > 0 {
@@ -399,6 +397,61 @@ func (e *enc) value(v any, depth int) {
 			b = []byte(`{"_error":` + strconv.Quote("unencodable attribute: "+err.Error()) + `}`)
 		}
 		e.buf = append(e.buf, b...)
+	}
+}
+
+// sessionChunk is how many sessions one worker renders at a time.
+const sessionChunk = 64
+
+// sessions writes the sessions array's items. Large trees are rendered in chunks by one worker
+// per CPU into their own buffers, written out in order: the output is byte for byte the same.
+func (e *enc) sessions(all []*model.Session) {
+	one := func(sub *enc, i int, se *model.Session) {
+		if i > 0 {
+			sub.raw(",")
+		}
+		sub.raw("\n")
+		sub.session(se)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || len(all) <= sessionChunk {
+		for i, se := range all {
+			one(e, i, se)
+		}
+		return
+	}
+	type chunk struct {
+		from int
+		buf  []byte
+		done chan struct{}
+	}
+	jobs := make(chan *chunk)
+	ordered := make(chan *chunk, 2*workers)
+	for range workers {
+		go func() {
+			for c := range jobs {
+				sub := &enc{}
+				for i := c.from; i < min(c.from+sessionChunk, len(all)); i++ {
+					one(sub, i, all[i])
+				}
+				c.buf = sub.buf
+				close(c.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		defer close(ordered)
+		for from := 0; from < len(all); from += sessionChunk {
+			c := &chunk{from: from, done: make(chan struct{})}
+			ordered <- c
+			jobs <- c
+		}
+	}()
+	for c := range ordered {
+		<-c.done
+		e.buf = append(e.buf, c.buf...)
+		e.flush(false)
 	}
 }
 

@@ -3,6 +3,7 @@ package json
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,7 +32,8 @@ func TestGolden(t *testing.T) {
 // TestSameAsEncodingJSON checks that "sessions", "timeless", "notes" and "findings" decode to
 // exactly what encoding/json makes of the model's own types.
 func TestSameAsEncodingJSON(t *testing.T) {
-	scs := append(rendertest.All(t), rendertest.Scenario{Name: "big", Tree: rendertest.Big(2000)})
+	scs := append(rendertest.All(t), rendertest.Scenario{Name: "big", Tree: rendertest.Big(2000)},
+		rendertest.Scenario{Name: "many-sessions", Tree: manySessions(t, 300)})
 	for _, sc := range scs {
 		t.Run(sc.Name, func(t *testing.T) {
 			var got map[string]any
@@ -174,4 +176,17 @@ func TestAttrValuesMatchEncodingJSON(t *testing.T) {
 			t.Errorf("value(%#v) = %s, encoding/json gives %s", v, e.buf, want)
 		}
 	}
+}
+
+// manySessions builds a tree of n sessions (more than one chunk of the parallel renderer).
+func manySessions(t *testing.T, n int) *model.Tree {
+	t.Helper()
+	base := rendertest.Basic().Tree
+	tree := &model.Tree{}
+	for i := 0; i < n; i++ {
+		se := *base.Sessions[0]
+		se.ID = fmt.Sprintf("%s-%03d", se.ID, i)
+		tree.Sessions = append(tree.Sessions, &se)
+	}
+	return tree
 }
