@@ -90,7 +90,7 @@ func clip(s string) string {
 }
 
 func sessionOf(attrs map[string]any) string {
-	return str(attrs, "lifeline.session_id", "gen_ai.conversation.id", "session.id", "langfuse.session.id")
+	return str(attrs, "lifeline.session_id", "gen_ai.conversation.id", "session.id", "langfuse.session.id", "ai.telemetry.metadata.sessionId")
 }
 
 // classify turns a raw span into a compact span record with its lifecycle layer.
@@ -132,6 +132,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 	op := strings.ToLower(str(a, "gen_ai.operation.name"))
 	oi := strings.ToUpper(str(a, "openinference.span.kind"))
 	lf := strings.ToLower(str(a, "langfuse.observation.type"))
+	aiOp := aiSDKOperation(a, s.name, scope)
 	switch {
 	case op == "invoke_agent" || op == "invoke_workflow" || oi == "AGENT" || lf == "agent":
 		sp.Layer = spantree.Agent
@@ -140,6 +141,12 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		sp.Layer = spantree.Model
 	case op == "execute_tool" || oi == "TOOL" || lf == "tool":
 		sp.Layer = spantree.Tool
+	case op == "agent_step":
+		// the AI SDK's GenAI integration (@ai-sdk/otel) wraps each loop iteration in a span
+		// "step N" with this custom operation: one model call plus the tool calls it requested
+		sp.Layer = spantree.Step
+	default:
+		sp.Layer = aiSDKLayer(aiOp)
 	}
 	if l := str(a, "lifeline.layer"); l != "" {
 		if layer, ok := spantree.ParseLayer(l); ok {
@@ -152,18 +159,30 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 	}
 	switch sp.Layer {
 	case spantree.Agent, spantree.Run:
-		sp.Agent = str(a, "lifeline.name", "gen_ai.agent.name", "agent.name", "gen_ai.workflow.name", "graph.node.id")
+		sp.Agent = str(a, "lifeline.name", "gen_ai.agent.name", "agent.name", "gen_ai.workflow.name", "graph.node.id", "ai.telemetry.functionId")
 		if sp.Agent == "" && sp.Layer == spantree.Agent {
 			sp.Agent = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.name, "invoke_agent"), "invoke_workflow"))
 		}
 		if ms, ok := num(a, "smolagents.max_steps"); ok && ms > 0 {
 			sp.Attrs = map[string]any{"max_steps": ms}
 		}
+		if sp.Err == nil {
+			fr := str(a, "ai.response.finishReason")
+			if op == "invoke_agent" || op == "invoke_workflow" {
+				fr = strings.Join(strs(a["gen_ai.response.finish_reasons"]), ",")
+			}
+			if sp.EndStop = endStop(aiOp, op, fr); sp.EndStop != "" {
+				if sp.Attrs == nil {
+					sp.Attrs = map[string]any{}
+				}
+				sp.Attrs["finish_reason"] = fr
+			}
+		}
 	case spantree.Model:
-		sp.Model = str(a, "lifeline.name", "gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
-		in, okIn := num(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt")
-		out, okOut := num(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion")
-		cached, okC := num(a, "lifeline.usage.cached_tokens", "gen_ai.usage.cache_read.input_tokens", "llm.token_count.prompt_details.cache_read")
+		sp.Model = str(a, "lifeline.name", "gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "ai.response.model", "ai.model.id")
+		in, okIn := num(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt", "ai.usage.inputTokens", "ai.usage.promptTokens")
+		out, okOut := num(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion", "ai.usage.outputTokens", "ai.usage.completionTokens")
+		cached, okC := num(a, "lifeline.usage.cached_tokens", "gen_ai.usage.cache_read.input_tokens", "llm.token_count.prompt_details.cache_read", "ai.usage.cachedInputTokens", "ai.usage.inputTokenDetails.cacheReadTokens")
 		cost := flo(a, "lifeline.usage.cost_usd")
 		if okIn || okOut || okC || cost != 0 {
 			sp.Usage = &model.Usage{InputTokens: in, OutputTokens: out, CachedTokens: cached, CostUSD: cost}
@@ -172,21 +191,21 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		if sp.Explicit == nil {
 			if fr := strs(a["gen_ai.response.finish_reasons"]); len(fr) > 0 {
 				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}
-			} else if fr := str(a, "llm.finish_reason"); fr != "" {
+			} else if fr := str(a, "llm.finish_reason", "ai.response.finishReason"); fr != "" {
 				sp.Attrs = map[string]any{"finish_reason": fr}
 			}
 		}
 	case spantree.Tool:
-		sp.Tool = str(a, "lifeline.name", "gen_ai.tool.name", "tool.name")
+		sp.Tool = str(a, "lifeline.name", "gen_ai.tool.name", "tool.name", "ai.toolCall.name")
 		if sp.Tool == "" {
 			sp.Tool = strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool"))
 		}
-		sp.CallID = str(a, "lifeline.call_id", "gen_ai.tool.call.id", "tool.id", "tool_call.id")
+		sp.CallID = str(a, "lifeline.call_id", "gen_ai.tool.call.id", "tool.id", "tool_call.id", "ai.toolCall.id")
 		if sp.Explicit == nil {
-			if args := str(a, "gen_ai.tool.call.arguments"); args != "" {
+			if args := str(a, "gen_ai.tool.call.arguments", "ai.toolCall.args"); args != "" {
 				sp.Attrs = map[string]any{"args": clip(args)}
 			}
-			if res := str(a, "gen_ai.tool.call.result"); res != "" {
+			if res := str(a, "gen_ai.tool.call.result", "ai.toolCall.result"); res != "" {
 				if sp.Attrs == nil {
 					sp.Attrs = map[string]any{}
 				}
@@ -204,9 +223,10 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 }
 
 // requests lists the tool calls a model call's output asked for: GenAI gen_ai.output.messages
-// parts of type tool_call, or OpenInference's flattened llm.output_messages.*.message.tool_calls.
+// parts of type tool_call, OpenInference's flattened llm.output_messages.*.message.tool_calls, or
+// the Vercel AI SDK's ai.response.toolCalls.
 func requests(a map[string]any) []spantree.Request {
-	var out []spantree.Request
+	out := aiSDKRequests(a)
 	if v, ok := a["gen_ai.output.messages"]; ok {
 		var msgs []any
 		switch x := v.(type) {

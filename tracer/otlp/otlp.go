@@ -506,6 +506,9 @@ func keep(k []byte, where int) bool {
 		}
 		return true
 	}
+	if bytes.HasPrefix(k, []byte("ai.")) {
+		return keepAISDK(k)
+	}
 	if bytes.HasPrefix(k, []byte("llm.output_messages.")) {
 		return bytes.Contains(k, []byte(".tool_calls."))
 	}

@@ -114,6 +114,7 @@ func TestFixtures(t *testing.T) {
 // (go test -update rewrites them).
 func TestGolden(t *testing.T) {
 	files := append(spantree.Fixtures("../../testdata/samples/otel", ".otlp.json"), spantree.Fixtures("../../testdata/traces/otel", ".otlp.json")...)
+	files = append(files, spantree.Fixtures("../../testdata/traces/otel-more", ".otlp.json", ".otlp.jsonl")...)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			evs, _ := read(t, "", f)
@@ -126,7 +127,8 @@ func TestGolden(t *testing.T) {
 				buf.Write(b)
 				buf.WriteByte('\n')
 			}
-			golden := filepath.Join("testdata", strings.TrimSuffix(filepath.Base(f), ".otlp.json")+".canonical.jsonl")
+			base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(f), ".otlp.json"), ".otlp.jsonl")
+			golden := filepath.Join("testdata", base+".canonical.jsonl")
 			if *update {
 				os.MkdirAll("testdata", 0o755)
 				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {

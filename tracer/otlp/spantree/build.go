@@ -270,6 +270,7 @@ type runB struct {
 	ended                            bool
 	fatal                            []*Span // spans whose error ends the run
 	hints                            []model.StopReason
+	endAgent                         *Span // the latest-ending agent span (its EndStop counts)
 	steps                            []*stepB
 	loose                            []*callB // calls outside any explicit step
 	subs                             map[*Span][]*runB
@@ -292,6 +293,8 @@ type callB struct {
 	agent string
 	id    string
 	infer []string
+	// attempt is the 1-based attempt number of a retried model call (0 = not a retry).
+	attempt int
 }
 
 func (b *Builder) emitInferred(t *trace, spans []*Span) {
@@ -363,6 +366,7 @@ func (b *Builder) walk(r *runB, sp *Span, kids map[*Span][]*Span, call *callB, s
 			if sp.Err != nil {
 				sub.fatal = append(sub.fatal, sp)
 			}
+			sub.noteAgent(sp)
 			for _, k := range kids[sp] {
 				b.walk(sub, k, kids, nil, nil, sub.agent)
 			}
@@ -372,6 +376,7 @@ func (b *Builder) walk(r *runB, sp *Span, kids map[*Span][]*Span, call *callB, s
 		if call != nil {
 			break
 		}
+		r.noteAgent(sp)
 		name := sp.Agent
 		if name == "" && sp.Layer == Agent {
 			name = sp.Name
@@ -393,7 +398,9 @@ func (b *Builder) walk(r *runB, sp *Span, kids map[*Span][]*Span, call *callB, s
 		r.steps = append(r.steps, st)
 		step = st
 	case Model, Tool:
-		if call != nil {
+		// A tool span inside a model span is a tool call that model call requested, run while its
+		// output streamed (Vercel AI SDK streamText); any other call inside a call is part of it.
+		if call != nil && !(sp.Layer == Tool && call.sp.Layer == Model) {
 			break
 		}
 		c := &callB{sp: sp, agent: agent}
@@ -416,14 +423,39 @@ func (b *Builder) walk(r *runB, sp *Span, kids map[*Span][]*Span, call *callB, s
 	}
 }
 
+// noteAgent remembers the latest-ending agent span of the run.
+func (r *runB) noteAgent(sp *Span) {
+	if sp.Layer != Agent {
+		return
+	}
+	if r.endAgent == nil || sp.End.After(r.endAgent.End) || sp.End.Equal(r.endAgent.End) && sp.Order > r.endAgent.Order {
+		r.endAgent = sp
+	}
+}
+
 // group builds inferred steps from the calls outside explicit steps: each model call opens a
 // step; a tool call joins the step whose model call requested its call id, else the current
-// step (by order), else a step of its own.
+// step (by order), else a step of its own. A model call right after a failed model call of the
+// current step, with no tool call between, is a retry of the same provider request (the Vercel
+// AI SDK's maxRetries, one span per attempt): it joins that step, marked with its attempt
+// number (inferred).
 func (r *runB) group() {
 	sort.SliceStable(r.loose, func(i, j int) bool { return before(r.loose[i].sp, r.loose[j].sp) })
 	byReq := map[string]*stepB{}
 	var cur *stepB
 	for _, c := range r.loose {
+		if c.sp.Layer == Model && cur != nil && cur.model != nil && len(cur.tools) == 0 && cur.models[len(cur.models)-1].sp.Err != nil &&
+			!cur.models[len(cur.models)-1].sp.Cancelled && c.agent == cur.model.agent {
+			c.attempt = len(cur.models) + 1
+			c.infer = append(c.infer, "attempt")
+			cur.models = append(cur.models, c)
+			for _, q := range c.sp.Requests {
+				if q.ID != "" {
+					byReq[q.ID] = cur
+				}
+			}
+			continue
+		}
 		if c.sp.Layer == Model {
 			cur = &stepB{model: c, models: []*callB{c}, start: c.sp.Start, order: c.sp.Order, inferred: true}
 			r.steps = append(r.steps, cur)
@@ -533,6 +565,14 @@ func (b *Builder) freshCall(session, id string) bool {
 	return true
 }
 
+// lastModel returns the step's last model call (by start), or nil.
+func (st *stepB) lastModel() *callB {
+	if len(st.models) == 0 {
+		return nil
+	}
+	return st.models[len(st.models)-1]
+}
+
 // pending returns the tool calls the last step's model asked for that never ran.
 func (st *stepB) pending() []Request {
 	var out []Request
@@ -606,11 +646,13 @@ func (b *Builder) emitRun(r *runB) {
 	te.TurnID, te.Inferred = turnID, []string{"turn"}
 	b.em.Emit(te)
 
-	// Run outcome.
+	// Run outcome (after matching, which pending requests depend on).
+	for _, st := range r.steps {
+		b.match(st, r.session)
+	}
 	status, stop, runErr := b.outcome(r)
 	var lastStepEnd time.Time
 	for i, st := range r.steps {
-		b.match(st, r.session)
 		end := b.emitStep(r, turnID, st, i+1)
 		if end.After(lastStepEnd) {
 			lastStepEnd = end
@@ -654,12 +696,24 @@ func (b *Builder) emitRun(r *runB) {
 	re := b.ev(model.RunEnd, r, top, end)
 	re.Status, re.StopReason, re.Error = status, stop, runErr
 	re.Inferred = []string{"status", "stop_reason"}
+	if a := r.endAgent; runErr == nil && status == model.StatusFailed && a != nil && a.EndStop == stop {
+		re.Attrs = map[string]any{"note": "the agent span ended without an error, but its end state implies this stop reason", "agent_span": a.ID}
+		if fr, ok := a.Attrs["finish_reason"]; ok {
+			re.Attrs["finish_reason"] = fr
+		}
+	}
 	b.em.Emit(re)
 }
 
 // outcome infers a finished run's status and stop reason from the errors of its spans.
 func (b *Builder) outcome(r *runB) (model.RunStatus, model.StopReason, *model.ErrorInfo) {
 	if len(r.fatal) == 0 {
+		// An agent span that ended normally may still say the loop stopped short of an answer
+		// (its step bound), unless the last step's requested calls are pending (approval).
+		if a := r.endAgent; a != nil && a.EndStop != "" && a.EndStop.ConsistentWith(model.StatusFailed) &&
+			(len(r.steps) == 0 || len(r.steps[len(r.steps)-1].pending()) == 0) {
+			return model.StatusFailed, a.EndStop, nil
+		}
 		return model.StatusCompleted, model.StopGoalReached, nil
 	}
 	var stop model.StopReason
@@ -680,10 +734,10 @@ func (b *Builder) outcome(r *runB) (model.RunStatus, model.StopReason, *model.Er
 	}
 	if stop == model.StopError && len(r.steps) > 0 {
 		last := r.steps[len(r.steps)-1]
-		switch {
-		case last.model != nil && last.model.sp.Err != nil:
+		switch lm := last.lastModel(); {
+		case lm != nil && lm.sp.Err != nil:
 			stop = model.StopModelError
-			if last.model.sp.Cancelled {
+			if lm.sp.Cancelled {
 				stop = model.StopCancelled
 			}
 		default:
@@ -744,12 +798,11 @@ func (b *Builder) emitStep(r *runB, turnID string, st *stepB, index int) time.Ti
 			outcome = model.OutcomeCancelled
 		}
 	}
-	for _, m := range st.models {
-		if m.sp.Err != nil && outcome == model.OutcomeOK {
-			outcome, serr = model.OutcomeError, m.sp.Err
-			if m.sp.Cancelled {
-				outcome = model.OutcomeCancelled
-			}
+	// the step's decision is its last model call (earlier ones are failed attempts it retried)
+	if m := st.lastModel(); m != nil && m.sp.Err != nil && outcome == model.OutcomeOK {
+		outcome, serr = model.OutcomeError, m.sp.Err
+		if m.sp.Cancelled {
+			outcome = model.OutcomeCancelled
 		}
 	}
 	for _, c := range st.models {
@@ -786,6 +839,12 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 	e.Inferred = c.infer
 	if c.agent != "" && c.agent != r.agent {
 		e.Attrs = map[string]any{"agent": c.agent}
+	}
+	if c.attempt > 1 {
+		if e.Attrs == nil {
+			e.Attrs = map[string]any{}
+		}
+		e.Attrs["attempt"] = c.attempt
 	}
 	if sp.Layer == Tool && sp.ID != c.id {
 		if e.Attrs == nil {

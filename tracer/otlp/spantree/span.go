@@ -128,6 +128,11 @@ type Span struct {
 	Attrs map[string]any
 	// Stop is a stop reason the format states or implies directly (e.g. a triggered guardrail).
 	Stop model.StopReason
+	// EndStop is the stop reason an agent span that ended without an error implies by its own end
+	// state (the Vercel AI SDK's last finish reason "tool-calls": the loop hit its step bound). It
+	// decides the run's outcome only when no span of the run failed and no requested tool call is
+	// pending; the latest-ending agent span of a run counts.
+	EndStop model.StopReason
 	// Events are the span's events that replay as canonical events (lifeline output).
 	Events []SpanEvent
 	// Explicit holds lifeline.* attributes; nil when the span has none.

@@ -1,0 +1,107 @@
+package otlp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
+)
+
+// The Vercel AI SDK (npm "ai", experimental_telemetry) names its spans after the operation and
+// records it in ai.operationId (tracer name "ai"):
+//
+//	ai.generateText / ai.streamText            one call of the tool loop (stopWhen): an agent
+//	  ai.generateText.doGenerate / ai.streamText.doStream   one provider request per step
+//	  ai.toolCall                              one tool execution (ai.toolCall.name/.id/.args/.result)
+//
+// generateText's ai.toolCall spans are siblings of the doGenerate span that requested them;
+// streamText's are children of the doStream span. The requested calls are in
+// ai.response.toolCalls (a JSON array of {toolCallId, toolName, input}); the loop's last finish
+// reason is ai.response.finishReason on the top span. generateObject/streamObject (no tool loop)
+// and embed/embedMany have no layer of their own; their doGenerate/doStream is a model call.
+
+// aiSDKOperation returns a span's AI SDK operation id: ai.operationId, else the span name when
+// the instrumentation scope is the SDK's tracer "ai".
+func aiSDKOperation(a map[string]any, name, scope string) string {
+	if op := str(a, "ai.operationId"); op != "" {
+		return op
+	}
+	if scope == "ai" && strings.HasPrefix(name, "ai.") {
+		return name
+	}
+	return ""
+}
+
+// aiSDKLayer maps an AI SDK operation id to a lifecycle layer.
+func aiSDKLayer(op string) spantree.Layer {
+	switch {
+	case op == "ai.generateText" || op == "ai.streamText":
+		return spantree.Agent
+	case op == "ai.toolCall":
+		return spantree.Tool
+	case strings.HasPrefix(op, "ai.") && (strings.HasSuffix(op, ".doGenerate") || strings.HasSuffix(op, ".doStream")):
+		return spantree.Model
+	}
+	return spantree.Other
+}
+
+// endStop is the stop reason an agent loop span that ended without an error implies by its last
+// finish reason — the AI SDK's ai.response.finishReason on ai.generateText/ai.streamText (aiOp),
+// or gen_ai.response.finish_reasons on a GenAI invoke_agent/invoke_workflow span (genaiOp), which
+// @ai-sdk/otel sets to the loop's last one. "tool-calls" means the loop stopped after executing
+// tool calls, before a final answer — its step bound (AI SDK stopWhen, stepCountIs(1) by
+// default) — so max_steps; "length" is the model's output token limit (other:max_tokens);
+// "content-filter" a provider-side guardrail. Any other reason (stop) is a normal end. The
+// Builder applies it only when every requested call of the last step ran (otherwise the run is
+// waiting for approval).
+func endStop(aiOp, genaiOp, finish string) model.StopReason {
+	if aiOp != "ai.generateText" && aiOp != "ai.streamText" && genaiOp != "invoke_agent" && genaiOp != "invoke_workflow" {
+		return ""
+	}
+	switch strings.ReplaceAll(strings.ToLower(finish), "_", "-") {
+	case "tool-calls":
+		return model.StopMaxSteps
+	case "length", "max-tokens":
+		return "other:max_tokens"
+	case "content-filter":
+		return model.StopGuardrail
+	}
+	return ""
+}
+
+// aiSDKRequests reads the tool calls an AI SDK model call asked for from ai.response.toolCalls.
+func aiSDKRequests(a map[string]any) []spantree.Request {
+	s, ok := a["ai.response.toolCalls"].(string)
+	if !ok || s == "" {
+		return nil
+	}
+	var calls []struct {
+		ToolCallID string `json:"toolCallId"`
+		ToolName   string `json:"toolName"`
+	}
+	if json.Unmarshal([]byte(s), &calls) != nil {
+		return nil
+	}
+	out := make([]spantree.Request, 0, len(calls))
+	for _, c := range calls {
+		out = append(out, spantree.Request{ID: c.ToolCallID, Name: c.ToolName})
+	}
+	return out
+}
+
+// keepAISDK says whether an ai.* attribute is needed; prompts, response texts and provider
+// metadata are skipped without decoding.
+func keepAISDK(k []byte) bool {
+	if bytes.HasPrefix(k, []byte("ai.usage.")) {
+		return true
+	}
+	switch string(k) {
+	case "ai.operationId", "ai.telemetry.functionId", "ai.telemetry.metadata.sessionId", "ai.model.id", "ai.response.model",
+		"ai.response.finishReason", "ai.response.toolCalls", "ai.toolCall.name", "ai.toolCall.id", "ai.toolCall.args",
+		"ai.toolCall.result":
+		return true
+	}
+	return false
+}
