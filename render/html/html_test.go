@@ -3,16 +3,15 @@ package html
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 type testCase struct {
 	name     string
@@ -43,8 +42,18 @@ func cases() []testCase {
 
 // TestGolden compares the embedded data of each page (indented) and the hash of the static
 // template with testdata/NAME.golden.json. Run with -update to regenerate.
+// goldenCases adds the renderers' shared scenarios (among them demo scenarios of the reference
+// runtime and real framework samples) to the package's own trees.
+func goldenCases(t *testing.T) []testCase {
+	out := cases()
+	for _, sc := range rendertest.All(t) {
+		out = append(out, testCase{"scenario-" + sc.Name, sc.Tree, sc.Findings})
+	}
+	return out
+}
+
 func TestGolden(t *testing.T) {
-	for _, c := range cases() {
+	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			data, err := Data(c.tree, c.findings, Options{Title: "golden " + c.name})
 			if err != nil {
@@ -57,7 +66,7 @@ func TestGolden(t *testing.T) {
 			got := []byte("{\n  \"template_sha256\": \"" + TemplateHash() + "\",\n  \"data\": " +
 				strings.ReplaceAll(pretty.String(), "\n", "\n  ") + "\n}\n")
 			path := filepath.Join("testdata", c.name+".golden.json")
-			if *update {
+			if rendertest.Update() {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -427,10 +427,15 @@ func (e *enc) sessions(all []*model.Session) {
 	}
 	jobs := make(chan *chunk)
 	ordered := make(chan *chunk, 2*workers)
+	free := make(chan []byte, 4*workers) // written-out buffers, reused so they need not grow again
 	for range workers {
 		go func() {
 			for c := range jobs {
 				sub := &enc{}
+				select {
+				case sub.buf = <-free:
+				default:
+				}
 				for i := c.from; i < min(c.from+sessionChunk, len(all)); i++ {
 					one(sub, i, all[i])
 				}
@@ -452,6 +457,10 @@ func (e *enc) sessions(all []*model.Session) {
 		<-c.done
 		e.buf = append(e.buf, c.buf...)
 		e.flush(false)
+		select {
+		case free <- c.buf[:0]:
+		default:
+		}
 	}
 }
 

@@ -22,6 +22,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
+// Update reports whether the tests run with -update (rewrite golden files).
+func Update() bool { return *update }
+
 // Scenario is one named test input: its events, the tree projected from them and the findings
 // the invariant checker reports on them.
 type Scenario struct {
