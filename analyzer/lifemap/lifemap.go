@@ -1,11 +1,14 @@
-// Package lifemap builds lifecycle maps: it loads packages, runs the lifecycle pass on them
-// (and, for facts, on their dependencies) with golang.org/x/tools/go/analysis/checker, and turns
-// the results into a model.Map with module-relative positions.
+// Package lifemap builds lifecycle maps: it loads packages (from source for the analyzed
+// modules, from export data for the rest; see Load), runs the lifecycle pass on them (and, for
+// facts, on their dependencies) with golang.org/x/tools/go/analysis/checker, and turns the
+// results into a model.Map with module-relative positions.
 package lifemap
 
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/types"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,10 +20,18 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// LoadMode is what the analyzers need from go/packages.
+// LoadMode is what the analyzers need from go/packages for the packages they analyze. It
+// lacks packages.NeedDeps on purpose: go/packages then type-checks only the packages named as
+// patterns from source and reads every other dependency from the compiler's export data (the
+// build cache), as go vet does. Load names the analyzed modules' own dependencies as patterns
+// too, so that the lifecycle pass's facts flow between them.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-	packages.NeedDeps | packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
+	packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
 	packages.NeedModule
+
+// listMode is the first, type-free pass of Load: the import graph with module information,
+// from go list alone.
+const listMode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // Options control loading.
 type Options struct {
@@ -34,14 +45,49 @@ type Options struct {
 
 // Load loads packages for analysis and fails with a clear error when any of them (or a
 // dependency) has errors: lifeline does not analyze code that does not type-check.
+//
+// The packages matching patterns, and the packages of the same modules that they import
+// (directly or through other packages of those modules), are parsed and type-checked from
+// source; everything else (the standard library, third-party modules) comes from export data
+// and is never type-checked from source. The lifecycle pass therefore carries facts (model
+// calls reached through helpers, loops, directives) between the packages of the analyzed
+// modules, but not out of other modules: their roles come from the mapping profiles and
+// directives bound to their exported API. Load returns the packages matching patterns only.
 func Load(patterns []string, opts Options) ([]*packages.Package, error) {
-	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests}
+	var flags []string
 	if len(opts.Tags) > 0 {
-		cfg.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
+		flags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	roots, extra, err := moduleDeps(patterns, opts, flags)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
+	all, err := packages.Load(cfg, append(append([]string{}, patterns...), extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	// Packages read from export data have types but no syntax and no types.Info; the checker
+	// still runs the analyzers that carry facts (the lifecycle pass, ctrlflow) on them, and those
+	// expect an Info to look their (absent) declarations up in.
+	packages.Visit(all, nil, func(p *packages.Package) {
+		if p.TypesInfo == nil && p.Types != nil {
+			p.TypesInfo = &types.Info{
+				Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+				Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
+				Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
+				Instances: map[*ast.Ident]types.Instance{},
+			}
+		}
+	})
+	pkgs := all
+	if len(extra) > 0 {
+		pkgs = nil
+		for _, p := range all {
+			if roots[p.ID] {
+				pkgs = append(pkgs, p)
+			}
+		}
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
@@ -62,6 +108,53 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 		return nil, fmt.Errorf("packages do not load or type-check:\n\t%s%s", strings.Join(errs, "\n\t"), more)
 	}
 	return pkgs, nil
+}
+
+// moduleDeps lists (with go list, no type-checking) the packages matching patterns and returns
+// their IDs and the import paths of the packages of their modules that they import, directly or
+// through other packages of those modules, and that patterns do not match. Packages outside any
+// module (the standard library, GOPATH) bring no others. Patterns naming .go files are left alone.
+func moduleDeps(patterns []string, opts Options, flags []string) (roots map[string]bool, extra []string, err error) {
+	for _, p := range patterns {
+		if strings.HasSuffix(p, ".go") {
+			return nil, nil, nil
+		}
+	}
+	cfg := &packages.Config{Mode: listMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
+	listed, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing packages: %w", err)
+	}
+	roots = map[string]bool{}
+	mods := map[string]bool{}
+	paths := map[string]bool{}
+	for _, p := range listed {
+		roots[p.ID] = true
+		paths[p.PkgPath] = true
+		if p.Module != nil {
+			mods[p.Module.Path] = true
+		}
+	}
+	seen := map[string]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		for _, q := range p.Imports {
+			if seen[q.ID] || q.Module == nil || !mods[q.Module.Path] {
+				continue
+			}
+			seen[q.ID] = true
+			if !paths[q.PkgPath] {
+				paths[q.PkgPath] = true
+				extra = append(extra, q.PkgPath)
+			}
+			visit(q)
+		}
+	}
+	for _, p := range listed {
+		visit(p)
+	}
+	sort.Strings(extra)
+	return roots, extra, nil
 }
 
 // Build runs the lifecycle pass on pkgs and assembles their map.

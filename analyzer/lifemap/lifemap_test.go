@@ -118,3 +118,40 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadModuleFacts loads one package of a module: the packages of the same module it imports
+// are type-checked from source, so that the lifecycle pass's facts reach it (the model call
+// inside llm.Ask), while the standard library comes from export data.
+func TestLoadModuleFacts(t *testing.T) {
+	pkgs, err := lifemap.Load([]string{"./agent"}, lifemap.Options{Dir: "testdata/facts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || pkgs[0].PkgPath != "example.com/facts/agent" {
+		t.Fatalf("Load returned %d packages, want example.com/facts/agent alone", len(pkgs))
+	}
+	imports := pkgs[0].Imports
+	if p := imports["example.com/facts/llm"]; p == nil || len(p.Syntax) == 0 {
+		t.Errorf("example.com/facts/llm was not loaded from source")
+	}
+	for _, std := range []string{"context", "strings"} {
+		p := imports[std]
+		if p == nil || p.Types == nil || p.TypesInfo == nil {
+			t.Fatalf("%s: no types", std)
+		}
+		if len(p.Syntax) > 0 {
+			t.Errorf("%s was type-checked from source, want export data", std)
+		}
+	}
+	m, err := lifemap.Build(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entries) != 1 || len(m.Entries[0].Loops) != 1 {
+		t.Fatalf("want one entry with one loop, got %+v", m.Entries)
+	}
+	calls := m.Entries[0].Loops[0].ModelCalls
+	if len(calls) != 1 || calls[0].Pos.File != "llm/llm.go" {
+		t.Errorf("model calls = %+v, want the one in llm/llm.go reached through llm.Ask", calls)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
 )
 
-
 type testCase struct {
 	name     string
 	tree     *model.Tree
