@@ -17,7 +17,26 @@ const MaxLineBytes = 16 << 20
 
 // DecodeLine parses one line of the canonical event log and validates it. The error says what
 // was expected; callers add file:line.
-func DecodeLine(line []byte) (Event, error) {
+func DecodeLine(line []byte) (Event, error) { return decodeLine(line, nil) }
+
+// LineDecoder decodes many lines, sharing one copy of the short strings they repeat (ids,
+// names, statuses), which keeps a tree of a long log small. Not safe for concurrent use.
+type LineDecoder struct {
+	intern map[string]string
+}
+
+// maxInternTable bounds the intern table; it starts afresh when full.
+const maxInternTable = 1 << 16
+
+// Decode is DecodeLine with string sharing.
+func (d *LineDecoder) Decode(line []byte) (Event, error) {
+	if d.intern == nil || len(d.intern) > maxInternTable {
+		d.intern = make(map[string]string, 1024)
+	}
+	return decodeLine(line, d.intern)
+}
+
+func decodeLine(line []byte, intern map[string]string) (Event, error) {
 	var ev Event
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
@@ -32,7 +51,7 @@ func DecodeLine(line []byte) (Event, error) {
 	if line[0] != '{' {
 		return ev, fmt.Errorf("not a JSON object (starts with %q): expected one event object per line", truncate(line, 20))
 	}
-	if decodeFast(line, &ev) == nil {
+	if decodeFast(line, &ev, intern) == nil {
 		if err := ev.validate(); err != nil { // the line is valid UTF-8 and unescaping kept it so
 			return ev, err
 		}

@@ -17,10 +17,8 @@ var errSlow = errors.New("slow path")
 // (any key order, escapes, unknown keys) and returns errSlow for anything unusual — malformed
 // JSON, duplicate keys, values of the wrong type — so that behaviour stays exactly that of the
 // general decoder (FuzzFastDecode compares the two).
-func decodeFast(b []byte, ev *Event) error {
-	// One string for the whole line: unescaped values are substrings of it (one allocation
-	// per event instead of one per field).
-	p := fastParser{b: b, s: string(b)}
+func decodeFast(b []byte, ev *Event, intern map[string]string) error {
+	p := fastParser{b: b, intern: intern}
 	if !p.consume('{') {
 		return errSlow
 	}
@@ -57,8 +55,26 @@ func decodeFast(b []byte, ev *Event) error {
 
 type fastParser struct {
 	b []byte
-	s string // b as a string
 	i int
+	// intern maps short strings (ids, names, enums) to one shared copy; nil: no interning.
+	intern map[string]string
+}
+
+// maxInterned is the longest string interned; longer values are copied.
+const maxInterned = 64
+
+// text returns b as a string: a shared copy for short strings when interning, else a new one.
+// Values never point into the line, so the tree keeps only what it uses of a log.
+func (p *fastParser) text(b []byte) string {
+	if p.intern == nil || len(b) > maxInterned {
+		return string(b)
+	}
+	if s, ok := p.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.intern[s] = s
+	return s
 }
 
 func (p *fastParser) ws() {
@@ -126,8 +142,13 @@ func (p *fastParser) rawString() ([]byte, bool) {
 	return nil, false
 }
 
-// str parses a JSON string value, unescaping it.
-func (p *fastParser) str() (string, bool) {
+// str parses a JSON string value, unescaping it, sharing the copy of short repeated values.
+func (p *fastParser) str() (string, bool) { return p.strv(true) }
+
+// strUnique parses a string that is seldom repeated (call ids, free text): never interned.
+func (p *fastParser) strUnique() (string, bool) { return p.strv(false) }
+
+func (p *fastParser) strv(intern bool) (string, bool) {
 	if !p.consume('"') {
 		return "", false
 	}
@@ -135,7 +156,12 @@ func (p *fastParser) str() (string, bool) {
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		if c == '"' {
-			s := p.s[start:p.i]
+			var s string
+			if intern {
+				s = p.text(p.b[start:p.i])
+			} else {
+				s = string(p.b[start:p.i])
+			}
 			p.i++
 			return s, true
 		}
@@ -359,7 +385,7 @@ func (p *fastParser) value(depth int) (any, bool) {
 	}
 	switch c := p.peek(); {
 	case c == '"':
-		return p.str()
+		return p.strUnique()
 	case c == '{':
 		p.i++
 		m := map[string]any{}
@@ -466,13 +492,13 @@ func (p *fastParser) field(key []byte, ev *Event) (uint64, bool) {
 		ev.StepID, ok = p.str()
 		return 1 << 9, ok
 	case "call_id":
-		ev.CallID, ok = p.str()
+		ev.CallID, ok = p.strUnique()
 		return 1 << 10, ok
 	case "connection_id":
 		ev.ConnectionID, ok = p.str()
 		return 1 << 11, ok
 	case "input_id":
-		ev.InputID, ok = p.str()
+		ev.InputID, ok = p.strUnique()
 		return 1 << 12, ok
 	case "status":
 		var s string
@@ -512,13 +538,13 @@ func (p *fastParser) field(key []byte, ev *Event) (uint64, bool) {
 		ev.Role, ok = p.str()
 		return 1 << 21, ok
 	case "text":
-		ev.Text, ok = p.str()
+		ev.Text, ok = p.strUnique()
 		return 1 << 22, ok
 	case "side_effect":
 		ev.SideEffect, ok = p.boolean()
 		return 1 << 23, ok
 	case "idempotency_key":
-		ev.IdempotencyKey, ok = p.str()
+		ev.IdempotencyKey, ok = p.strUnique()
 		return 1 << 24, ok
 	case "decision":
 		var s string
@@ -526,7 +552,7 @@ func (p *fastParser) field(key []byte, ev *Event) (uint64, bool) {
 		ev.Decision = Decision(s)
 		return 1 << 25, ok
 	case "cause":
-		ev.Cause, ok = p.str()
+		ev.Cause, ok = p.strUnique()
 		return 1 << 26, ok
 	case "consumes":
 		ev.Consumes, ok = p.strings()
@@ -621,7 +647,7 @@ func (p *fastParser) errorInfo(e *ErrorInfo) bool {
 		case "kind":
 			e.Kind, ok = p.str()
 		case "message":
-			e.Message, ok = p.str()
+			e.Message, ok = p.strUnique()
 		case "retryable":
 			e.Retryable, ok = p.boolean()
 		}

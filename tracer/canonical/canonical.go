@@ -153,10 +153,11 @@ func (b *batch) decode() {
 	b.events = make([]model.Event, 0, len(b.ends))
 	start := 0
 	var errs []lineErr
+	var dec model.LineDecoder // one per batch: the strings a batch repeats are shared
 	for i, end := range b.ends {
 		line := b.buf[start:end]
 		start = end
-		ev, err := model.DecodeLine(line)
+		ev, err := dec.Decode(line)
 		if err != nil {
 			if b.final && i == len(b.ends)-1 && !json.Valid(line) {
 				err = fmt.Errorf("%w: %v", ingest.ErrTornLine, err)
