@@ -187,17 +187,21 @@ func (p *fastParser) escaped(start int) (string, bool) {
 	out := make([]byte, 0, end-start)
 	out = append(out, p.b[start:p.i]...)
 	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
+		j := p.i // copy the run up to the next quote, backslash or control byte at once
+		for j < len(p.b) && p.b[j] != '"' && p.b[j] != '\\' && p.b[j] >= 0x20 {
+			j++
+		}
+		out = append(out, p.b[p.i:j]...)
+		p.i = j
+		if p.i >= len(p.b) {
+			break
+		}
+		switch c := p.b[p.i]; {
 		case c == '"':
 			p.i++
 			return string(out), true
 		case c < 0x20:
 			return "", false
-		case c != '\\':
-			out = append(out, c)
-			p.i++
-			continue
 		}
 		if p.i+1 >= len(p.b) {
 			return "", false
