@@ -47,7 +47,9 @@ func Project(events []Event) *Tree {
 	return p.Tree()
 }
 
-// Apply adds one event. The projector keeps the pointer; do not modify the event afterwards.
+// Apply adds one event. The projector keeps no pointer to ev itself, so a decoder may reuse the
+// Event value; it does keep what ev points to (attrs, consumes, inferred, origin, error, usage),
+// which must not be changed afterwards.
 func (p *Projector) Apply(ev *Event) {
 	p.seq.Push(ev, p.apply)
 }

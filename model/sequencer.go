@@ -37,7 +37,8 @@ func (h *evHeap) Pop() any {
 	return ev
 }
 
-// Push adds an event and passes every event that is now in order to apply.
+// Push adds an event and passes every event that is now in order to apply. It keeps no pointer
+// to ev (an event held back is copied), so the caller may reuse it afterwards.
 func (s *Sequencer) Push(ev *Event, apply func(*Event)) {
 	if ev.Seq == 0 {
 		apply(ev)
@@ -58,7 +59,8 @@ func (s *Sequencer) Push(ev *Event, apply func(*Event)) {
 	case ev.Seq < st.next: // a late or duplicate event: it cannot be put back in order; apply it now
 		apply(ev)
 	default:
-		heap.Push(&st.pending, ev)
+		held := *ev // the caller may reuse ev once Push returns
+		heap.Push(&st.pending, &held)
 		s.drain(ev.SessionID, st, false, apply)
 	}
 }

@@ -54,14 +54,20 @@ func firstLine(head []byte) []byte {
 
 // Decode reads a canonical log. Each bad line is reported with its number and what was expected,
 // and reading goes on; a torn last line (no newline, incomplete JSON) is reported as such.
-// Lines are decoded in parallel (one worker per CPU) and emitted in file order.
+// Lines are decoded in parallel (one worker per CPU) and emitted in file order; the Event
+// values passed to the sink are reused afterwards (see ingest.Emitter.Sink).
 func Decode(r io.Reader, em *ingest.Emitter) error {
 	workers := runtime.GOMAXPROCS(0)
 	jobs := make(chan *batch, workers)
+	free := make(chan []model.Event, 4*workers) // event buffers of emitted batches, reused
 	ordered := make(chan *batch, 2*workers)
 	for range workers {
 		go func() {
 			for b := range jobs {
+				select {
+				case b.events = <-free:
+				default:
+				}
 				b.decode()
 				close(b.done)
 			}
@@ -87,6 +93,11 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 		}
 		for _, e := range b.errs {
 			em.Error(e.line, e.err)
+		}
+		clear(b.events) // drop what the events point to; the sink keeps what it needs
+		select {
+		case free <- b.events[:0]:
+		default:
 		}
 	}
 	return <-readErr
@@ -150,7 +161,9 @@ func split(r io.Reader, file string, send func(*batch)) error {
 }
 
 func (b *batch) decode() {
-	b.events = make([]model.Event, 0, len(b.ends))
+	if cap(b.events) < len(b.ends) {
+		b.events = make([]model.Event, 0, len(b.ends))
+	}
 	start := 0
 	var errs []lineErr
 	var dec model.LineDecoder // one per batch: the strings a batch repeats are shared

@@ -17,7 +17,7 @@ const good = `{"v":1,"seq":1,"ts":"2026-11-29T08:00:00Z","type":"session/start",
 func decode(t *testing.T, in string) ([]*model.Event, []*ingest.DecodeError) {
 	t.Helper()
 	var evs []*model.Event
-	em := ingest.NewEmitter(func(ev *model.Event) { evs = append(evs, ev) })
+	em := ingest.NewEmitter(func(ev *model.Event) { c := *ev; evs = append(evs, &c) })
 	em.File = "log.jsonl"
 	if err := Decode(strings.NewReader(in), em); err != nil {
 		t.Fatalf("Decode: %v", err)

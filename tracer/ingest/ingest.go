@@ -39,7 +39,8 @@ const MaxErrors = 100
 type Emitter struct {
 	// File names the input being decoded (set by the caller before each file).
 	File string
-	// Sink receives every event.
+	// Sink receives every event. It must not keep the *Event after it returns (decoders may reuse
+	// it); what the event points to (attrs, slices, origin) stays valid.
 	Sink func(*model.Event)
 
 	seq     map[string]int64
