@@ -21,7 +21,7 @@ const Name = "canonical"
 // Detect scores how much head (the first bytes of a file) looks like a canonical log: its first
 // non-empty line is an object with "v" and a canonical "type" (and "seq").
 func Detect(head []byte) int {
-	line := firstLine(head)
+	line := ingest.FirstLine(head)
 	var probe struct {
 		V    any             `json:"v"`
 		Seq  any             `json:"seq"`
@@ -34,22 +34,6 @@ func Detect(head []byte) int {
 		return 60 // a damaged first line still names the format
 	}
 	return 100
-}
-
-func firstLine(head []byte) []byte {
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		var line []byte
-		if i < 0 {
-			line, head = head, nil
-		} else {
-			line, head = head[:i], head[i+1:]
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
-	}
-	return nil
 }
 
 // Decode reads a canonical log. Each bad line is reported with its number and what was expected,

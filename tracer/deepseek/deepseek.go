@@ -32,7 +32,7 @@ const Description = "DeepSeek Harness session log (session.jsonl, header version
 // {"type":"session", "createdAt": <number>, "delegationDepth": …}, or (without header) events
 // whose type contains "/" with a "data" object and a numeric "time"/"seq" but no canonical "v".
 func Detect(head []byte) int {
-	line := firstLine(head)
+	line := ingest.FirstLine(head)
 	var p struct {
 		Type            string          `json:"type"`
 		CreatedAt       json.RawMessage `json:"createdAt"`
@@ -65,22 +65,6 @@ func Detect(head []byte) int {
 func isNumber(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
-}
-
-func firstLine(head []byte) []byte {
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		var line []byte
-		if i < 0 {
-			line, head = head, nil
-		} else {
-			line, head = head[:i], head[i+1:]
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
-	}
-	return nil
 }
 
 // record is one line: the header or a session event (or a packed chunk row).

@@ -96,3 +96,20 @@ func EachLine(r io.Reader, em *Emitter, format string, fn func(line []byte, n in
 		}
 	}
 }
+
+// FirstLine returns the first non-blank line of head, trimmed: what format detection looks at.
+func FirstLine(head []byte) []byte {
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		var line []byte
+		if i < 0 {
+			line, head = head, nil
+		} else {
+			line, head = head[:i], head[i+1:]
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line
+		}
+	}
+	return nil
+}

@@ -30,28 +30,12 @@ var (
 	reRunID     = regexp.MustCompile(`"run_id"\s*:\s*"`)
 )
 
-func firstLine(head []byte) []byte {
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		var line []byte
-		if i < 0 {
-			line, head = head, nil
-		} else {
-			line, head = head[:i], head[i+1:]
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
-	}
-	return nil
-}
-
 // DetectRuns scores how much head looks like LangChain run records: a JSON object or array
 // whose first record has "run_type" and one of dotted_order, trace_id, parent_run_id, child_runs,
 // or is a createRun/updateRun payload or a post/patch batch. The first line may be longer than
 // head (a run tree on one line), so keys are matched in the prefix.
 func DetectRuns(head []byte) int {
-	line := firstLine(head)
+	line := ingest.FirstLine(head)
 	if len(line) == 0 || line[0] != '{' && line[0] != '[' {
 		return 0
 	}
@@ -67,7 +51,7 @@ func DetectRuns(head []byte) int {
 // DetectEvents scores how much head looks like streamEvents: the first line is an object with
 // "event": "on_…" and a "run_id".
 func DetectEvents(head []byte) int {
-	line := firstLine(head)
+	line := ingest.FirstLine(head)
 	if len(line) == 0 || line[0] != '{' {
 		return 0
 	}
