@@ -24,9 +24,9 @@ import (
 	"sort"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
 )
 
 // Options control the JSON rendering.
@@ -183,56 +183,10 @@ func (e *enc) time(t time.Time) {
 	e.buf = append(e.buf, '"')
 }
 
-const hex = "0123456789abcdef"
-
 // str writes a JSON string the way encoding/json does: <, >, & and U+2028/2029 escaped,
 // invalid UTF-8 replaced by U+FFFD.
 func (e *enc) str(s string) {
-	b := append(e.buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	e.buf = append(b, '"')
+	e.buf = jsonw.AppendString(e.buf, s, jsonw.HTMLSafe)
 }
 
 // float writes a float64 the way encoding/json does.

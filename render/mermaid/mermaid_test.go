@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -9,25 +10,14 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, sc := range rendertest.All(t) {
-		for _, tc := range []struct {
-			suffix string
-			opts   Options
-		}{
-			{".gantt.md", Options{}},
-			{".sequence.md", Options{Sequence: true}},
-			{".gantt.mmd", Options{Bare: true}},
-		} {
-			t.Run(sc.Name+tc.suffix, func(t *testing.T) {
-				tc.opts.Findings = sc.Findings
-				var buf bytes.Buffer
-				if err := Render(&buf, sc.Tree, tc.opts); err != nil {
-					t.Fatal(err)
-				}
-				rendertest.Golden(t, sc.Name+tc.suffix, buf.Bytes())
-			})
-		}
-	}
+	rendertest.GoldenVariants(t, []rendertest.Variant[Options]{
+		{Suffix: ".gantt.md", Opts: Options{}},
+		{Suffix: ".sequence.md", Opts: Options{Sequence: true}},
+		{Suffix: ".gantt.mmd", Opts: Options{Bare: true}},
+	}, func(w io.Writer, sc rendertest.Scenario, o Options) error {
+		o.Findings = sc.Findings
+		return Render(w, sc.Tree, o)
+	})
 }
 
 func TestLabel(t *testing.T) {
@@ -97,21 +87,7 @@ func BenchmarkRender100k(b *testing.B) {
 			name = "sequence"
 		}
 		b.Run(name, func(b *testing.B) {
-			var n int64
-			b.ReportAllocs()
-			for b.Loop() {
-				var c countWriter
-				if err := Render(&c, tr, Options{Sequence: seq}); err != nil {
-					b.Fatal(err)
-				}
-				n = int64(c)
-			}
-			b.ReportMetric(float64(n), "bytes/op")
-			b.SetBytes(n)
+			rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{Sequence: seq}) })
 		})
 	}
 }
-
-type countWriter int64
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -6,10 +6,11 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
 )
 
 // encoder writes OTLP TracesData in the OTLP JSON encoding (proto3 JSON with hex ids and
@@ -36,7 +37,7 @@ func (e *encoder) maybeFlush() {
 func (e *encoder) raw(s string) { e.buf = append(e.buf, s...) }
 
 func (e *encoder) str(s string) {
-	e.buf = appendString(e.buf, s)
+	e.buf = jsonw.AppendString(e.buf, s, jsonw.Minimal)
 }
 
 func (e *encoder) hexID(b []byte) {
@@ -236,46 +237,4 @@ func (e *encoder) value(v *commonpb.AnyValue) {
 		e.raw("{")
 	}
 	e.raw("}")
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string (control characters escaped, invalid UTF-8 replaced).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

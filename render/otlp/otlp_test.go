@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"regexp"
 	"testing"
 
@@ -18,11 +19,7 @@ import (
 
 func render(t testing.TB, tr *model.Tree, o Options) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := Render(&buf, tr, o); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return rendertest.Output(t, func(w io.Writer) error { return Render(w, tr, o) })
 }
 
 func TestGolden(t *testing.T) {
@@ -156,19 +153,5 @@ func TestDeterministic(t *testing.T) {
 
 func BenchmarkRender100k(b *testing.B) {
 	tr := rendertest.Big(100_000)
-	var n int64
-	b.ReportAllocs()
-	for b.Loop() {
-		var c countWriter
-		if err := Render(&c, tr, Options{}); err != nil {
-			b.Fatal(err)
-		}
-		n = int64(c)
-	}
-	b.ReportMetric(float64(n), "bytes/op")
-	b.SetBytes(n)
+	rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{}) })
 }
-
-type countWriter int64
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -12,25 +13,14 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, sc := range rendertest.All(t) {
-		for _, tc := range []struct {
-			suffix string
-			opts   Options
-		}{
-			{".txt", Options{Width: 110}},
-			{".narrow.txt", Options{Width: 60}},
-			{".color.txt", Options{Width: 110, Color: true}},
-		} {
-			t.Run(sc.Name+tc.suffix, func(t *testing.T) {
-				tc.opts.Findings = sc.Findings
-				var buf bytes.Buffer
-				if err := Render(&buf, sc.Tree, tc.opts); err != nil {
-					t.Fatal(err)
-				}
-				rendertest.Golden(t, sc.Name+tc.suffix, buf.Bytes())
-			})
-		}
-	}
+	rendertest.GoldenVariants(t, []rendertest.Variant[Options]{
+		{Suffix: ".txt", Opts: Options{Width: 110}},
+		{Suffix: ".narrow.txt", Opts: Options{Width: 60}},
+		{Suffix: ".color.txt", Opts: Options{Width: 110, Color: true}},
+	}, func(w io.Writer, sc rendertest.Scenario, o Options) error {
+		o.Findings = sc.Findings
+		return Render(w, sc.Tree, o)
+	})
 }
 
 func TestNoEscapesWithoutColor(t *testing.T) {
@@ -115,19 +105,5 @@ func TestEmptyTree(t *testing.T) {
 
 func BenchmarkRender100k(b *testing.B) {
 	tr := rendertest.Big(100_000)
-	var n int64
-	b.ReportAllocs()
-	for b.Loop() {
-		var c countWriter
-		if err := Render(&c, tr, Options{Width: 120}); err != nil {
-			b.Fatal(err)
-		}
-		n = int64(c)
-	}
-	b.ReportMetric(float64(n), "bytes/op")
-	b.SetBytes(n)
+	rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{Width: 120}) })
 }
-
-type countWriter int64
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

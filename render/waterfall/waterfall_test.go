@@ -1,7 +1,7 @@
 package waterfall
 
 import (
-	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -11,34 +11,19 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, sc := range rendertest.All(t) {
-		for _, tc := range []struct {
-			suffix string
-			opts   Options
-		}{
-			{".txt", Options{Width: 120}},
-			{".narrow.txt", Options{Width: 50}},
-			{".color.txt", Options{Width: 100, Color: true}},
-		} {
-			t.Run(sc.Name+tc.suffix, func(t *testing.T) {
-				tc.opts.Findings = sc.Findings
-				var buf bytes.Buffer
-				if err := Render(&buf, sc.Tree, tc.opts); err != nil {
-					t.Fatal(err)
-				}
-				rendertest.Golden(t, sc.Name+tc.suffix, buf.Bytes())
-			})
-		}
-	}
+	rendertest.GoldenVariants(t, []rendertest.Variant[Options]{
+		{Suffix: ".txt", Opts: Options{Width: 120}},
+		{Suffix: ".narrow.txt", Opts: Options{Width: 50}},
+		{Suffix: ".color.txt", Opts: Options{Width: 100, Color: true}},
+	}, func(w io.Writer, sc rendertest.Scenario, o Options) error {
+		o.Findings = sc.Findings
+		return Render(w, sc.Tree, o)
+	})
 }
 
 func render(t *testing.T, tr *model.Tree, o Options) []string {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := Render(&buf, tr, o); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(buf.String(), "\n")
+	return strings.Split(string(rendertest.Output(t, func(w io.Writer) error { return Render(w, tr, o) })), "\n")
 }
 
 func rowOf(t *testing.T, lines []string, prefix string) (label, bar string) {
@@ -124,19 +109,5 @@ func TestWidthAndSafety(t *testing.T) {
 
 func BenchmarkRender100k(b *testing.B) {
 	tr := rendertest.Big(100_000)
-	var n int64
-	b.ReportAllocs()
-	for b.Loop() {
-		var c countWriter
-		if err := Render(&c, tr, Options{Width: 120}); err != nil {
-			b.Fatal(err)
-		}
-		n = int64(c)
-	}
-	b.ReportMetric(float64(n), "bytes/op")
-	b.SetBytes(n)
+	rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{Width: 120}) })
 }
-
-type countWriter int64
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

@@ -1,7 +1,6 @@
 package deepseek
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,19 +8,8 @@ import (
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 )
-
-func decodeBytes(t testing.TB, name string, b []byte) ([]model.Event, []*ingest.DecodeError) {
-	t.Helper()
-	var evs []model.Event
-	em := ingest.NewEmitter(func(ev *model.Event) { evs = append(evs, *ev) })
-	em.File = name
-	if err := Decode(bytes.NewReader(b), em); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	errs, _ := em.Errors()
-	return evs, errs
-}
 
 func decodeFile(t *testing.T, path string) ([]model.Event, []*ingest.DecodeError) {
 	t.Helper()
@@ -29,40 +17,7 @@ func decodeFile(t *testing.T, path string) ([]model.Event, []*ingest.DecodeError
 	if err != nil {
 		t.Fatal(err)
 	}
-	return decodeBytes(t, filepath.Base(path), b)
-}
-
-type runWant struct {
-	status model.RunStatus
-	stop   model.StopReason
-}
-
-func assertTree(t *testing.T, evs []model.Event, want model.Summary, runs []runWant) *model.Tree {
-	t.Helper()
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
-	tree := model.Project(evs)
-	if got := tree.Summarize(); got != want {
-		t.Errorf("summary = %+v, want %+v", got, want)
-	}
-	var got []runWant
-	for _, s := range tree.Sessions {
-		for _, r := range s.Runs {
-			got = append(got, runWant{r.Status, r.StopReason})
-		}
-	}
-	if len(got) != len(runs) {
-		t.Fatalf("runs = %v, want %v", got, runs)
-	}
-	for i := range runs {
-		if got[i] != runs[i] {
-			t.Errorf("run %d = %v, want %v", i, got[i], runs[i])
-		}
-	}
-	return tree
+	return tracertest.Decode(t, Decode, filepath.Base(path), b)
 }
 
 // TestSamples asserts the ground truth of testdata/samples/deepseek-harness (README table).
@@ -70,13 +25,12 @@ func TestSamples(t *testing.T) {
 	dir := "../../testdata/samples/deepseek-harness"
 	tests := []struct {
 		file string
-		want model.Summary
-		runs []runWant
+		want tracertest.Expected
 	}{
-		{"text-turn.session.jsonl", model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, []runWant{{model.StatusCompleted, model.StopGoalReached}}},
-		{"approval-composer.session.jsonl", model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 4, ModelCalls: 4, ToolCalls: 3}, []runWant{{model.StatusCompleted, model.StopGoalReached}}},
-		{"cancel.session.jsonl", model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, []runWant{{model.StatusCancelled, model.StopCancelled}}},
-		{"error-finish.session.jsonl", model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, []runWant{{model.StatusFailed, model.StopModelError}}},
+		{"text-turn.session.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, RunsDetail: tracertest.Completed(1)}},
+		{"approval-composer.session.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 4, ModelCalls: 4, ToolCalls: 3}, RunsDetail: tracertest.Completed(1)}},
+		{"cancel.session.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, RunsDetail: []tracertest.Run{{Status: model.StatusCancelled, StopReason: model.StopCancelled}}}},
+		{"error-finish.session.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 1, ModelCalls: 1}, RunsDetail: []tracertest.Run{{Status: model.StatusFailed, StopReason: model.StopModelError}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -89,7 +43,7 @@ func TestSamples(t *testing.T) {
 			for _, e := range errs {
 				t.Errorf("decode error: %v", e)
 			}
-			tree := assertTree(t, evs, tt.want, tt.runs)
+			tree := tracertest.AssertProjection(t, evs, tt.want)
 			switch tt.file {
 			case "approval-composer.session.jsonl":
 				r := tree.Sessions[0].Runs[0]
@@ -137,7 +91,7 @@ func TestRealShapes(t *testing.T) {
 {"type":"step/end","seq":21,"time":1785157566101,"data":{"turn":2,"step":1}}
 {"type":"turn/end","seq":22,"time":1785157566101,"data":{"turn":2,"reason":{"kind":"interrupted"}}}
 {"type":"turn/start","seq":23,"time":17851575`
-	evs, errs := decodeBytes(t, "real.jsonl", []byte(log))
+	evs, errs := tracertest.Decode(t, Decode, "real.jsonl", []byte(log))
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "real.jsonl:23") || !strings.Contains(errs[0].Error(), "truncated") {
 		t.Errorf("errors = %v, want one torn-line error at real.jsonl:23", errs)
 	}
@@ -159,52 +113,32 @@ func TestRealShapes(t *testing.T) {
 	if tc := r2.Turns[0].Steps[0].ToolCalls[0]; tc.Outcome != model.OutcomeUnknown {
 		t.Errorf("repaired call outcome %s, want unknown", tc.Outcome)
 	}
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
+	tracertest.NoErrorFindings(t, evs)
 }
 
 // TestMalformed feeds broken records: each is reported with its line and the rest is read.
 func TestMalformed(t *testing.T) {
 	big := `{"type":"user/message","data":{"content":"` + strings.Repeat("x", ingest.MaxLine+10) + `"}}`
-	tests := []struct {
-		name, line, want string
-	}{
-		{"not json", `hello`, "not a JSON"},
-		{"wrong type", `{"type":"turn/start","time":"soon","data":{"turn":1}}`, `field "time"`},
-		{"invalid utf8", "{\"type\":\"user/message\",\"data\":{\"content\":\"\xff\xfe\"}}", "invalid UTF-8"},
-		{"huge line", big, "longer than"},
-		{"end without start", `{"type":"step/end","data":{"turn":1,"step":1}}`, "without an open step"},
+	tests := []tracertest.BadCase{
+		{Name: "not json", Bad: `hello`, Want: "not a JSON"},
+		{Name: "wrong type", Bad: `{"type":"turn/start","time":"soon","data":{"turn":1}}`, Want: `field "time"`},
+		{Name: "invalid utf8", Bad: "{\"type\":\"user/message\",\"data\":{\"content\":\"\xff\xfe\"}}", Want: "invalid UTF-8"},
+		{Name: "huge line", Bad: big, Want: "longer than"},
+		{Name: "end without start", Bad: `{"type":"step/end","data":{"turn":1,"step":1}}`, Want: "without an open step"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := `{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}` + "\n" + tt.line + "\n" +
+	tracertest.AssertMalformed(t, Decode, tests,
+		func(line string) string {
+			return `{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}` + "\n" + line + "\n" +
 				`{"type":"turn/start","data":{"turn":1}}` + "\n" + `{"type":"turn/end","data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n"
-			evs, errs := decodeBytes(t, "bad.jsonl", []byte(in))
-			if len(errs) == 0 || !strings.Contains(errs[0].Error(), "bad.jsonl:2") || !strings.Contains(errs[0].Error(), tt.want) {
-				t.Fatalf("errors = %v, want bad.jsonl:2 … %s", errs, tt.want)
-			}
-			if s := model.Project(evs).Summarize(); s.Runs != 1 {
-				t.Errorf("rest not read: %+v", s)
-			}
-		})
-	}
+		},
+		func(s model.Summary) bool { return s.Runs == 1 })
 }
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob("../../testdata/samples/deepseek-harness/*.jsonl")
-	for _, p := range files {
-		b, _ := os.ReadFile(p)
-		if len(b) > 8000 {
-			b = b[:8000]
-		}
-		f.Add(b)
-	}
+	tracertest.FuzzSeeds(f, "../../testdata/samples/deepseek-harness/*.jsonl", 8000)
 	f.Add([]byte(`{"type":"turn/end","data":{"reason":"x"}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, _ := decodeBytes(t, "fuzz.jsonl", b)
+		evs, _ := tracertest.Decode(t, Decode, "fuzz.jsonl", b)
 		for i := range evs {
 			if err := evs[i].Validate(); err != nil {
 				t.Fatalf("invalid event %+v: %v", evs[i], err)
@@ -236,5 +170,5 @@ func TestSessionAcrossFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	assertTree(t, evs, model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 2, ModelCalls: 2}, []runWant{{model.StatusCompleted, model.StopGoalReached}, {model.StatusCompleted, model.StopGoalReached}})
+	tracertest.AssertProjection(t, evs, tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 2, ModelCalls: 2}, RunsDetail: tracertest.Completed(2)})
 }

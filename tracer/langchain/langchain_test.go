@@ -1,9 +1,6 @@
 package langchain
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,87 +8,19 @@ import (
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 )
 
-type decodeFunc func(io.Reader, *ingest.Emitter) error
-
-func decodeBytes(t testing.TB, dec decodeFunc, name string, b []byte) ([]model.Event, []*ingest.DecodeError) {
+func pick(t *testing.T, b []byte) tracertest.DecodeFunc {
 	t.Helper()
-	var evs []model.Event
-	em := ingest.NewEmitter(func(ev *model.Event) { evs = append(evs, *ev) })
-	em.File = name
-	if err := dec(bytes.NewReader(b), em); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	errs, _ := em.Errors()
-	return evs, errs
-}
-
-func pick(t *testing.T, b []byte) decodeFunc {
-	t.Helper()
-	head := b
-	if len(head) > 64<<10 {
-		head = head[:64<<10]
-	}
-	r, e := DetectRuns(head), DetectEvents(head)
-	switch {
-	case r > 0 && r >= e:
-		return DecodeRuns
-	case e > 0:
-		return DecodeEvents
-	}
-	t.Fatalf("not detected as a langchain format")
-	return nil
-}
-
-type runWant struct {
-	Status     model.RunStatus  `json:"status"`
-	StopReason model.StopReason `json:"stop_reason"`
-}
-
-type expected struct {
-	model.Summary
-	RunsDetail []runWant `json:"runs_detail"`
-}
-
-func assertTree(t *testing.T, evs []model.Event, want expected) *model.Tree {
-	t.Helper()
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
-	for i := range evs {
-		if err := evs[i].Validate(); err != nil {
-			t.Errorf("invalid event %d: %v", i, err)
-		}
-	}
-	tree := model.Project(evs)
-	if got := tree.Summarize(); got != want.Summary {
-		t.Errorf("summary = %+v, want %+v", got, want.Summary)
-	}
-	var got []runWant
-	for _, s := range tree.Sessions {
-		for _, r := range s.Runs {
-			got = append(got, runWant{r.Status, r.StopReason})
-		}
-	}
-	if len(got) != len(want.RunsDetail) {
-		t.Fatalf("runs = %v, want %v", got, want.RunsDetail)
-	}
-	for i := range got {
-		if got[i] != want.RunsDetail[i] {
-			t.Errorf("run %d = %v, want %v", i, got[i], want.RunsDetail[i])
-		}
-	}
-	return tree
+	return tracertest.Pick(t, b, "langchain", tracertest.Format{Detect: DetectRuns, Decode: DecodeRuns}, tracertest.Format{Detect: DetectEvents, Decode: DecodeEvents})
 }
 
 // TestSamples asserts the README ground truth of the three views of
 // testdata/samples/langgraph/01_react_multi_step.
 func TestSamples(t *testing.T) {
-	want := expected{model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 3, ModelCalls: 3, ToolCalls: 3},
-		[]runWant{{model.StatusCompleted, model.StopGoalReached}}}
+	want := tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 3, ModelCalls: 3, ToolCalls: 3},
+		RunsDetail: tracertest.Completed(1)}
 	views, _ := filepath.Glob("../../testdata/samples/langgraph/01_react_multi_step.*")
 	if len(views) != 3 {
 		t.Fatalf("views = %v", views)
@@ -102,11 +31,8 @@ func TestSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			evs, errs := decodeBytes(t, pick(t, b), filepath.Base(v), b)
-			for _, e := range errs {
-				t.Errorf("decode error: %v", e)
-			}
-			tree := assertTree(t, evs, want)
+			evs := tracertest.DecodeClean(t, pick(t, b), filepath.Base(v), b)
+			tree := tracertest.AssertTree(t, evs, want)
 			steps := tree.Sessions[0].Runs[0].Turns[0].Steps
 			if len(steps) == 3 && len(steps[1].ToolCalls) != 2 {
 				t.Errorf("step 2 has %d tool calls, want the 2 parallel ones", len(steps[1].ToolCalls))
@@ -128,40 +54,14 @@ var streamOpen = map[string]bool{"04_recursion_limit": true, "05_aborted": true}
 
 // TestTraces walks testdata/traces/langgraph: every view of a scenario gives its expected.json.
 func TestTraces(t *testing.T) {
-	exps, _ := filepath.Glob("../../testdata/traces/langgraph/*.expected.json")
-	for _, exp := range exps {
-		base := strings.TrimSuffix(exp, ".expected.json")
-		var want expected
-		b, err := os.ReadFile(exp)
-		if err != nil {
-			t.Fatal(err)
+	tracertest.EachView(t, "../../testdata/traces/langgraph/*.expected.json", "", func(t *testing.T, v tracertest.View) {
+		w := v.Want
+		if strings.Contains(v.Path, "stream_events") && streamOpen[v.Scenario] {
+			w.RunsDetail = []tracertest.Run{{Status: model.StatusRunning, StopReason: ""}}
 		}
-		if err := json.Unmarshal(b, &want); err != nil {
-			t.Fatalf("%s: %v", exp, err)
-		}
-		views, _ := filepath.Glob(base + ".*")
-		for _, view := range views {
-			if strings.HasSuffix(view, ".expected.json") {
-				continue
-			}
-			t.Run(filepath.Base(view), func(t *testing.T) {
-				b, err := os.ReadFile(view)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := want
-				scenario := filepath.Base(base)
-				if strings.Contains(view, "stream_events") && streamOpen[scenario] {
-					w.RunsDetail = []runWant{{model.StatusRunning, ""}}
-				}
-				evs, errs := decodeBytes(t, pick(t, b), filepath.Base(view), b)
-				for _, e := range errs {
-					t.Errorf("decode error: %v", e)
-				}
-				assertTree(t, evs, w)
-			})
-		}
-	}
+		evs := tracertest.DecodeClean(t, pick(t, v.Data), filepath.Base(v.Path), v.Data)
+		tracertest.AssertTree(t, evs, w)
+	})
 }
 
 // TestShapes covers the real-world shapes: children before parents, create/update merged by id,
@@ -187,7 +87,7 @@ func TestShapes(t *testing.T) {
 		`{"id":"00000000-0000-0000-0000-0000000000e2","name":"y","run_type":"chain","parent_run_id":"00000000-0000-0000-0000-0000000000e1","start_time":"2026-08-20T07:06:00Z","end_time":"2026-08-20T07:06:01Z","extra":{"metadata":{"thread_id":"U"}}}`,
 		`{"op":"createRun","run":{"id":"00000000-0000-0000-0000-0000000000e2","name":"y","run_type":"chain"}}`,
 	}, "\n") + "\n"
-	evs, errs := decodeBytes(t, DecodeRuns, "shapes.jsonl", []byte(in))
+	evs, errs := tracertest.Decode(t, DecodeRuns, "shapes.jsonl", []byte(in))
 	var msgs []string
 	for _, e := range errs {
 		msgs = append(msgs, e.Error())
@@ -224,11 +124,7 @@ func TestShapes(t *testing.T) {
 	if r := sT.Runs[3]; r.Status != model.StatusFailed || r.StopReason != model.StopModelError {
 		t.Errorf("dangling run = %s/%s, want failed/model_error", r.Status, r.StopReason)
 	}
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
+	tracertest.NoErrorFindings(t, evs)
 }
 
 // TestMalformed feeds broken lines to both decoders: each is reported with file:line, the rest
@@ -237,70 +133,33 @@ func TestMalformed(t *testing.T) {
 	good, _ := os.ReadFile("../../testdata/samples/langgraph/01_react_multi_step.stream_events_v2.jsonl")
 	lines := strings.SplitAfter(string(good), "\n")
 	big := `{"event":"on_chain_stream","run_id":"x","data":{"chunk":"` + strings.Repeat("x", ingest.MaxLine+1) + `"}}` + "\n"
-	tests := []struct{ name, bad, want string }{
-		{"not json", "nope\n", "malformed JSON"},
-		{"wrong type", `{"event":"on_tool_start","run_id":42}` + "\n", `field "run_id"`},
-		{"invalid utf8", "{\"event\":\"on_custom_event\",\"run_id\":\"\xff\"}\n", "invalid UTF-8"},
-		{"huge", big, "longer than"},
+	tests := []tracertest.BadCase{
+		{Name: "not json", Bad: "nope\n", Want: "malformed JSON"},
+		{Name: "wrong type", Bad: `{"event":"on_tool_start","run_id":42}` + "\n", Want: `field "run_id"`},
+		{Name: "invalid utf8", Bad: "{\"event\":\"on_custom_event\",\"run_id\":\"\xff\"}\n", Want: "invalid UTF-8"},
+		{Name: "huge", Bad: big, Want: "longer than"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := lines[0] + tt.bad + strings.Join(lines[1:], "")
-			evs, errs := decodeBytes(t, DecodeEvents, "bad.jsonl", []byte(in))
-			if len(errs) == 0 || !strings.Contains(errs[0].Error(), "bad.jsonl:2") || !strings.Contains(errs[0].Error(), tt.want) {
-				t.Fatalf("errors = %v, want bad.jsonl:2 … %s", errs, tt.want)
-			}
-			if s := model.Project(evs).Summarize(); s.Steps != 3 {
-				t.Errorf("rest not read: %+v", s)
-			}
-		})
-	}
+	tracertest.AssertMalformed(t, DecodeEvents, tests,
+		func(bad string) string { return lines[0] + bad + strings.Join(lines[1:], "") },
+		func(s model.Summary) bool { return s.Steps == 3 })
 	payloads, _ := os.ReadFile("../../testdata/samples/langgraph/01_react_multi_step.langsmith_payloads.jsonl")
 	torn := string(payloads[:len(payloads)-40])
-	_, errs := decodeBytes(t, DecodeRuns, "torn.jsonl", []byte(torn))
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "truncated") {
-		t.Errorf("errors = %v, want one truncated-line error", errs)
-	}
-}
-
-func fuzzSeeds(f *testing.F, glob string) {
-	files, _ := filepath.Glob(glob)
-	for _, p := range files {
-		b, _ := os.ReadFile(p)
-		if len(b) > 6000 {
-			b = b[:6000]
-		}
-		f.Add(b)
-	}
+	tracertest.AssertTorn(t, DecodeRuns, []byte(torn))
 }
 
 func FuzzDecodeRuns(f *testing.F) {
-	fuzzSeeds(f, "../../testdata/samples/langgraph/*.json*")
+	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.json*", 6000)
 	f.Add([]byte(`[{"id":"a","run_type":"chain","child_runs":[{"id":"b","run_type":"llm"}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, _ := decodeBytes(t, DecodeRuns, "fuzz.jsonl", b)
-		for i := range evs {
-			if err := evs[i].Validate(); err != nil {
-				t.Fatalf("invalid event: %v", err)
-			}
-		}
-		model.Project(evs)
-		model.CheckEvents(evs)
+		tracertest.FuzzDecode(t, DecodeRuns, "fuzz.jsonl", b)
 		DetectRuns(b)
 	})
 }
 
 func FuzzDecodeEvents(f *testing.F) {
-	fuzzSeeds(f, "../../testdata/samples/langgraph/*.stream_events_v2.jsonl")
+	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.stream_events_v2.jsonl", 6000)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, _ := decodeBytes(t, DecodeEvents, "fuzz.jsonl", b)
-		for i := range evs {
-			if err := evs[i].Validate(); err != nil {
-				t.Fatalf("invalid event: %v", err)
-			}
-		}
-		model.Project(evs)
-		model.CheckEvents(evs)
+		tracertest.FuzzDecode(t, DecodeEvents, "fuzz.jsonl", b)
 		DetectEvents(b)
 	})
 }

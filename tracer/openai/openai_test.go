@@ -12,6 +12,7 @@ import (
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 	"github.com/lifeline-dev/lifeline/tracer/openai"
 	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
 )
@@ -31,20 +32,6 @@ func read(t *testing.T, files ...string) ([]model.Event, *tracer.Report) {
 		}
 	}
 	return evs, rep
-}
-
-func assertClean(t *testing.T, evs []model.Event) {
-	t.Helper()
-	for _, e := range evs {
-		if err := e.Validate(); err != nil {
-			t.Errorf("%s: invalid event %s: %v", e.Where(), e.Type, err)
-		}
-	}
-	for _, f := range model.CheckEvents(append([]model.Event(nil), evs...)) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
 }
 
 // TestSamples asserts the ground truth of the real samples (testdata/samples/README.md).
@@ -71,7 +58,7 @@ func TestSamples(t *testing.T) {
 			if r.Status != model.StatusCompleted || r.StopReason != model.StopGoalReached {
 				t.Errorf("run %s %s", r.Status, r.StopReason)
 			}
-			assertClean(t, evs)
+			tracertest.AssertClean(t, evs)
 		})
 	}
 }
@@ -97,7 +84,7 @@ func TestFixtures(t *testing.T) {
 			if d := want.Compare(model.Project(evs)); d != "" {
 				t.Error(d)
 			}
-			assertClean(t, evs)
+			tracertest.AssertClean(t, evs)
 		})
 	}
 	if n == 0 {
@@ -147,14 +134,7 @@ func TestGolden(t *testing.T) {
 
 func decodeString(t *testing.T, input string) ([]model.Event, []*ingest.DecodeError) {
 	t.Helper()
-	var evs []model.Event
-	em := ingest.NewEmitter(func(e *model.Event) { evs = append(evs, *e) })
-	em.File = "in.jsonl"
-	if err := openai.Decode(strings.NewReader(input), em); err != nil {
-		t.Fatalf("Decode: %v", err)
-	}
-	errs, _ := em.Errors()
-	return evs, errs
+	return tracertest.Decode(t, openai.Decode, "in.jsonl", []byte(input))
 }
 
 func sample(t *testing.T) []string {
@@ -218,7 +198,7 @@ func TestPythonShapes(t *testing.T) {
 	if r.Status != model.StatusFailed || r.StopReason != model.StopMaxTurns || r.Agent != "Weather agent" {
 		t.Errorf("run %s %s %s", r.Status, r.StopReason, r.Agent)
 	}
-	assertClean(t, evs)
+	tracertest.AssertClean(t, evs)
 }
 
 func TestBadInput(t *testing.T) {

@@ -1,9 +1,6 @@
 package pi
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,101 +8,25 @@ import (
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 )
 
-type decodeFunc func(io.Reader, *ingest.Emitter) error
-
-func decodeBytes(t testing.TB, dec decodeFunc, name string, b []byte) ([]model.Event, []*ingest.DecodeError) {
-	t.Helper()
-	var evs []model.Event
-	em := ingest.NewEmitter(func(ev *model.Event) { evs = append(evs, *ev) })
-	em.File = name
-	if err := dec(bytes.NewReader(b), em); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	errs, _ := em.Errors()
-	return evs, errs
-}
-
 // pick detects the format of a file the way tracer.Detect would among this package's formats.
-func pick(t *testing.T, b []byte) decodeFunc {
+func pick(t *testing.T, b []byte) tracertest.DecodeFunc {
 	t.Helper()
-	head := b
-	if len(head) > 64<<10 {
-		head = head[:64<<10]
-	}
-	e, s := DetectEvents(head), DetectSession(head)
-	switch {
-	case e > 0 && e >= s:
-		return DecodeEvents
-	case s > 0:
-		return DecodeSession
-	}
-	t.Fatalf("not detected as a pi format")
-	return nil
-}
-
-type runWant struct {
-	Status     model.RunStatus  `json:"status"`
-	StopReason model.StopReason `json:"stop_reason"`
-}
-
-type expected struct {
-	model.Summary
-	RunsDetail []runWant `json:"runs_detail"`
-}
-
-func assertTree(t *testing.T, evs []model.Event, want expected) *model.Tree {
-	t.Helper()
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
-	for i := range evs {
-		if err := evs[i].Validate(); err != nil {
-			t.Errorf("invalid event %d: %v", i, err)
-		}
-	}
-	tree := model.Project(evs)
-	if got := tree.Summarize(); got != want.Summary {
-		t.Errorf("summary = %+v, want %+v", got, want.Summary)
-	}
-	var got []runWant
-	for _, s := range tree.Sessions {
-		for _, r := range s.Runs {
-			got = append(got, runWant{r.Status, r.StopReason})
-		}
-	}
-	if len(got) != len(want.RunsDetail) {
-		t.Fatalf("runs = %v, want %v", got, want.RunsDetail)
-	}
-	for i := range got {
-		if got[i] != want.RunsDetail[i] {
-			t.Errorf("run %d = %v, want %v", i, got[i], want.RunsDetail[i])
-		}
-	}
-	return tree
-}
-
-func completed(n int) []runWant {
-	var out []runWant
-	for range n {
-		out = append(out, runWant{model.StatusCompleted, model.StopGoalReached})
-	}
-	return out
+	return tracertest.Pick(t, b, "pi", tracertest.Format{Detect: DetectEvents, Decode: DecodeEvents}, tracertest.Format{Detect: DetectSession, Decode: DecodeSession})
 }
 
 // TestSamples asserts the ground truth of testdata/samples/pi-* (README table).
 func TestSamples(t *testing.T) {
 	tests := []struct {
 		file string
-		want expected
+		want tracertest.Expected
 	}{
-		{"pi-agent-core/01_multi_turn_tools.events.jsonl", expected{model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 3, ModelCalls: 3, ToolCalls: 3}, completed(1)}},
-		{"pi-agent-core/02_tool_error.events.jsonl", expected{model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 2, ModelCalls: 2, ToolCalls: 1, FailedToolCalls: 1}, completed(1)}},
-		{"pi-coding-agent/01_coding_session.events.jsonl", expected{model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 7, ModelCalls: 7, ToolCalls: 5, FailedToolCalls: 1}, completed(2)}},
-		{"pi-coding-agent/01_coding_session.session.jsonl", expected{model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 7, ModelCalls: 7, ToolCalls: 5, FailedToolCalls: 1}, completed(2)}},
+		{"pi-agent-core/01_multi_turn_tools.events.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 3, ModelCalls: 3, ToolCalls: 3}, RunsDetail: tracertest.Completed(1)}},
+		{"pi-agent-core/02_tool_error.events.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 1, Turns: 1, Steps: 2, ModelCalls: 2, ToolCalls: 1, FailedToolCalls: 1}, RunsDetail: tracertest.Completed(1)}},
+		{"pi-coding-agent/01_coding_session.events.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 7, ModelCalls: 7, ToolCalls: 5, FailedToolCalls: 1}, RunsDetail: tracertest.Completed(2)}},
+		{"pi-coding-agent/01_coding_session.session.jsonl", tracertest.Expected{Summary: model.Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 7, ModelCalls: 7, ToolCalls: 5, FailedToolCalls: 1}, RunsDetail: tracertest.Completed(2)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -113,11 +34,8 @@ func TestSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			evs, errs := decodeBytes(t, pick(t, b), filepath.Base(tt.file), b)
-			for _, e := range errs {
-				t.Errorf("decode error: %v", e)
-			}
-			assertTree(t, evs, tt.want)
+			evs := tracertest.DecodeClean(t, pick(t, b), filepath.Base(tt.file), b)
+			tracertest.AssertTree(t, evs, tt.want)
 		})
 	}
 }
@@ -125,33 +43,11 @@ func TestSamples(t *testing.T) {
 // TestTraces walks testdata/traces/pi-*: every view of a scenario must give its expected.json.
 func TestTraces(t *testing.T) {
 	for _, dir := range []string{"../../testdata/traces/pi-agent-core", "../../testdata/traces/pi-coding-agent"} {
-		exps, _ := filepath.Glob(filepath.Join(dir, "*.expected.json"))
-		for _, exp := range exps {
-			base := strings.TrimSuffix(exp, ".expected.json")
-			var want expected
-			b, err := os.ReadFile(exp)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &want); err != nil {
-				t.Fatalf("%s: %v", exp, err)
-			}
-			views, _ := filepath.Glob(base + ".*.jsonl")
-			for _, view := range views {
-				t.Run(filepath.Base(view), func(t *testing.T) {
-					b, err := os.ReadFile(view)
-					if err != nil {
-						t.Fatal(err)
-					}
-					evs, errs := decodeBytes(t, pick(t, b), filepath.Base(view), b)
-					for _, e := range errs {
-						t.Errorf("decode error: %v", e)
-					}
-					tree := assertTree(t, evs, want)
-					checkScenario(t, filepath.Base(view), tree)
-				})
-			}
-		}
+		tracertest.EachView(t, filepath.Join(dir, "*.expected.json"), ".jsonl", func(t *testing.T, v tracertest.View) {
+			evs := tracertest.DecodeClean(t, pick(t, v.Data), filepath.Base(v.Path), v.Data)
+			tree := tracertest.AssertTree(t, evs, v.Want)
+			checkScenario(t, filepath.Base(v.Path), tree)
+		})
 	}
 }
 
@@ -200,7 +96,7 @@ func TestSessionTree(t *testing.T) {
 {"type":"message","id":"o1","parentId":"gone","timestamp":"2026-03-15T22:40:24.001Z","message":{"role":"user","content":"orphan"}}
 {"type":"message","id":"o2","parentId":"o1","timestamp":"2026-03-15T22:40:25.001Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"ls","arguments":{}}],"stopReason":"toolUse"}}
 `
-	evs, errs := decodeBytes(t, DecodeSession, "tree.jsonl", []byte(in))
+	evs, errs := tracertest.Decode(t, DecodeSession, "tree.jsonl", []byte(in))
 	var msgs []string
 	for _, e := range errs {
 		msgs = append(msgs, e.Error())
@@ -223,11 +119,7 @@ func TestSessionTree(t *testing.T) {
 	if last := runs[4]; last.Ended || last.Status != model.StatusRunning {
 		t.Errorf("last run ended=%v status=%s, want open", last.Ended, last.Status)
 	}
-	for _, f := range model.CheckEvents(evs) {
-		if f.Severity == model.SevError {
-			t.Errorf("finding: %s", f)
-		}
-	}
+	tracertest.NoErrorFindings(t, evs)
 }
 
 // TestMalformed feeds broken event lines: each is reported with its line, the rest is read.
@@ -235,71 +127,32 @@ func TestMalformed(t *testing.T) {
 	ok, _ := os.ReadFile("../../testdata/samples/pi-agent-core/02_tool_error.events.jsonl")
 	lines := strings.SplitAfter(string(ok), "\n")
 	big := `{"type":"message_start","message":{"role":"user","content":"` + strings.Repeat("x", ingest.MaxLine+1) + `"}}` + "\n"
-	tests := []struct {
-		name, bad, want string
-	}{
-		{"not json", "garbage\n", "not a JSON"},
-		{"wrong type", `{"type":"tool_execution_end","toolCallId":7}` + "\n", `field "toolCallId"`},
-		{"invalid utf8", "{\"type\":\"message_start\",\"message\":{\"role\":\"user\",\"content\":\"\xff\"}}\n", "invalid UTF-8"},
-		{"huge", big, "longer than"},
+	tests := []tracertest.BadCase{
+		{Name: "not json", Bad: "garbage\n", Want: "not a JSON"},
+		{Name: "wrong type", Bad: `{"type":"tool_execution_end","toolCallId":7}` + "\n", Want: `field "toolCallId"`},
+		{Name: "invalid utf8", Bad: "{\"type\":\"message_start\",\"message\":{\"role\":\"user\",\"content\":\"\xff\"}}\n", Want: "invalid UTF-8"},
+		{Name: "huge", Bad: big, Want: "longer than"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := lines[0] + tt.bad + strings.Join(lines[1:], "")
-			evs, errs := decodeBytes(t, DecodeEvents, "bad.jsonl", []byte(in))
-			if len(errs) == 0 || !strings.Contains(errs[0].Error(), "bad.jsonl:2") || !strings.Contains(errs[0].Error(), tt.want) {
-				t.Fatalf("errors = %v, want bad.jsonl:2 … %s", errs, tt.want)
-			}
-			if s := model.Project(evs).Summarize(); s.Steps != 2 || s.ToolCalls != 1 {
-				t.Errorf("rest not read: %+v", s)
-			}
-		})
-	}
+	tracertest.AssertMalformed(t, DecodeEvents, tests,
+		func(bad string) string { return lines[0] + bad + strings.Join(lines[1:], "") },
+		func(s model.Summary) bool { return s.Steps == 2 && s.ToolCalls == 1 })
 	// torn last line
 	in := strings.Join(lines[:len(lines)-2], "") + `{"type":"agent_e`
-	_, errs := decodeBytes(t, DecodeEvents, "torn.jsonl", []byte(in))
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "truncated") {
-		t.Errorf("errors = %v, want one truncated-line error", errs)
-	}
-}
-
-func fuzzSeeds(f *testing.F, glob string) {
-	files, _ := filepath.Glob(glob)
-	for _, p := range files {
-		b, _ := os.ReadFile(p)
-		if len(b) > 6000 {
-			b = b[:6000]
-		}
-		f.Add(b)
-	}
+	tracertest.AssertTorn(t, DecodeEvents, []byte(in))
 }
 
 func FuzzDecodeEvents(f *testing.F) {
-	fuzzSeeds(f, "../../testdata/samples/pi-agent-core/*.jsonl")
+	tracertest.FuzzSeeds(f, "../../testdata/samples/pi-agent-core/*.jsonl", 6000)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, _ := decodeBytes(t, DecodeEvents, "fuzz.jsonl", b)
-		for i := range evs {
-			if err := evs[i].Validate(); err != nil {
-				t.Fatalf("invalid event: %v", err)
-			}
-		}
-		model.Project(evs)
-		model.CheckEvents(evs)
+		tracertest.FuzzDecode(t, DecodeEvents, "fuzz.jsonl", b)
 		DetectEvents(b)
 	})
 }
 
 func FuzzDecodeSession(f *testing.F) {
-	fuzzSeeds(f, "../../testdata/samples/pi-coding-agent/*.session.jsonl")
+	tracertest.FuzzSeeds(f, "../../testdata/samples/pi-coding-agent/*.session.jsonl", 6000)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		evs, _ := decodeBytes(t, DecodeSession, "fuzz.jsonl", b)
-		for i := range evs {
-			if err := evs[i].Validate(); err != nil {
-				t.Fatalf("invalid event: %v", err)
-			}
-		}
-		model.Project(evs)
-		model.CheckEvents(evs)
+		tracertest.FuzzDecode(t, DecodeSession, "fuzz.jsonl", b)
 		DetectSession(b)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -359,6 +360,59 @@ func Golden(tb testing.TB, name string, got []byte) {
 		tb.Errorf("output differs from %s (run go test with -update to accept):\n%s", path, diff(string(want), string(got)))
 	}
 }
+
+// Variant is one rendering the golden tests compare: its options and the suffix of its golden
+// files.
+type Variant[O any] struct {
+	Suffix string
+	Opts   O
+}
+
+// GoldenVariants runs, for every scenario of All and every variant, a subtest named
+// <scenario><suffix> that compares what render writes for them with the golden file of that
+// name (Golden). An error of render fails the subtest.
+func GoldenVariants[O any](t *testing.T, variants []Variant[O], render func(w io.Writer, sc Scenario, o O) error) {
+	t.Helper()
+	for _, sc := range All(t) {
+		for _, v := range variants {
+			t.Run(sc.Name+v.Suffix, func(t *testing.T) {
+				Golden(t, sc.Name+v.Suffix, Output(t, func(w io.Writer) error { return render(w, sc, v.Opts) }))
+			})
+		}
+	}
+}
+
+// Output returns what render writes; an error of render fails the test.
+func Output(tb testing.TB, render func(w io.Writer) error) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// Bench benchmarks render writing to a counter, reporting the allocations and the bytes
+// written per op.
+func Bench(b *testing.B, render func(w io.Writer) error) {
+	b.Helper()
+	var n int64
+	b.ReportAllocs()
+	for b.Loop() {
+		var c countWriter
+		if err := render(&c); err != nil {
+			b.Fatal(err)
+		}
+		n = int64(c)
+	}
+	b.ReportMetric(float64(n), "bytes/op")
+	b.SetBytes(n)
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
 
 // diff shows the first differing lines.
 func diff(want, got string) string {
