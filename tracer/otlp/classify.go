@@ -231,6 +231,10 @@ func requests(a map[string]any) []spantree.Request {
 		var msgs []any
 		switch x := v.(type) {
 		case string:
+			if reqs, ok := fastToolCalls(x); ok {
+				out = append(out, reqs...)
+				break
+			}
 			_ = json.Unmarshal([]byte(x), &msgs)
 		case []any:
 			msgs = x

@@ -55,6 +55,10 @@ type Builder struct {
 	order  int
 	// ready lists traces whose root arrived, with the record count at that time.
 	ready []readyTrace
+	// scratch is the event being built (see ev); origin is the last span's Origin.
+	scratch  model.Event
+	originOf *Span
+	origin   *model.Origin
 }
 
 type readyTrace struct {
@@ -590,17 +594,34 @@ func (st *stepB) pending() []Request {
 	return out
 }
 
+// ev returns a new event in the Builder's scratch Event: it must be emitted before the next call
+// (a Sink keeps no *Event, only what it points to). evHeld allocates one that may wait.
 func (b *Builder) ev(typ model.EventType, r *runB, sp *Span, ts time.Time) *model.Event {
-	e := &model.Event{Type: typ, SessionID: r.session, RunID: r.id, TS: ts.UTC(), Source: model.SourceRuntime}
+	e := &b.scratch
+	b.fill(e, typ, r, sp, ts)
+	return e
+}
+
+func (b *Builder) evHeld(typ model.EventType, r *runB, sp *Span, ts time.Time) *model.Event {
+	e := &model.Event{}
+	b.fill(e, typ, r, sp, ts)
+	return e
+}
+
+func (b *Builder) fill(e *model.Event, typ model.EventType, r *runB, sp *Span, ts time.Time) {
+	*e = model.Event{Type: typ, SessionID: r.session, RunID: r.id, TS: ts.UTC(), Source: model.SourceRuntime}
 	if ts.IsZero() {
 		e.TS = time.Time{}
 	}
 	if sp != nil {
-		e.Origin = &model.Origin{File: sp.File, Line: sp.Line}
+		// one Origin per span, shared by its start and end events (never changed once set)
+		if b.originOf != sp || b.origin.File != sp.File || b.origin.Line != sp.Line {
+			b.originOf, b.origin = sp, &model.Origin{File: sp.File, Line: sp.Line}
+		}
+		e.Origin = b.origin
 	} else if r.line > 0 {
 		e.Origin = &model.Origin{File: r.file, Line: r.line}
 	}
-	return e
 }
 
 func (b *Builder) startSession(id string, ts time.Time, origin *model.Origin, inferred []string) {
@@ -666,7 +687,7 @@ func (b *Builder) emitRun(r *runB) {
 		return // live: run and turn are reported open
 	}
 	end := r.end
-	tEnd := b.ev(model.TurnEnd, r, top, end)
+	tEnd := b.evHeld(model.TurnEnd, r, top, end) // approval requests may come first
 	tEnd.TurnID, tEnd.Inferred = turnID, []string{"turn", "stop_reason"}
 	if len(waiting) > 0 {
 		for _, q := range waiting {

@@ -44,18 +44,40 @@ func BadRecordError(format string, rec Record, err error) error {
 
 // Parallel reads records like Records but runs work on up to workers records at once (JSON
 // Lines input only; a single document is worked on alone). apply receives each work result in
-// input order, on the calling goroutine, so it may use the Emitter and a Builder.
+// input order, on the calling goroutine, so it may use the Emitter and a Builder. work must not
+// keep rec.Data (nor slices of it) past its return: the buffer is reused.
 func Parallel[T any](r io.Reader, em *ingest.Emitter, format string, workers int, work func(Record) T, apply func(T)) error {
 	if workers < 2 {
 		return Records(r, em, format, func(rec Record) { apply(work(rec)) })
 	}
 	type job struct {
+		rec  Record
 		res  T
 		errs []*ingest.DecodeError
 		done chan struct{}
 	}
 	queue := make(chan *job, 4*workers)
-	sem := make(chan struct{}, workers)
+	// a fixed pool of workers (not a goroutine per record: their stacks stay grown)
+	jobs := make(chan *job, workers)
+	// line copies are recycled once worked on: work must not keep rec.Data (the decoders copy
+	// what they keep)
+	free := make(chan []byte, 8*workers)
+	for w := 0; w < workers; w++ {
+		go func() {
+			for j := range jobs {
+				j.res = work(j.rec)
+				if cap(j.rec.Data) <= 1<<20 {
+					select {
+					case free <- j.rec.Data[:0]:
+					default:
+					}
+				}
+				j.rec = Record{}
+				close(j.done)
+			}
+		}()
+	}
+	defer close(jobs)
 	errc := make(chan error, 1)
 	// Records reports line-level problems to its own emitter (an Emitter is not safe for
 	// concurrent use); they travel through the queue so that they keep their place.
@@ -84,15 +106,15 @@ func Parallel[T any](r io.Reader, em *ingest.Emitter, format string, workers int
 				queue <- j
 				return
 			}
-			rec.Data = append([]byte(nil), rec.Data...)
-			j := &job{done: make(chan struct{})}
-			sem <- struct{}{}
-			go func() {
-				j.res = work(rec)
-				<-sem
-				close(j.done)
-			}()
+			var buf []byte
+			select {
+			case buf = <-free:
+			default:
+			}
+			rec.Data = append(buf, rec.Data...)
+			j := &job{rec: rec, done: make(chan struct{})}
 			queue <- j
+			jobs <- j
 		})
 	}()
 	for j := range queue {
