@@ -63,6 +63,7 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 	if err := setProfile(f.profile); err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	tuneGC()
 	pkgs, err := lifemap.Load(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags})
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -105,6 +106,7 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 	if err := setProfile(f.profile); err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	tuneGC()
 	pkgs, err := lifemap.Load(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags})
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
@@ -157,6 +159,16 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 		return findingsExit()
 	}
 	return nil
+}
+
+// tuneGC makes the garbage collector run less often while packages are type-checked and
+// analyzed, unless GOGC says otherwise: the heap is mostly live syntax and types until the
+// process exits, so collecting at the default 100% growth costs a third of lifeline vet's CPU
+// time on langchaingo for about 10% less peak memory.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }
 
 func selectChecks(all []*analysis.Analyzer, list string) ([]*analysis.Analyzer, error) {

@@ -10,6 +10,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,39 +54,36 @@ type Options struct {
 // calls reached through helpers, loops, directives) between the packages of the analyzed
 // modules, but not out of other modules: their roles come from the mapping profiles and
 // directives bound to their exported API. Load returns the packages matching patterns only.
+//
+// The packages of the modules that patterns do not match are found with a first, type-free go
+// list. A "./..." pattern usually matches all of them: Load then loads the patterns alone and
+// checks afterwards, loading again with the missing packages when there are some.
 func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 	var flags []string
 	if len(opts.Tags) > 0 {
 		flags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
-	roots, extra, err := moduleDeps(patterns, opts, flags)
+	files := false
+	for _, p := range patterns {
+		files = files || strings.HasSuffix(p, ".go")
+	}
+	var extra []string
+	if !files && !slices.Contains(patterns, "./...") {
+		cfg := &packages.Config{Mode: listMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
+		listed, err := packages.Load(cfg, patterns...)
+		if err != nil {
+			return nil, fmt.Errorf("listing packages: %w", err)
+		}
+		extra = moduleImports(listed)
+	}
+	pkgs, err := loadTyped(patterns, extra, opts, flags)
 	if err != nil {
 		return nil, err
 	}
-	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
-	all, err := packages.Load(cfg, append(append([]string{}, patterns...), extra...)...)
-	if err != nil {
-		return nil, fmt.Errorf("loading packages: %w", err)
-	}
-	// Packages read from export data have types but no syntax and no types.Info; the checker
-	// still runs the analyzers that carry facts (the lifecycle pass, ctrlflow) on them, and those
-	// expect an Info to look their (absent) declarations up in.
-	packages.Visit(all, nil, func(p *packages.Package) {
-		if p.TypesInfo == nil && p.Types != nil {
-			p.TypesInfo = &types.Info{
-				Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-				Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
-				Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
-				Instances: map[*ast.Ident]types.Instance{},
-			}
-		}
-	})
-	pkgs := all
-	if len(extra) > 0 {
-		pkgs = nil
-		for _, p := range all {
-			if roots[p.ID] {
-				pkgs = append(pkgs, p)
+	if !files && extra == nil {
+		if missing := moduleImports(pkgs); len(missing) > 0 {
+			if pkgs, err = loadTyped(patterns, missing, opts, flags); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -110,31 +108,58 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 	return pkgs, nil
 }
 
-// moduleDeps lists (with go list, no type-checking) the packages matching patterns and returns
-// their IDs and the import paths of the packages of their modules that they import, directly or
-// through other packages of those modules, and that patterns do not match. Packages outside any
-// module (the standard library, GOPATH) bring no others. Patterns naming .go files are left alone.
-func moduleDeps(patterns []string, opts Options, flags []string) (roots map[string]bool, extra []string, err error) {
-	for _, p := range patterns {
-		if strings.HasSuffix(p, ".go") {
-			return nil, nil, nil
+// loadTyped loads patterns and extra with LoadMode (both from source, their dependencies from
+// export data) and returns the packages patterns match.
+func loadTyped(patterns, extra []string, opts Options, flags []string) ([]*packages.Package, error) {
+	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
+	all, err := packages.Load(cfg, append(append([]string{}, patterns...), extra...)...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	// Packages read from export data have types but no syntax and no types.Info; the checker
+	// still runs the analyzers that carry facts (the lifecycle pass, ctrlflow) on them, and those
+	// expect an Info to look their (absent) declarations up in.
+	packages.Visit(all, nil, func(p *packages.Package) {
+		if p.TypesInfo == nil && p.Types != nil {
+			p.TypesInfo = &types.Info{
+				Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+				Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
+				Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
+				Instances: map[*ast.Ident]types.Instance{},
+			}
+		}
+	})
+	if len(extra) == 0 {
+		return all, nil
+	}
+	isExtra := map[string]bool{}
+	for _, e := range extra {
+		isExtra[e] = true
+	}
+	var pkgs []*packages.Package
+	for _, p := range all {
+		// with Tests, an extra package brings its test variants too: p [p.test], p_test, p.test
+		base := strings.TrimSuffix(strings.TrimSuffix(p.PkgPath, "_test"), ".test")
+		if !isExtra[p.PkgPath] && !isExtra[base] {
+			pkgs = append(pkgs, p)
 		}
 	}
-	cfg := &packages.Config{Mode: listMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
-	listed, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("listing packages: %w", err)
-	}
-	roots = map[string]bool{}
+	return pkgs, nil
+}
+
+// moduleImports returns the import paths of the packages of roots' modules that roots import,
+// directly or through other packages of those modules, and that are not among roots. Packages
+// outside any module (the standard library, GOPATH) bring no others.
+func moduleImports(roots []*packages.Package) []string {
 	mods := map[string]bool{}
 	paths := map[string]bool{}
-	for _, p := range listed {
-		roots[p.ID] = true
+	for _, p := range roots {
 		paths[p.PkgPath] = true
 		if p.Module != nil {
 			mods[p.Module.Path] = true
 		}
 	}
+	var extra []string
 	seen := map[string]bool{}
 	var visit func(p *packages.Package)
 	visit = func(p *packages.Package) {
@@ -150,11 +175,11 @@ func moduleDeps(patterns []string, opts Options, flags []string) (roots map[stri
 			visit(q)
 		}
 	}
-	for _, p := range listed {
+	for _, p := range roots {
 		visit(p)
 	}
 	sort.Strings(extra)
-	return roots, extra, nil
+	return extra
 }
 
 // Build runs the lifecycle pass on pkgs and assembles their map.

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
+	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/render/mermaid"
 	"github.com/lifeline-dev/lifeline/render/text"
@@ -122,8 +124,20 @@ func TestLoadErrors(t *testing.T) {
 // TestLoadModuleFacts loads one package of a module: the packages of the same module it imports
 // are type-checked from source, so that the lifecycle pass's facts reach it (the model call
 // inside llm.Ask), while the standard library comes from export data.
+//
+// With "./..." in a subdirectory, the pattern misses llm: Load finds out after loading and loads
+// again with it.
 func TestLoadModuleFacts(t *testing.T) {
-	pkgs, err := lifemap.Load([]string{"./agent"}, lifemap.Options{Dir: "testdata/facts"})
+	for _, tt := range []struct{ dir, pattern string }{
+		{"testdata/facts", "./agent"},
+		{"testdata/facts/agent", "./..."},
+	} {
+		t.Run(tt.pattern, func(t *testing.T) { testLoadModuleFacts(t, tt.dir, tt.pattern) })
+	}
+}
+
+func testLoadModuleFacts(t *testing.T, dir, pattern string) {
+	pkgs, err := lifemap.Load([]string{pattern}, lifemap.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +165,51 @@ func TestLoadModuleFacts(t *testing.T) {
 		t.Fatalf("want one entry with one loop, got %+v", m.Entries)
 	}
 	calls := m.Entries[0].Loops[0].ModelCalls
-	if len(calls) != 1 || calls[0].Pos.File != "llm/llm.go" {
+	if len(calls) != 1 || !strings.HasSuffix(calls[0].Pos.File, "llm/llm.go") {
 		t.Errorf("model calls = %+v, want the one in llm/llm.go reached through llm.Ask", calls)
+	}
+}
+
+// TestMapPrecision checks what the map must not mistake for run entries, turn loops or run
+// exits (testdata/precision): a constructor that stores a closure running the agent later, an
+// exported function holding only a retry loop, and argument checks that fail before the run
+// starts.
+func TestMapPrecision(t *testing.T) {
+	m := buildMap(t, "testdata/precision", "./...")
+	var funcs []string
+	byFunc := map[string]model.Entry{}
+	for _, e := range m.Entries {
+		funcs = append(funcs, e.Func)
+		byFunc[e.Func] = e
+	}
+	if got, want := strings.Join(funcs, " "), "precision.Agent.Run precision.Start"; got != want {
+		t.Fatalf("entries = %s, want %s (not NewRunner, a constructor, nor Ask, a retry)", got, want)
+	}
+	run := byFunc["precision.Agent.Run"]
+	if len(run.Loops) != 1 || run.Loops[0].Pos.Line != 43 {
+		t.Errorf("Agent.Run loops = %+v, want the turn loop at line 43 alone (not the retry loop in ask)", run.Loops)
+	}
+	outcomes := func(e model.Entry) map[int]string {
+		out := map[int]string{}
+		for _, x := range e.Exits {
+			out[x.Pos.Line] = x.Outcome
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"check before the loop", outcomes(run)[40], lifecycle.OutcomeNotStarted},
+		{"error in the loop", outcomes(run)[49], string(model.StatusFailed)},
+		{"answer", outcomes(run)[52], string(model.StatusCompleted)},
+		{"check before the goroutine", outcomes(byFunc["precision.Start"])[102], lifecycle.OutcomeNotStarted},
+		{"return after the goroutine", outcomes(byFunc["precision.Start"])[108], model.OutcomeStarted},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: outcome %q, want %q", tt.name, tt.got, tt.want)
+		}
 	}
 }

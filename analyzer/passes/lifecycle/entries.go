@@ -12,7 +12,8 @@ import (
 )
 
 // entries lists the run entry points of the package: functions bound to run_entry, and
-// exported functions that reach a turn loop.
+// exported functions that run a turn loop during the call (funcInfo.runs: a constructor that
+// builds a graph or a closure running one later only reaches it).
 func (a *state) entries() []model.Entry {
 	var out []model.Entry
 	for _, f := range a.order {
@@ -46,7 +47,7 @@ func (a *state) isEntry(f *funcInfo) (model.Provenance, bool) {
 	if b, ok := a.res.Has(f.obj, roles.RunEntry); ok {
 		return b.Provenance, true
 	}
-	if len(f.reached) == 0 || !f.obj.Exported() || !a.runsLoop(f) {
+	if len(f.reached) == 0 || !f.obj.Exported() || !f.runs {
 		return model.Provenance{}, false
 	}
 	if sig := f.obj.Type().(*types.Signature); sig.Recv() != nil {
@@ -54,42 +55,7 @@ func (a *state) isEntry(f *funcInfo) (model.Provenance, bool) {
 			return model.Provenance{}, false
 		}
 	}
-	return model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: exported function reaches a turn loop"}, true
-}
-
-// runsLoop reports whether f runs a turn loop itself: it holds one, or a call in its own body
-// (closures excluded: building a graph is not running it) is an engine call, or calls a
-// function that holds a loop.
-func (a *state) runsLoop(f *funcInfo) bool {
-	if len(f.loops) > 0 {
-		return true
-	}
-	found := false
-	ast.Inspect(f.decl.Body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			fn, ok := calleeObj(a.pass.TypesInfo, x.Fun).(*types.Func)
-			if !ok {
-				return true
-			}
-			fn = fn.Origin()
-			if b, ok := a.res.Has(fn, roles.EngineCall); ok && b.Rule.Loop != "" {
-				found = true
-			} else if g := a.funcs[fn]; g != nil {
-				found = len(g.loops) > 0
-			} else if fn.Pkg() != a.pass.Pkg {
-				var s Summary
-				found = a.pass.ImportObjectFact(fn, &s) && len(s.Loops) > 0
-			}
-		}
-		return !found
-	})
-	return found
+	return model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: exported function runs a turn loop"}, true
 }
 
 // reachable returns f and the functions of this package it calls, transitively.
@@ -142,6 +108,7 @@ func (a *state) exits(f *funcInfo) []model.Exit {
 // returnsOf classifies the return statements of fn. A return that passes on the results of a
 // call is followed into what that call runs, when it is visible: a closure of this declaration,
 // a function of this package, or a function literal handed to the call (a tracing wrapper).
+// Returns of a function declaration that come before its run launches are not_started.
 func (a *state) returnsOf(f *funcInfo, fn ast.Node, sig *types.Signature, depth int, seen map[ast.Node]bool) []model.Exit {
 	if seen[fn] || depth > 4 {
 		return nil
@@ -170,7 +137,18 @@ func (a *state) returnsOf(f *funcInfo, fn ast.Node, sig *types.Signature, depth 
 		}
 		return true
 	})
+	if d, ok := fn.(*ast.FuncDecl); ok {
+		if g := a.funcs[a.declObj(d)]; g != nil {
+			a.markNotStarted(g, out)
+		}
+	}
 	return out
+}
+
+// declObj returns the function a declaration declares.
+func (a *state) declObj(d *ast.FuncDecl) *types.Func {
+	fn, _ := a.pass.TypesInfo.Defs[d.Name].(*types.Func)
+	return fn
 }
 
 // runsOf returns the function bodies a call visibly runs: the closure assigned to the variable

@@ -32,7 +32,10 @@ type Summary struct {
 	Model        []model.CallSite
 	Tool         []model.CallSite
 	ChecksCancel bool
-	Loops        []model.Loop
+	// Loops are the turn loops the function holds or reaches (closures it builds included).
+	Loops []model.Loop
+	// Runs is true when a call of the function runs a turn loop before it returns (see runs.go).
+	Runs bool
 	// Writes lists the terminal statuses the function writes (directly or through helpers).
 	Writes []model.RunStatus
 	// MintsID is true when the function mints an id (directly or through helpers).
@@ -56,6 +59,9 @@ func (s *Summary) String() string {
 	if len(s.Loops) > 0 {
 		parts = append(parts, fmt.Sprintf("loops=%d", len(s.Loops)))
 	}
+	if s.Runs {
+		parts = append(parts, "runs")
+	}
 	for _, w := range s.Writes {
 		parts = append(parts, "writes="+string(w))
 	}
@@ -66,5 +72,5 @@ func (s *Summary) String() string {
 }
 
 func (s *Summary) empty() bool {
-	return len(s.Model) == 0 && len(s.Tool) == 0 && !s.ChecksCancel && len(s.Loops) == 0 && len(s.Writes) == 0 && !s.MintsID
+	return len(s.Model) == 0 && len(s.Tool) == 0 && !s.ChecksCancel && len(s.Loops) == 0 && !s.Runs && len(s.Writes) == 0 && !s.MintsID
 }

@@ -42,7 +42,8 @@ func init() {
 
 // Result is what the lifecycle pass knows about one package.
 type Result struct {
-	// Loops are the turn loops held by this package's functions.
+	// Loops are the turn loops held by this package's functions, and their retry loops
+	// (Loop.Retry), which only the checks look at.
 	Loops []*Loop
 	// Entries are the run entry points of the package, as the lifecycle map shows them
 	// (positions are absolute file names; the map builder makes them module-relative).
@@ -79,15 +80,7 @@ func (r *Result) CallRoles(call *ast.CallExpr) []roles.Binding {
 }
 
 func (r *Result) callRoles(call *ast.CallExpr) []roles.Binding {
-	info := r.st.pass.TypesInfo
-	obj := calleeObj(info, call.Fun)
-	if fn, ok := obj.(*types.Func); ok {
-		return r.st.res.Roles(fn)
-	}
-	if obj != nil {
-		return r.st.res.typeRoles(info.TypeOf(call.Fun))
-	}
-	return nil
+	return r.st.callRoles(call)
 }
 
 // CallReaches reports whether a call is, or reaches through helpers, a call with role (only
@@ -114,26 +107,12 @@ func (r *Result) CallReaches(call *ast.CallExpr, role roles.Role) bool {
 }
 
 // StartsRun reports whether a call starts or drives a run: its callee is bound to run_entry,
-// run_start or engine_call, or it runs a turn loop (its summary or fact reaches one).
+// run_start or engine_call, or it runs a turn loop during the call (its summary or fact says
+// so; building a graph or a closure that runs one later does not count).
 func (r *Result) StartsRun(call *ast.CallExpr) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, b := range r.callRoles(call) {
-		switch b.Role {
-		case roles.RunEntry, roles.RunStart, roles.EngineCall:
-			return true
-		}
-	}
-	fn, ok := calleeObj(r.st.pass.TypesInfo, call.Fun).(*types.Func)
-	if !ok {
-		return false
-	}
-	fn = fn.Origin()
-	if f := r.st.funcs[fn]; f != nil {
-		return len(f.reached) > 0
-	}
-	var s Summary
-	return fn.Pkg() != r.st.pass.Pkg && r.st.pass.ImportObjectFact(fn, &s) && len(s.Loops) > 0
+	return r.st.startsRunCall(call)
 }
 
 // StatusOf returns the canonical status a status constant expression stands for.
@@ -249,8 +228,15 @@ type funcInfo struct {
 	al      aliases
 	sites   *siteSet
 	summary *Summary
-	loops   []*Loop
+	// loops are the turn loops of the function (closures included), retries its retry loops.
+	loops, retries []*Loop
+	// reached are the turn loops it holds or reaches through calls, even those it only builds
+	// into closures that run later.
 	reached []model.Loop
+	// runs is true when a call of the function runs a turn loop (see runs.go); lits are its
+	// function literals that run during the call.
+	runs bool
+	lits map[*ast.FuncLit]bool
 }
 
 // tables caches the role table of each -profile value: profiles are read once per process,
@@ -333,8 +319,14 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	for _, f := range a.order {
-		f.loops = a.findLoops(f)
-		result.Loops = append(result.Loops, f.loops...)
+		for _, l := range a.findLoops(f) {
+			if l.Retry {
+				f.retries = append(f.retries, l)
+			} else {
+				f.loops = append(f.loops, l)
+			}
+			result.Loops = append(result.Loops, l)
+		}
 	}
 	// Loops reached through calls, to a fixpoint.
 	for _, f := range a.order {
@@ -370,8 +362,10 @@ func run(pass *analysis.Pass) (any, error) {
 			break
 		}
 	}
+	a.computeRuns()
 	for _, f := range a.order {
 		f.summary.Loops = f.reached
+		f.summary.Runs = f.runs
 		if !f.summary.empty() {
 			pass.ExportObjectFact(f.obj, f.summary)
 		}

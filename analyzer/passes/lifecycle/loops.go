@@ -24,6 +24,12 @@ type Loop struct {
 	CancelPos token.Pos
 	// HasContext is true when a context.Context is in scope at the loop.
 	HasContext bool
+	// Retry is true for a retry loop: a for loop around a model call that calls no tools and
+	// either waits between iterations (time.Sleep, a timer) or leaves on the call's success. It
+	// repeats one model call rather than feeding tool results to the next decision, so it is not
+	// a turn loop: it is not in the map and does not make its function a run entry, but the
+	// checks still look at its bound and cancellation.
+	Retry bool
 	// Map is the loop as the lifecycle map shows it.
 	Map model.Loop
 }
@@ -110,8 +116,14 @@ func (a *state) findLoops(f *funcInfo) []*Loop {
 			prov = sites.model[0].Provenance
 			prov.Rule = "loop reaches " + sites.model[0].Callee + " (" + prov.Rule + ")"
 		}
+		retry := kind == model.LoopFor && a.isRetry(body, sites)
+		if retry {
+			prov.Rule = "retry " + prov.Rule
+		}
 		fn := enclosing(n)
-		loops = append(loops, a.makeLoop(f, n, fn, kind, sites, prov, parents, a.forCounters(n)))
+		l := a.makeLoop(f, n, fn, kind, sites, prov, parents, a.forCounters(n))
+		l.Retry = retry
+		loops = append(loops, l)
 		return true
 	})
 	// Recursion: the declaration itself, or a closure assigned to a variable it calls.
@@ -147,6 +159,66 @@ func (a *state) findLoops(f *funcInfo) []*Loop {
 		return true
 	})
 	return loops
+}
+
+// isRetry reports whether a for loop around model calls is a retry loop: it reaches no tool
+// call, and it waits between iterations or leaves on success (an if err == nil block that
+// returns or breaks, or a body whose last statement returns or breaks, so that only a continue
+// on failure repeats it).
+func (a *state) isRetry(body *ast.BlockStmt, sites *siteSet) bool {
+	if len(sites.tool) > 0 || len(sites.model) == 0 {
+		return false
+	}
+	if n := len(body.List); n > 0 {
+		switch x := body.List[n-1].(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.BranchStmt:
+			if x.Tok == token.BREAK {
+				return true
+			}
+		}
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.CallExpr:
+			if fn := staticCallee(a.pass.TypesInfo, x); fn != nil {
+				switch roles.Key(fn) {
+				case "time.Sleep", "time.After", "time.NewTimer", "time.Tick", "time.Timer.Reset":
+					found = true
+				}
+			}
+		case *ast.IfStmt:
+			if a.isNilErrCheck(x.Cond) && exits(x.Body) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isNilErrCheck reports whether cond is err == nil (or nil == err) for an error-typed err.
+func (a *state) isNilErrCheck(cond ast.Expr) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL {
+		return false
+	}
+	isNil := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && id.Name == "nil"
+	}
+	isErr := func(e ast.Expr) bool {
+		t := a.pass.TypesInfo.TypeOf(e)
+		return t != nil && roles.IsError(t)
+	}
+	return (isNil(be.Y) && isErr(be.X)) || (isNil(be.X) && isErr(be.Y))
 }
 
 // packageSites returns every direct model and tool site of the package: what an engine loop

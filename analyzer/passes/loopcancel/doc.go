@@ -21,4 +21,9 @@
 //		resp, err := model.Generate(ctx, msgs)
 //
 // Loops without a bound are reported by unboundedloop instead.
+//
+// Retry loops around one model call (no tool calls; a pause or an exit on success between
+// attempts) are reported too, as retry loops: a cancelled run keeps retrying, and sleeping,
+// until the retry bound is reached. Wait with a select on ctx.Done() and a timer instead of
+// time.Sleep.
 package loopcancel

@@ -12,7 +12,8 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports bounded turn loops that never check cancellation between steps.
+// Analyzer reports bounded turn loops (and retry loops around a model call) that never check
+// cancellation between steps.
 var Analyzer = &analysis.Analyzer{
 	Name:     "loopcancel",
 	Doc:      analysisutil.MustExtractDoc(doc, "loopcancel"),
@@ -27,14 +28,17 @@ func run(pass *analysis.Pass) (any, error) {
 		if l.Map.Bound == nil || l.Map.ChecksCancel || !l.HasContext || l.Map.Kind == model.LoopEngine {
 			continue
 		}
-		what := "turn loop"
-		if l.Map.Kind == model.LoopRecursion {
-			what = "turn recursion"
+		msg := "turn loop never checks cancellation between steps: a cancelled run keeps calling the model until " + l.Map.Bound.Expr + " is reached; check ctx.Err() at the top of each step"
+		switch {
+		case l.Retry:
+			msg = "retry loop never checks cancellation between attempts: a cancelled run keeps retrying the model call (and waiting between attempts) until " + l.Map.Bound.Expr + " is reached; check ctx.Err() before each attempt and wait with a select on ctx.Done()"
+		case l.Map.Kind == model.LoopRecursion:
+			msg = "turn recursion never checks cancellation between steps: a cancelled run keeps calling the model until " + l.Map.Bound.Expr + " is reached; check ctx.Err() at the top of each step"
 		}
 		analysisutil.Report(pass, analysis.Diagnostic{
 			Pos:     l.Node.Pos(),
 			End:     l.Node.Pos() + 3,
-			Message: what + " never checks cancellation between steps: a cancelled run keeps calling the model until " + l.Map.Bound.Expr + " is reached; check ctx.Err() at the top of each step",
+			Message: msg,
 		})
 	}
 	return nil, nil

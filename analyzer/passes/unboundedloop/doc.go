@@ -21,4 +21,8 @@
 //		}
 //		...
 //	}
+//
+// A retry loop around one model call (no tool calls; a pause or an exit on success between
+// attempts) with no bound and no cancellation check is reported as a retry loop: a call that keeps
+// failing is retried forever.
 package unboundedloop

@@ -27,18 +27,21 @@ func run(pass *analysis.Pass) (any, error) {
 		if l.Map.Bound != nil || l.Map.ChecksCancel || l.Map.Kind == model.LoopEngine {
 			continue
 		}
-		what := "turn loop"
-		if l.Map.Kind == model.LoopRecursion {
-			what = "turn recursion"
-		}
 		callee := ""
 		if len(l.Map.ModelCalls) > 0 {
 			callee = " around " + l.Map.ModelCalls[0].Callee
 		}
+		msg := "turn loop" + callee + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check ctx.Err() between steps"
+		switch {
+		case l.Retry:
+			msg = "retry loop" + callee + " has no bound and no cancellation exit: a model call that keeps failing is retried forever; bound the attempts and check ctx.Err() between them"
+		case l.Map.Kind == model.LoopRecursion:
+			msg = "turn recursion" + callee + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check ctx.Err() between steps"
+		}
 		analysisutil.Report(pass, analysis.Diagnostic{
 			Pos:     l.Node.Pos(),
 			End:     l.Node.Pos() + 3,
-			Message: what + callee + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check ctx.Err() between steps",
+			Message: msg,
 		})
 	}
 	return nil, nil

@@ -22,7 +22,7 @@ func Ask(ctx context.Context, m Model) (*Message, error) { // want Ask:`lifecycl
 }
 
 // Loop runs a bounded turn loop that checks cancellation.
-func Loop(ctx context.Context, m Model, max int) error { // want Loop:`lifecycle\(model cancel loops=1\)`
+func Loop(ctx context.Context, m Model, max int) error { // want Loop:`lifecycle\(model cancel loops=1 runs\)`
 	for i := 0; i < max; i++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -32,4 +32,10 @@ func Loop(ctx context.Context, m Model, max int) error { // want Loop:`lifecycle
 		}
 	}
 	return nil
+}
+
+// Build returns a function that runs Loop later: it reaches the loop but does not run it (no
+// "runs" in its fact).
+func Build(m Model) func(ctx context.Context) error { // want Build:`lifecycle\(model cancel loops=1\)`
+	return func(ctx context.Context) error { return Loop(ctx, m, 3) }
 }

@@ -2,6 +2,7 @@ package a
 
 import (
 	"context"
+	"time"
 
 	"fw"
 )
@@ -55,4 +56,63 @@ func unbounded(ctx context.Context) { // reported by unboundedloop, not here
 	for {
 		fw.Complete(ctx, "x")
 	}
+}
+
+// retrySleep retries one model call with a pause: a retry loop, not a turn loop.
+func retrySleep(ctx context.Context, m fw.Model, maxRetries int) (*fw.Message, error) {
+	var last error
+	for attempt := 0; attempt <= maxRetries; attempt++ { // want `retry loop never checks cancellation between attempts: a cancelled run keeps retrying the model call \(and waiting between attempts\) until maxRetries is reached`
+		out, err := m.Generate(ctx, nil)
+		if err != nil {
+			last = err
+			time.Sleep(time.Second)
+			continue
+		}
+		return out, nil
+	}
+	return nil, last
+}
+
+// retryOnSuccess leaves the loop when the call succeeds: a retry loop.
+func retryOnSuccess(ctx context.Context, maxRetries int) (string, error) {
+	var err error
+	for i := 0; i < maxRetries; i++ { // want `retry loop never checks cancellation between attempts`
+		var out string
+		out, err = fw.Complete(ctx, "x")
+		if err == nil {
+			return out, nil
+		}
+	}
+	return "", err
+}
+
+// retryCancellable waits with a select on ctx.Done(): nothing to report.
+func retryCancellable(ctx context.Context, m fw.Model, maxRetries int) (*fw.Message, error) {
+	for attempt := 0; attempt < maxRetries; attempt++ {
+		out, err := m.Generate(ctx, nil)
+		if err == nil {
+			return out, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, fw.ErrMaxSteps
+}
+
+// turnWithTools calls tools and sleeps: still a turn loop.
+func turnWithTools(ctx context.Context, m fw.Model, maxSteps int) error {
+	for i := 0; i < maxSteps; i++ { // want `^turn loop never checks cancellation between steps`
+		msg, err := m.Generate(ctx, nil)
+		if err != nil {
+			return err
+		}
+		for _, tc := range msg.ToolCalls {
+			fw.RunTool(ctx, tc.Name)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package a
 
 import (
 	"context"
+	"time"
 
 	"fw"
 )
@@ -77,5 +78,16 @@ func ignored(ctx context.Context) {
 	//lifeline:ignore unboundedloop the daemon runs until the process exits
 	for {
 		fw.Complete(ctx, "x")
+	}
+}
+
+// retryForever retries one model call until it succeeds: a retry loop with no bound.
+func retryForever(ctx context.Context, m fw.Model) *fw.Message {
+	for { // want `retry loop around fw.Model.Generate has no bound and no cancellation exit: a model call that keeps failing is retried forever`
+		out, err := m.Generate(ctx, nil)
+		if err == nil {
+			return out
+		}
+		time.Sleep(time.Second)
 	}
 }

@@ -1,0 +1,3 @@
+module example.com/precision
+
+go 1.26
