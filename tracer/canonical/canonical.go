@@ -44,15 +44,19 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	workers := runtime.GOMAXPROCS(0)
 	jobs := make(chan *batch, workers)
 	free := make(chan []model.Event, 4*workers) // event buffers of emitted batches, reused
+	lines := make(bufs, 4*workers)              // line buffers of decoded batches, reused
 	ordered := make(chan *batch, 2*workers)
 	for range workers {
 		go func() {
+			var dec model.LineDecoder // per worker: strings repeated across its batches are shared
 			for b := range jobs {
 				select {
 				case b.events = <-free:
 				default:
 				}
-				b.decode()
+				b.decode(&dec)
+				lines.put(b.buf)
+				b.buf = nil
 				close(b.done)
 			}
 		}()
@@ -61,7 +65,7 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	go func() {
 		defer close(ordered)
 		defer close(jobs)
-		readErr <- split(r, em.File, func(b *batch) {
+		readErr <- split(r, em.File, lines, func(b *batch) {
 			jobs <- b
 			ordered <- b
 		})
@@ -107,14 +111,34 @@ type lineErr struct {
 	err  error
 }
 
-func newBatch() *batch {
-	return &batch{done: make(chan struct{}), buf: make([]byte, 0, batchBytes+batchBytes/8)}
+// bufs holds the line buffers of decoded batches for reuse: decoded events copy what they
+// keep, so a batch's buffer is free as soon as it is decoded.
+type bufs chan []byte
+
+func (f bufs) get() []byte {
+	select {
+	case b := <-f:
+		return b[:0]
+	default:
+		return make([]byte, 0, batchBytes+batchBytes/8)
+	}
+}
+
+func (f bufs) put(b []byte) {
+	select {
+	case f <- b:
+	default:
+	}
+}
+
+func newBatch(free bufs) *batch {
+	return &batch{done: make(chan struct{}), buf: free.get()}
 }
 
 // split reads lines and hands them out in batches; over-long lines become errors of the batch.
-func split(r io.Reader, file string, send func(*batch)) error {
+func split(r io.Reader, file string, free bufs, send func(*batch)) error {
 	lr := ingest.NewLineReader(r)
-	b := newBatch()
+	b := newBatch(free)
 	for {
 		line, n, final, err := lr.Next()
 		if err == io.EOF {
@@ -137,20 +161,19 @@ func split(r io.Reader, file string, send func(*batch)) error {
 		b.final = final
 		if len(b.buf) >= batchBytes {
 			send(b)
-			b = newBatch()
+			b = newBatch(free)
 		}
 	}
 	send(b)
 	return nil
 }
 
-func (b *batch) decode() {
+func (b *batch) decode(dec *model.LineDecoder) {
 	if cap(b.events) < len(b.ends) {
 		b.events = make([]model.Event, 0, len(b.ends))
 	}
 	start := 0
 	var errs []lineErr
-	var dec model.LineDecoder // one per batch: the strings a batch repeats are shared
 	for i, end := range b.ends {
 		line := b.buf[start:end]
 		start = end
