@@ -182,7 +182,7 @@ func TestMapPrecision(t *testing.T) {
 		funcs = append(funcs, e.Func)
 		byFunc[e.Func] = e
 	}
-	if got, want := strings.Join(funcs, " "), "precision.Agent.Run precision.Start"; got != want {
+	if got, want := strings.Join(funcs, " "), "precision.Agent.Run precision.Start precision.Stream"; got != want {
 		t.Fatalf("entries = %s, want %s (not NewRunner, a constructor, nor Ask, a retry)", got, want)
 	}
 	run := byFunc["precision.Agent.Run"]
@@ -206,6 +206,8 @@ func TestMapPrecision(t *testing.T) {
 		{"answer", outcomes(run)[52], string(model.StatusCompleted)},
 		{"check before the goroutine", outcomes(byFunc["precision.Start"])[102], lifecycle.OutcomeNotStarted},
 		{"return after the goroutine", outcomes(byFunc["precision.Start"])[108], model.OutcomeStarted},
+		{"error of the run", outcomes(byFunc["precision.Stream"])[122], string(model.StatusFailed)},
+		{"return of an event stream", outcomes(byFunc["precision.Stream"])[126], model.OutcomeStarted},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

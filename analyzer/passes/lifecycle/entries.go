@@ -223,6 +223,10 @@ func (a *state) classifyExit(ret *ast.ReturnStmt, sig *types.Signature) model.Ex
 	}
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok && id.Name == "nil" {
 		ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
+		if returnsStream(res) {
+			// The caller drains the run from what is returned: it is still going.
+			ex.Outcome, ex.StopReason = model.OutcomeStarted, ""
+		}
 		return ex
 	}
 	if a.mentionsCancel(e) {
@@ -320,4 +324,42 @@ func (a *state) isParentField(v *types.Var) bool {
 	}
 	n := strings.ToLower(strings.ReplaceAll(v.Name(), "_", ""))
 	return n == "parentrunid" || n == "parentid"
+}
+
+// returnsStream reports whether results (before the error) include a stream the caller reads
+// the run's events from: a channel, an iter.Seq-shaped function, or a type with a Next method
+// that returns a bool last (an iterator such as eino's AsyncIterator).
+func returnsStream(res *types.Tuple) bool {
+	for i := 0; i < res.Len()-1; i++ {
+		if isStream(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func isStream(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return u.Dir() != types.SendOnly
+	case *types.Signature: // func(yield func(...) bool)
+		if u.Params().Len() == 1 && u.Results().Len() == 0 {
+			if y, ok := u.Params().At(0).Type().Underlying().(*types.Signature); ok && y.Results().Len() == 1 {
+				b, ok := y.Results().At(0).Type().Underlying().(*types.Basic)
+				return ok && b.Kind() == types.Bool
+			}
+		}
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Next")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	r := fn.Type().(*types.Signature).Results()
+	if r.Len() == 0 {
+		return false
+	}
+	b, ok := r.At(r.Len() - 1).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }

@@ -107,3 +107,21 @@ func Start(ctx context.Context, a *Agent, input string, done chan<- error) error
 	}()
 	return nil
 }
+
+// Events is what Stream returns: the caller reads the run's events from it.
+type Events struct{ c chan string }
+
+// Next returns the next event, false when the run is over.
+func (e *Events) Next() (string, bool) { s, ok := <-e.c; return s, ok }
+
+// Stream runs the agent and hands back the events: a successful return only started the run.
+func Stream(ctx context.Context, a *Agent, input string) (*Events, error) {
+	ev := &Events{c: make(chan string, 1)}
+	out, err := a.Run(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	ev.c <- out
+	close(ev.c)
+	return ev, nil
+}
