@@ -91,7 +91,7 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 			return err
 		}
 	} else {
-		printCheckText(w, cmd.ErrOrStderr(), out, violations)
+		printCheckText(w, cmd.ErrOrStderr(), out, violations, readErr != nil)
 	}
 	switch {
 	case readErr != nil:
@@ -104,12 +104,16 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	return nil
 }
 
-func printCheckText(w, errw io.Writer, r checkReport, violations int) {
+func printCheckText(w, errw io.Writer, r checkReport, violations int, unreadable bool) {
 	for _, e := range r.Errors {
 		fmt.Fprintln(errw, e)
 	}
 	for _, fd := range r.Findings {
 		fmt.Fprintf(w, "%s\n", fd)
+	}
+	if unreadable {
+		fmt.Fprintf(w, "%d finding(s) in %d readable events; some input could not be read (see stderr)\n", violations, r.Events)
+		return
 	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(w, "%d finding(s) in %d readable events; %d record(s) could not be decoded (see stderr)\n", violations, r.Events, len(r.Errors))

@@ -6,6 +6,7 @@ package tracer
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -153,6 +154,9 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 		head, err := br.Peek(HeadSize)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return 0, "", fmt.Errorf("%s: %w", display, err)
+		}
+		if len(bytes.TrimSpace(head)) == 0 {
+			return 0, "", fmt.Errorf("%s: empty input: no records to read", display)
 		}
 		f, err := Detect(head)
 		if err != nil {
