@@ -140,3 +140,18 @@ func TestDemoErrors(t *testing.T) {
 		t.Fatalf("demo approval --format json: exit %d\n%.400s", code, out)
 	}
 }
+
+func TestEmptyAndUnknownInput(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := lifeline(t, "", "check", empty)
+	if code != 1 || !strings.Contains(errOut, "empty input") || strings.Contains(out, "ok:") {
+		t.Fatalf("empty file: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	_, errOut, code = lifeline(t, "hello world\n", "timeline", "-")
+	if code != 1 || !strings.Contains(errOut, "<stdin>: unknown format") || !strings.Contains(errOut, "--input-format") {
+		t.Fatalf("unknown format: exit %d, stderr %s", code, errOut)
+	}
+}
