@@ -17,48 +17,55 @@ const MaxLineBytes = 16 << 20
 
 // DecodeLine parses one line of the canonical event log and validates it. The error says what
 // was expected; callers add file:line.
-func DecodeLine(line []byte) (Event, error) { return decodeLine(line, nil) }
+func DecodeLine(line []byte) (Event, error) {
+	var ev Event
+	err := decodeLine(line, &ev, nil, false)
+	return ev, err
+}
 
 // LineDecoder decodes many lines, sharing one copy of the short strings they repeat (ids,
 // names, statuses), which keeps a tree of a long log small. Not safe for concurrent use.
 type LineDecoder struct {
-	intern map[string]string
+	// KeepText keeps long string values of attrs as JSONText (the literal of the line) where
+	// writing the literal back is the same as encoding the string.
+	KeepText bool
+	intern   *internTable
 }
-
-// maxInternTable bounds the intern table; it starts afresh when full.
-const maxInternTable = 1 << 16
 
 // Decode is DecodeLine with string sharing.
 func (d *LineDecoder) Decode(line []byte) (Event, error) {
-	if d.intern == nil || len(d.intern) > maxInternTable {
-		d.intern = make(map[string]string, 1024)
-	}
-	return decodeLine(line, d.intern)
+	var ev Event
+	err := d.DecodeInto(line, &ev)
+	return ev, err
 }
 
-func decodeLine(line []byte, intern map[string]string) (Event, error) {
-	var ev Event
+// DecodeInto is Decode into *ev, which must be the zero Event; on error *ev holds what was read.
+func (d *LineDecoder) DecodeInto(line []byte, ev *Event) error {
+	if d.intern == nil {
+		d.intern = newInternTable()
+	}
+	return decodeLine(line, ev, d.intern, d.KeepText)
+}
+
+func decodeLine(line []byte, ev *Event, intern *internTable, keepText bool) error {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return ev, errors.New("empty line: expected one JSON event object")
+		return errors.New("empty line: expected one JSON event object")
 	}
 	if len(line) > MaxLineBytes {
-		return ev, fmt.Errorf("line of %d bytes exceeds the %d-byte limit", len(line), MaxLineBytes)
+		return fmt.Errorf("line of %d bytes exceeds the %d-byte limit", len(line), MaxLineBytes)
 	}
 	if !utf8.Valid(line) {
-		return ev, errors.New("invalid UTF-8: expected UTF-8 JSON")
+		return errors.New("invalid UTF-8: expected UTF-8 JSON")
 	}
 	if line[0] != '{' {
-		return ev, fmt.Errorf("not a JSON object (starts with %q): expected one event object per line", truncate(line, 20))
+		return fmt.Errorf("not a JSON object (starts with %q): expected one event object per line", truncate(line, 20))
 	}
-	if decodeFast(line, &ev, intern) == nil {
-		if err := ev.validate(); err != nil { // the line is valid UTF-8 and unescaping kept it so
-			return ev, err
-		}
-		return ev, nil
+	if decodeFast(line, ev, intern, keepText) == nil {
+		return ev.validate() // the line is valid UTF-8 and unescaping kept it so
 	}
-	ev = Event{}
-	if err := jsonv2.Unmarshal(line, &ev, jsonv2.RejectUnknownMembers(false)); err != nil {
+	*ev = Event{}
+	if err := jsonv2.Unmarshal(line, ev, jsonv2.RejectUnknownMembers(false)); err != nil {
 		var se *jsonv2.SemanticError
 		if errors.As(err, &se) {
 			field := strings.TrimPrefix(string(se.JSONPointer), "/")
@@ -69,7 +76,7 @@ func decodeLine(line []byte, intern map[string]string) (Event, error) {
 			if field == "ts" {
 				want = "an RFC 3339 timestamp"
 			}
-			return ev, fmt.Errorf("field %q: expected %s, got JSON %s", field, want, se.JSONKind)
+			return fmt.Errorf("field %q: expected %s, got JSON %s", field, want, se.JSONKind)
 		}
 		var syn *jsontext.SyntacticError
 		if errors.As(err, &syn) {
@@ -77,14 +84,11 @@ func decodeLine(line []byte, intern map[string]string) (Event, error) {
 			if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
 				hint = " (truncated line?)"
 			}
-			return ev, fmt.Errorf("malformed JSON at byte %d: %v%s", syn.ByteOffset, syn.Err, hint)
+			return fmt.Errorf("malformed JSON at byte %d: %v%s", syn.ByteOffset, syn.Err, hint)
 		}
-		return ev, fmt.Errorf("malformed event: %w", err)
+		return fmt.Errorf("malformed event: %w", err)
 	}
-	if err := ev.Validate(); err != nil {
-		return ev, err
-	}
-	return ev, nil
+	return ev.Validate()
 }
 
 func truncate(b []byte, n int) string {

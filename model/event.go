@@ -200,7 +200,8 @@ type Event struct {
 	Inferred []string `json:"inferred,omitempty"`
 	// Origin is the foreign record this event was made from.
 	Origin *Origin `json:"origin,omitempty"`
-	// Attrs holds free attributes (tool arguments, results, model parameters, ...).
+	// Attrs holds free attributes (tool arguments, results, model parameters, ...). A text value
+	// is a string or, read from a canonical log, a JSONText (see AttrString).
 	Attrs map[string]any `json:"attrs,omitempty"`
 }
 

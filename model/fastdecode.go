@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"time"
@@ -17,8 +18,8 @@ var errSlow = errors.New("slow path")
 // (any key order, escapes, unknown keys) and returns errSlow for anything unusual — malformed
 // JSON, duplicate keys, values of the wrong type — so that behaviour stays exactly that of the
 // general decoder (FuzzFastDecode compares the two).
-func decodeFast(b []byte, ev *Event, intern map[string]string) error {
-	p := fastParser{b: b, intern: intern}
+func decodeFast(b []byte, ev *Event, intern *internTable, keepText bool) error {
+	p := fastParser{b: b, intern: intern, keepText: keepText}
 	if !p.consume('{') {
 		return errSlow
 	}
@@ -56,8 +57,10 @@ func decodeFast(b []byte, ev *Event, intern map[string]string) error {
 type fastParser struct {
 	b []byte
 	i int
-	// intern maps short strings (ids, names, enums) to one shared copy; nil: no interning.
-	intern map[string]string
+	// intern shares one copy of short strings (ids, names, enums); nil: no interning.
+	intern *internTable
+	// keepText keeps long attribute strings as JSONText.
+	keepText bool
 }
 
 // maxInterned is the longest string interned; longer values are copied.
@@ -69,11 +72,29 @@ func (p *fastParser) text(b []byte) string {
 	if p.intern == nil || len(b) > maxInterned {
 		return string(b)
 	}
-	if s, ok := p.intern[string(b)]; ok {
-		return s
+	return p.intern.get(b)
+}
+
+// internSlots is the size of an intern table (a power of two).
+const internSlots = 1 << 13
+
+// internTable is a direct-mapped cache of short strings: a string repeated by nearby events (the
+// ids of one run, names, enum values) is stored once. A collision replaces the slot, so the table
+// never grows and costs one hash and one comparison per lookup.
+type internTable struct {
+	seed  maphash.Seed
+	slots [internSlots]string
+}
+
+func newInternTable() *internTable { return &internTable{seed: maphash.MakeSeed()} }
+
+func (t *internTable) get(b []byte) string {
+	slot := &t.slots[maphash.Bytes(t.seed, b)&(internSlots-1)]
+	if *slot == string(b) {
+		return *slot
 	}
 	s := string(b)
-	p.intern[s] = s
+	*slot = s
 	return s
 }
 
@@ -389,6 +410,11 @@ func (p *fastParser) value(depth int) (any, bool) {
 	}
 	switch c := p.peek(); {
 	case c == '"':
+		if p.keepText {
+			if t, ok := p.jsonText(); ok {
+				return t, true
+			}
+		}
 		return p.strUnique()
 	case c == '{':
 		p.i++
@@ -460,12 +486,12 @@ func (p *fastParser) field(key []byte, ev *Event) (uint64, bool) {
 		ev.Seq, ok = p.int64()
 		return 1 << 1, ok
 	case "ts":
-		var s string
-		if s, ok = p.str(); !ok {
+		raw, ok := p.rawString() // a timestamp has no escapes; an escaped one takes the slow path
+		if !ok {
 			return 0, false
 		}
 		var t time.Time
-		if t.UnmarshalText([]byte(s)) != nil || !strictRFC3339(s) {
+		if t.UnmarshalText(raw) != nil || !strictRFC3339(raw) {
 			return 0, false
 		}
 		ev.TS = t
@@ -677,12 +703,12 @@ func (p *fastParser) origin(o *Origin) bool {
 // strictRFC3339 adds the checks the general decoder makes beyond time.Time.UnmarshalText
 // (see go.dev/issue/57912): a two-digit hour, a period before fractional seconds and a time
 // zone offset in range.
-func strictRFC3339(s string) bool {
+func strictRFC3339[T string | []byte](s T) bool {
 	if len(s) < len("2006-01-02T15:04:05Z") || s[len("2006-01-02T")+1] == ':' || s[len("2006-01-02T15:04:05")] == ',' {
 		return false
 	}
 	if s[len(s)-1] != 'Z' {
-		dec2 := func(d string) int { return int(d[0]-'0')*10 + int(d[1]-'0') }
+		dec2 := func(d T) int { return int(d[0]-'0')*10 + int(d[1]-'0') }
 		if dec2(s[len(s)-5:]) >= 24 || dec2(s[len(s)-2:]) >= 60 {
 			return false
 		}

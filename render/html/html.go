@@ -491,6 +491,8 @@ func (b *builder) value(x any, depth int) any {
 		return v
 	case string:
 		return b.text(v)
+	case model.JSONText:
+		return b.text(v.String())
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Sprint(v)

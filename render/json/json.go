@@ -291,6 +291,8 @@ func (e *enc) value(v any, depth int) {
 		e.raw("null")
 	case string:
 		e.str(v)
+	case model.JSONText: // already written as e.str would write it
+		e.buf = append(e.buf, v...)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:

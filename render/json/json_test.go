@@ -177,3 +177,33 @@ func manySessions(t *testing.T, n int) *model.Tree {
 	}
 	return tree
 }
+
+// FuzzJSONTextValue: an attribute text a canonical log kept as its literal (model.JSONText) is
+// written exactly as the same text read as a string.
+func FuzzJSONTextValue(f *testing.F) {
+	f.Add(`a "quoted" <tag> & \ é` + "\n\t\r\x01\x7f\u2028")
+	f.Add(strings.Repeat("plain words ", 10))
+	f.Fuzz(func(t *testing.T, s string) {
+		s = strings.Repeat("x", 64) + s
+		lit, _ := stdjson.Marshal(s)
+		line := []byte(`{"v":1,"seq":1,"type":"session/start","session_id":"s","attrs":{"t":` + string(lit) + `}}`)
+		kept := model.LineDecoder{KeepText: true}
+		ev, err := kept.Decode(line)
+		if err != nil {
+			t.Skip(err) // the fast decoder declined; nothing kept
+		}
+		plain, err := model.DecodeLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b enc
+		a.value(ev.Attrs, 0)
+		b.value(plain.Attrs, 0)
+		if !bytes.Equal(a.buf, b.buf) {
+			t.Fatalf("kept %T written as %s, the string as %s", ev.Attrs["t"], a.buf, b.buf)
+		}
+		if got, _ := model.AttrString(ev.Attrs["t"]); got != plain.Attrs["t"] {
+			t.Fatalf("AttrString = %q, want %q", got, plain.Attrs["t"])
+		}
+	})
+}

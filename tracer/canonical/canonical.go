@@ -48,7 +48,9 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	ordered := make(chan *batch, 2*workers)
 	for range workers {
 		go func() {
-			var dec model.LineDecoder // per worker: strings repeated across its batches are shared
+			// Per worker: strings repeated across its batches are shared; long texts of attrs are
+			// kept as their JSON literal, which renderers copy as they are.
+			dec := model.LineDecoder{KeepText: true}
 			for b := range jobs {
 				select {
 				case b.events = <-free:
@@ -177,15 +179,16 @@ func (b *batch) decode(dec *model.LineDecoder) {
 	for i, end := range b.ends {
 		line := b.buf[start:end]
 		start = end
-		ev, err := dec.Decode(line)
-		if err != nil {
+		b.events = append(b.events, model.Event{})
+		if err := dec.DecodeInto(line, &b.events[len(b.events)-1]); err != nil {
+			b.events[len(b.events)-1] = model.Event{}
+			b.events = b.events[:len(b.events)-1]
 			if b.final && i == len(b.ends)-1 && !json.Valid(line) {
 				err = fmt.Errorf("%w: %v", ingest.ErrTornLine, err)
 			}
 			errs = append(errs, lineErr{b.nums[i], err})
 			continue
 		}
-		b.events = append(b.events, ev)
 		b.lineNums = append(b.lineNums, b.nums[i])
 	}
 	// Over-long lines were found while splitting; keep all errors in line order.
