@@ -14,15 +14,16 @@ type Projector struct {
 	tree     Tree
 	sessions map[string]*Session
 	runs     map[string]*Run
-	turns    map[string]*Turn
-	steps    map[string]*Step
-	models   map[string]*ModelCall
-	tools    map[string]*ToolCall
+	live     nodeIndex // the turns, steps and calls of the runs not ended
 	conns    map[string]*Connection
 	waits    map[string]*Wait // by run id + call id
 	inputs   map[string]*Input
-	stamped  bool
-	events   int
+	// retired holds the ended runs, whose turns, steps and calls were taken out of live (see
+	// retire), with their own index once an event after their end needed one.
+	retired map[*Run]*nodeIndex
+	lastRun *Run // the run of the previous event (a cache for index)
+	stamped bool
+	events  int
 	// noteAt indexes tracer notes by text; noteCount counts their repeats by index.
 	noteAt    map[string]int
 	noteCount map[int]int
@@ -32,9 +33,9 @@ type Projector struct {
 // NewProjector returns an empty projector.
 func NewProjector() *Projector {
 	return &Projector{
-		sessions: map[string]*Session{}, runs: map[string]*Run{}, turns: map[string]*Turn{},
-		steps: map[string]*Step{}, models: map[string]*ModelCall{}, tools: map[string]*ToolCall{},
+		sessions: map[string]*Session{}, runs: map[string]*Run{}, live: newNodeIndex(),
 		conns: map[string]*Connection{}, waits: map[string]*Wait{}, inputs: map[string]*Input{},
+		retired: map[*Run]*nodeIndex{},
 	}
 }
 
@@ -122,8 +123,84 @@ func (p *Projector) run(ev *Event) *Run {
 	return r
 }
 
+// nodeIndex finds turns, steps and calls by id.
+type nodeIndex struct {
+	turns  map[string]*Turn
+	steps  map[string]*Step
+	models map[string]*ModelCall
+	tools  map[string]*ToolCall
+}
+
+func newNodeIndex() nodeIndex {
+	return nodeIndex{turns: map[string]*Turn{}, steps: map[string]*Step{},
+		models: map[string]*ModelCall{}, tools: map[string]*ToolCall{}}
+}
+
+// retire takes the turns, steps and calls of an ended run out of the live index, which so
+// stays as small as the runs in progress. Every turn, step and call event names its run: one
+// that comes after its run ended looks its ids up in that run alone (index).
+func (p *Projector) retire(r *Run) {
+	if _, done := p.retired[r]; done {
+		return
+	}
+	p.retired[r] = nil
+	for _, t := range r.Turns {
+		unindex(p.live.turns, t.ID, t)
+		for _, st := range t.Steps {
+			unindex(p.live.steps, st.ID, st)
+			for _, m := range st.ModelCalls {
+				unindex(p.live.models, m.ID, m)
+			}
+			for _, c := range st.ToolCalls {
+				unindex(p.live.tools, c.ID, c)
+			}
+		}
+	}
+}
+
+func unindex[N comparable](m map[string]N, id string, n N) {
+	if m[id] == n {
+		delete(m, id)
+	}
+}
+
+// index returns where the turns, steps and calls of ev's run are found: the live index, or the
+// run's own when it has ended (built the first time it is needed).
+func (p *Projector) index(ev *Event) *nodeIndex {
+	r := p.lastRun
+	if r == nil || r.ID != ev.RunID {
+		if r = p.runs[ev.RunID]; r == nil {
+			return &p.live
+		}
+		p.lastRun = r
+	}
+	x, retired := p.retired[r]
+	if !retired {
+		return &p.live
+	}
+	if x == nil {
+		idx := newNodeIndex()
+		x = &idx
+		for _, t := range r.Turns {
+			x.turns[t.ID] = t
+			for _, st := range t.Steps {
+				x.steps[st.ID] = st
+				for _, m := range st.ModelCalls {
+					x.models[m.ID] = m
+				}
+				for _, c := range st.ToolCalls {
+					x.tools[c.ID] = c
+				}
+			}
+		}
+		p.retired[r] = x
+	}
+	return x
+}
+
 func (p *Projector) turn(ev *Event) *Turn {
-	t := p.turns[ev.TurnID]
+	idx := p.index(ev)
+	t := idx.turns[ev.TurnID]
 	if t == nil {
 		r := p.run(ev)
 		t = &Turn{ID: ev.TurnID, RunID: r.ID, Steps: []*Step{}}
@@ -132,14 +209,15 @@ func (p *Projector) turn(ev *Event) *Turn {
 			t.infer([]string{"placeholder"})
 			p.note("%s: turn %s was never started; placeholder added", ev.Where(), ev.TurnID)
 		}
-		p.turns[ev.TurnID] = t
+		idx.turns[ev.TurnID] = t
 		r.Turns = append(r.Turns, t)
 	}
 	return t
 }
 
 func (p *Projector) step(ev *Event) *Step {
-	st := p.steps[ev.StepID]
+	idx := p.index(ev)
+	st := idx.steps[ev.StepID]
 	if st == nil {
 		t := p.turn(ev)
 		st = &Step{ID: ev.StepID, TurnID: t.ID, Index: len(t.Steps) + 1, ModelCalls: []*ModelCall{}, ToolCalls: []*ToolCall{}}
@@ -148,7 +226,7 @@ func (p *Projector) step(ev *Event) *Step {
 			st.infer([]string{"placeholder"})
 			p.note("%s: step %s was never started; placeholder added", ev.Where(), ev.StepID)
 		}
-		p.steps[ev.StepID] = st
+		idx.steps[ev.StepID] = st
 		t.Steps = append(t.Steps, st)
 	}
 	return st
@@ -171,7 +249,7 @@ func (p *Projector) setStatus(r *Run, ev *Event) {
 
 func (p *Projector) apply(ev *Event) {
 	p.events++
-	if note, ok := ev.Attrs["note"].(string); ok && note != "" {
+	if note, ok := AttrString(ev.Attrs["note"]); ok && note != "" {
 		p.tracerNote(ev, note)
 	}
 	if !ev.TS.IsZero() {
@@ -244,6 +322,7 @@ func (p *Projector) apply(ev *Event) {
 			}
 		}
 		r.close(ev)
+		p.retire(r)
 	case TurnStart:
 		t := p.turn(ev)
 		t.Consumes = append(t.Consumes, ev.Consumes...)
@@ -272,16 +351,17 @@ func (p *Projector) apply(ev *Event) {
 		st := p.step(ev)
 		m := &ModelCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name, Attrs: ev.Attrs}
 		m.open(ev)
-		p.models[ev.CallID] = m
+		p.index(ev).models[ev.CallID] = m
 		st.ModelCalls = append(st.ModelCalls, m)
 	case ModelEnd:
-		m := p.models[ev.CallID]
+		idx := p.index(ev)
+		m := idx.models[ev.CallID]
 		if m == nil {
 			st := p.step(ev)
 			m = &ModelCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name}
 			m.open(ev)
 			m.infer([]string{"placeholder"})
-			p.models[ev.CallID] = m
+			idx.models[ev.CallID] = m
 			st.ModelCalls = append(st.ModelCalls, m)
 		}
 		m.Outcome, m.Error = ev.Outcome, ev.Error
@@ -295,16 +375,17 @@ func (p *Projector) apply(ev *Event) {
 		c := &ToolCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name, SideEffect: ev.SideEffect,
 			IdempotencyKey: ev.IdempotencyKey, Attrs: ev.Attrs}
 		c.open(ev)
-		p.tools[ev.CallID] = c
+		p.index(ev).tools[ev.CallID] = c
 		st.ToolCalls = append(st.ToolCalls, c)
 	case ToolEnd:
-		c := p.tools[ev.CallID]
+		idx := p.index(ev)
+		c := idx.tools[ev.CallID]
 		if c == nil {
 			st := p.step(ev)
 			c = &ToolCall{ID: ev.CallID, StepID: st.ID, Name: ev.Name}
 			c.open(ev)
 			c.infer([]string{"placeholder"})
-			p.tools[ev.CallID] = c
+			idx.tools[ev.CallID] = c
 			st.ToolCalls = append(st.ToolCalls, c)
 		}
 		c.Outcome, c.Error = ev.Outcome, ev.Error

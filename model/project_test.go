@@ -98,3 +98,45 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestProjectAfterRunEnd: an ended run's turns, steps and calls leave the projector's maps
+// (retire), yet events that come after its run/end still find them, and a later run that reuses
+// its ids gets nodes of its own.
+func TestProjectAfterRunEnd(t *testing.T) {
+	var evs []Event
+	add := func(typ EventType, run, turn, step, call string, f func(*Event)) {
+		ev := Event{V: 1, Seq: int64(len(evs) + 1), Type: typ, SessionID: "s", RunID: run, TurnID: turn, StepID: step, CallID: call}
+		if f != nil {
+			f(&ev)
+		}
+		evs = append(evs, ev)
+	}
+	ok := func(ev *Event) { ev.Outcome = OutcomeOK }
+	done := func(ev *Event) { ev.Status = StatusCompleted }
+	add(SessionStart, "", "", "", "", nil)
+	for _, run := range []string{"a", "b"} {
+		add(RunStart, run, "", "", "", nil)
+		add(TurnStart, run, "t1", "", "", nil)
+		add(StepStart, run, "t1", "s1", "", nil)
+		add(ModelStart, run, "t1", "s1", "m1", nil)
+		add(ToolStart, run, "t1", "s1", "c1", nil)
+		add(RunEnd, run, "", "", "", done)
+		add(ModelEnd, run, "t1", "s1", "m1", ok) // after the run ended
+		add(ToolEnd, run, "t1", "s1", "c1", ok)
+		add(StepEnd, run, "t1", "s1", "", ok)
+		add(TurnEnd, run, "t1", "", "", ok)
+	}
+	tree := Project(evs)
+	if s := tree.Summarize(); s != (Summary{Sessions: 1, Runs: 2, Turns: 2, Steps: 2, ModelCalls: 2, ToolCalls: 2}) {
+		t.Fatalf("summary %+v; notes %q", s, tree.Notes)
+	}
+	if len(tree.Notes) != 0 {
+		t.Fatalf("notes %q", tree.Notes)
+	}
+	for _, r := range tree.Sessions[0].Runs {
+		st := r.Turns[0].Steps[0]
+		if !st.Ended || !st.ModelCalls[0].Ended || st.ToolCalls[0].Outcome != OutcomeOK || len(st.ToolCalls[0].Inferred) != 0 {
+			t.Fatalf("run %s: step %+v, tool %+v", r.ID, st, st.ToolCalls[0])
+		}
+	}
+}
