@@ -36,7 +36,7 @@ func generated(b *testing.B, format string) string {
 func timeline(b *testing.B, file string) {
 	for b.Loop() {
 		p := model.NewProjector()
-		if _, err := tracer.Read([]string{file}, tracer.Options{}, p.Apply); err != nil {
+		if _, err := tracer.Read([]string{file}, tracer.Options{Pipeline: true}, p.Apply); err != nil {
 			b.Fatal(err)
 		}
 		if err := renderjson.Render(io.Discard, p.Tree(), renderjson.Options{}); err != nil {
@@ -48,7 +48,7 @@ func timeline(b *testing.B, file string) {
 func check(b *testing.B, file string) {
 	for b.Loop() {
 		c := model.NewChecker()
-		if _, err := tracer.Read([]string{file}, tracer.Options{}, c.Check); err != nil {
+		if _, err := tracer.Read([]string{file}, tracer.Options{Pipeline: true}, c.Check); err != nil {
 			b.Fatal(err)
 		}
 		c.Finish()

@@ -60,7 +60,7 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	checker := model.NewChecker()
 	checker.Skew = f.skew
 	events := 0
-	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
+	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
 		events++
 		checker.Check(ev)
 	})

@@ -72,7 +72,7 @@ func readTree(cmd *cobra.Command, args []string, inputFormat string, check bool,
 	if check {
 		checker = model.NewChecker()
 	}
-	rep, readErr := tracer.Read(args, tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
+	rep, readErr := tracer.Read(args, tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
 		proj.Apply(ev)
 		if checker != nil {
 			c := *ev

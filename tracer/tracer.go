@@ -85,6 +85,9 @@ type Options struct {
 	Format string
 	// Stdin is read for the file name "-" (os.Stdin when nil).
 	Stdin io.Reader
+	// Pipeline runs the sink on a goroutine of its own, in event order, while decoding goes on;
+	// Read returns once the sink has had every event. For sinks with much work per event.
+	Pipeline bool
 }
 
 // FileReport says how one input was read.
@@ -108,6 +111,11 @@ type Report struct {
 // could not be read at all.
 func Read(files []string, opts Options, sink func(*model.Event)) (*Report, error) {
 	rep := &Report{}
+	if pipelined(opts) {
+		p := newPipeline(sink)
+		defer p.close()
+		sink = p.put
+	}
 	em := ingest.NewEmitter(sink)
 	var failed []string
 	for _, name := range files {

@@ -19,7 +19,7 @@ func main() {
 	out := flag.String("o", "heap.prof", "heap profile to write")
 	flag.Parse()
 	p := model.NewProjector()
-	if _, err := tracer.Read(flag.Args(), tracer.Options{}, p.Apply); err != nil {
+	if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, p.Apply); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -34,6 +34,9 @@ type fastReader struct {
 	// strs interns the strings of one record: attribute keys, ids, names and small values
 	// repeat from span to span.
 	strs map[string]string
+	// ctl is set when the record holds a byte below 0x20 anywhere (as JSON whitespace, or
+	// raw inside a string, which makes it invalid): only then does rawString look for them.
+	ctl bool
 	// attrs is the attribute map of the span being read, reused (classify keeps none of it
 	// but values).
 	attrs map[string]any
@@ -48,6 +51,7 @@ var readers = sync.Pool{New: func() any {
 func fastRecord(data []byte, line int) (spans []*spantree.Span, ok bool) {
 	f := readers.Get().(*fastReader)
 	f.data, f.i, f.line, f.depth, f.spans = data, 0, line, 0, nil
+	f.ctl = hasControl(data)
 	if len(f.strs) > 1<<14 {
 		clear(f.strs)
 	}
@@ -112,35 +116,55 @@ func (f *fastReader) expect(c byte) {
 }
 
 // rawString reads a string and returns its bytes between the quotes, and whether it has escapes
-// (only the short escapes are accepted: \u gives up).
+// (only the short escapes are accepted: \u gives up). It jumps from quote to backslash with
+// bytes.IndexByte; control characters are looked for only when the record has any (ctl).
 func (f *fastReader) rawString() ([]byte, bool) {
 	f.expect('"')
 	start := f.i
 	esc := false
 	d := f.data
-	for i := f.i; i < len(d); i++ {
-		c := d[i]
-		switch {
-		case c == '"':
-			f.i = i + 1
-			return d[start:i], esc
-		case c == '\\':
-			if i+1 >= len(d) {
+	i, q := f.i, -1 // q: the next quote at or after i, once found
+	for {
+		if q < i {
+			n := bytes.IndexByte(d[i:], '"')
+			if n < 0 {
 				f.fail()
 			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			default:
+			q = i + n
+		}
+		bs := bytes.IndexByte(d[i:q], '\\')
+		if bs < 0 {
+			if f.ctl && hasControl(d[i:q]) {
 				f.fail()
 			}
-			esc = true
-			i++
-		case c < 0x20:
+			f.i = q + 1
+			return d[start:q], esc
+		}
+		k := i + bs
+		if f.ctl && hasControl(d[i:k]) {
 			f.fail()
 		}
+		if k+1 >= len(d) {
+			f.fail()
+		}
+		switch d[k+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		default:
+			f.fail()
+		}
+		esc = true
+		i = k + 2
 	}
-	f.fail()
-	return nil, false
+}
+
+// hasControl reports whether b holds a byte below 0x20 (not allowed unescaped in a string).
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *fastReader) unescape(raw []byte) []byte {

@@ -155,3 +155,33 @@ func FuzzFastToolCalls(f *testing.F) {
 		}
 	})
 }
+
+// TestFastReaderStrings: escapes and control characters in strings, around the jumps rawString
+// makes from quote to backslash.
+func TestFastReaderStrings(t *testing.T) {
+	rec := func(name string) []byte {
+		return []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"01","spanId":"0A","name":"` + name + `"}]}]}]}`)
+	}
+	for _, tt := range []struct {
+		name   string
+		accept bool
+	}{
+		{`plain`, true},
+		{`a\"b\\c\nd\/e\tf`, true},
+		{`\\\\\\\\`, true},
+		{`ends with a backslash\\`, true},
+		{"raw\x01control", false},
+		{"raw\ttab", false},
+		{`bad \x escape`, false},
+		{`unicode \u00e9 escape`, false}, // left to the token reader
+	} {
+		data := rec(tt.name)
+		if got := checkFast(t, data); got != tt.accept {
+			t.Errorf("%q: fast reader accepted %v, want %v", tt.name, got, tt.accept)
+		}
+	}
+	// a tab between tokens is JSON whitespace: still read fast
+	if !checkFast(t, bytes.Replace(rec("x"), []byte(`,"name"`), []byte(",\t\"name\""), 1)) {
+		t.Error("tab as whitespace refused")
+	}
+}
