@@ -29,7 +29,7 @@ type LineDecoder struct {
 	// KeepText keeps long string values of attrs as JSONText (the literal of the line) where
 	// writing the literal back is the same as encoding the string.
 	KeepText bool
-	intern   *internTable
+	intern   *Interner
 }
 
 // Decode is DecodeLine with string sharing.
@@ -42,12 +42,12 @@ func (d *LineDecoder) Decode(line []byte) (Event, error) {
 // DecodeInto is Decode into *ev, which must be the zero Event; on error *ev holds what was read.
 func (d *LineDecoder) DecodeInto(line []byte, ev *Event) error {
 	if d.intern == nil {
-		d.intern = newInternTable()
+		d.intern = NewInterner()
 	}
 	return decodeLine(line, ev, d.intern, d.KeepText)
 }
 
-func decodeLine(line []byte, ev *Event, intern *internTable, keepText bool) error {
+func decodeLine(line []byte, ev *Event, intern *Interner, keepText bool) error {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return errors.New("empty line: expected one JSON event object")

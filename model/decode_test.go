@@ -81,7 +81,7 @@ func FuzzFastDecode(f *testing.F) {
 			return // DecodeLine rejects it before either decoder runs
 		}
 		var fast Event
-		if decodeFast(line, &fast, newInternTable(), false) != nil {
+		if decodeFast(line, &fast, NewInterner(), false) != nil {
 			return
 		}
 		var slow Event

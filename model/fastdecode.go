@@ -18,7 +18,7 @@ var errSlow = errors.New("slow path")
 // (any key order, escapes, unknown keys) and returns errSlow for anything unusual — malformed
 // JSON, duplicate keys, values of the wrong type — so that behaviour stays exactly that of the
 // general decoder (FuzzFastDecode compares the two).
-func decodeFast(b []byte, ev *Event, intern *internTable, keepText bool) error {
+func decodeFast(b []byte, ev *Event, intern *Interner, keepText bool) error {
 	p := fastParser{b: b, intern: intern, keepText: keepText}
 	if !p.consume('{') {
 		return errSlow
@@ -58,7 +58,7 @@ type fastParser struct {
 	b []byte
 	i int
 	// intern shares one copy of short strings (ids, names, enums); nil: no interning.
-	intern *internTable
+	intern *Interner
 	// keepText keeps long attribute strings as JSONText.
 	keepText bool
 }
@@ -72,23 +72,25 @@ func (p *fastParser) text(b []byte) string {
 	if p.intern == nil || len(b) > maxInterned {
 		return string(b)
 	}
-	return p.intern.get(b)
+	return p.intern.Get(b)
 }
 
-// internSlots is the size of an intern table (a power of two).
+// internSlots is the size of an Interner (a power of two).
 const internSlots = 1 << 13
 
-// internTable is a direct-mapped cache of short strings: a string repeated by nearby events (the
-// ids of one run, names, enum values) is stored once. A collision replaces the slot, so the table
-// never grows and costs one hash and one comparison per lookup.
-type internTable struct {
+// Interner shares one copy of the short strings that nearby records repeat (the ids of one run,
+// names, enum values): a direct-mapped cache, where a collision replaces the slot, so it never
+// grows and costs one hash and one comparison per lookup. Not safe for concurrent use.
+type Interner struct {
 	seed  maphash.Seed
 	slots [internSlots]string
 }
 
-func newInternTable() *internTable { return &internTable{seed: maphash.MakeSeed()} }
+// NewInterner returns an empty Interner.
+func NewInterner() *Interner { return &Interner{seed: maphash.MakeSeed()} }
 
-func (t *internTable) get(b []byte) string {
+// Get returns b as a string, the copy already held when there is one.
+func (t *Interner) Get(b []byte) string {
 	slot := &t.slots[maphash.Bytes(t.seed, b)&(internSlots-1)]
 	if *slot == string(b) {
 		return *slot

@@ -21,8 +21,9 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -41,6 +42,11 @@ type enc struct {
 	err error
 	// last is the last byte written out by flush.
 	last byte
+	// tsSec, tsLoc: the second and location of the last time written; tsHead holds its date and
+	// time of day, tsZone its offset, reused while times fall in the same second.
+	tsSec          int64
+	tsLoc          *time.Location
+	tsHead, tsZone []byte
 }
 
 // lastByte is the last byte of the document so far.
@@ -178,8 +184,29 @@ func (e *enc) time(t time.Time) {
 		e.str("") // encoding/json refuses such times; keep the document valid
 		return
 	}
+	// t.AppendFormat(buf, time.RFC3339Nano), with the part up to the second kept from the last
+	// time when it falls in the same second
+	if sec, loc := t.Unix(), t.Location(); sec != e.tsSec || loc != e.tsLoc || e.tsHead == nil {
+		whole := t.Add(-time.Duration(t.Nanosecond())).AppendFormat(e.tsHead[:0], "2006-01-02T15:04:05Z07:00")
+		e.tsHead, e.tsZone = whole[:len("2006-01-02T15:04:05")], whole[len("2006-01-02T15:04:05"):]
+		e.tsSec, e.tsLoc = sec, loc
+	}
 	e.buf = append(e.buf, '"')
-	e.buf = t.AppendFormat(e.buf, time.RFC3339Nano)
+	e.buf = append(e.buf, e.tsHead...)
+	if ns := t.Nanosecond(); ns != 0 {
+		var frac [10]byte
+		frac[0] = '.'
+		for i := 9; i >= 1; i-- {
+			frac[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for frac[n-1] == '0' {
+			n--
+		}
+		e.buf = append(e.buf, frac[:n]...)
+	}
+	e.buf = append(e.buf, e.tsZone...)
 	e.buf = append(e.buf, '"')
 }
 
@@ -283,6 +310,12 @@ func (e *enc) attrs(m map[string]any) {
 	e.value(m, 0)
 }
 
+// attr is one entry of an attrs map being written.
+type attr struct {
+	k string
+	v any
+}
+
 // value writes an attribute value as encoding/json would (map keys sorted), without
 // reflection for the types JSON decoding produces; anything else goes through encoding/json.
 func (e *enc) value(v any, depth int) {
@@ -319,19 +352,20 @@ func (e *enc) value(v any, depth int) {
 			e.raw("null")
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		var small [8]attr // most attrs maps are small: no allocation for them
+		kv := small[:0]
+		for k, x := range v {
+			kv = append(kv, attr{k, x})
 		}
-		sort.Strings(keys)
+		slices.SortFunc(kv, func(a, b attr) int { return strings.Compare(a.k, b.k) })
 		e.buf = append(e.buf, '{')
-		for i, k := range keys {
+		for i, a := range kv {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.str(k)
+			e.str(a.k)
 			e.buf = append(e.buf, ':')
-			e.value(v[k], depth+1)
+			e.value(a.v, depth+1)
 		}
 		e.buf = append(e.buf, '}')
 	case []any:

@@ -5,9 +5,11 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/render/internal/rendertest"
@@ -206,4 +208,30 @@ func FuzzJSONTextValue(f *testing.F) {
 			t.Fatalf("AttrString = %q, want %q", got, plain.Attrs["t"])
 		}
 	})
+}
+
+// TestTimeFormat: times are written as time.RFC3339Nano writes them, also when the part up to
+// the second is reused from the time before.
+func TestTimeFormat(t *testing.T) {
+	locs := []*time.Location{time.UTC, time.FixedZone("", 2*3600), time.FixedZone("X", -(5*3600 + 30*60))}
+	rng := rand.New(rand.NewSource(1))
+	var e enc
+	base := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+	for i := range 5000 {
+		ts := base.Add(time.Duration(rng.Int63n(int64(3 * time.Second))))
+		switch i % 7 {
+		case 0:
+			ts = ts.Truncate(time.Second)
+		case 1:
+			ts = ts.Truncate(time.Millisecond)
+		case 2:
+			ts = time.Date(rng.Intn(10000), time.Month(1+rng.Intn(12)), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60), rng.Intn(1e9), time.UTC)
+		}
+		ts = ts.In(locs[rng.Intn(len(locs))])
+		e.buf = e.buf[:0]
+		e.time(ts)
+		if want := `"` + ts.Format(time.RFC3339Nano) + `"`; string(e.buf) != want {
+			t.Fatalf("%v written %s, want %s", ts, e.buf, want)
+		}
+	}
 }

@@ -24,7 +24,7 @@ import (
 
 // aiSDKOperation returns a span's AI SDK operation id: ai.operationId, else the span name when
 // the instrumentation scope is the SDK's tracer "ai".
-func aiSDKOperation(a map[string]any, name, scope string) string {
+func aiSDKOperation(a attrSet, name, scope string) string {
 	if op := str(a, "ai.operationId"); op != "" {
 		return op
 	}
@@ -72,8 +72,8 @@ func endStop(aiOp, genaiOp, finish string) model.StopReason {
 }
 
 // aiSDKRequests reads the tool calls an AI SDK model call asked for from ai.response.toolCalls.
-func aiSDKRequests(a map[string]any) []spantree.Request {
-	s, ok := a["ai.response.toolCalls"].(string)
+func aiSDKRequests(a attrSet) []spantree.Request {
+	s, ok := a.val("ai.response.toolCalls").(string)
 	if !ok || s == "" {
 		return nil
 	}

@@ -15,9 +15,9 @@ import (
 // maxAttr is the longest string attribute kept for the tree (tool arguments and results).
 const maxAttr = 2048
 
-func str(m map[string]any, keys ...string) string {
+func str(m attrSet, keys ...string) string {
 	for _, k := range keys {
-		switch v := m[k].(type) {
+		switch v := m.val(k).(type) {
 		case string:
 			if v != "" {
 				return v
@@ -33,9 +33,9 @@ func str(m map[string]any, keys ...string) string {
 	return ""
 }
 
-func num(m map[string]any, keys ...string) (int64, bool) {
+func num(m attrSet, keys ...string) (int64, bool) {
 	for _, k := range keys {
-		switch v := m[k].(type) {
+		switch v := m.val(k).(type) {
 		case int64:
 			return v, true
 		case float64:
@@ -49,8 +49,8 @@ func num(m map[string]any, keys ...string) (int64, bool) {
 	return 0, false
 }
 
-func flo(m map[string]any, k string) float64 {
-	switch v := m[k].(type) {
+func flo(m attrSet, k string) float64 {
+	switch v := m.val(k).(type) {
 	case float64:
 		return v
 	case int64:
@@ -82,6 +82,60 @@ func strs(v any) []string {
 	return nil
 }
 
+// attrSet is a span's attributes with the key families (conventions) found among them: classify
+// looks up many keys of many conventions, and a key of a family the span has none of is
+// skipped without touching the map.
+type attrSet struct {
+	m   map[string]any
+	fam uint8
+}
+
+// Key families of attrSet.
+const (
+	famGenAI    = 1 << iota // gen_ai.*
+	famLifeline             // lifeline.*
+	famAISDK                // ai.* (Vercel AI SDK)
+	famLangfuse             // langfuse.*
+	famOther                // OpenInference and everything else
+)
+
+func family(k string) uint8 {
+	switch {
+	case strings.HasPrefix(k, "gen_ai."):
+		return famGenAI
+	case strings.HasPrefix(k, "lifeline."):
+		return famLifeline
+	case strings.HasPrefix(k, "ai."):
+		return famAISDK
+	case strings.HasPrefix(k, "langfuse."):
+		return famLangfuse
+	}
+	return famOther
+}
+
+func newAttrSet(m map[string]any) attrSet {
+	a := attrSet{m: m}
+	for k := range m {
+		a.fam |= family(k)
+	}
+	return a
+}
+
+// get returns the value of key k and whether the span has it.
+func (a attrSet) get(k string) (any, bool) {
+	if a.fam&family(k) == 0 {
+		return nil, false
+	}
+	v, ok := a.m[k]
+	return v, ok
+}
+
+// val returns the value of key k, nil when the span has none.
+func (a attrSet) val(k string) any {
+	v, _ := a.get(k)
+	return v
+}
+
 func clip(s string) string {
 	if len(s) <= maxAttr {
 		return s
@@ -89,13 +143,13 @@ func clip(s string) string {
 	return s[:maxAttr] + "…"
 }
 
-func sessionOf(attrs map[string]any) string {
+func sessionOf(attrs attrSet) string {
 	return str(attrs, "lifeline.session_id", "gen_ai.conversation.id", "session.id", "langfuse.session.id", "ai.telemetry.metadata.sessionId")
 }
 
 // classify turns a raw span into a compact span record with its lifecycle layer.
 func classify(s *raw, scope, resSession string) *spantree.Span {
-	a := s.attrs
+	a := newAttrSet(s.attrs)
 	sp := &spantree.Span{TraceID: s.trace, ID: s.id, Parent: s.parent, Line: s.line, Name: s.name,
 		Start: s.start, End: s.end, Ended: !s.end.IsZero(), Events: s.events}
 	sp.Session = sessionOf(a)
@@ -123,11 +177,11 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		if e.Message == "" {
 			e.Message = "span status ERROR"
 		}
-		e.Retryable = a["lifeline.error.retryable"] == true
+		e.Retryable = a.val("lifeline.error.retryable") == true
 		sp.Err = e
 		sp.Cancelled = spantree.IsCancel(e)
 	} else if m := str(a, "lifeline.error.message"); m != "" {
-		sp.Err = &model.ErrorInfo{Kind: str(a, "lifeline.error.kind"), Message: m, Retryable: a["lifeline.error.retryable"] == true}
+		sp.Err = &model.ErrorInfo{Kind: str(a, "lifeline.error.kind"), Message: m, Retryable: a.val("lifeline.error.retryable") == true}
 	}
 	op := strings.ToLower(str(a, "gen_ai.operation.name"))
 	oi := strings.ToUpper(str(a, "openinference.span.kind"))
@@ -152,7 +206,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		if layer, ok := spantree.ParseLayer(l); ok {
 			sp.Layer = layer
 			sp.Explicit = explicit(a)
-			if a["lifeline.ended"] == true {
+			if a.val("lifeline.ended") == true {
 				sp.Ended = true // a node that ended without a recorded time
 			}
 		}
@@ -169,7 +223,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		if sp.Err == nil {
 			fr := str(a, "ai.response.finishReason")
 			if op == "invoke_agent" || op == "invoke_workflow" {
-				fr = strings.Join(strs(a["gen_ai.response.finish_reasons"]), ",")
+				fr = strings.Join(strs(a.val("gen_ai.response.finish_reasons")), ",")
 			}
 			if sp.EndStop = endStop(aiOp, op, fr); sp.EndStop != "" {
 				if sp.Attrs == nil {
@@ -189,7 +243,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 		sp.Requests = requests(a)
 		if sp.Explicit == nil {
-			if fr := strs(a["gen_ai.response.finish_reasons"]); len(fr) > 0 {
+			if fr := strs(a.val("gen_ai.response.finish_reasons")); len(fr) > 0 {
 				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}
 			} else if fr := str(a, "llm.finish_reason", "ai.response.finishReason"); fr != "" {
 				sp.Attrs = map[string]any{"finish_reason": fr}
@@ -225,9 +279,9 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 // requests lists the tool calls a model call's output asked for: GenAI gen_ai.output.messages
 // parts of type tool_call, OpenInference's flattened llm.output_messages.*.message.tool_calls, or
 // the Vercel AI SDK's ai.response.toolCalls.
-func requests(a map[string]any) []spantree.Request {
+func requests(a attrSet) []spantree.Request {
 	out := aiSDKRequests(a)
-	if v, ok := a["gen_ai.output.messages"]; ok {
+	if v, ok := a.get("gen_ai.output.messages"); ok {
 		var msgs []any
 		switch x := v.(type) {
 		case string:
@@ -252,15 +306,17 @@ func requests(a map[string]any) []spantree.Request {
 			}
 		}
 	}
-	if msgs, ok := spantree.Unflatten(a, "llm.output_messages").([]any); ok {
-		for _, m := range msgs {
-			mm, _ := m.(map[string]any)
-			calls, _ := mm["message.tool_calls"].([]any)
-			for _, c := range calls {
-				cm, _ := c.(map[string]any)
-				id, _ := cm["tool_call.id"].(string)
-				name, _ := cm["tool_call.function.name"].(string)
-				out = append(out, spantree.Request{ID: id, Name: name})
+	if a.fam&famOther != 0 { // OpenInference
+		if msgs, ok := spantree.Unflatten(a.m, "llm.output_messages").([]any); ok {
+			for _, m := range msgs {
+				mm, _ := m.(map[string]any)
+				calls, _ := mm["message.tool_calls"].([]any)
+				for _, c := range calls {
+					cm, _ := c.(map[string]any)
+					id, _ := cm["tool_call.id"].(string)
+					name, _ := cm["tool_call.function.name"].(string)
+					out = append(out, spantree.Request{ID: id, Name: name})
+				}
 			}
 		}
 	}
@@ -268,7 +324,7 @@ func requests(a map[string]any) []spantree.Request {
 }
 
 // explicit reads lifeline's own attributes.
-func explicit(a map[string]any) *spantree.Explicit {
+func explicit(a attrSet) *spantree.Explicit {
 	x := &spantree.Explicit{
 		SessionID: str(a, "lifeline.session_id"), RunID: str(a, "lifeline.run_id"), TurnID: str(a, "lifeline.turn_id"),
 		StepID: str(a, "lifeline.step_id"), CallID: str(a, "lifeline.call_id"), ParentRunID: str(a, "lifeline.parent_run_id"),
@@ -284,10 +340,10 @@ func explicit(a map[string]any) *spantree.Explicit {
 		x.Queued, _ = time.Parse(time.RFC3339Nano, q)
 	}
 	x.Cause = str(a, "lifeline.cause")
-	x.Open = a["lifeline.ended"] == false || a["lifeline.open"] == true
-	x.SideEffect = a["lifeline.side_effect"] == true
-	x.Inferred = strs(a["lifeline.inferred"])
-	switch v := a["lifeline.attrs"].(type) {
+	x.Open = a.val("lifeline.ended") == false || a.val("lifeline.open") == true
+	x.SideEffect = a.val("lifeline.side_effect") == true
+	x.Inferred = strs(a.val("lifeline.inferred"))
+	switch v := a.val("lifeline.attrs").(type) {
 	case string:
 		var m map[string]any
 		if json.Unmarshal([]byte(v), &m) == nil {

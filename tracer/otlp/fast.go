@@ -3,6 +3,7 @@ package otlp
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -31,9 +32,9 @@ type fastReader struct {
 	spans []*spantree.Span
 	buf   []byte
 	depth int
-	// strs interns the strings of one record: attribute keys, ids, names and small values
-	// repeat from span to span.
-	strs map[string]string
+	// strs interns strings: attribute keys, ids, names and small values repeat from span to
+	// span and record to record.
+	strs *model.Interner
 	// ctl is set when the record holds a byte below 0x20 anywhere (as JSON whitespace, or
 	// raw inside a string, which makes it invalid): only then does rawString look for them.
 	ctl bool
@@ -44,7 +45,7 @@ type fastReader struct {
 
 // readers keeps fastReaders (with their interned strings and maps) from record to record.
 var readers = sync.Pool{New: func() any {
-	return &fastReader{strs: make(map[string]string, 256), attrs: make(map[string]any, 16)}
+	return &fastReader{strs: model.NewInterner(), attrs: make(map[string]any, 16)}
 }}
 
 // fastRecord reads one single-line record; ok is false when the token reader must read it.
@@ -52,9 +53,6 @@ func fastRecord(data []byte, line int) (spans []*spantree.Span, ok bool) {
 	f := readers.Get().(*fastReader)
 	f.data, f.i, f.line, f.depth, f.spans = data, 0, line, 0, nil
 	f.ctl = hasControl(data)
-	if len(f.strs) > 1<<14 {
-		clear(f.strs)
-	}
 	defer func() {
 		f.data, f.spans = nil, nil
 		readers.Put(f)
@@ -157,10 +155,20 @@ func (f *fastReader) rawString() ([]byte, bool) {
 	}
 }
 
-// hasControl reports whether b holds a byte below 0x20 (not allowed unescaped in a string).
+// hasControl reports whether b holds a byte below 0x20 (not allowed unescaped in a string). It
+// looks at eight bytes at a time: x - 0x20 in a byte borrows (sets its top bit) only when the
+// byte is below 0x20 or a lower one borrowed, and a byte with its top bit set is excluded.
 func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-ones*0x20)&^w&highs != 0 {
+			break // a control byte in this word (or a false alarm: checked byte by byte)
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
 			return true
 		}
 	}
@@ -197,15 +205,10 @@ func (f *fastReader) unescape(raw []byte) []byte {
 
 // intern returns b as a string, shared with the equal strings of the record when short.
 func (f *fastReader) intern(b []byte) string {
-	if len(b) > 64 {
+	if f.strs == nil || len(b) > 64 {
 		return string(b)
 	}
-	if s, ok := f.strs[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	f.strs[s] = s
-	return s
+	return f.strs.Get(b)
 }
 
 // str reads a string value (null is ""); anything else gives up.
@@ -403,7 +406,7 @@ func (f *fastReader) resourceSpans() {
 				}
 				attrs := map[string]any{}
 				f.attributes(attrs, spanAttrs)
-				resSession = sessionOf(attrs)
+				resSession = sessionOf(newAttrSet(attrs))
 			})
 		case "scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans":
 			f.array(func() { f.scopeSpans(resSession) })
@@ -599,6 +602,9 @@ func (f *fastReader) event(s *raw) {
 // attributes reads a KeyValue list into m (only the kept keys); a value before its key gives up.
 func (f *fastReader) attributes(m map[string]any, where int) {
 	f.array(func() {
+		if f.attribute(m, where) {
+			return
+		}
 		var key []byte
 		haveKey := false
 		f.object(func(n []byte) {
@@ -628,6 +634,48 @@ func (f *fastReader) attributes(m map[string]any, where int) {
 	})
 }
 
+// attribute reads one element of an attributes array in the shape exporters write,
+// {"key":"k","value":{…}}, without the general member loop. It returns false, having read
+// nothing, for any other shape (spaces, other order, more members, escapes in the key), which
+// attributes then reads the general way.
+func (f *fastReader) attribute(m map[string]any, where int) bool {
+	const pre, mid = `{"key":"`, `,"value":`
+	start := f.i
+	d := f.data
+	if !bytes.HasPrefix(d[start:], []byte(pre)) {
+		return false
+	}
+	k := start + len(pre)
+	q := bytes.IndexByte(d[k:], '"')
+	if q < 0 {
+		return false
+	}
+	key := d[k : k+q]
+	if bytes.IndexByte(key, '\\') >= 0 || f.ctl && hasControl(key) {
+		return false
+	}
+	if !bytes.HasPrefix(d[k+q+1:], []byte(mid)) {
+		return false
+	}
+	f.i = k + q + 1 + len(mid)
+	var v any
+	kept := keep(key, where)
+	if kept {
+		v = f.anyValue()
+	} else {
+		f.skip()
+	}
+	if f.i >= len(d) || d[f.i] != '}' {
+		f.i = start
+		return false
+	}
+	f.i++
+	if kept {
+		m[f.intern(key)] = v
+	}
+	return true
+}
+
 // anyValue reads an OTLP AnyValue as parser.anyValue does.
 func (f *fastReader) anyValue() any {
 	var out any
@@ -639,6 +687,16 @@ func (f *fastReader) anyValue() any {
 	if f.peek() != '{' {
 		f.skip()
 		return nil
+	}
+	// the common {"stringValue":…} without the general member loop
+	if sv := `{"stringValue":`; bytes.HasPrefix(f.data[f.i:], []byte(sv)) {
+		start := f.i
+		f.i += len(sv)
+		if s := f.str(); f.i < len(f.data) && f.data[f.i] == '}' {
+			f.i++
+			return s
+		}
+		f.i = start
 	}
 	f.object(func(n []byte) {
 		switch string(n) {
@@ -744,7 +802,7 @@ func fastToolCalls(s string) (out []spantree.Request, ok bool) {
 	if !strings.Contains(s, "tool_call") && !strings.Contains(s, `\u`) {
 		return nil, true // no part can have the type
 	}
-	f := fastReader{data: []byte(s), strs: map[string]string{}}
+	f := fastReader{data: []byte(s)} // no interning: its strings are few
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(bail); !isBail {

@@ -185,3 +185,65 @@ func TestFastReaderStrings(t *testing.T) {
 		t.Error("tab as whitespace refused")
 	}
 }
+
+// TestHasControl: a byte below 0x20 is found wherever it sits, whatever surrounds it.
+func TestHasControl(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', 0x7f, 0x80, 0xff} {
+		for n := range 20 {
+			for pos := range n {
+				for c := range 256 {
+					b := bytes.Repeat([]byte{fill}, n)
+					b[pos] = byte(c)
+					if got := hasControl(b); got != (c < 0x20) {
+						t.Fatalf("hasControl(%q) = %v", b, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAttrSet: every key a span has is found whatever its convention; keys of conventions the
+// span does not use are not looked up.
+func TestAttrSet(t *testing.T) {
+	m := map[string]any{"gen_ai.operation.name": "chat", "lifeline.kind": "retry", "ai.operationId": "ai.toolCall",
+		"langfuse.session.id": "s", "llm.model_name": "m", "session.id": "x", "input.value": "v"}
+	a := newAttrSet(m)
+	for k, want := range m {
+		if got, ok := a.get(k); !ok || got != want {
+			t.Errorf("get(%q) = %v, %v", k, got, ok)
+		}
+	}
+	only := newAttrSet(map[string]any{"gen_ai.operation.name": "chat"})
+	if only.fam != famGenAI {
+		t.Errorf("families %b, want gen_ai only", only.fam)
+	}
+	for _, k := range []string{"lifeline.kind", "ai.operationId", "llm.model_name", "gen_ai.request.model"} {
+		if v, ok := only.get(k); ok {
+			t.Errorf("get(%q) = %v on a span without it", k, v)
+		}
+	}
+}
+
+// TestFastReaderAttributeShapes: attributes in the exporters' shape and in every other legal
+// shape read the same as with the token reader.
+func TestFastReaderAttributeShapes(t *testing.T) {
+	for _, attr := range []string{
+		`{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}`,
+		`{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12"}}`,
+		`{"key":"gen_ai.operation.name","value":{"stringValue":"chat","extra":1}}`,
+		`{"key":"gen_ai.operation.name","value":{"stringValue":"chat"},"extra":1}`,
+		`{"value":{"stringValue":"chat"},"key":"gen_ai.operation.name"}`,
+		`{ "key" : "gen_ai.operation.name" , "value" : { "stringValue" : "chat" } }`,
+		`{"key":"gen_ai.operation\u002ename","value":{"stringValue":"chat"}}`,
+		`{"key":"gen_ai.operation.name","value":{"stringValue":null}}`,
+		`{"key":"unknown.key","value":{"stringValue":"x"}}`,
+		`{"key":"unknown.key","value":{"stringValue":"x"},"more":[1,2]}`,
+	} {
+		data := []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"01","spanId":"0A","name":"x","attributes":[` + attr + `,{"key":"gen_ai.request.model","value":{"stringValue":"m"}}]}]}]}]}`)
+		checkFast(t, data)
+		if got := slowRecord(data); len(got.errs) > 0 || len(got.spans) != 1 {
+			t.Errorf("%s: token reader: %d spans, %v", attr, len(got.spans), got.errs)
+		}
+	}
+}

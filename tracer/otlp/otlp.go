@@ -285,7 +285,7 @@ func (p *parser) resourceSpans() {
 				}
 				attrs := map[string]any{}
 				p.attributes(attrs, 0)
-				resSession = sessionOf(attrs)
+				resSession = sessionOf(newAttrSet(attrs))
 			})
 		case "scopeSpans", "scope_spans", "instrumentationLibrarySpans", "instrumentation_library_spans":
 			p.array(n, func() { p.scopeSpans(resSession) })

@@ -869,7 +869,7 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 	}
 	if sp.Layer == Tool && sp.ID != c.id {
 		if e.Attrs == nil {
-			e.Attrs = map[string]any{}
+			e.Attrs = make(map[string]any, 2)
 		}
 		e.Attrs["span_id"] = sp.ID
 	}
@@ -905,7 +905,7 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 			continue
 		}
 		if x.Attrs == nil {
-			x.Attrs = map[string]any{}
+			x.Attrs = make(map[string]any, len(sp.Attrs)+1)
 		}
 		x.Attrs[k] = v
 	}
