@@ -136,6 +136,13 @@ type Step struct {
 	Usage      Usage        `json:"usage,omitzero"`
 }
 
+// ToolCallRef names a tool call that a model call asked for. The OTLP tracer lists them in a
+// model call's "tool_calls" attribute, written {"id":…,"name":…}.
+type ToolCallRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
 // ModelCall is one provider request.
 type ModelCall struct {
 	ID     string `json:"id"`

@@ -326,6 +326,19 @@ func (e *enc) value(v any, depth int) {
 		e.str(v)
 	case model.JSONText: // already written as e.str would write it
 		e.buf = append(e.buf, v...)
+	case []model.ToolCallRef:
+		e.buf = append(e.buf, '[')
+		for i, r := range v {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = append(e.buf, `{"id":`...)
+			e.str(r.ID)
+			e.buf = append(e.buf, `,"name":`...)
+			e.str(r.Name)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:

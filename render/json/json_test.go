@@ -153,7 +153,8 @@ func BenchmarkRender100k(b *testing.B) {
 
 func TestAttrValuesMatchEncodingJSON(t *testing.T) {
 	vals := []any{nil, true, "a<b>&\"\\\u2028", 0.0, -1.5, 1e-7, 123456789.0, 1e21, 3e-9, 42.0, int64(7), 5,
-		map[string]any{"b": []any{1.0, "x", map[string]any{}}, "a": nil}, []any{}}
+		map[string]any{"b": []any{1.0, "x", map[string]any{}}, "a": nil}, []any{},
+		[]model.ToolCallRef{{ID: "c<1>", Name: "get_weather"}, {}}, []model.ToolCallRef{}}
 	for _, v := range vals {
 		var e enc
 		e.value(v, 0)

@@ -100,15 +100,25 @@ const (
 )
 
 func family(k string) uint8 {
-	switch {
-	case strings.HasPrefix(k, "gen_ai."):
-		return famGenAI
-	case strings.HasPrefix(k, "lifeline."):
-		return famLifeline
-	case strings.HasPrefix(k, "ai."):
-		return famAISDK
-	case strings.HasPrefix(k, "langfuse."):
-		return famLangfuse
+	if len(k) < 3 {
+		return famOther
+	}
+	switch k[0] { // the first byte picks the one prefix to compare
+	case 'g':
+		if strings.HasPrefix(k, "gen_ai.") {
+			return famGenAI
+		}
+	case 'l':
+		if strings.HasPrefix(k, "lifeline.") {
+			return famLifeline
+		}
+		if strings.HasPrefix(k, "langfuse.") {
+			return famLangfuse
+		}
+	case 'a':
+		if k[1] == 'i' && k[2] == '.' {
+			return famAISDK
+		}
 	}
 	return famOther
 }

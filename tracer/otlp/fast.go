@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,8 @@ type fastReader struct {
 	// strs interns strings: attribute keys, ids, names and small values repeat from span to
 	// span and record to record.
 	strs *model.Interner
+	// lastTrace, lastID and lastParent are the ids of the span read last.
+	lastTrace, lastID, lastParent string
 	// ctl is set when the record holds a byte below 0x20 anywhere (as JSON whitespace, or
 	// raw inside a string, which makes it invalid): only then does rawString look for them.
 	ctl bool
@@ -442,11 +445,11 @@ func (f *fastReader) span(scope, resSession string) {
 	f.object(func(n []byte) {
 		switch string(n) {
 		case "traceId", "trace_id":
-			s.trace = f.id()
+			s.trace = f.id(&f.lastTrace)
 		case "spanId", "span_id":
-			s.id = f.id()
+			s.id = f.id(&f.lastID)
 		case "parentSpanId", "parent_span_id":
-			s.parent = f.id()
+			s.parent = f.id(&f.lastParent)
 		case "name":
 			s.name = f.str()
 		case "startTimeUnixNano", "start_time_unix_nano":
@@ -479,7 +482,7 @@ func (f *fastReader) span(scope, resSession string) {
 }
 
 // id reads a trace or span id as parser.id does; anything it would report gives up.
-func (f *fastReader) id() string {
+func (f *fastReader) id(last *string) string {
 	if f.peek() != '"' {
 		return f.str()
 	}
@@ -508,7 +511,10 @@ func (f *fastReader) id() string {
 		if upper {
 			return f.intern([]byte(strings.ToLower(string(raw))))
 		}
-		return f.intern(raw)
+		if *last != string(raw) { // ids repeat from span to span (trace, parent): no hashing
+			*last = string(raw)
+		}
+		return *last
 	}
 	if b, err := base64.StdEncoding.DecodeString(string(raw)); err == nil && (len(b) == 8 || len(b) == 16) {
 		return f.intern([]byte(hex.EncodeToString(b)))
@@ -872,15 +878,18 @@ func fastToolCalls(s string) (out []spantree.Request, ok bool) {
 
 // digits parses 1 to 18 decimal digits.
 func digits(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
+	if len(b) == 0 || len(b) > 19 { // 19 digits: nanoseconds since the epoch
 		return 0, false
 	}
-	var n int64
+	var n uint64 // below 10^19 < 2^64: no overflow
 	for _, c := range b {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + uint64(c-'0')
 	}
-	return n, true
+	if n > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(n), true
 }

@@ -910,9 +910,9 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 		x.Attrs[k] = v
 	}
 	if sp.Layer == Model && len(sp.Requests) > 0 {
-		ids := make([]any, 0, len(sp.Requests))
+		ids := make([]model.ToolCallRef, 0, len(sp.Requests))
 		for _, q := range sp.Requests {
-			ids = append(ids, map[string]any{"id": q.ID, "name": q.Name})
+			ids = append(ids, model.ToolCallRef{ID: q.ID, Name: q.Name})
 		}
 		if x.Attrs == nil {
 			x.Attrs = map[string]any{}
