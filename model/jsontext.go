@@ -95,8 +95,9 @@ func (p *fastParser) jsonText() (JSONText, bool) {
 func textSpecial(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	zero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return zero(w^(ones*'"'))|zero(w^(ones*'\\'))|((w-ones*0x20)&^w&highs)|
-		zero(w^(ones*'<'))|zero(w^(ones*'>'))|zero(w^(ones*'&'))|zero(w^(ones*0xE2)) != 0
+	// " and & differ in one bit (0x22, 0x26), as do < and > (0x3c, 0x3e): one test each pair
+	return zero((w|ones*0x04)^(ones*'&'))|zero((w|ones*0x02)^(ones*'>'))|zero(w^(ones*'\\'))|
+		((w-ones*0x20)&^w&highs)|zero(w^(ones*0xE2)) != 0
 }
 
 // canonicalUEscape reports whether the four hex digits h are a \u escape encoding/json writes.
