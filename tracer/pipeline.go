@@ -22,7 +22,7 @@ type pipeline struct {
 }
 
 func newPipeline(sink func(*model.Event)) *pipeline {
-	p := &pipeline{sink: sink, full: make(chan []model.Event, 8), free: make(chan []model.Event, 10), done: make(chan struct{})}
+	p := &pipeline{sink: sink, full: make(chan []model.Event, 32), free: make(chan []model.Event, 34), done: make(chan struct{})}
 	p.batch = make([]model.Event, 0, pipelineBatch)
 	go func() {
 		defer close(p.done)

@@ -43,9 +43,9 @@ func Detect(head []byte) int {
 func Decode(r io.Reader, em *ingest.Emitter) error {
 	workers := runtime.GOMAXPROCS(0)
 	jobs := make(chan *batch, workers)
-	free := make(chan []model.Event, 4*workers) // event buffers of emitted batches, reused
-	lines := make(bufs, 4*workers)              // line buffers of decoded batches, reused
-	ordered := make(chan *batch, 2*workers)
+	free := make(chan []model.Event, 10*workers) // event buffers of emitted batches, reused
+	lines := make(bufs, 10*workers)              // line buffers of decoded batches, reused
+	ordered := make(chan *batch, 8*workers)
 	for range workers {
 		go func() {
 			// Per worker: strings repeated across its batches are shared; long texts of attrs are

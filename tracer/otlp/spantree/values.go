@@ -56,7 +56,7 @@ func Parallel[T any](r io.Reader, em *ingest.Emitter, format string, workers int
 		errs []*ingest.DecodeError
 		done chan struct{}
 	}
-	queue := make(chan *job, 4*workers)
+	queue := make(chan *job, 16*workers)
 	// a fixed pool of workers (not a goroutine per record: their stacks stay grown)
 	jobs := make(chan *job, workers)
 	// line copies are recycled once worked on: work must not keep rec.Data (the decoders copy
