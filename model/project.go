@@ -21,7 +21,8 @@ type Projector struct {
 	// retired holds the ended runs, whose turns, steps and calls were taken out of live (see
 	// retire), with their own index once an event after their end needed one.
 	retired map[*Run]*nodeIndex
-	lastRun *Run // the run of the previous event (a cache for index)
+	lastRun *Run // the run of the previous event and where its nodes are (a cache for index)
+	lastIdx *nodeIndex
 	stamped bool
 	events  int
 	// noteAt indexes tracer notes by text; noteCount counts their repeats by index.
@@ -144,6 +145,7 @@ func (p *Projector) retire(r *Run) {
 		return
 	}
 	p.retired[r] = nil
+	p.lastRun = nil
 	for _, t := range r.Turns {
 		unindex(p.live.turns, t.ID, t)
 		for _, st := range t.Steps {
@@ -167,13 +169,14 @@ func unindex[N comparable](m map[string]N, id string, n N) {
 // index returns where the turns, steps and calls of ev's run are found: the live index, or the
 // run's own when it has ended (built the first time it is needed).
 func (p *Projector) index(ev *Event) *nodeIndex {
-	r := p.lastRun
-	if r == nil || r.ID != ev.RunID {
-		if r = p.runs[ev.RunID]; r == nil {
-			return &p.live
-		}
-		p.lastRun = r
+	if r := p.lastRun; r != nil && r.ID == ev.RunID {
+		return p.lastIdx
 	}
+	r := p.runs[ev.RunID]
+	if r == nil {
+		return &p.live
+	}
+	p.lastRun, p.lastIdx = r, &p.live
 	x, retired := p.retired[r]
 	if !retired {
 		return &p.live
@@ -195,6 +198,7 @@ func (p *Projector) index(ev *Event) *nodeIndex {
 		}
 		p.retired[r] = x
 	}
+	p.lastIdx = x
 	return x
 }
 

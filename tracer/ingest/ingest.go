@@ -43,7 +43,10 @@ type Emitter struct {
 	// it); what the event points to (attrs, slices, origin) stays valid.
 	Sink func(*model.Event)
 
-	seq     map[string]int64
+	seq     map[string]*int64
+	// lastSession and lastSeq cache the counter of the session of the last event.
+	lastSession string
+	lastSeq     *int64
 	shared  *Shared
 	errs    []*DecodeError
 	dropped int
@@ -52,7 +55,7 @@ type Emitter struct {
 
 // NewEmitter returns an emitter that passes events to sink.
 func NewEmitter(sink func(*model.Event)) *Emitter {
-	return &Emitter{Sink: sink, seq: map[string]int64{}}
+	return &Emitter{Sink: sink, seq: map[string]*int64{}}
 }
 
 // Emit stamps and passes on one event. Decoders of formats without their own order leave Seq 0
@@ -61,11 +64,19 @@ func (e *Emitter) Emit(ev *model.Event) {
 	if ev.V == 0 {
 		ev.V = model.SchemaVersion
 	}
+	if e.lastSeq == nil || e.lastSession != ev.SessionID {
+		n := e.seq[ev.SessionID]
+		if n == nil {
+			n = new(int64)
+			e.seq[ev.SessionID] = n
+		}
+		e.lastSession, e.lastSeq = ev.SessionID, n
+	}
 	if ev.Seq == 0 {
-		e.seq[ev.SessionID]++
-		ev.Seq = e.seq[ev.SessionID]
-	} else if ev.Seq > e.seq[ev.SessionID] {
-		e.seq[ev.SessionID] = ev.Seq
+		*e.lastSeq++
+		ev.Seq = *e.lastSeq
+	} else if ev.Seq > *e.lastSeq {
+		*e.lastSeq = ev.Seq
 	}
 	if ev.Origin != nil && ev.Origin.File == "" {
 		ev.Origin.File = e.File

@@ -2,7 +2,6 @@ package spantree
 
 import (
 	"fmt"
-	"hash/fnv"
 	"runtime"
 	"sort"
 	"sync"
@@ -24,7 +23,7 @@ const FlushLag = 256
 type shared struct {
 	mu       sync.Mutex
 	sessions map[string]bool
-	calls    map[uint64]struct{}
+	calls    map[string]map[string]struct{} // by session: the tool call ids used in it
 	runs     map[string]bool
 }
 
@@ -37,7 +36,7 @@ func sharedOf(em *ingest.Emitter) *shared {
 	if v, ok := emitters.Load(key); ok {
 		return v.(*shared)
 	}
-	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[uint64]struct{}{}, runs: map[string]bool{}})
+	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}})
 	if !loaded {
 		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
 	}
@@ -555,17 +554,17 @@ func (b *Builder) match(st *stepB, session string) {
 }
 
 func (b *Builder) freshCall(session, id string) bool {
-	h := fnv.New64a()
-	h.Write([]byte(session))
-	h.Write([]byte{0})
-	h.Write([]byte(id))
-	k := h.Sum64()
 	b.sh.mu.Lock()
 	defer b.sh.mu.Unlock()
-	if _, dup := b.sh.calls[k]; dup {
+	used := b.sh.calls[session] // one small set per session: what one trace looks up stays in cache
+	if used == nil {
+		used = map[string]struct{}{}
+		b.sh.calls[session] = used
+	}
+	if _, dup := used[id]; dup {
 		return false
 	}
-	b.sh.calls[k] = struct{}{}
+	used[id] = struct{}{}
 	return true
 }
 
