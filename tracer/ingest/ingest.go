@@ -44,13 +44,13 @@ type Emitter struct {
 	Sink func(*model.Event)
 
 	seq     map[string]*int64
-	// lastSession and lastSeq cache the counter of the session of the last event.
-	lastSession string
-	lastSeq     *int64
 	shared  *Shared
 	errs    []*DecodeError
 	dropped int
 	events  int
+	// lastSession and lastSeq cache the seq counter of the last event's session.
+	lastSession string
+	lastSeq     *int64
 }
 
 // NewEmitter returns an emitter that passes events to sink.
