@@ -146,22 +146,30 @@ func (p *Projector) retire(r *Run) {
 	}
 	p.retired[r] = nil
 	p.lastRun = nil
+	p.live.run(r, false)
+}
+
+// run adds the turns, steps and calls of r to x, or removes those x holds (add false).
+func (x *nodeIndex) run(r *Run, add bool) {
 	for _, t := range r.Turns {
-		unindex(p.live.turns, t.ID, t)
+		indexNode(x.turns, t.ID, t, add)
 		for _, st := range t.Steps {
-			unindex(p.live.steps, st.ID, st)
+			indexNode(x.steps, st.ID, st, add)
 			for _, m := range st.ModelCalls {
-				unindex(p.live.models, m.ID, m)
+				indexNode(x.models, m.ID, m, add)
 			}
 			for _, c := range st.ToolCalls {
-				unindex(p.live.tools, c.ID, c)
+				indexNode(x.tools, c.ID, c, add)
 			}
 		}
 	}
 }
 
-func unindex[N comparable](m map[string]N, id string, n N) {
-	if m[id] == n {
+// indexNode maps id to n, or removes id when it maps to n (add false).
+func indexNode[N comparable](m map[string]N, id string, n N, add bool) {
+	if add {
+		m[id] = n
+	} else if m[id] == n {
 		delete(m, id)
 	}
 }
@@ -184,18 +192,7 @@ func (p *Projector) index(ev *Event) *nodeIndex {
 	if x == nil {
 		idx := newNodeIndex()
 		x = &idx
-		for _, t := range r.Turns {
-			x.turns[t.ID] = t
-			for _, st := range t.Steps {
-				x.steps[st.ID] = st
-				for _, m := range st.ModelCalls {
-					x.models[m.ID] = m
-				}
-				for _, c := range st.ToolCalls {
-					x.tools[c.ID] = c
-				}
-			}
-		}
+		x.run(r, true)
 		p.retired[r] = x
 	}
 	p.lastIdx = x
