@@ -6,7 +6,7 @@
 // completedonerror: report completed written on a path where a model or tool error was dropped
 //
 // A run is completed only when its last step succeeded and no tool call of that step is
-// unresolved (LIFECYCLE.md, invariant L5). When the error of a model call or tool call (or of a
+// unresolved (docs/model.md, invariant L5). When the error of a model call or tool call (or of a
 // helper that makes one) is assigned and then, on some path, never looked at before the code
 // writes the completed status, a failed step leaves its run completed: the parent/child status
 // merge is missing.

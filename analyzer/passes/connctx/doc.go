@@ -5,7 +5,7 @@
 //
 // connctx: report runs started with an HTTP request's context
 //
-// Closing a connection never cancels a run (LIFECYCLE.md, invariant L12): a browser reconnect
+// Closing a connection never cancels a run (docs/model.md, invariant L12): a browser reconnect
 // restores the view, it does not restart the work. A run started (or an agent loop driven) with
 // r.Context() of an HTTP handler is cancelled the moment the client disconnects, a page reload
 // or a flaky network kills the run half-way, and the run ends cancelled because of transport.

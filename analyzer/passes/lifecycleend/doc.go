@@ -5,7 +5,7 @@
 //
 // lifecycleend: report lifecycle starts not ended on every path
 //
-// Every start has exactly one end (LIFECYCLE.md, invariant L3). When a function starts a run,
+// Every start has exactly one end (docs/model.md, invariant L3). When a function starts a run,
 // turn, step or call span and some path, typically an early error return, leaves without ending
 // it, the span stays open: timelines show a step that never finished, and the parent's interval
 // no longer contains its children.

@@ -5,7 +5,7 @@
 //
 // loopcancel: report turn loops that never check cancellation between steps
 //
-// Between two steps is the safe point to stop (LIFECYCLE.md, "Layered failure"). A turn loop
+// Between two steps is the safe point to stop (docs/model.md, "Layered failure"). A turn loop
 // that has a context in scope but never looks at ctx.Done(), ctx.Err() or context.Cause keeps
 // calling the model after the run was cancelled, until its bound is reached or a provider call
 // happens to fail with the cancelled context, and the run then ends as failed instead of

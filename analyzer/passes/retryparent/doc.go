@@ -6,7 +6,7 @@
 // retryparent: report retries that start a new run without parent id and attempt
 //
 // Nothing leaves a terminal status: a retry is a new run that carries parent_run_id and
-// attempt+1 (LIFECYCLE.md, "Identity" and invariant L9). A run started again in a retry loop,
+// attempt+1 (docs/model.md, "Identity" and invariant L9). A run started again in a retry loop,
 // or in the error branch after a failed start, without those fields looks unrelated to the run
 // it retries: traces cannot group the attempts and a resume cannot tell a retry from a
 // duplicate.

@@ -5,7 +5,7 @@
 //
 // statusowner: report terminal run statuses written outside the runtime
 //
-// Only the runtime writes run status (LIFECYCLE.md, invariant L8): tools return results, the
+// Only the runtime writes run status (docs/model.md, invariant L8): tools return results, the
 // model proposes decisions, and completed is written only after the success criteria are
 // checked. A tool implementation, or a callback/hook the framework calls, that sets a run to
 // completed, failed or cancelled bypasses those checks: the run can end completed while the

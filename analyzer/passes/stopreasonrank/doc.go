@@ -7,7 +7,7 @@
 //
 // When several causes race, priority decides: cancelled > timeout > budget_exceeded >
 // guardrail > tool_error = model_error = error > max_steps = max_turns > goal_reached, and a
-// recorded reason is never replaced by a lower one (LIFECYCLE.md, invariant L7). Code that sets
+// recorded reason is never replaced by a lower one (docs/model.md, invariant L7). Code that sets
 // a stop reason and then, on some path, unconditionally sets a lower one loses the real cause:
 // a cancelled run reports goal_reached, a timeout reports max_steps.
 //

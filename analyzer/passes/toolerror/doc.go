@@ -5,7 +5,7 @@
 // toolerror: report tool call errors that are discarded
 //
 // A tool failure should go back to the model as an error result (or end the turn when it is
-// unrecoverable); it must not vanish (LIFECYCLE.md, "Layered failure"). When the error of a tool
+// unrecoverable); it must not vanish (docs/model.md, "Layered failure"). When the error of a tool
 // call is ignored, assigned to _, or assigned and never looked at on some path to a return, the
 // model never learns the tool failed and the step records a success it did not have.
 //

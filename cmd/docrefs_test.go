@@ -1,0 +1,172 @@
+package cmd
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer"
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// TestDocReferences resolves every link and every file reference of the user documentation:
+// README.md, docs/**, the checks' documentation (the doc strings that vet --explain prints and
+// SARIF carries as fullDescription) and each check's URL. A relative link must name a file or
+// directory of the repository; a path written in the text (`docs/model.md`, `seeds/`,
+// testdata/samples/otel/*.otlp.json) must exist too, relative to the repository root or to the
+// document.
+func TestDocReferences(t *testing.T) {
+	root := ".."
+	docs := map[string]string{} // name → text
+	read := func(path string) {
+		data, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[path] = string(data)
+	}
+	read("README.md")
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".md") {
+			rel, _ := filepath.Rel(root, p)
+			read(filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range analyzer.Checks() {
+		docs["doc of check "+a.Name] = a.Doc
+		const base = "https://github.com/lifeline-dev/lifeline/blob/main/"
+		page, ok := strings.CutPrefix(a.URL, base)
+		if !ok {
+			t.Errorf("check %s: URL %s is not a page of the repository", a.Name, a.URL)
+		} else if _, err := os.Stat(filepath.Join(root, page)); err != nil {
+			t.Errorf("check %s: URL %s: %s does not exist", a.Name, a.URL, page)
+		}
+	}
+	// What vet --explain prints for each check, as a user sees it.
+	for _, a := range analyzer.Checks() {
+		out, _, code := lifeline(t, "", "vet", "--explain", a.Name)
+		if code != 0 {
+			t.Fatalf("vet --explain %s: exit %d", a.Name, code)
+		}
+		docs["lifeline vet --explain "+a.Name] = out
+	}
+
+	n := 0
+	for name, text := range docs {
+		dir := root
+		if !strings.HasPrefix(name, "doc of") && !strings.HasPrefix(name, "lifeline ") {
+			dir = filepath.Join(root, filepath.Dir(name))
+		}
+		for _, ref := range docRefs(text) {
+			n++
+			if !refExists(root, dir, ref) {
+				t.Errorf("%s: %q points nowhere", name, ref)
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("found only %d references: the extraction is broken", n)
+	}
+}
+
+// TestDocReferencesCatchDeadOnes shows that the extraction sees the kinds of references the
+// documentation had dangling.
+func TestDocReferencesCatchDeadOnes(t *testing.T) {
+	text := "It is distilled from the design documents in `seeds/`.\n" +
+		"Only the runtime writes run status (LIFECYCLE.md, invariant L8).\n" +
+		"See [the model](missing/model.md#identity) and docs/nothing.md.\n"
+	var dead []string
+	for _, ref := range docRefs(text) {
+		if !refExists("..", "../docs", ref) {
+			dead = append(dead, ref)
+		}
+	}
+	want := []string{"missing/model.md", "seeds/", "LIFECYCLE.md", "docs/nothing.md"}
+	if strings.Join(dead, " ") != strings.Join(want, " ") {
+		t.Fatalf("dead references %q, want %q", dead, want)
+	}
+}
+
+var (
+	mdLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	pathToken = regexp.MustCompile(`^(\.{1,2}/)?[A-Za-z0-9_*.-]+(/[A-Za-z0-9_*.-]+)*/?$`)
+	hasExt    = regexp.MustCompile(`\.[a-z]{1,5}$`)
+)
+
+// docRefs returns the relative links of text (fragments removed) and the repository paths it
+// mentions: a word with a slash that ends with a file extension or a slash, or starts with "./"
+// and a top-level directory of the repository, or a bare Markdown file name.
+func docRefs(text string) []string {
+	var refs []string
+	for _, m := range mdLink.FindAllStringSubmatch(text, -1) {
+		target := m[1]
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+			continue
+		}
+		target, _, _ = strings.Cut(target, "#")
+		refs = append(refs, target)
+		text = strings.Replace(text, m[0], "]", 1)
+	}
+	top := map[string]bool{}
+	if entries, err := os.ReadDir(".."); err == nil {
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				top[e.Name()] = true
+			}
+		}
+	}
+	events := map[string]bool{}
+	for _, et := range model.EventTypes {
+		events[string(et)] = true
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\n' || r == '\t' || strings.ContainsRune("`()[]{},;\"'<>|=", r)
+	})
+	for _, w := range words {
+		w = strings.TrimRight(w, ".:")
+		w = strings.TrimSuffix(w, "/...")
+		if w == "" || w == "." || w == ".." || events[w] || !pathToken.MatchString(w) {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimLeft(w, "./"), "/")
+		if strings.Contains(first, ".") && !hasExt.MatchString(w) || strings.Contains(first, ".") && strings.Contains(w, "/") && !top[first] {
+			continue // a domain or module path (github.com/…, go.opentelemetry.io/…)
+		}
+		switch {
+		case strings.Contains(w, "/") && (hasExt.MatchString(w) || strings.HasSuffix(w, "/") || strings.HasPrefix(w, "./") && top[first]):
+		case !strings.Contains(w, "/") && strings.HasSuffix(w, ".md"):
+		default:
+			continue
+		}
+		refs = append(refs, w)
+	}
+	return refs
+}
+
+// refExists reports whether ref names something of the repository, relative to root or dir;
+// ref may be a glob (testdata/samples/otel/*.otlp.json).
+func refExists(root, dir, ref string) bool {
+	for _, base := range []string{root, dir} {
+		p := filepath.Join(base, filepath.FromSlash(ref))
+		if strings.ContainsAny(ref, "*?") {
+			if m, _ := filepath.Glob(p); len(m) > 0 {
+				return true
+			}
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
