@@ -44,10 +44,11 @@ func runConvert(cmd *cobra.Command, args []string, f convertFlags) error {
 	if f.to != "canonical" {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --to %q (canonical)", f.to)}
 	}
-	w, done, err := openOutput(cmd, f.out)
+	w, err := openOutput(cmd, f.out)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	defer w.abort()
 	var werr error
 	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
 		if werr != nil {
@@ -62,14 +63,14 @@ func runConvert(cmd *cobra.Command, args []string, f convertFlags) error {
 		_, werr = w.Write(line)
 	})
 	printDecodeErrors(cmd.ErrOrStderr(), rep)
-	if err := done(); werr == nil {
-		werr = err
-	}
 	if werr != nil {
-		return &exitError{code: exitFailure, err: werr}
+		return &exitError{code: exitFailure, err: w.unchanged(werr)}
 	}
 	if readErr != nil {
-		return &exitError{code: exitFailure, err: readErr}
+		return &exitError{code: exitFailure, err: w.unchanged(readErr)}
+	}
+	if err := w.commit(); err != nil {
+		return &exitError{code: exitFailure, err: err}
 	}
 	return nil
 }

@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -99,27 +97,6 @@ func printDecodeErrors(w io.Writer, rep *tracer.Report) {
 	}
 }
 
-// openOutput returns the writer for -o (standard output when empty) and a function that flushes
-// and closes it.
-func openOutput(cmd *cobra.Command, path string) (*bufio.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		w := bufio.NewWriterSize(cmd.OutOrStdout(), 256<<10)
-		return w, w.Flush, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	w := bufio.NewWriterSize(f, 256<<10)
-	return w, func() error {
-		if err := w.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}, nil
-}
-
 func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	known := false
 	for _, n := range timelineFormats() {
@@ -132,10 +109,11 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --mermaid %q (gantt or sequence)", f.mermaid)}
 	}
 	tree, findings, readErr := readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
-	w, done, err := openOutput(cmd, f.out)
+	out, err := openOutput(cmd, f.out)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	defer out.abort()
 	opts := terminalRenderOptions(cmd.OutOrStdout())
 	if f.out != "" && f.out != "-" {
 		opts = renderOptions{}
@@ -144,15 +122,14 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	if f.width > 0 {
 		opts.Width = f.width
 	}
-	err = renderTree(w, f.format, tree, findings, opts)
-	if cerr := done(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
+	if err := renderTree(out, f.format, tree, findings, opts); err != nil {
+		return &exitError{code: exitFailure, err: out.unchanged(err)}
 	}
 	if readErr != nil {
-		return &exitError{code: exitFailure, err: readErr}
+		return &exitError{code: exitFailure, err: out.unchanged(readErr)}
+	}
+	if err := out.commit(); err != nil {
+		return &exitError{code: exitFailure, err: err}
 	}
 	return nil
 }
