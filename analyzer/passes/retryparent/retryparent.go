@@ -30,6 +30,7 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	finders := map[ast.Node]*retryFinder{}
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
 		isStart := false
@@ -38,7 +39,19 @@ func run(pass *analysis.Pass) (any, error) {
 				isStart = true
 			}
 		}
-		if !isStart || !inRetry(pass, cur) {
+		if !isStart {
+			continue
+		}
+		fn, ok := enclosingFunc(cur)
+		if !ok {
+			continue
+		}
+		rf := finders[fn.Node()]
+		if rf == nil {
+			rf = newRetryFinder(pass, res, fn)
+			finders[fn.Node()] = rf
+		}
+		if !rf.isRetry(cur) {
 			continue
 		}
 		for _, arg := range call.Args {
@@ -62,39 +75,12 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// inRetry reports whether a call is inside a loop, or inside an if statement that tests an
-// error, of its enclosing function.
-func inRetry(pass *analysis.Pass, cur inspector.Cursor) bool {
-	for c := cur.Parent(); c.Node() != nil; c = c.Parent() {
-		switch n := c.Node().(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		case *ast.ForStmt, *ast.RangeStmt:
-			return true
-		case *ast.IfStmt:
-			call := cur.Node()
-			if n.Body.Pos() > call.Pos() || call.End() > n.Body.End() {
-				continue // in the condition or init: the first attempt, not the retry
-			}
-			if testsError(pass, n.Cond) {
-				return true
-			}
-		}
+// enclosingFunc is the innermost function declaration or literal around cur.
+func enclosingFunc(cur inspector.Cursor) (inspector.Cursor, bool) {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return c, true
 	}
-	return false
-}
-
-func testsError(pass *analysis.Pass, cond ast.Expr) bool {
-	found := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if e, ok := n.(ast.Expr); ok {
-			if t := pass.TypesInfo.TypeOf(e); t != nil && roles.IsError(t) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
+	return inspector.Cursor{}, false
 }
 
 // missingFields lists the parent-id and attempt fields of lit's struct type that lit leaves
