@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer"
 	"github.com/spf13/cobra"
@@ -91,7 +92,7 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 			return err
 		}
 	} else {
-		printCheckText(w, cmd.ErrOrStderr(), out, violations, readErr != nil)
+		printCheckText(termsafe.NewWriter(w), cmd.ErrOrStderr(), out, violations, readErr != nil)
 	}
 	switch {
 	case readErr != nil:

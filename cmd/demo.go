@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/model/runtime"
 	"github.com/spf13/cobra"
@@ -107,7 +108,7 @@ func runDemo(cmd *cobra.Command, args []string, f demoFlags) error {
 	// problems are reported, on stderr.
 	if f.format == "text" {
 		fmt.Fprintln(w)
-		printDemoVerdict(w, res, problems, diff, f.log)
+		printDemoVerdict(termsafe.NewWriter(w), res, problems, diff, f.log)
 	} else if len(problems) > 0 || diff != "" {
 		printDemoVerdict(cmd.ErrOrStderr(), res, problems, diff, f.log)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -57,6 +58,10 @@ func Execute() {
 			return
 		}
 	}
+	// Everything a command prints on stderr (decode errors, diagnostics, verdicts) embeds file
+	// names and record contents: escape what a terminal would act on.
+	stderr := termsafe.NewWriter(os.Stderr)
+	rootCmd.SetErr(stderr)
 	err := rootCmd.Execute()
 	if err == nil {
 		os.Exit(exitOK)
@@ -64,11 +69,11 @@ func Execute() {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "lifeline:", ee.err)
+			fmt.Fprintln(stderr, "lifeline:", ee.err)
 		}
 		os.Exit(ee.code)
 	}
-	fmt.Fprintln(os.Stderr, "lifeline:", err)
+	fmt.Fprintln(stderr, "lifeline:", err)
 	os.Exit(exitFailure)
 }
 

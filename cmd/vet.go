@@ -12,6 +12,7 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer"
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/render/diag"
 	"github.com/lifeline-dev/lifeline/render/sarif"
 	"github.com/spf13/cobra"
@@ -146,7 +147,7 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 		}
 		err = sarif.Write(out, "lifeline", Version(), rules, ds)
 	default:
-		err = diag.WriteText(out, ds)
+		err = diag.WriteText(termsafe.NewWriter(out), ds)
 	}
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
