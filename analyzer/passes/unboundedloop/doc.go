@@ -25,4 +25,10 @@
 // A retry loop around one model call (no tool calls; a pause or an exit on success between
 // attempts) with no bound and no cancellation check is reported as a retry loop: a call that keeps
 // failing is retried forever.
+//
+// A range over a finite collection is bounded by its length: an integer, a string, a slice,
+// an array or a pointer to one, or a map the loop does not insert into (the language lets a
+// range produce entries added during the iteration, so a loop that keeps adding to the map it
+// ranges over need not end). A range over a channel or a function iterator is not bounded: it
+// ends only when its producer says so.
 package unboundedloop

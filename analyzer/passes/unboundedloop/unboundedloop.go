@@ -2,6 +2,7 @@ package unboundedloop
 
 import (
 	_ "embed"
+	"go/ast"
 
 	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
@@ -25,6 +26,9 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	for _, l := range res.Loops {
 		if l.Map.Bound != nil || l.Map.ChecksCancel || l.Map.Kind == model.LoopEngine {
+			continue
+		}
+		if rs, ok := l.Node.(*ast.RangeStmt); ok && analysisutil.FiniteRange(pass.TypesInfo, rs) {
 			continue
 		}
 		callee := ""

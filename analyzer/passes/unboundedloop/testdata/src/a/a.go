@@ -91,3 +91,100 @@ func retryForever(ctx context.Context, m fw.Model) *fw.Message {
 		time.Sleep(time.Second)
 	}
 }
+
+// Ranges over finite collections are bounded by their length.
+
+func overSlice(ctx context.Context, m fw.Model, prompts []string) {
+	for range prompts {
+		m.Generate(ctx, nil)
+	}
+}
+
+func overArray(ctx context.Context, m fw.Model, prompts [3]string) {
+	for _, p := range prompts {
+		fw.Complete(ctx, p)
+	}
+}
+
+func overArrayPointer(ctx context.Context, prompts *[3]string) {
+	for _, p := range prompts {
+		fw.Complete(ctx, p)
+	}
+}
+
+func overString(ctx context.Context, s string) {
+	for _, r := range s {
+		fw.Complete(ctx, string(r))
+	}
+}
+
+func overMap(ctx context.Context, prompts map[string]string) {
+	for k := range prompts {
+		fw.Complete(ctx, k)
+	}
+}
+
+func overInt(ctx context.Context, n int) {
+	for range n {
+		fw.Complete(ctx, "x")
+	}
+}
+
+type prompts []string
+
+func overNamedSlice(ctx context.Context, ps prompts) {
+	for _, p := range ps {
+		fw.Complete(ctx, p)
+	}
+}
+
+func overSliceParam[S ~[]string](ctx context.Context, ps S) {
+	for _, p := range ps {
+		fw.Complete(ctx, p)
+	}
+}
+
+// A map the loop inserts into may produce the new entries (the spec leaves it open): not
+// bounded by its length.
+func growingMap(ctx context.Context, queue map[string]bool) {
+	for k := range queue { // want `turn loop around fw.Complete has no bound and no cancellation exit`
+		out, _ := fw.Complete(ctx, k)
+		queue[out] = true
+	}
+}
+
+// A channel has no length bound: a producer can keep sending.
+func overChannel(ctx context.Context, prompts <-chan string) {
+	for p := range prompts { // want `turn loop around fw.Complete has no bound and no cancellation exit`
+		fw.Complete(ctx, p)
+	}
+}
+
+// A function iterator may never stop.
+func overIterator(ctx context.Context, next func(yield func(string) bool)) {
+	for p := range next { // want `turn loop around fw.Complete has no bound and no cancellation exit`
+		fw.Complete(ctx, p)
+	}
+}
+
+func overChanParam[C ~chan string](ctx context.Context, ps C) {
+	for p := range ps { // want `turn loop around fw.Complete has no bound and no cancellation exit`
+		fw.Complete(ctx, p)
+	}
+}
+
+type agenda struct{ todo map[string]int }
+
+func (a *agenda) growingField(ctx context.Context) {
+	for k := range a.todo { // want `turn loop around fw.Complete has no bound`
+		fw.Complete(ctx, k)
+		a.todo[k+"'"]++
+	}
+}
+
+func (a *agenda) otherMapGrows(ctx context.Context, done map[string]int) {
+	for k := range a.todo {
+		fw.Complete(ctx, k)
+		done[k]++
+	}
+}
