@@ -60,7 +60,7 @@ loaded or do not type-check, a bad flag or profile).`,
 	c.Flags().StringVar(&f.profile, "profile", "", "comma-separated mapping profile files (JSON) to use besides the built-in ones")
 	c.Flags().StringVar(&f.checks, "checks", "", "comma-separated checks to run (default: all)")
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
-	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
+	c.Flags().BoolVar(&f.tests, "tests", true, "include test files, as go vet does (--tests=false leaves them out)")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
 	c.Flags().BoolVar(&f.list, "list", false, "list the checks and exit")
 	c.Flags().StringVar(&f.explain, "explain", "", "print the documentation of a check and exit")

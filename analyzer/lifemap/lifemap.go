@@ -28,7 +28,7 @@ import (
 // too, so that the lifecycle pass's facts flow between them.
 const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 	packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo |
-	packages.NeedModule
+	packages.NeedModule | packages.NeedForTest
 
 // listMode is the first, type-free pass of Load: the import graph with module information,
 // from go list alone.
@@ -38,7 +38,10 @@ const listMode = packages.NeedName | packages.NeedImports | packages.NeedDeps | 
 type Options struct {
 	// Dir is the directory the patterns are resolved in ("" = current directory).
 	Dir string
-	// Tests includes test packages.
+	// Tests includes the test files, as go vet does: a package with tests is returned as its
+	// test variant ("p [p.test]", its files and its in-package tests) instead of p, an external
+	// test package as itself ("p_test [p.test]"), and the generated test main not at all, so
+	// that each file is analyzed once.
 	Tests bool
 	// Tags are build tags.
 	Tags []string
@@ -86,6 +89,9 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 				return nil, err
 			}
 		}
+	}
+	if opts.Tests {
+		pkgs = testVariants(pkgs)
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
@@ -145,6 +151,27 @@ func loadTyped(patterns, extra []string, opts Options, flags []string) ([]*packa
 		}
 	}
 	return pkgs, nil
+}
+
+// testVariants keeps the packages go vet checks when test files are included: p is left out
+// when its test variant (the package recompiled with its _test.go files) is there, and so is
+// the generated test main.
+func testVariants(pkgs []*packages.Package) []*packages.Package {
+	tested := map[string]bool{}
+	for _, p := range pkgs {
+		if p.ForTest != "" && p.ForTest == p.PkgPath {
+			tested[p.PkgPath] = true
+		}
+	}
+	var out []*packages.Package
+	for _, p := range pkgs {
+		testMain := p.Name == "main" && strings.HasSuffix(p.ID, ".test") && tested[strings.TrimSuffix(p.ID, ".test")]
+		if p.ForTest == "" && tested[p.PkgPath] || testMain {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // moduleImports returns the import paths of the packages of roots' modules that roots import,
