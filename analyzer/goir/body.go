@@ -1,0 +1,1336 @@
+package goir
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"golang.org/x/tools/go/ssa"
+)
+
+// naturalLoops returns the natural loops of fn: for each back edge (an edge to a block that
+// dominates its source), the blocks that reach the edge's source without passing the header.
+func naturalLoops(fn *ssa.Function) []*natLoop {
+	byHeader := map[*ssa.BasicBlock]*natLoop{}
+	var order []*natLoop
+	for _, blk := range fn.Blocks {
+		for _, s := range blk.Succs {
+			if !s.Dominates(blk) {
+				continue
+			}
+			l := byHeader[s]
+			if l == nil {
+				l = &natLoop{header: s, blocks: map[*ssa.BasicBlock]bool{s: true}}
+				byHeader[s] = l
+				order = append(order, l)
+			}
+			l.latches = append(l.latches, blk)
+			stack := []*ssa.BasicBlock{blk}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if l.blocks[x] {
+					continue
+				}
+				l.blocks[x] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	return order
+}
+
+// loops matches the loop statements of the function's syntax with its natural loops and
+// records them; blocks are assigned to the loops whose statement contains their instructions.
+func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
+	fn, f := fs.fn, fs.f
+	nat := naturalLoops(fn)
+	for _, s := range stmts {
+		var best *natLoop
+		bestScore := 0
+		isRange := false
+		if _, ok := s.(*ast.RangeStmt); ok {
+			isRange = true
+		}
+		for _, l := range nat {
+			if strings.HasPrefix(l.header.Comment, "range") != isRange {
+				continue
+			}
+			score := 0
+			for blk := range l.blocks {
+				for _, in := range blk.Instrs {
+					p := in.Pos()
+					if !p.IsValid() {
+						continue
+					}
+					if p >= s.Pos() && p < s.End() {
+						score++
+					} else {
+						score -= 2
+					}
+				}
+			}
+			if score > bestScore || best == nil && score >= 0 {
+				best, bestScore = l, score
+			}
+		}
+		if best == nil {
+			best = &natLoop{blocks: map[*ssa.BasicBlock]bool{}}
+		}
+		for _, l := range fs.loops {
+			if l == best {
+				best = &natLoop{blocks: map[*ssa.BasicBlock]bool{}}
+				break
+			}
+		}
+		best.stmt = s
+		lp := ir.Loop{ID: len(f.Loops), Outer: -1, OverCall: -1, Pos: b.pos(s.Pos()), Source: b.source(s.Pos()), End: b.pos(s.End())}
+		switch x := s.(type) {
+		case *ast.ForStmt:
+			lp.Kind = ir.LoopFor
+			if x.Cond != nil {
+				lp.Cond = render(x.Cond)
+			}
+		case *ast.RangeStmt:
+			lp.Over = render(x.X)
+			lp.Kind = ir.LoopRangeList
+			if t := b.info(fn).TypeOf(x.X); t != nil {
+				switch u := t.Underlying().(type) {
+				case *types.Basic:
+					if u.Info()&types.IsInteger != 0 {
+						lp.Kind = ir.LoopRangeInt
+					}
+				case *types.Chan:
+					lp.Kind = ir.LoopRangeChan
+				}
+			}
+		}
+		f.Loops = append(f.Loops, lp)
+		fs.loops = append(fs.loops, best)
+	}
+	// Nesting, by position.
+	for i := range f.Loops {
+		si := fs.loops[i].stmt
+		for j := range f.Loops {
+			sj := fs.loops[j].stmt
+			if i == j || si == nil || sj == nil {
+				continue
+			}
+			if sj.Pos() < si.Pos() && si.End() <= sj.End() {
+				if o := f.Loops[i].Outer; o < 0 || fs.loops[o].stmt.Pos() < sj.Pos() {
+					f.Loops[i].Outer = j
+				}
+			}
+		}
+	}
+	fs.blockLoops = map[*ssa.BasicBlock][]int{}
+	for _, blk := range fn.Blocks {
+		var in []int
+		for i, l := range fs.loops {
+			if l.stmt == nil {
+				continue
+			}
+			if _, isIter := l.stmt.(*ast.RangeStmt); isIter && f.Loops[i].Kind == ir.LoopRangeIter {
+				continue
+			}
+			if l.blocks[blk] || blockWithin(blk, l.stmt) {
+				in = append(in, i)
+			}
+		}
+		sort.Slice(in, func(x, y int) bool {
+			a, c := fs.loops[in[x]].stmt, fs.loops[in[y]].stmt
+			return a.End()-a.Pos() < c.End()-c.Pos()
+		})
+		if len(in) > 0 {
+			fs.blockLoops[blk] = in
+		}
+	}
+	// Closures: the parent's loops they are created in.
+	if p := fn.Parent(); p != nil {
+		if pid, ok := b.ids[p]; ok {
+			_ = pid
+		}
+	}
+}
+
+// blockWithin reports whether the positioned instructions of blk lie within s (the body of a
+// loop whose iterations always leave has no back edge, so no natural loop).
+func blockWithin(blk *ssa.BasicBlock, s ast.Stmt) bool {
+	n := 0
+	for _, in := range blk.Instrs {
+		p := in.Pos()
+		if !p.IsValid() {
+			continue
+		}
+		if p < s.Pos() || p >= s.End() {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// closureLoops sets ParentLoops and BodyOf for closures once every function is described.
+func (b *builder) closureLoops(fs *funcState) {
+	f := fs.f
+	f.BodyOf = -1
+	p := fs.fn.Parent()
+	if p == nil {
+		return
+	}
+	pid, ok := b.ids[p]
+	if !ok {
+		return
+	}
+	ps := b.funcs[pid]
+	pos := fs.fn.Pos()
+	if rs, ok := fs.fn.Syntax().(*ast.RangeStmt); ok {
+		pos = rs.Pos()
+		for i, l := range ps.loops {
+			if l.stmt == rs {
+				f.BodyOf = i
+				f.ParentLoops = append(f.ParentLoops, i)
+			}
+		}
+	}
+	type li struct {
+		id   int
+		size token.Pos
+	}
+	var in []li
+	for i, l := range ps.loops {
+		if l.stmt == nil || i == f.BodyOf {
+			continue
+		}
+		if pos >= l.stmt.Pos() && pos < l.stmt.End() {
+			in = append(in, li{i, l.stmt.End() - l.stmt.Pos()})
+		}
+	}
+	sort.Slice(in, func(x, y int) bool { return in[x].size < in[y].size })
+	for _, x := range in {
+		f.ParentLoops = append(f.ParentLoops, x.id)
+	}
+}
+
+// calls records the call sites of a function.
+func (b *builder) calls(fs *funcState) {
+	b.closureLoops(fs)
+	fn, f := fs.fn, fs.f
+	fs.callIdx = map[ssa.CallInstruction]int{}
+	sites := map[ssa.CallInstruction][]*ssa.Function{}
+	if node := b.cg.Nodes[fn]; node != nil {
+		for _, e := range node.Out {
+			sites[e.Site] = append(sites[e.Site], e.Callee.Func)
+		}
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			ci, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			com := ci.Common()
+			if _, builtin := com.Value.(*ssa.Builtin); builtin {
+				continue
+			}
+			c := ir.Call{ID: len(f.Calls), Pos: b.pos(com.Pos()), Source: b.source(com.Pos())}
+			if ce := fs.calls[com.Pos()]; ce != nil {
+				c.Text = render(ce)
+			}
+			var callees []*ssa.Function
+			if s := com.StaticCallee(); s != nil {
+				callees = []*ssa.Function{s}
+			} else {
+				callees = append(callees, sites[ci]...)
+				callees = append(callees, resolveFunc(com.Value, 0)...)
+			}
+			seenCallee := map[*ssa.Function]bool{}
+			for _, cal := range callees {
+				if cal == nil || seenCallee[cal] {
+					continue
+				}
+				seenCallee[cal] = true
+				c.Callees = append(c.Callees, cal.String())
+				key := ""
+				if obj, ok := cal.Object().(*types.Func); ok {
+					key = roles.Key(obj.Origin())
+				}
+				c.Keys = append(c.Keys, key)
+				if cal.Origin() != nil {
+					cal = cal.Origin()
+				}
+				if id, ok := b.ids[cal]; ok {
+					c.Targets = append(c.Targets, id)
+					if cal == fn {
+						c.Recursive = true
+					}
+				}
+			}
+			switch {
+			case com.IsInvoke():
+				c.Abstract = roles.Key(com.Method)
+				c.Method = com.Method.Name()
+			case com.StaticCallee() != nil:
+				c.Method = com.StaticCallee().Name()
+				if o := com.StaticCallee().Object(); o != nil {
+					c.Method = o.Name()
+				}
+			default:
+				if n := roles.NamedOf(com.Value.Type()); n != nil && n.Obj().Pkg() != nil {
+					c.Abstract = n.Obj().Pkg().Path() + "." + n.Obj().Name()
+				}
+				c.Method = com.Value.Name()
+				if u, ok := com.Value.(*ssa.UnOp); ok {
+					if fa, ok := u.X.(*ssa.FieldAddr); ok {
+						c.Method = fieldOf(fa.X.Type(), fa.Field).Name()
+					}
+				}
+			}
+			c.Loops = fs.blockLoops[blk]
+			if _, ok := ci.(*ssa.Go); ok {
+				c.Concurrent = "go"
+				if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+					b.setLaunch(fnOf(mc.Fn), "go")
+				} else if lf, ok := com.Value.(*ssa.Function); ok {
+					b.setLaunch(lf, "go")
+				}
+			}
+			if _, ok := ci.(*ssa.Defer); ok {
+				if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+					b.setLaunch(fnOf(mc.Fn), "defer")
+				}
+			}
+			if isSpawner(c.Keys) {
+				for _, a := range com.Args {
+					if mc, ok := a.(*ssa.MakeClosure); ok {
+						b.setLaunch(fnOf(mc.Fn), "errgroup")
+					}
+				}
+			}
+			for _, a := range com.Args {
+				if isContext(a.Type()) {
+					c.PassesContext = true
+					c.ContextArg = ctxOrigin(a, 0)
+				}
+			}
+			if len(c.Loops) > 0 {
+				l := fs.loops[c.Loops[0]]
+				c.Dominates = len(l.latches) > 0
+				for _, lt := range l.latches {
+					if !blk.Dominates(lt) {
+						c.Dominates = false
+					}
+				}
+			}
+			fs.callIdx[ci] = len(f.Calls)
+			f.Calls = append(f.Calls, c)
+		}
+	}
+	// Range loops over a call's result.
+	for i, l := range fs.loops {
+		rs, ok := l.stmt.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		if ce, ok := ast.Unparen(rs.X).(*ast.CallExpr); ok {
+			for j := range f.Calls {
+				if f.Calls[j].Pos == b.pos(ce.Lparen) && fs.calls[ce.Lparen] == ce {
+					f.Loops[i].OverCall = j
+				}
+			}
+		}
+	}
+}
+
+func (b *builder) setLaunch(fn *ssa.Function, how string) {
+	if id, ok := b.ids[fn]; ok && b.out.Funcs[id].Launch == "" {
+		b.out.Funcs[id].Launch = how
+	}
+}
+
+// isSpawner reports whether a callee runs its function argument concurrently.
+func isSpawner(keys []string) bool {
+	for _, k := range keys {
+		switch k {
+		case "golang.org/x/sync/errgroup.Group.Go", "golang.org/x/sync/errgroup.Group.TryGo", "sync.WaitGroup.Go",
+			"github.com/sourcegraph/conc.WaitGroup.Go", "github.com/sourcegraph/conc/pool.Pool.Go",
+			"github.com/sourcegraph/conc/pool.ErrorPool.Go", "github.com/sourcegraph/conc/pool.ContextPool.Go":
+			return true
+		}
+	}
+	return false
+}
+
+// resolveFunc finds the functions a func value may be: a function, a closure, or a variable
+// a closure was stored into (a recursive closure calls itself through its variable).
+func resolveFunc(v ssa.Value, depth int) []*ssa.Function {
+	if depth > 4 || v == nil {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Function:
+		return []*ssa.Function{x}
+	case *ssa.MakeClosure:
+		if fn, ok := x.Fn.(*ssa.Function); ok {
+			return []*ssa.Function{fn}
+		}
+	case *ssa.Phi:
+		var out []*ssa.Function
+		for _, e := range x.Edges {
+			out = append(out, resolveFunc(e, depth+1)...)
+		}
+		return out
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return storedFuncs(x.X, depth)
+		}
+	case *ssa.ChangeType:
+		return resolveFunc(x.X, depth+1)
+	}
+	return nil
+}
+
+// storedFuncs returns the functions stored into an address (a local cell or a captured one).
+func storedFuncs(addr ssa.Value, depth int) []*ssa.Function {
+	var cells []ssa.Value
+	switch a := addr.(type) {
+	case *ssa.Alloc:
+		cells = append(cells, a)
+	case *ssa.FreeVar:
+		fn := a.Parent()
+		idx := -1
+		for i, fv := range fn.FreeVars {
+			if fv == a {
+				idx = i
+			}
+		}
+		if p := fn.Parent(); p != nil && idx >= 0 {
+			for _, blk := range p.Blocks {
+				for _, in := range blk.Instrs {
+					if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
+						cells = append(cells, mc.Bindings[idx])
+					}
+				}
+			}
+		}
+	}
+	var out []*ssa.Function
+	for _, c := range cells {
+		if fv, ok := c.(*ssa.FreeVar); ok {
+			out = append(out, storedFuncs(fv, depth+1)...)
+			continue
+		}
+		refs := c.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == c {
+				out = append(out, resolveFunc(st.Val, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// ctxOrigin says where a context value comes from: "param" (the function's parameter),
+// "background" (context.Background/TODO), "request" (an HTTP request's Context), "derived:X"
+// (a context.With* of X), "field", or "other".
+func ctxOrigin(v ssa.Value, depth int) string {
+	if depth > 6 {
+		return "other"
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return "param"
+	case *ssa.FreeVar:
+		return "param"
+	case *ssa.Extract:
+		return ctxOrigin(x.Tuple, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if o := ctxOrigin(e, depth+1); o != "other" {
+				return o
+			}
+		}
+	case *ssa.UnOp:
+		if _, ok := x.X.(*ssa.FieldAddr); ok {
+			return "field"
+		}
+		return ctxOrigin(x.X, depth+1)
+	case *ssa.Call:
+		com := x.Common()
+		if s := com.StaticCallee(); s != nil {
+			name := s.String()
+			switch name {
+			case "context.Background", "context.TODO":
+				return "background"
+			case "(*net/http.Request).Context":
+				return "request"
+			}
+			if strings.HasPrefix(name, "context.With") && len(com.Args) > 0 {
+				return "derived:" + ctxOrigin(com.Args[0], depth+1)
+			}
+		}
+		if com.IsInvoke() {
+			return "other"
+		}
+	case *ssa.MakeInterface:
+		return ctxOrigin(x.X, depth+1)
+	}
+	return "other"
+}
+
+// fieldOf returns field i of the struct that t (or *t) is.
+func fieldOf(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i)
+	}
+	return types.NewVar(token.NoPos, nil, "?", types.Typ[types.Invalid])
+}
+
+// fieldKey returns the profile key of field i of the struct that t (or *t) is.
+func fieldKey(t types.Type, i int) string {
+	f := fieldOf(t, i)
+	if k := roles.FieldKey(t, f.Name()); k != "" {
+		return k
+	}
+	return f.Name()
+}
+
+// scanIncFields finds the struct fields incremented by a constant (x.n++ / x.n += 1).
+func (b *builder) scanIncFields() {
+	for _, fs := range b.funcs {
+		for _, blk := range fs.fn.Blocks {
+			for _, in := range blk.Instrs {
+				st, ok := in.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				bo, ok := st.Val.(*ssa.BinOp)
+				if !ok || (bo.Op != token.ADD && bo.Op != token.SUB) {
+					continue
+				}
+				if _, ok := bo.Y.(*ssa.Const); !ok {
+					continue
+				}
+				if ld, ok := bo.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					if fa2, ok := ld.X.(*ssa.FieldAddr); ok && fa2.Field == fa.Field {
+						b.incFields[fieldOf(fa.X.Type(), fa.Field)] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// isCounter reports whether v counts iterations: a loop phi incremented by a constant, a
+// constant offset of one, a load of an incremented field or cell, or an integer parameter a
+// recursion passes on incremented.
+func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if bo, ok := e.(*ssa.BinOp); ok && (bo.Op == token.ADD || bo.Op == token.SUB) {
+				if bo.X == x || bo.Y == x {
+					return true
+				}
+				if _, ok := bo.Y.(*ssa.Const); ok && b.isCounter(fs, bo.X, depth+1) {
+					return true
+				}
+			}
+		}
+	case *ssa.BinOp:
+		if x.Op == token.ADD || x.Op == token.SUB {
+			if _, ok := x.Y.(*ssa.Const); ok {
+				return b.isCounter(fs, x.X, depth+1)
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		switch a := x.X.(type) {
+		case *ssa.FieldAddr:
+			return b.incFields[fieldOf(a.X.Type(), a.Field)]
+		case *ssa.Alloc, *ssa.FreeVar:
+			return cellIncremented(a)
+		}
+	case *ssa.Field:
+		return b.incFields[fieldOf(x.X.Type(), x.Field)]
+	case *ssa.Convert:
+		return b.isCounter(fs, x.X, depth+1)
+	case *ssa.Parameter:
+		idx := -1
+		for i, p := range fs.fn.Params {
+			if p == x {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return false
+		}
+		for _, blk := range fs.fn.Blocks {
+			for _, in := range blk.Instrs {
+				ci, ok := in.(ssa.CallInstruction)
+				if !ok || ci.Common().StaticCallee() != fs.fn {
+					continue
+				}
+				args := ci.Common().Args
+				if idx < len(args) {
+					if bo, ok := args[idx].(*ssa.BinOp); ok && (bo.Op == token.ADD || bo.Op == token.SUB) && bo.X == x {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func cellIncremented(cell ssa.Value) bool {
+	refs := cell.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		if bo, ok := st.Val.(*ssa.BinOp); ok && (bo.Op == token.ADD || bo.Op == token.SUB) {
+			if ld, ok := bo.X.(*ssa.UnOp); ok && ld.X == cell {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operand describes a bound operand.
+func (b *builder) operand(v ssa.Value) ir.Operand {
+	switch x := v.(type) {
+	case *ssa.Const:
+		o := ir.Operand{Kind: "const", Text: x.Value.ExactString(), Const: x.Value.ExactString()}
+		if x.Value == nil {
+			o.Text, o.Const = "nil", "nil"
+		}
+		return o
+	case *ssa.Convert:
+		return b.operand(x.X)
+	case *ssa.ChangeType:
+		return b.operand(x.X)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			switch a := x.X.(type) {
+			case *ssa.FieldAddr:
+				f := fieldOf(a.X.Type(), a.Field)
+				return ir.Operand{Kind: "field", Text: f.Name(), Key: fieldKey(a.X.Type(), a.Field)}
+			case *ssa.Global:
+				return ir.Operand{Kind: "var", Text: a.Name(), Key: a.Pkg.Pkg.Path() + "." + a.Name()}
+			}
+		}
+	case *ssa.Field:
+		f := fieldOf(x.X.Type(), x.Field)
+		return ir.Operand{Kind: "field", Text: f.Name(), Key: fieldKey(x.X.Type(), x.Field)}
+	case *ssa.Parameter:
+		return ir.Operand{Kind: "param", Text: x.Name()}
+	case *ssa.Call:
+		return ir.Operand{Kind: "call", Text: x.Common().Value.Name() + "(…)"}
+	}
+	return ir.Operand{Kind: "other", Text: v.Name()}
+}
+
+// branches records comparisons of a loop counter with a bound.
+func (b *builder) branches(fs *funcState) {
+	fn, f := fs.fn, fs.f
+	for _, blk := range fn.Blocks {
+		ifi, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bo, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		switch bo.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL:
+		default:
+			continue
+		}
+		cx, cy := b.isCounter(fs, bo.X, 0), b.isCounter(fs, bo.Y, 0)
+		if cx == cy {
+			continue
+		}
+		boundV, op := bo.Y, bo.Op
+		if cy {
+			boundV = bo.X
+			op = flip(op)
+		}
+		if c, ok := boundV.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
+			if n, ok := constant.Int64Val(c.Value); ok && n <= 0 && op != token.EQL {
+				continue // i > 0, i >= 0: not a limit
+			}
+		}
+		// The exit: the branch taken when the counter reached the bound.
+		exit := blk.Succs[1] // counter < bound, counter <= bound: continue while true
+		if op == token.GTR || op == token.GEQ || op == token.EQL {
+			exit = blk.Succs[0]
+		}
+		loop := -1
+		if ls := fs.blockLoops[blk]; len(ls) > 0 {
+			loop = ls[0]
+		}
+		if loop >= 0 && fs.loops[loop].blocks[exit] && !reachesReturn(exit, fs.loops[loop], 8) {
+			continue // neither leaves the loop nor ends the function
+		}
+		if !bo.Pos().IsValid() && (loop < 0 || f.Loops[loop].Kind != ir.LoopRangeInt) {
+			continue // the synthesized index test of a range over a collection
+		}
+		br := ir.Branch{Pos: b.pos(bo.Pos()), Source: b.source(bo.Pos()), Loop: loop, Return: -1, Bound: b.operand(boundV)}
+		if be := fs.binExprs[bo.Pos()]; be != nil {
+			br.Text = render(be)
+			bx := be.Y
+			if cy {
+				bx = be.X
+			}
+			br.Bound.Text = render(bx)
+			if tv, ok := b.info(fn).Types[bx]; ok && tv.Value != nil {
+				if id, ok := ast.Unparen(bx).(*ast.Ident); ok {
+					if c, ok := b.info(fn).Uses[id].(*types.Const); ok {
+						br.Bound.ConstPos = b.pos(c.Pos())
+					}
+				}
+			}
+		} else if loop >= 0 && f.Loops[loop].Kind == ir.LoopRangeInt {
+			br.Text = "range " + f.Loops[loop].Over
+			br.Bound.Text = f.Loops[loop].Over
+			br.Pos, br.Source = f.Loops[loop].Pos, f.Loops[loop].Source
+		} else {
+			br.Text = br.Bound.Text
+		}
+		if loop >= 0 && fs.loops[loop].header == blk {
+			if fsmt, ok := fs.loops[loop].stmt.(*ast.ForStmt); ok && fsmt.Cond != nil {
+				br.InCond = true
+			}
+			if f.Loops[loop].Kind == ir.LoopRangeInt {
+				br.InCond = true
+			}
+		}
+		br.Optional = b.guardedNonZero(fs, blk, boundV)
+		// Follow the exit to a return, collecting a stop reason constant written on the way.
+		seen := map[*ssa.BasicBlock]bool{}
+		cur := exit
+		for steps := 0; cur != nil && steps < 12 && !seen[cur]; steps++ {
+			seen[cur] = true
+			for _, in := range cur.Instrs {
+				switch x := in.(type) {
+				case *ssa.Store:
+					if c, ok := x.Val.(*ssa.Const); ok && br.StopText == "" && c.Value != nil && c.Value.Kind() == constant.String {
+						br.StopText = constant.StringVal(c.Value)
+						if n := roles.NamedOf(c.Type()); n != nil {
+							br.StopText = n.Obj().Name() + ":" + br.StopText
+						}
+						if !br.AtPos.IsValid() {
+							br.AtPos, br.AtSource = b.pos(x.Pos()), b.source(x.Pos())
+						}
+					}
+				case *ssa.Return:
+					br.Return = -1
+					if fs.retIdx != nil {
+						br.Return = fs.retIdx[x]
+					}
+					if br.StopText == "" {
+						br.AtPos, br.AtSource = b.retPos(fs, x), b.source(b.retTokPos(fs, x))
+					}
+					cur = nil
+				}
+				if !br.AtPos.IsValid() && in.Pos().IsValid() {
+					if _, isIf := in.(*ssa.If); !isIf {
+						br.AtPos, br.AtSource = b.pos(in.Pos()), b.source(in.Pos())
+					}
+				}
+			}
+			if cur == nil {
+				break
+			}
+			if len(cur.Succs) == 1 {
+				cur = cur.Succs[0]
+			} else {
+				cur = nil
+			}
+		}
+		f.Branches = append(f.Branches, br)
+	}
+}
+
+func flip(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.LEQ:
+		return token.GEQ
+	case token.GTR:
+		return token.LSS
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// reachesReturn reports whether a return is reachable from blk within n blocks without
+// passing the loop's header.
+func reachesReturn(blk *ssa.BasicBlock, l *natLoop, n int) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(x *ssa.BasicBlock, d int) bool
+	walk = func(x *ssa.BasicBlock, d int) bool {
+		if d > n || seen[x] || x == l.header {
+			return false
+		}
+		seen[x] = true
+		if _, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok {
+			return true
+		}
+		for _, s := range x.Succs {
+			if walk(s, d+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(blk, 0)
+}
+
+// guardedNonZero reports whether the comparison in blk runs only when the bound is set: a
+// dominating test of the same operand against zero (max > 0 && i >= max).
+func (b *builder) guardedNonZero(fs *funcState, blk *ssa.BasicBlock, bound ssa.Value) bool {
+	want := b.operand(bound)
+	if want.Kind == "const" {
+		return false
+	}
+	for _, other := range fs.fn.Blocks {
+		if other == blk || !other.Dominates(blk) {
+			continue
+		}
+		ifi, ok := other.Instrs[len(other.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bo, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || (bo.Op != token.GTR && bo.Op != token.NEQ) {
+			continue
+		}
+		c, ok := bo.Y.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.ExactString() != "0" {
+			continue
+		}
+		got := b.operand(bo.X)
+		if got.Kind == want.Kind && got.Key == want.Key && got.Text == want.Text {
+			// the comparison must be on the guard's true branch
+			if ifi.Block().Succs[0].Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (b *builder) retTokPos(fs *funcState, r *ssa.Return) token.Pos {
+	if r.Pos().IsValid() {
+		return r.Pos()
+	}
+	if fs.syntax != nil {
+		switch s := fs.syntax.(type) {
+		case *ast.FuncDecl:
+			if s.Body != nil {
+				return s.Body.Rbrace
+			}
+		case *ast.FuncLit:
+			return s.Body.Rbrace
+		}
+	}
+	return token.NoPos
+}
+
+func (b *builder) retPos(fs *funcState, r *ssa.Return) ir.Pos { return b.pos(b.retTokPos(fs, r)) }
+
+// returnsOf records the returns of a function with their values classified and what can run
+// before them.
+func (b *builder) returnsOf(fs *funcState) {
+	fn, f := fs.fn, fs.f
+	fs.retIdx = map[*ssa.Return]int{}
+	reach := reachability(fn)
+	callBlocks := map[int]*ssa.BasicBlock{}
+	for ci, idx := range fs.callIdx {
+		callBlocks[idx] = ci.Block()
+	}
+	sig := fn.Signature
+	for _, blk := range fn.Blocks {
+		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		tp := b.retTokPos(fs, r)
+		ret := ir.Return{Pos: b.pos(tp), Source: b.source(tp), InLoop: -1}
+		if rs := fs.returns[r.Pos()]; rs != nil {
+			var parts []string
+			for _, e := range rs.Results {
+				parts = append(parts, types.ExprString(e))
+			}
+			ret.Text = strings.TrimSpace("return " + strings.Join(parts, ", "))
+			if rr := []rune(ret.Text); len(rr) > 80 {
+				ret.Text = string(rr[:79]) + "…"
+			}
+		} else {
+			ret.Text = "return"
+		}
+		if ls := fs.blockLoops[blk]; len(ls) > 0 {
+			ret.InLoop = ls[0]
+		}
+		// pass-through: every result extracted from one call
+		passCall := -1
+		for i, v := range r.Results {
+			ci := tupleCall(v)
+			if ci == nil {
+				passCall = -1
+				break
+			}
+			idx, ok := fs.callIdx[ci]
+			if !ok || (i > 0 && idx != passCall) {
+				passCall = -1
+				break
+			}
+			passCall = idx
+		}
+		if len(r.Results) == 1 {
+			if c, ok := r.Results[0].(*ssa.Call); ok {
+				if idx, ok := fs.callIdx[c]; ok {
+					passCall = idx
+				}
+			}
+		}
+		rs := fs.returns[r.Pos()]
+		for i, v := range r.Results {
+			val := b.classify(fs, v, 0)
+			if u, ok := v.(*ssa.UnOp); ok && rs != nil && len(rs.Results) == len(r.Results) {
+				if _, cell := u.X.(*ssa.Alloc); cell {
+					val = b.classifyAST(fs, rs.Results[i])
+				}
+			}
+			if passCall >= 0 {
+				val = ir.Value{Kind: ir.ValCall, Call: passCall, Text: val.Text, Key: val.Key}
+			}
+			val.Stream = isStream(sig.Results().At(i).Type())
+			ret.Values = append(ret.Values, val)
+			if i == len(r.Results)-1 && roles.IsError(sig.Results().At(i).Type()) {
+				e := val
+				ret.Err = &e
+			}
+		}
+		for i, l := range fs.loops {
+			if l.header != nil && reach(l.header, blk) {
+				ret.AfterLoops = append(ret.AfterLoops, i)
+			}
+		}
+		for idx := 0; idx < len(f.Calls); idx++ {
+			cb := callBlocks[idx]
+			if cb == blk || (cb != nil && reach(cb, blk)) {
+				ret.AfterCalls = append(ret.AfterCalls, idx)
+			}
+		}
+		fs.retIdx[r] = len(f.Returns)
+		f.Returns = append(f.Returns, ret)
+	}
+}
+
+// tupleCall returns the call whose result tuple v is extracted from.
+func tupleCall(v ssa.Value) ssa.CallInstruction {
+	if e, ok := v.(*ssa.Extract); ok {
+		if c, ok := e.Tuple.(*ssa.Call); ok {
+			return c
+		}
+	}
+	return nil
+}
+
+// reachability returns a function telling whether block to is reachable from block from
+// (through at least one edge, or from == to).
+func reachability(fn *ssa.Function) func(from, to *ssa.BasicBlock) bool {
+	cache := map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool{}
+	return func(from, to *ssa.BasicBlock) bool {
+		if from == to {
+			return true
+		}
+		set, ok := cache[from]
+		if !ok {
+			set = map[*ssa.BasicBlock]bool{}
+			stack := append([]*ssa.BasicBlock{}, from.Succs...)
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if set[x] {
+					continue
+				}
+				set[x] = true
+				stack = append(stack, x.Succs...)
+			}
+			cache[from] = set
+		}
+		return set[to]
+	}
+}
+
+// classify says what a returned value is.
+func (b *builder) classify(fs *funcState, v ssa.Value, depth int) ir.Value {
+	out := ir.Value{Kind: ir.ValOther, Call: -1, Text: v.Name()}
+	if depth > 5 {
+		return out
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value == nil {
+			out.Kind, out.Text = ir.ValNil, "nil"
+		} else {
+			out.Kind, out.Text = ir.ValConst, x.Value.ExactString()
+		}
+	case *ssa.MakeInterface:
+		in := b.classify(fs, x.X, depth+1)
+		if in.Kind == ir.ValOther {
+			in.Kind = ir.ValError
+		}
+		return in
+	case *ssa.ChangeInterface:
+		return b.classify(fs, x.X, depth+1)
+	case *ssa.UnOp:
+		if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
+			// a result cell (returns inside a range-over-func body store into it)
+			best := ir.Value{Kind: ir.ValNil, Call: -1, Text: "nil"}
+			for _, r := range *a.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+					c := b.classify(fs, st.Val, depth+1)
+					if valRank[c.Kind] > valRank[best.Kind] {
+						best = c
+					}
+				}
+			}
+			best.Call = -1
+			return best
+		}
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			key := g.Pkg.Pkg.Path() + "." + g.Name()
+			if key == "context.Canceled" || key == "context.DeadlineExceeded" {
+				return ir.Value{Kind: ir.ValCtxErr, Text: "context." + g.Name(), Key: key, Call: -1}
+			}
+			if roles.IsError(g.Type().(*types.Pointer).Elem()) {
+				return ir.Value{Kind: ir.ValSentinel, Text: g.Pkg.Pkg.Name() + "." + g.Name(), Key: key, Call: -1}
+			}
+		}
+	case *ssa.Phi:
+		best := ir.Value{Kind: ir.ValNil, Call: -1, Text: "nil"}
+		for _, e := range x.Edges {
+			c := b.classify(fs, e, depth+1)
+			if valRank[c.Kind] > valRank[best.Kind] {
+				best = c
+			}
+		}
+		best.Call = -1
+		return best
+	case *ssa.Extract:
+		if c, ok := x.Tuple.(*ssa.Call); ok {
+			return b.classifyCall(fs, c, depth)
+		}
+	case *ssa.Call:
+		return b.classifyCall(fs, x, depth)
+	}
+	return out
+}
+
+func (b *builder) classifyCall(fs *funcState, c *ssa.Call, depth int) ir.Value {
+	com := c.Common()
+	out := ir.Value{Kind: ir.ValError, Call: -1, Text: com.Value.Name() + "(…)"}
+	if idx, ok := fs.callIdx[c]; ok {
+		out.Call = idx
+		out.Text = fs.f.Calls[idx].Text
+		if len(fs.f.Calls[idx].Keys) > 0 {
+			out.Key = fs.f.Calls[idx].Keys[0]
+		}
+	}
+	if com.IsInvoke() {
+		switch roles.Key(com.Method) {
+		case "context.Context.Err":
+			out.Kind = ir.ValCtxErr
+		}
+		return out
+	}
+	s := com.StaticCallee()
+	if s == nil {
+		return out
+	}
+	switch s.String() {
+	case "context.Cause":
+		out.Kind = ir.ValCtxErr
+		return out
+	case "errors.New":
+		return out
+	}
+	// a wrap: fmt.Errorf, errors.Join, errors.Wrap, pkg/errors: look at the wrapped values
+	wrapped := ir.Value{Kind: ir.ValError}
+	for _, a := range com.Args {
+		for _, x := range varargValues(a) {
+			if !roles.IsError(x.Type()) && !types.IsInterface(x.Type()) {
+				continue
+			}
+			w := b.classify(fs, x, depth+1)
+			if w.Kind == ir.ValCtxErr || (w.Kind == ir.ValSentinel && wrapped.Kind != ir.ValCtxErr) {
+				wrapped = w
+			}
+		}
+	}
+	if wrapped.Kind == ir.ValCtxErr || wrapped.Kind == ir.ValSentinel {
+		out.Kind, out.Key = wrapped.Kind, wrapped.Key
+	}
+	return out
+}
+
+// varargValues returns the values stored into a variadic argument slice, or the value itself.
+func varargValues(a ssa.Value) []ssa.Value {
+	sl, ok := a.(*ssa.Slice)
+	if !ok {
+		return []ssa.Value{a}
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				v := st.Val
+				if mi, ok := v.(*ssa.MakeInterface); ok {
+					v = mi.X
+				}
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// cancels records cancellation observations: ctx.Done(), ctx.Err(), context.Cause.
+func (b *builder) cancels(fs *funcState) {
+	for ci, idx := range fs.callIdx {
+		com := ci.Common()
+		kind := ""
+		if com.IsInvoke() {
+			switch roles.Key(com.Method) {
+			case "context.Context.Done":
+				kind = "done"
+			case "context.Context.Err":
+				kind = "err"
+			}
+		} else if s := com.StaticCallee(); s != nil && s.String() == "context.Cause" {
+			kind = "err"
+		}
+		if kind == "" {
+			continue
+		}
+		b.addCancel(fs, ci.Block(), fs.f.Calls[idx], kind)
+	}
+	sort.Slice(fs.f.Cancels, func(i, j int) bool { return fs.f.Cancels[i].Pos.Line < fs.f.Cancels[j].Pos.Line })
+}
+
+func (b *builder) addCancel(fs *funcState, blk *ssa.BasicBlock, c ir.Call, kind string) {
+	cn := ir.Cancel{Pos: c.Pos, Text: c.Text, Kind: kind}
+	for _, li := range fs.blockLoops[blk] {
+		l := fs.loops[li]
+		every := len(l.latches) > 0
+		for _, lt := range l.latches {
+			if !blk.Dominates(lt) {
+				every = false
+			}
+		}
+		cn.Loops = append(cn.Loops, ir.LoopObs{Loop: li, EveryIteration: every})
+	}
+	fs.f.Cancels = append(fs.f.Cancels, cn)
+}
+
+// cancelAlways sets Func.CancelAlways when a check dominates every return.
+func (b *builder) cancelAlways(fs *funcState) {
+	if fs.f.CancelAlways {
+		return
+	}
+	var rets []*ssa.BasicBlock
+	for _, blk := range fs.fn.Blocks {
+		if _, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok {
+			rets = append(rets, blk)
+		}
+	}
+	if len(rets) == 0 {
+		return
+	}
+	for ci := range fs.callIdx {
+		if !b.isCheck(ci) {
+			continue
+		}
+		all := true
+		for _, r := range rets {
+			if !ci.Block().Dominates(r) {
+				all = false
+			}
+		}
+		if all {
+			fs.f.CancelAlways = true
+			return
+		}
+	}
+}
+
+func (b *builder) isCheck(ci ssa.CallInstruction) bool {
+	com := ci.Common()
+	if com.IsInvoke() {
+		k := roles.Key(com.Method)
+		return k == "context.Context.Done" || k == "context.Context.Err"
+	}
+	s := com.StaticCallee()
+	if s == nil {
+		return false
+	}
+	if s.String() == "context.Cause" {
+		return true
+	}
+	if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways {
+		return true
+	}
+	return false
+}
+
+// callCancels adds the calls of functions that always check cancellation as observations.
+func (b *builder) callCancels(fs *funcState) {
+	for ci, idx := range fs.callIdx {
+		s := ci.Common().StaticCallee()
+		if s == nil {
+			continue
+		}
+		if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways && id != fs.f.ID {
+			b.addCancel(fs, ci.Block(), fs.f.Calls[idx], "call")
+		}
+	}
+	sort.Slice(fs.f.Cancels, func(i, j int) bool { return fs.f.Cancels[i].Pos.Line < fs.f.Cancels[j].Pos.Line })
+}
+
+var mintKeys = map[string]bool{
+	"github.com/google/uuid.New": true, "github.com/google/uuid.NewString": true, "github.com/google/uuid.NewV7": true,
+	"github.com/google/uuid.NewRandom": true, "github.com/google/uuid.Must": false, "crypto/rand.Text": true,
+	"github.com/oklog/ulid/v2.Make": true, "github.com/oklog/ulid.Make": true, "github.com/rs/xid.New": true,
+	"github.com/segmentio/ksuid.New": true, "github.com/gofrs/uuid.NewV4": true, "github.com/gofrs/uuid/v5.NewV4": true,
+	"github.com/gofrs/uuid.NewV7": true, "github.com/gofrs/uuid/v5.NewV7": true, "github.com/lithammer/shortuuid/v4.New": true,
+}
+
+// mints records id mints and the field each id is stored into.
+func (b *builder) mints(fs *funcState) {
+	for ci, idx := range fs.callIdx {
+		c := fs.f.Calls[idx]
+		minted := false
+		for _, k := range c.Keys {
+			minted = minted || mintKeys[k]
+		}
+		if !minted {
+			continue
+		}
+		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
+		if v, ok := ci.(ssa.Value); ok {
+			m.Field = storedField(v, 0)
+		}
+		fs.f.Mints = append(fs.f.Mints, m)
+	}
+	sort.Slice(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+}
+
+// storedField follows a value (through conversions and String calls) to a field store.
+func storedField(v ssa.Value, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return ""
+	}
+	for _, r := range *refs {
+		switch x := r.(type) {
+		case *ssa.Store:
+			if fa, ok := x.Addr.(*ssa.FieldAddr); ok && x.Val == v {
+				return fieldOf(fa.X.Type(), fa.Field).Name()
+			}
+		case *ssa.Call:
+			if x.Common().Method != nil || x.Common().StaticCallee() != nil {
+				if f := storedField(x, depth+1); f != "" {
+					return f
+				}
+			}
+		case ssa.Value:
+			switch r.(type) {
+			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi:
+				if f := storedField(x, depth+1); f != "" {
+					return f
+				}
+			}
+		}
+	}
+	return ""
+}
+
+var valRank = map[ir.ValueKind]int{ir.ValNil: 0, ir.ValConst: 1, ir.ValOther: 2, ir.ValCall: 2, ir.ValError: 3, ir.ValSentinel: 4, ir.ValCtxErr: 5}
+
+// classifyAST classifies a returned expression from its syntax (for the returns of a function
+// whose results go through cells, as with returns inside a range-over-func body).
+func (b *builder) classifyAST(fs *funcState, e ast.Expr) ir.Value {
+	info := b.info(fs.fn)
+	out := ir.Value{Kind: ir.ValError, Call: -1, Text: render(e)}
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		switch o := info.Uses[id].(type) {
+		case *types.Nil:
+			out.Kind = ir.ValNil
+		case *types.Var:
+			if o.Pkg() != nil && o.Parent() == o.Pkg().Scope() {
+				out.Kind, out.Key = ir.ValSentinel, o.Pkg().Path()+"."+o.Name()
+			}
+		}
+		return out
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		var obj types.Object
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			obj = info.Uses[x.Sel]
+		case *ast.Ident:
+			obj = info.Uses[x]
+		}
+		switch roles.Key(obj) {
+		case "context.Context.Err", "context.Canceled", "context.Cause", "context.DeadlineExceeded":
+			out.Kind = ir.ValCtxErr
+		}
+		return out.Kind != ir.ValCtxErr
+	})
+	return out
+}

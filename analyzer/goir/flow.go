@@ -1,0 +1,859 @@
+package goir
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The agent shape on SSA: a call's result (R) — or what it delivers over a channel, an
+// iterator or a Next/Current stream — yields a collection that is tested for emptiness and
+// iterated; an element (E) of it has a string field (N) that keys a map lookup or is compared
+// with callables' names; the callable selected (T) is called (a tool call), and what those
+// calls return (O) flows into the input of the next call of the same site.
+
+type taintKind uint8
+
+const (
+	kResult taintKind = iota // the call's result or something derived from it
+	kLen                     // the length of a derived collection
+	kElem                    // an element of a derived collection
+	kName                    // a string derived from an element
+	kTool                    // a callable selected by a name
+	kOut                     // what a selected callable returned
+)
+
+type titem struct {
+	v     ssa.Value
+	k     taintKind
+	fs    *funcState
+	depth int
+}
+
+type tracer struct {
+	b         *builder
+	seedFS    *funcState
+	seedCall  int
+	flow      *ir.Flow
+	seen      map[titem]bool
+	work      []titem
+	fields    map[string]bool
+	seedRoots map[string]bool
+	toolCalls map[ir.CallRef]bool
+	budget    int
+}
+
+// flows computes the Flow of every call result that shows part of the agent shape.
+func (b *builder) flows() {
+	for _, fs := range b.funcs {
+		for ci, idx := range fs.callIdx {
+			v, ok := ci.(*ssa.Call)
+			if !ok || !interestingResult(v) {
+				continue
+			}
+			c := &fs.f.Calls[idx]
+			if isStdCall(c.Keys) && !isModelHTTP(c.Keys) {
+				continue
+			}
+			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[titem]bool{},
+				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, budget: 4000}
+			for _, a := range v.Common().Args {
+				if !isContext(a.Type()) {
+					t.roots(a, 0, t.seedRoots)
+				}
+			}
+			if v.Common().IsInvoke() {
+				t.roots(v.Common().Value, 0, t.seedRoots)
+			}
+			t.push(v, kResult, fs, 0)
+			t.run()
+			if len(t.flow.Checked) == 0 && len(t.flow.Dispatch) == 0 && len(t.flow.Iterated) == 0 {
+				continue
+			}
+			for f := range t.fields {
+				t.flow.Fields = append(t.flow.Fields, f)
+			}
+			sort.Strings(t.flow.Fields)
+			c.Flow = t.flow
+		}
+	}
+}
+
+func interestingResult(c *ssa.Call) bool {
+	t := c.Type()
+	if t == nil {
+		return false
+	}
+	if tup, ok := t.(*types.Tuple); ok {
+		for i := 0; i < tup.Len(); i++ {
+			if interestingType(tup.At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return interestingType(t)
+}
+
+func interestingType(t types.Type) bool {
+	if isErrorType(t) {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return false
+	case *types.Signature:
+		return isStream(t)
+	case *types.Interface:
+		return u.NumMethods() > 0
+	}
+	return true
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isStdCall(keys []string) bool {
+	if len(keys) == 0 {
+		return false
+	}
+	for _, k := range keys {
+		if k == "" || !isStdPath(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func isModelHTTP(keys []string) bool {
+	for _, k := range keys {
+		if k == "net/http.Client.Do" || k == "net/http.Client.Post" {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *tracer) push(v ssa.Value, k taintKind, fs *funcState, depth int) {
+	if v == nil || fs == nil {
+		return
+	}
+	it := titem{v: v, k: k, fs: fs, depth: depth}
+	key := titem{v: v, k: k}
+	if t.seen[key] {
+		return
+	}
+	t.seen[key] = true
+	t.work = append(t.work, it)
+	if k == kOut && t.seedRoots[valueRoot(v)] {
+		t.feed(v.Pos(), fs)
+	}
+}
+
+func (t *tracer) feed(p token.Pos, fs *funcState) {
+	if !t.flow.FeedsNext {
+		t.flow.FeedsNext = true
+		if p.IsValid() {
+			t.flow.FeedPos = t.b.pos(p)
+		}
+	}
+}
+
+func valueRoot(v ssa.Value) string { return fmt.Sprintf("v%p", v) }
+
+// roots collects what a value is built from: the values, cells and fields the next call's
+// input is read from.
+func (t *tracer) roots(v ssa.Value, depth int, out map[string]bool) {
+	if depth > 6 || v == nil {
+		return
+	}
+	k := valueRoot(v)
+	if out[k] {
+		return
+	}
+	out[k] = true
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			t.roots(e, depth+1, out)
+		}
+	case *ssa.UnOp:
+		t.roots(x.X, depth+1, out)
+	case *ssa.FieldAddr:
+		out["f:"+fieldOf(x.X.Type(), x.Field).Id()+fieldOf(x.X.Type(), x.Field).Name()] = true
+		out[fmt.Sprintf("fv%p", fieldOf(x.X.Type(), x.Field))] = true
+	case *ssa.Field:
+		out[fmt.Sprintf("fv%p", fieldOf(x.X.Type(), x.Field))] = true
+	case *ssa.Slice:
+		t.roots(x.X, depth+1, out)
+	case *ssa.MakeInterface:
+		t.roots(x.X, depth+1, out)
+	case *ssa.ChangeType:
+		t.roots(x.X, depth+1, out)
+	case *ssa.Convert:
+		t.roots(x.X, depth+1, out)
+	case *ssa.Call:
+		com := x.Common()
+		if com.IsInvoke() {
+			t.roots(com.Value, depth+1, out)
+		}
+		for _, a := range com.Args {
+			if !isContext(a.Type()) {
+				t.roots(a, depth+1, out)
+			}
+		}
+	}
+}
+
+func (t *tracer) intersects(v ssa.Value) bool {
+	m := map[string]bool{}
+	t.roots(v, 0, m)
+	for k := range m {
+		if t.seedRoots[k] && !strings.HasPrefix(k, "f:") {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *tracer) fsOf(fn *ssa.Function) *funcState {
+	if fn == nil {
+		return nil
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if id, ok := t.b.ids[fn]; ok {
+		return t.b.funcs[id]
+	}
+	return nil
+}
+
+func (t *tracer) run() {
+	for len(t.work) > 0 && t.budget > 0 {
+		it := t.work[len(t.work)-1]
+		t.work = t.work[:len(t.work)-1]
+		t.budget--
+		t.step(it)
+	}
+}
+
+func isStringType(ty types.Type) bool {
+	bt, ok := ty.Underlying().(*types.Basic)
+	return ok && bt.Info()&types.IsString != 0
+}
+
+func elemKind(k taintKind, ty types.Type) taintKind {
+	if k == kElem && isStringType(ty) {
+		return kName
+	}
+	return k
+}
+
+func (t *tracer) step(it titem) {
+	v, k, fs := it.v, it.k, it.fs
+	refs := v.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, r := range *refs {
+		switch x := r.(type) {
+		case *ssa.Extract, *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.TypeAssert, *ssa.Phi, *ssa.SliceToArrayPointer:
+			if k == kLen {
+				if _, ok := x.(*ssa.Convert); !ok {
+					continue
+				}
+			}
+			t.push(x.(ssa.Value), k, fs, it.depth)
+		case *ssa.MakeInterface:
+			if k != kLen {
+				t.push(x, k, fs, it.depth)
+			}
+		case *ssa.Slice:
+			if x.X == v {
+				t.push(x, k, fs, it.depth)
+			}
+		case *ssa.Field:
+			if x.X == v && k != kLen {
+				if k == kResult || k == kElem {
+					t.fields[fieldOf(x.X.Type(), x.Field).Name()] = true
+				}
+				t.push(x, elemKind(k, x.Type()), fs, it.depth)
+			}
+		case *ssa.FieldAddr:
+			if x.X == v && k != kLen {
+				if k == kResult || k == kElem {
+					t.fields[fieldOf(x.X.Type(), x.Field).Name()] = true
+				}
+				t.push(x, k, fs, it.depth)
+			}
+		case *ssa.IndexAddr, *ssa.Index:
+			var coll, idx ssa.Value
+			if ia, ok := x.(*ssa.IndexAddr); ok {
+				coll, idx = ia.X, ia.Index
+			} else {
+				ix := x.(*ssa.Index)
+				coll, idx = ix.X, ix.Index
+			}
+			if coll != v || k == kLen {
+				continue
+			}
+			nk := k
+			if _, isConst := idx.(*ssa.Const); !isConst && k == kResult {
+				nk = kElem
+				t.iterated(fs, r)
+			}
+			val := x.(ssa.Value)
+			if _, ok := x.(*ssa.Index); ok {
+				nk = elemKind(nk, val.Type())
+			}
+			t.push(val, nk, fs, it.depth)
+		case *ssa.Lookup:
+			if x.X == v && k == kResult {
+				t.iterated(fs, r)
+				t.push(x, kElem, fs, it.depth)
+			} else if x.X == v && (k == kTool || k == kOut) {
+				t.push(x, k, fs, it.depth)
+			} else if x.Index == v && k == kName {
+				t.dispatch(fs, x.Pos(), "map_lookup", x)
+				t.push(x, kTool, fs, it.depth)
+			}
+		case *ssa.Range:
+			if x.X == v && k == kResult {
+				t.iterated(fs, r)
+				t.push(x, kElem, fs, it.depth)
+			}
+		case *ssa.Next:
+			if x.Iter == v {
+				t.push(x, k, fs, it.depth)
+			}
+		case *ssa.UnOp:
+			switch x.Op {
+			case token.MUL:
+				t.push(x, elemKind(k, x.Type()), fs, it.depth)
+			case token.ARROW:
+				if k == kResult {
+					t.flow.Delivery = "channel"
+				}
+				t.push(x, k, fs, it.depth)
+			case token.NOT:
+				if k == kResult {
+					t.push(x, k, fs, it.depth)
+				}
+			}
+		case *ssa.Select:
+			for _, st := range x.States {
+				if st.Chan == v && k == kResult {
+					t.flow.Delivery = "channel"
+					t.push(x, k, fs, it.depth)
+				}
+			}
+		case *ssa.BinOp:
+			t.binop(it, x)
+		case *ssa.Store:
+			if x.Val != v || k == kLen {
+				continue
+			}
+			t.store(it, x)
+		case *ssa.MakeClosure:
+			if fn, ok := x.Fn.(*ssa.Function); ok {
+				if cfs := t.fsOf(fn); cfs != nil {
+					for i, bnd := range x.Bindings {
+						if bnd == v && i < len(fn.FreeVars) {
+							t.push(fn.FreeVars[i], k, cfs, it.depth)
+						}
+					}
+				}
+			}
+		case *ssa.Return:
+			if k == kOut || k == kTool {
+				t.returned(it, x)
+			}
+		case ssa.CallInstruction:
+			t.call(it, x)
+		}
+	}
+}
+
+// iterated records an iteration of a derived collection.
+func (t *tracer) iterated(fs *funcState, in ssa.Instruction) {
+	p := t.b.pos(in.Pos())
+	if ls := fs.blockLoops[in.Block()]; len(ls) > 0 {
+		p = fs.f.Loops[ls[0]].Pos
+	}
+	if !p.IsValid() {
+		return
+	}
+	for _, q := range t.flow.Iterated {
+		if q == p {
+			return
+		}
+	}
+	t.flow.Iterated = append(t.flow.Iterated, p)
+}
+
+func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruction) *ir.Dispatch {
+	pos := t.b.pos(p)
+	if !pos.IsValid() && at != nil && at.Block() != nil {
+		for _, in := range at.Block().Instrs {
+			if in.Pos().IsValid() {
+				pos = t.b.pos(in.Pos())
+				break
+			}
+		}
+	}
+	for i := range t.flow.Dispatch {
+		d := &t.flow.Dispatch[i]
+		if d.Pos == pos && d.How == how {
+			return d
+		}
+	}
+	t.flow.Dispatch = append(t.flow.Dispatch, ir.Dispatch{Pos: pos, How: how, Func: fs.f.ID, Text: t.b.source(p)})
+	return &t.flow.Dispatch[len(t.flow.Dispatch)-1]
+}
+
+// addTool records a call that runs a selected callable.
+func (t *tracer) addTool(fs *funcState, ci ssa.CallInstruction) {
+	idx, ok := fs.callIdx[ci]
+	if !ok {
+		return
+	}
+	ref := ir.CallRef{Func: fs.f.ID, Call: idx}
+	if t.toolCalls[ref] {
+		return
+	}
+	t.toolCalls[ref] = true
+	if len(t.flow.Dispatch) == 0 {
+		t.dispatch(fs, ci.Common().Pos(), "element_arg", ci)
+	}
+	d := &t.flow.Dispatch[len(t.flow.Dispatch)-1]
+	d.Calls = append(d.Calls, ref)
+}
+
+func (t *tracer) binop(it titem, x *ssa.BinOp) {
+	v, k, fs := it.v, it.k, it.fs
+	other := x.Y
+	if x.Y == v {
+		other = x.X
+	}
+	c, isConst := other.(*ssa.Const)
+	switch k {
+	case kLen:
+		if isConst {
+			t.check(fs, x, emptyBranch(x, v == x.X))
+		}
+	case kResult:
+		if isConst && c.Value == nil && (x.Op == token.EQL || x.Op == token.NEQ) {
+			switch v.Type().Underlying().(type) {
+			case *types.Slice, *types.Map:
+				t.check(fs, x, map[token.Token]int{token.EQL: 0, token.NEQ: 1}[x.Op])
+			}
+		}
+		if isConst && c.Value != nil && isStringType(v.Type()) && (x.Op == token.EQL || x.Op == token.NEQ) {
+			t.check(fs, x, -1) // a stop/finish reason compared with a constant
+		}
+	case kName:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return
+		}
+		d := t.dispatch(fs, x.Pos(), "name_compare", x)
+		_ = d
+		if isConst {
+			// switch call.Name { case "search": … }: the calls in the matching branch
+			for _, in := range *x.Referrers() {
+				ifi, ok := in.(*ssa.If)
+				if !ok {
+					continue
+				}
+				succ := ifi.Block().Succs[0]
+				if x.Op == token.NEQ {
+					succ = ifi.Block().Succs[1]
+				}
+				n := 0
+				for _, blk := range fs.fn.Blocks {
+					if !succ.Dominates(blk) || n >= 3 {
+						continue
+					}
+					for _, bin := range blk.Instrs {
+						if ci, ok := bin.(ssa.CallInstruction); ok && n < 3 {
+							if _, ok := fs.callIdx[ci]; ok {
+								t.addTool(fs, ci)
+								if cv, ok := ci.(*ssa.Call); ok {
+									t.push(cv, kOut, fs, it.depth)
+								}
+								n++
+							}
+						}
+					}
+				}
+			}
+			return
+		}
+		if base := baseOf(other, 0); base != nil {
+			t.push(base, kTool, fs, it.depth)
+		}
+	}
+}
+
+// emptyBranch returns the successor index (0 true, 1 false) of an If on len(x) OP c taken
+// when the collection is empty.
+func emptyBranch(x *ssa.BinOp, lenLeft bool) int {
+	op := x.Op
+	if !lenLeft {
+		op = flip(op)
+	}
+	switch op {
+	case token.EQL, token.LEQ, token.LSS:
+		return 0
+	}
+	return 1
+}
+
+// baseOf returns the value a name was read from: the receiver of a Name() call, the struct of
+// a Name field.
+func baseOf(v ssa.Value, depth int) ssa.Value {
+	if depth > 4 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		com := x.Common()
+		if com.IsInvoke() {
+			return com.Value
+		}
+		if s := com.StaticCallee(); s != nil && s.Signature.Recv() != nil && len(com.Args) > 0 {
+			return com.Args[0]
+		}
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok {
+			return fa.X
+		}
+	case *ssa.Field:
+		return x.X
+	case *ssa.Extract:
+		return baseOf(x.Tuple, depth+1)
+	}
+	return nil
+}
+
+// check records an emptiness test of a derived collection; empty is the successor taken when
+// it is empty (-1: unknown).
+func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
+	ch := ir.Check{Pos: t.b.pos(x.Pos()), Return: -1, Func: fs.f.ID}
+	if be := fs.binExprs[x.Pos()]; be != nil {
+		ch.Text = render(be)
+	}
+	for _, in := range *x.Referrers() {
+		ifi, ok := in.(*ssa.If)
+		if !ok {
+			continue
+		}
+		cands := []int{0, 1}
+		if empty >= 0 {
+			cands = []int{empty}
+		}
+		for _, s := range cands {
+			succ := ifi.Block().Succs[s]
+			if r := firstReturn(succ, fs, 10); r != nil {
+				ch.Leaves = true
+				ch.Return = fs.retIdx[r]
+				break
+			}
+			if ls := fs.blockLoops[ifi.Block()]; len(ls) > 0 && !fs.loops[ls[0]].blocks[succ] && !blockWithin(succ, fs.loops[ls[0]].stmt) {
+				ch.Leaves = true
+				break
+			}
+		}
+	}
+	for _, c := range t.flow.Checked {
+		if c.Pos == ch.Pos {
+			return
+		}
+	}
+	t.flow.Checked = append(t.flow.Checked, ch)
+}
+
+// firstReturn follows blk forward (without entering a loop header) to a return.
+func firstReturn(blk *ssa.BasicBlock, fs *funcState, n int) *ssa.Return {
+	headers := map[*ssa.BasicBlock]bool{}
+	for _, l := range fs.loops {
+		if l.header != nil {
+			headers[l.header] = true
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	queue := []*ssa.BasicBlock{blk}
+	for d := 0; len(queue) > 0 && d < n*4; d++ {
+		x := queue[0]
+		queue = queue[1:]
+		if seen[x] || headers[x] {
+			continue
+		}
+		seen[x] = true
+		if r, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok {
+			return r
+		}
+		if len(x.Succs) == 1 {
+			queue = append(queue, x.Succs[0])
+		} else if len(x.Succs) == 2 && d == 0 {
+			// an if inside the branch: only follow a single continuation
+			queue = append(queue, x.Succs...)
+		}
+	}
+	return nil
+}
+
+func (t *tracer) store(it titem, x *ssa.Store) {
+	k, fs := it.k, it.fs
+	switch a := x.Addr.(type) {
+	case *ssa.Alloc:
+		t.push(a, k, fs, it.depth)
+		if k == kOut && t.seedRoots[valueRoot(a)] {
+			t.feed(x.Pos(), fs)
+		}
+	case *ssa.FreeVar:
+		// a captured variable: the parent's cell
+		fn := a.Parent()
+		for i, fv := range fn.FreeVars {
+			if fv != a || fn.Parent() == nil {
+				continue
+			}
+			pfs := t.fsOf(fn.Parent())
+			for _, blk := range fn.Parent().Blocks {
+				for _, in := range blk.Instrs {
+					if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) && pfs != nil {
+						t.push(mc.Bindings[i], k, pfs, it.depth)
+					}
+				}
+			}
+		}
+	case *ssa.FieldAddr:
+		fv := fieldOf(a.X.Type(), a.Field)
+		if k == kOut {
+			// a message literal holding the output (its struct is output too), or a field the
+			// next call reads (a.history = append(a.history, …))
+			t.push(a.X, kOut, fs, it.depth)
+			if t.seedRoots[fmt.Sprintf("fv%p", fv)] || t.intersects(a.X) {
+				t.feed(x.Pos(), fs)
+			}
+		}
+		if k == kResult || k == kElem {
+			// accumulated into a struct field: every load of that field in this function
+			for _, blk := range fs.fn.Blocks {
+				for _, in := range blk.Instrs {
+					if fa2, ok := in.(*ssa.FieldAddr); ok && fieldOf(fa2.X.Type(), fa2.Field) == fv && fa2 != a {
+						t.push(fa2, k, fs, it.depth)
+					}
+				}
+			}
+		}
+	case *ssa.IndexAddr:
+		if k == kOut {
+			t.push(a.X, kOut, fs, it.depth)
+		}
+	}
+}
+
+// returned follows a tool or its output out of a helper to its callers' call sites.
+func (t *tracer) returned(it titem, r *ssa.Return) {
+	if it.depth >= 3 {
+		return
+	}
+	node := t.b.cg.Nodes[it.fs.fn]
+	if node == nil {
+		return
+	}
+	n := 0
+	for _, e := range node.In {
+		cfs := t.fsOf(e.Caller.Func)
+		if cfs == nil || n > 8 {
+			continue
+		}
+		if cv, ok := e.Site.(*ssa.Call); ok {
+			n++
+			t.push(cv, it.k, cfs, it.depth+1)
+		}
+	}
+}
+
+func (t *tracer) call(it titem, ci ssa.CallInstruction) {
+	v, k, fs := it.v, it.k, it.fs
+	com := ci.Common()
+	cv, _ := ci.(*ssa.Call)
+	if bi, ok := com.Value.(*ssa.Builtin); ok {
+		switch bi.Name() {
+		case "len", "cap":
+			if k == kResult && cv != nil {
+				t.push(cv, kLen, fs, it.depth)
+			}
+		case "append":
+			if cv != nil && k != kLen {
+				nk := k
+				if k == kElem && len(com.Args) > 0 && com.Args[0] != v {
+					nk = kResult // a collection of elements: toolCalls = append(toolCalls, tc)
+				}
+				t.push(cv, nk, fs, it.depth)
+			}
+		}
+		return
+	}
+	recv := false
+	if com.IsInvoke() {
+		recv = com.Value == v
+	} else if s := com.StaticCallee(); s != nil && s.Signature.Recv() != nil && len(com.Args) > 0 && com.Args[0] == v {
+		recv = true
+	}
+	calledValue := !com.IsInvoke() && com.Value == v
+	argIdx := -1
+	for i, a := range com.Args {
+		if a == v {
+			argIdx = i
+		}
+	}
+	target := com.StaticCallee()
+	tfs := t.fsOf(target)
+	if k == kOut && argIdx >= 0 && !recv {
+		// history.Add(msg): a receiver the next call reads from
+		var r ssa.Value
+		if com.IsInvoke() {
+			r = com.Value
+		} else if target != nil && target.Signature.Recv() != nil && len(com.Args) > 0 {
+			r = com.Args[0]
+		}
+		if r != nil && t.intersects(r) {
+			t.feed(com.Pos(), fs)
+		}
+	}
+	switch k {
+	case kResult:
+		if calledValue {
+			// an iterator: range over a function; its yield callback receives the items
+			t.flow.Delivery = "iterator"
+			for _, a := range com.Args {
+				for _, yf := range resolveFunc(a, 0) {
+					if yfs := t.fsOf(yf); yfs != nil {
+						for _, p := range yf.Params {
+							t.push(p, kResult, yfs, it.depth)
+						}
+					}
+				}
+			}
+		}
+		if recv || calledValue || argIdx >= 0 {
+			if recv && (com.Method != nil && com.Method.Name() == "Next" || target != nil && target.Name() == "Next") {
+				t.flow.Delivery = "iterator"
+			}
+			if recv {
+				name := ""
+				if com.Method != nil {
+					name = com.Method.Name()
+				} else if target != nil {
+					name = target.Name()
+				}
+				if name != "" {
+					t.fields[name+"()"] = true
+				}
+			}
+			if cv != nil && (recv || calledValue || tfs != nil) {
+				t.push(cv, kResult, fs, it.depth)
+			}
+		}
+		if argIdx >= 0 && tfs != nil && it.depth < 3 {
+			t.param(target, tfs, argIdx, kResult, it.depth+1)
+		}
+	case kElem:
+		if recv && cv != nil {
+			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
+		}
+		if argIdx >= 0 && !recv {
+			if tfs != nil && it.depth < 3 {
+				t.param(target, tfs, argIdx, kElem, it.depth+1)
+			}
+			if cv != nil {
+				t.push(cv, kOut, fs, it.depth)
+			}
+		}
+	case kName:
+		if argIdx >= 0 && !recv {
+			d := t.dispatch(fs, com.Pos(), "name_arg", ci)
+			_ = d
+			if tfs != nil && it.depth < 3 {
+				t.param(target, tfs, argIdx, kName, it.depth+1)
+			}
+			if cv != nil {
+				rt := cv.Type()
+				if tup, ok := rt.(*types.Tuple); ok && tup.Len() > 0 {
+					rt = tup.At(0).Type()
+				}
+				if isCallable(rt) {
+					t.push(cv, kTool, fs, it.depth)
+				} else if tfs == nil {
+					t.addTool(fs, ci)
+					t.push(cv, kOut, fs, it.depth)
+				}
+			}
+		}
+	case kTool:
+		if recv || calledValue {
+			t.addTool(fs, ci)
+			if cv != nil {
+				t.push(cv, kOut, fs, it.depth)
+			}
+		} else if argIdx >= 0 {
+			if tfs != nil && it.depth < 3 {
+				t.param(target, tfs, argIdx, kTool, it.depth+1)
+			} else {
+				t.addTool(fs, ci)
+			}
+			if cv != nil {
+				t.push(cv, kOut, fs, it.depth)
+			}
+		}
+	case kOut:
+		if cv != nil && (argIdx >= 0 || recv) {
+			t.push(cv, kOut, fs, it.depth)
+		}
+		if argIdx >= 0 && tfs != nil && it.depth < 3 {
+			t.param(target, tfs, argIdx, kOut, it.depth+1)
+		}
+	}
+	// The seed itself called again with output: the next iteration's input.
+	if k == kOut && argIdx >= 0 && fs == t.seedFS {
+		if idx, ok := fs.callIdx[ci]; ok && idx == t.seedCall {
+			t.feed(com.Pos(), fs)
+		}
+	}
+}
+
+func (t *tracer) param(fn *ssa.Function, fs *funcState, i int, k taintKind, depth int) {
+	if i < len(fn.Params) {
+		t.push(fn.Params[i], k, fs, depth)
+	}
+}
+
+// isCallable reports whether a value of type t can be run: a func, an interface with
+// methods, or a pointer to a type with methods.
+func isCallable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Signature:
+		return true
+	case *types.Interface:
+		return u.NumMethods() > 0
+	case *types.Pointer:
+		if n, ok := u.Elem().(*types.Named); ok {
+			return n.NumMethods() > 0
+		}
+	}
+	if n, ok := t.(*types.Named); ok {
+		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+			return n.NumMethods() > 0
+		}
+	}
+	return false
+}

@@ -1,0 +1,497 @@
+// Package goir is the Go front-end of lifeline's lifecycle IR (analyzer/ir): it builds SSA
+// (golang.org/x/tools/go/ssa) for every loaded package that has syntax, a CHA call graph
+// (golang.org/x/tools/go/callgraph/cha) over it, and records for each function its loops
+// (natural loops from SSA dominance, matched to their statements), calls with callee
+// candidates, counter/bound comparisons, returns, cancellation checks (on every iteration's
+// path or not: the check's block dominates every back edge of the loop), id mints, and the data
+// flow of call results that the agent shape keys on (see flow.go).
+package goir
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Build builds the IR of the packages that have syntax among pkgs and their dependencies
+// (packages read from export data only contribute types). It never panics: an internal error
+// of SSA construction is returned as an error.
+func Build(pkgs []*packages.Package) (prog *ir.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("goir: building SSA: %v", r)
+		}
+	}()
+	b := newBuilder(pkgs)
+	if b == nil {
+		return &ir.Program{Lang: "go"}, nil
+	}
+	return b.build(), nil
+}
+
+type builder struct {
+	fset    *token.FileSet
+	prog    *ssa.Program
+	src     []*ssa.Package // packages built from source
+	srcPkgs map[*types.Package]*packages.Package
+	cg      *callgraph.Graph
+	out     *ir.Program
+	ids     map[*ssa.Function]int
+	funcs   []*funcState
+	lines   map[string][]string
+	// ifaces indexes the interfaces of the source packages by method name.
+	ifaces map[string][]*types.Named
+	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
+	// in a struct: a state machine's step count).
+	incFields map[*types.Var]bool
+}
+
+// funcState is the per-function working state.
+type funcState struct {
+	fn    *ssa.Function
+	f     *ir.Func
+	loops []*natLoop
+	// loopOf maps a block to the innermost loop containing it.
+	blockLoops map[*ssa.BasicBlock][]int
+	callIdx    map[ssa.CallInstruction]int
+	retIdx     map[*ssa.Return]int
+	syntax     ast.Node
+	binExprs   map[token.Pos]*ast.BinaryExpr
+	returns    map[token.Pos]*ast.ReturnStmt
+	calls      map[token.Pos]*ast.CallExpr
+}
+
+type natLoop struct {
+	header  *ssa.BasicBlock
+	latches []*ssa.BasicBlock
+	blocks  map[*ssa.BasicBlock]bool
+	stmt    ast.Stmt
+}
+
+func newBuilder(pkgs []*packages.Package) *builder {
+	var fset *token.FileSet
+	srcPkgs := map[*types.Package]*packages.Package{}
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if fset == nil && p.Fset != nil {
+			fset = p.Fset
+		}
+		all = append(all, p)
+	})
+	if fset == nil {
+		return nil
+	}
+	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
+	created := map[*types.Package]bool{}
+	var src []*ssa.Package
+	for _, p := range all {
+		if p.Types == nil || p.IllTyped || created[p.Types] {
+			continue
+		}
+		created[p.Types] = true
+		if len(p.Syntax) > 0 && p.TypesInfo != nil && len(p.TypesInfo.Defs) > 0 && !isStdPath(p.PkgPath) {
+			src = append(src, prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true))
+			srcPkgs[p.Types] = p
+		} else {
+			prog.CreatePackage(p.Types, nil, nil, true)
+		}
+	}
+	// Packages only referred to by export data (indirect dependencies) need an ssa.Package too.
+	var visit func(tp *types.Package)
+	visit = func(tp *types.Package) {
+		for _, imp := range tp.Imports() {
+			if !created[imp] {
+				created[imp] = true
+				prog.CreatePackage(imp, nil, nil, true)
+				visit(imp)
+			}
+		}
+	}
+	for _, p := range all {
+		if p.Types != nil {
+			visit(p.Types)
+		}
+	}
+	for _, p := range src {
+		p.Build()
+	}
+	return &builder{fset: fset, prog: prog, src: src, srcPkgs: srcPkgs, ids: map[*ssa.Function]int{},
+		lines: map[string][]string{}, ifaces: map[string][]*types.Named{}, incFields: map[*types.Var]bool{}}
+}
+
+func isStdPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func (b *builder) build() *ir.Program {
+	b.out = &ir.Program{Lang: "go"}
+	b.cg = cha.CallGraph(b.prog)
+	b.collectInterfaces()
+	// The functions with bodies in source packages, closures included, in a stable order.
+	var fns []*ssa.Function
+	seen := map[*ssa.Function]bool{}
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil || seen[fn] || len(fn.Blocks) == 0 {
+			return
+		}
+		seen[fn] = true
+		fns = append(fns, fn)
+		for _, a := range fn.AnonFuncs {
+			add(a)
+		}
+	}
+	for _, p := range b.src {
+		var names []string
+		for n := range p.Members {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			switch m := p.Members[n].(type) {
+			case *ssa.Function:
+				add(m)
+			case *ssa.Type:
+				for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+					ms := b.prog.MethodSets.MethodSet(t)
+					for i := 0; i < ms.Len(); i++ {
+						if fn := b.prog.MethodValue(ms.At(i)); fn != nil && fn.Pkg == p && fn.Synthetic == "" {
+							add(fn)
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		b.ids[fn] = len(b.out.Funcs)
+		f := &ir.Func{ID: len(b.out.Funcs), Parent: -1}
+		b.out.Funcs = append(b.out.Funcs, f)
+		b.funcs = append(b.funcs, &funcState{fn: fn, f: f})
+	}
+	b.scanIncFields()
+	for _, fs := range b.funcs {
+		b.describe(fs)
+	}
+	for _, fs := range b.funcs {
+		b.calls(fs)
+	}
+	for _, fs := range b.funcs {
+		b.returnsOf(fs)
+		b.branches(fs)
+		b.cancels(fs)
+		b.mints(fs)
+	}
+	// CancelAlways travels through calls on every path (two rounds cover helper chains).
+	for range 2 {
+		for _, fs := range b.funcs {
+			b.cancelAlways(fs)
+		}
+	}
+	for _, fs := range b.funcs {
+		b.callCancels(fs)
+	}
+	b.flows()
+	b.defaults()
+	return b.out
+}
+
+// collectInterfaces indexes the named interfaces of the source packages by method name.
+func (b *builder) collectInterfaces() {
+	for _, p := range b.src {
+		scope := p.Pkg.Scope()
+		for _, n := range scope.Names() {
+			tn, ok := scope.Lookup(n).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			it, ok := named.Underlying().(*types.Interface)
+			if !ok || it.NumMethods() == 0 || it.NumMethods() > 30 {
+				continue
+			}
+			for i := 0; i < it.NumMethods(); i++ {
+				m := it.Method(i).Name()
+				b.ifaces[m] = append(b.ifaces[m], named)
+			}
+		}
+	}
+}
+
+func (b *builder) pos(p token.Pos) ir.Pos {
+	if !p.IsValid() {
+		return ir.Pos{}
+	}
+	position := b.fset.Position(p)
+	return ir.Pos{File: position.Filename, Line: position.Line}
+}
+
+// source returns the trimmed source line at p.
+func (b *builder) source(p token.Pos) string {
+	if !p.IsValid() {
+		return ""
+	}
+	position := b.fset.Position(p)
+	lines, ok := b.lines[position.Filename]
+	if !ok {
+		if data, err := os.ReadFile(position.Filename); err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		b.lines[position.Filename] = lines
+	}
+	if position.Line < 1 || position.Line > len(lines) {
+		return ""
+	}
+	s := strings.TrimSpace(lines[position.Line-1])
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return s
+}
+
+// describe fills the function's identity, parameters, loops and syntax indexes.
+func (b *builder) describe(fs *funcState) {
+	fn, f := fs.fn, fs.f
+	f.Name = fn.String()
+	f.Pkg = fn.Pkg.Pkg.Path()
+	f.Pos = b.pos(fn.Pos())
+	f.Source = b.source(fn.Pos())
+	f.Test = strings.HasSuffix(f.Pos.File, "_test.go")
+	if p := fn.Parent(); p != nil {
+		if id, ok := b.ids[p]; ok {
+			f.Parent = id
+		}
+		root := p
+		for root.Parent() != nil {
+			root = root.Parent()
+		}
+		f.Short = shortFunc(root) + " (closure)"
+	} else {
+		f.Short = shortFunc(fn)
+		if obj, ok := fn.Object().(*types.Func); ok {
+			f.Key = roles.Key(obj)
+			f.Exported = obj.Exported()
+			sig := obj.Type().(*types.Signature)
+			if sig.Recv() != nil {
+				n := roles.NamedOf(sig.Recv().Type())
+				if n != nil {
+					f.Recv = n.Obj().Name()
+					f.Implements = b.implements(n, obj.Name())
+					if f.Exported && !n.Obj().Exported() {
+						f.Exported = false
+						for _, k := range f.Implements {
+							if iface := b.ifaceExported(k); iface {
+								f.Exported, f.ExportedVia = true, k
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sig := fn.Signature
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		f.Params = append(f.Params, ir.Param{Name: p.Name(), Kind: paramKind(p.Type())})
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		f.Results = append(f.Results, resultKind(sig.Results().At(i).Type()))
+	}
+	fs.syntax = fn.Syntax()
+	fs.binExprs = map[token.Pos]*ast.BinaryExpr{}
+	fs.returns = map[token.Pos]*ast.ReturnStmt{}
+	fs.calls = map[token.Pos]*ast.CallExpr{}
+	var stmts []ast.Stmt
+	if fs.syntax != nil {
+		var body ast.Node = fs.syntax
+		switch s := fs.syntax.(type) {
+		case *ast.FuncDecl:
+			body = s.Body
+		case *ast.FuncLit:
+			body = s.Body
+		case *ast.RangeStmt: // the body of a range-over-func loop
+			body = s.Body
+		}
+		if body != nil && !isNilNode(body) {
+			ast.Inspect(body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.BinaryExpr:
+					fs.binExprs[x.OpPos] = x
+				case *ast.ReturnStmt:
+					fs.returns[x.Return] = x
+				case *ast.CallExpr:
+					fs.calls[x.Lparen] = x
+				case *ast.ForStmt:
+					stmts = append(stmts, x)
+				case *ast.RangeStmt:
+					if t := b.info(fn).TypeOf(x.X); t != nil {
+						if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+							// range over a function: its body is a separate (yield) function
+							f.Loops = append(f.Loops, ir.Loop{ID: len(f.Loops), Kind: ir.LoopRangeIter, Pos: b.pos(x.For),
+								Source: b.source(x.For), End: b.pos(x.End()), Outer: -1, Over: render(x.X), OverCall: -1})
+							fs.loops = append(fs.loops, &natLoop{stmt: x, blocks: map[*ssa.BasicBlock]bool{}})
+							return true
+						}
+					}
+					stmts = append(stmts, x)
+				}
+				return true
+			})
+		}
+	}
+	b.loops(fs, stmts)
+}
+
+func isNilNode(n ast.Node) bool {
+	switch x := n.(type) {
+	case *ast.BlockStmt:
+		return x == nil
+	}
+	return false
+}
+
+func shortFunc(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		if k := roles.Key(obj); k != "" {
+			return roles.ShortName(k)
+		}
+	}
+	return fn.Name()
+}
+
+// implements returns the keys of the interface methods (of source packages) that method name of
+// n implements.
+func (b *builder) implements(n *types.Named, name string) []string {
+	var out []string
+	for _, iface := range b.ifaces[name] {
+		it := iface.Underlying().(*types.Interface)
+		if types.Implements(n, it) || types.Implements(types.NewPointer(n), it) {
+			if iface.Obj().Pkg() != nil {
+				out = append(out, iface.Obj().Pkg().Path()+"."+iface.Obj().Name()+"."+name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ifaceExported reports whether the interface of an interface-method key is exported.
+func (b *builder) ifaceExported(key string) bool {
+	i := strings.LastIndexByte(key, '.')
+	if i < 0 {
+		return false
+	}
+	j := strings.LastIndexByte(key[:i], '.')
+	name := key[j+1 : i]
+	return name != "" && token.IsExported(name)
+}
+
+func paramKind(t types.Type) string {
+	if isContext(t) {
+		return "context"
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsInteger != 0 {
+			return "int"
+		}
+		if u.Info()&types.IsString != 0 {
+			return "string"
+		}
+	case *types.Signature:
+		return "func"
+	}
+	return "value"
+}
+
+func resultKind(t types.Type) string {
+	if roles.IsError(t) {
+		return "error"
+	}
+	if isStream(t) {
+		switch t.Underlying().(type) {
+		case *types.Chan:
+			return "chan"
+		case *types.Signature:
+			return "iterator"
+		}
+		return "stream"
+	}
+	if _, ok := t.Underlying().(*types.Signature); ok {
+		return "func"
+	}
+	return "value"
+}
+
+func isContext(t types.Type) bool {
+	n := roles.NamedOf(t)
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// isStream reports whether t is a channel one can receive from, an iter.Seq-shaped function,
+// or a type with a Next method returning a bool last.
+func isStream(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Chan:
+		return u.Dir() != types.SendOnly
+	case *types.Signature:
+		if u.Params().Len() == 1 && u.Results().Len() == 0 {
+			if y, ok := u.Params().At(0).Type().Underlying().(*types.Signature); ok && y.Results().Len() == 1 {
+				bt, ok := y.Results().At(0).Type().Underlying().(*types.Basic)
+				return ok && bt.Kind() == types.Bool
+			}
+		}
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Next")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	r := fn.Type().(*types.Signature).Results()
+	if r.Len() == 0 {
+		return false
+	}
+	bt, ok := r.At(r.Len() - 1).Type().Underlying().(*types.Basic)
+	return ok && bt.Kind() == types.Bool
+}
+
+func render(e ast.Expr) string {
+	s := types.ExprString(e)
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// info returns the type information of fn's package.
+func (b *builder) info(fn *ssa.Function) *types.Info {
+	if p := b.srcPkgs[fn.Pkg.Pkg]; p != nil && p.TypesInfo != nil {
+		return p.TypesInfo
+	}
+	return &types.Info{}
+}
+
+func fnOf(v ssa.Value) *ssa.Function {
+	f, _ := v.(*ssa.Function)
+	return f
+}

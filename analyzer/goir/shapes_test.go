@@ -1,0 +1,152 @@
+package goir_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+)
+
+// flowOf returns the flow of the call at line in the function named short.
+func find(t *testing.T, prog *ir.Program, short string) *ir.Func {
+	t.Helper()
+	for _, f := range prog.Funcs {
+		if f.Short == short {
+			return f
+		}
+	}
+	t.Fatalf("no function %s", short)
+	return nil
+}
+
+func callAt(f *ir.Func, line int) *ir.Call {
+	for i := range f.Calls {
+		if f.Calls[i].Pos.Line == line {
+			return &f.Calls[i]
+		}
+	}
+	return nil
+}
+
+func hasHow(fl *ir.Flow, how string) bool {
+	for _, d := range fl.Dispatch {
+		if d.How == how {
+			return true
+		}
+	}
+	return false
+}
+
+// TestShapes checks the data flow the recognizer keys on, on fixtures of each shape.
+func TestShapes(t *testing.T) {
+	prog := load(t)
+	tests := []struct {
+		fn       string
+		line     int
+		flow     bool   // the call's result shows the agent shape
+		delivery string // how the result arrives
+		how      string // a dispatch kind that must be found
+	}{
+		{"loopagent.Agent.Run", 45, true, "return", "map_lookup"},
+		{"chanagent.Runner.Run", 28, true, "channel", "name_compare"},
+		{"iteragent.agent.Ask", 28, true, "iterator", "name_compare"},
+		{"statemachine.Machine.Drive", 40, true, "return", "map_lookup"},
+		{"started.Session.loop", 35, true, "return", "map_lookup"},
+		{"optagent.Executor.Execute", 29, true, "return", "map_lookup"},
+		{"finite.Summarize", 14, false, "", ""},
+		{"dbwrite.Archive", 18, false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fn, func(t *testing.T) {
+			c := callAt(find(t, prog, tt.fn), tt.line)
+			if c == nil {
+				t.Fatalf("no call at line %d", tt.line)
+			}
+			if !tt.flow {
+				if c.Flow != nil && len(c.Flow.Dispatch) > 0 {
+					t.Fatalf("call %s: unexpected dispatch %+v", c.Text, c.Flow.Dispatch)
+				}
+				return
+			}
+			fl := c.Flow
+			if fl == nil {
+				t.Fatalf("call %s: no flow", c.Text)
+			}
+			if fl.Delivery != tt.delivery {
+				t.Errorf("delivery %q, want %q", fl.Delivery, tt.delivery)
+			}
+			if len(fl.Checked) == 0 || !fl.Checked[0].Leaves {
+				t.Errorf("no emptiness check that leaves: %+v", fl.Checked)
+			}
+			if !hasHow(fl, tt.how) {
+				t.Errorf("no %s dispatch: %+v", tt.how, fl.Dispatch)
+			}
+			if !fl.FeedsNext {
+				t.Errorf("tool results do not feed the next call")
+			}
+		})
+	}
+}
+
+// TestCancelPaths: a check on every iteration's path counts, one inside a retry backoff does not.
+func TestCancelPaths(t *testing.T) {
+	prog := load(t)
+	every := func(fn string, kind string) (seen, all bool) {
+		for _, c := range find(t, prog, fn).Cancels {
+			if c.Kind != kind {
+				continue
+			}
+			for _, l := range c.Loops {
+				seen = true
+				all = all || l.EveryIteration
+			}
+		}
+		return
+	}
+	if seen, all := every("backoff.Loop", "done"); !seen || all {
+		t.Errorf("backoff.Loop: ctx.Done in the backoff: seen %v, every iteration %v; want seen, not every", seen, all)
+	}
+	if seen, all := every("started.Session.loop", "done"); !seen || !all {
+		t.Errorf("started.Session.loop: select on ctx.Done each iteration: seen %v, every %v", seen, all)
+	}
+	if seen, all := every("loopagent.Agent.Run", "err"); !seen || !all {
+		t.Errorf("loopagent.Agent.Run: ctx.Err at the top of the loop: seen %v, every %v", seen, all)
+	}
+}
+
+// TestBranchesAndDefaults: body counters, optional limits, defaults in another package.
+func TestBranchesAndDefaults(t *testing.T) {
+	prog := load(t)
+	var opt *ir.Branch
+	for i, b := range find(t, prog, "optagent.Executor.Execute").Branches {
+		if strings.Contains(b.Text, "MaxIterations") {
+			opt = &find(t, prog, "optagent.Executor.Execute").Branches[i]
+		}
+	}
+	if opt == nil || !opt.Optional || opt.Bound.Key != "example.com/shapes/opts.Options.MaxIterations" {
+		t.Errorf("optagent bound: %+v", opt)
+	}
+	sm := find(t, prog, "statemachine.Machine.exceeded").Branches
+	if len(sm) != 1 || sm[0].StopText != "max_steps" || sm[0].Bound.Kind != "field" {
+		t.Errorf("statemachine helper bound: %+v", sm)
+	}
+	var def *ir.Default
+	for i, d := range prog.Defaults {
+		if d.Key == "example.com/shapes/opts.Options.MaxIterations" {
+			def = &prog.Defaults[i]
+		}
+	}
+	if def == nil || def.Value != "10" || def.Via != "const" || !strings.HasSuffix(def.Pos.File, "opts/opts.go") || def.Pos.Line != 5 {
+		t.Errorf("default of MaxIterations: %+v", def)
+	}
+	rets := find(t, prog, "iteragent.agent.Ask").Returns
+	kinds := map[int]ir.ValueKind{}
+	for _, r := range rets {
+		if r.Err != nil {
+			kinds[r.Pos.Line] = r.Err.Kind
+		}
+	}
+	if kinds[36] != ir.ValNil || kinds[45] != ir.ValError {
+		t.Errorf("returns through a range-over-func body: %v", kinds)
+	}
+}

@@ -1,0 +1,379 @@
+// Package ir is lifeline's language-neutral lifecycle representation of agent code: what a
+// front-end (Go from go/ssa today; Python and TypeScript from tree-sitter next) observes about
+// functions, loops, calls, branches, returns, cancellation checks and the data flow of call
+// results, as plain data. The lifecycle recognizer (analyzer/recognize) reads only this
+// package, so every language gets the same rules.
+//
+// # What a front-end must produce
+//
+// A Program is a list of Funcs (closures and nested functions are Funcs too, with Parent set)
+// plus program-wide facts (Defaults). Within a Func, every element is numbered by its index in
+// its slice (Loops[i].ID == i, Calls[i].ID == i, ...) and refers to other elements of the same
+// Func by those indices; references to other Funcs use Func.ID (the index in Program.Funcs).
+//
+//   - Loops: each loop statement (for/while, range over a finite collection, over an integer,
+//     over a channel, over an iterator/async iterable: "for await"), with its header position,
+//     the loop enclosing it, and its LoopKind. Recursion is not a Loop: the recognizer derives it
+//     from Call.Callees.
+//   - Calls: each call site with its callee candidates (from a call graph: static callee, or
+//     every implementation an interface/dynamic call may reach, as qualified names of Funcs or of
+//     external functions), the loops it sits in, whether it is launched concurrently (a goroutine,
+//     errgroup/WaitGroup.Go, Promise.all/asyncio.gather/TaskGroup) and the Flow of its result.
+//   - Flow (the agent shape, keyed on data flow, not on names): what happens to a call's result,
+//     or to what it delivers (channel elements, iterator items, stream events, callbacks): a
+//     collection derived from it is tested for emptiness; it is iterated; an element's string
+//     field keys a map lookup or is compared against names of callables (a dispatch), and which
+//     calls then run the callable; whether those calls' results flow into the input of the next
+//     call of the same site (the next iteration).
+//   - Branches: conditions that compare a loop counter (a value incremented in the loop) with a
+//     bound, with the bound operand described (constant, field key, parameter, variable).
+//   - Returns: each return with its values classified (nil, constant, sentinel error, context
+//     error, wrapped error, other), whether it can run before any loop of the function starts
+//     (AfterLoops, AfterCalls: what can run before it) and the loop it is in.
+//   - Cancels: each cancellation observation (Go ctx.Done()/ctx.Err()/context.Cause; a JS
+//     signal.aborted/throwIfAborted; a Python cancel event/flag check) with, per enclosing loop,
+//     whether every iteration's path through the loop passes it (EveryIteration: the check
+//     dominates every back edge), which a check inside a retry backoff does not.
+//   - Mints: where ids are minted (uuid.New, crypto/rand.Text, uuid4(), crypto.randomUUID()).
+//
+// Positions are absolute file names with 1-based lines; the map builder makes them relative.
+// Names are qualified the way the language prints them: Go "(*pkg/path.Type).Method",
+// "pkg/path.Func"; Key is the profile key ("pkg/path.Type.Method") shared with analyzer/roles.
+package ir
+
+// Pos is a source position: an absolute file name and a 1-based line.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// IsValid reports whether p names a file.
+func (p Pos) IsValid() bool { return p.File != "" }
+
+// Program is everything a front-end observed about one set of packages or modules.
+type Program struct {
+	// Lang is the source language: "go", "python", "typescript", "javascript".
+	Lang  string  `json:"lang"`
+	Funcs []*Func `json:"funcs"`
+	// Defaults are the default values of bound candidates (fields, variables, options) set
+	// anywhere in the program: constructors, zero-value checks, functional options.
+	Defaults []Default `json:"defaults,omitempty"`
+	// Sentinels are the package-level error values (Go sentinel vars, Python exception
+	// classes, JS error classes) with a stop reason their name or message suggests, if any.
+	Sentinels []Sentinel `json:"sentinels,omitempty"`
+}
+
+// Func is a function, method or closure with a body.
+type Func struct {
+	ID int `json:"id"`
+	// Name is the qualified name, e.g. "(*example.com/a.Agent).Run" or "example.com/a.Run$1".
+	Name string `json:"name"`
+	// Key is the profile key ("example.com/a.Agent.Run"), "" for closures.
+	Key string `json:"key,omitempty"`
+	// Short is a readable name, e.g. "a.Agent.Run" or "a.Agent.Run (closure)".
+	Short  string `json:"short"`
+	Pkg    string `json:"pkg"`
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	// Recv is the receiver type's name for a method ("" otherwise).
+	Recv string `json:"recv,omitempty"`
+	// Exported: callable from other packages or modules (Go: exported name, and for a method,
+	// an exported receiver type or an unexported one whose method implements an exported
+	// interface; Python: no leading underscore; TS: exported).
+	Exported bool `json:"exported"`
+	// ExportedVia names the exported interface method an unexported receiver's method implements.
+	ExportedVia string `json:"exported_via,omitempty"`
+	// Implements lists the keys of the interface methods this method implements (Go), the
+	// base-class methods it overrides (Python, TS).
+	Implements []string `json:"implements,omitempty"`
+	// Parent is the enclosing Func of a closure (-1 for top-level functions).
+	Parent int `json:"parent"`
+	// ParentLoops are the loops of Parent (innermost first) the closure is created in: a closure
+	// made in a loop (a goroutine per tool call, the body of a range-over-func loop) is part of
+	// that loop's iteration.
+	ParentLoops []int `json:"parent_loops,omitempty"`
+	// BodyOf is, for the body of a range-over-func loop, that loop's id in Parent; -1 otherwise.
+	BodyOf int `json:"body_of"`
+	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer".
+	Launch string  `json:"launch,omitempty"`
+	Params []Param `json:"params,omitempty"`
+	// Results are the result kinds: "error", "chan", "iterator", "stream", "func", "value".
+	Results []string `json:"results,omitempty"`
+	// Test marks functions in test files.
+	Test bool `json:"test,omitempty"`
+
+	Loops    []Loop    `json:"loops,omitempty"`
+	Calls    []Call    `json:"calls,omitempty"`
+	Branches []Branch  `json:"branches,omitempty"`
+	Returns  []Return  `json:"returns,omitempty"`
+	Cancels  []Cancel  `json:"cancels,omitempty"`
+	Mints    []Mint    `json:"mints,omitempty"`
+	Stops    []StopSet `json:"stops,omitempty"`
+	// CancelAlways is true when a cancellation check is on every path through the function
+	// (it dominates every return): a call of it observes cancellation.
+	CancelAlways bool `json:"cancel_always,omitempty"`
+}
+
+// Param is a function parameter.
+type Param struct {
+	Name string `json:"name"`
+	// Kind is "context" (a cancellation carrier: Go context.Context, an AbortSignal), "int",
+	// "string", "func" or "value".
+	Kind string `json:"kind"`
+}
+
+// LoopKind says what drives a loop.
+type LoopKind string
+
+// Loop kinds.
+const (
+	LoopFor       LoopKind = "for"        // for with a condition or none (while)
+	LoopRangeList LoopKind = "range_list" // over a finite collection (slice, array, map, string)
+	LoopRangeInt  LoopKind = "range_int"  // over an integer: for i := range n
+	LoopRangeChan LoopKind = "range_chan" // over a channel
+	LoopRangeIter LoopKind = "range_iter" // over an iterator function / async iterable (for await)
+)
+
+// Loop is a loop statement.
+type Loop struct {
+	ID   int      `json:"id"`
+	Kind LoopKind `json:"kind"`
+	// Pos is the loop statement's header.
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	// End is the first line after the loop (where "the loop ends" points).
+	End Pos `json:"end"`
+	// Outer is the enclosing loop of the same Func, -1 if none.
+	Outer int `json:"outer"`
+	// Cond is the loop condition as written ("" for none or a range).
+	Cond string `json:"cond,omitempty"`
+	// Over is the ranged expression as written.
+	Over string `json:"over,omitempty"`
+	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
+	OverCall int `json:"over_call"`
+}
+
+// Call is a call site.
+type Call struct {
+	ID  int `json:"id"`
+	Pos Pos `json:"pos"`
+	// Source is the call's source line, Text the call expression as written.
+	Source string `json:"source,omitempty"`
+	Text   string `json:"text,omitempty"`
+	// Callees are the qualified names of the functions the call may run (one for a static call,
+	// every implementation for a dynamic call); Keys their profile keys; Abstract is the key of
+	// the interface method or func type called through, if any.
+	Callees  []string `json:"callees,omitempty"`
+	Keys     []string `json:"keys,omitempty"`
+	Abstract string   `json:"abstract,omitempty"`
+	// Targets are the Func ids among Callees that have bodies in the Program.
+	Targets []int `json:"targets,omitempty"`
+	// Method is the called method's or function's bare name.
+	Method string `json:"method,omitempty"`
+	// Loops are the loops of the Func the call is in (innermost first).
+	Loops []int `json:"loops,omitempty"`
+	// Concurrent says how the call is launched: "" (in place), "go", "errgroup", "all".
+	Concurrent string `json:"concurrent,omitempty"`
+	// PassesContext is true when a cancellation carrier is an argument.
+	PassesContext bool `json:"passes_context,omitempty"`
+	// ContextArg describes the context argument's origin: "param", "background", "derived",
+	// "request" (an HTTP request's context), "" when none.
+	ContextArg string `json:"context_arg,omitempty"`
+	// Flow is what happens to the call's result (nil when nothing relevant).
+	Flow *Flow `json:"flow,omitempty"`
+	// Recursive is true when the call may run the Func that holds it again.
+	Recursive bool `json:"recursive,omitempty"`
+	// Dominates is true when the call is on every iteration's path of its innermost loop.
+	Dominates bool `json:"dominates,omitempty"`
+}
+
+// Flow is the data flow of a call's result that the agent shape keys on.
+type Flow struct {
+	// Delivery is how the result arrives: "return", "channel", "iterator", "callback".
+	Delivery string `json:"delivery,omitempty"`
+	// Checked are tests of a collection derived from the result for emptiness (len == 0,
+	// == nil, not x): the "no tool calls → final answer" decision.
+	Checked []Check `json:"checked,omitempty"`
+	// Iterated are the loops (ids in the Func of the iteration) or positions where a collection
+	// derived from the result is iterated.
+	Iterated []Pos `json:"iterated,omitempty"`
+	// Dispatch are the places where an element's name selects a callable.
+	Dispatch []Dispatch `json:"dispatch,omitempty"`
+	// FeedsNext is true when what the dispatched calls return flows into the input of the next
+	// call of this site; FeedPos is where (the append or store).
+	FeedsNext bool `json:"feeds_next,omitempty"`
+	FeedPos   Pos  `json:"feed_pos,omitzero"`
+	// Fields are the field and method names read on the result on the way (evidence only).
+	Fields []string `json:"fields,omitempty"`
+}
+
+// Check is a test of a collection derived from a call result.
+type Check struct {
+	Pos  Pos    `json:"pos"`
+	Text string `json:"text,omitempty"`
+	// Leaves is true when the empty branch returns or leaves the loop (a final answer).
+	Leaves bool `json:"leaves,omitempty"`
+	// Return is the return (index in the Func holding the check) the empty branch reaches, -1.
+	Return int `json:"return"`
+	// Func is the Func holding the check.
+	Func int `json:"func"`
+}
+
+// Dispatch is a selection of a callable by an element's name.
+type Dispatch struct {
+	Pos Pos `json:"pos"`
+	// How is "map_lookup" (name keys a map of callables), "name_compare" (the name is compared
+	// with callables' names or constant names), "name_arg" (the name is passed to a lookup call).
+	How string `json:"how"`
+	// Func is the Func holding the dispatch; Calls the call ids in that Func (or CallFuncs'
+	// Funcs) that run the selected callable: the tool call sites.
+	Func  int       `json:"func"`
+	Calls []CallRef `json:"calls,omitempty"`
+	Text  string    `json:"text,omitempty"`
+}
+
+// CallRef names a call of any Func.
+type CallRef struct {
+	Func int `json:"func"`
+	Call int `json:"call"`
+}
+
+// Branch is a comparison of a loop counter with a bound.
+type Branch struct {
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	Text   string `json:"text"`
+	// Loop is the loop whose counter is compared (the loop the branch leaves).
+	Loop int `json:"loop"`
+	// InCond is true when the comparison is the loop's condition.
+	InCond bool `json:"in_cond,omitempty"`
+	// Bound is the operand the counter is compared with.
+	Bound Operand `json:"bound"`
+	// Optional is true when the bound applies only when set (guarded by bound > 0 / != 0).
+	Optional bool `json:"optional,omitempty"`
+	// Return is the return the bound branch reaches (index in Func.Returns), -1 when it just
+	// leaves the loop; StopText is a stop reason it records, as written.
+	Return   int    `json:"return"`
+	StopText string `json:"stop_text,omitempty"`
+	AtPos    Pos    `json:"at_pos,omitzero"`
+	AtSource string `json:"at_source,omitempty"`
+}
+
+// Operand describes a value: a constant, a field, a parameter or a variable.
+type Operand struct {
+	Text string `json:"text"`
+	// Kind is "const", "field", "param", "var", "call" or "other".
+	Kind string `json:"kind"`
+	// Key is a field's or package-level variable's key ("pkg/path.Type.Field").
+	Key string `json:"key,omitempty"`
+	// Const is the constant value, if known.
+	Const string `json:"const,omitempty"`
+	// ConstPos is where a named constant is declared.
+	ConstPos Pos `json:"const_pos,omitzero"`
+}
+
+// ValueKind classifies a returned value.
+type ValueKind string
+
+// Value kinds.
+const (
+	ValNil      ValueKind = "nil"
+	ValConst    ValueKind = "const"
+	ValSentinel ValueKind = "sentinel" // a package-level error value
+	ValCtxErr   ValueKind = "ctx_err"  // ctx.Err(), context.Canceled, context.Cause, or a wrap of them
+	ValError    ValueKind = "error"    // another error (new, wrapped, from a call)
+	ValCall     ValueKind = "call"     // the results of a call passed through
+	ValOther    ValueKind = "other"
+)
+
+// Value is a returned value.
+type Value struct {
+	Kind ValueKind `json:"kind"`
+	Text string    `json:"text,omitempty"`
+	// Key names the sentinel or the called function.
+	Key string `json:"key,omitempty"`
+	// Call is the call (index in Func.Calls) whose results are passed through, -1 if none.
+	Call int `json:"call"`
+	// Stream is true when the value is a channel, iterator or stream the caller drains.
+	Stream bool `json:"stream,omitempty"`
+}
+
+// Return is a return statement (or the implicit return at the end of a body).
+type Return struct {
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	Text   string `json:"text,omitempty"`
+	// Err is the error result (the last result when it is an error; Python/TS: a raise is a
+	// Return with Err set and Values empty). Nil when the function returns no error.
+	Err    *Value  `json:"err,omitempty"`
+	Values []Value `json:"values,omitempty"`
+	// AfterLoops are the loops of the Func from which this return can be reached; a return no
+	// loop reaches and no run-launching call precedes runs before the run exists.
+	AfterLoops []int `json:"after_loops,omitempty"`
+	// AfterCalls are the calls of the Func that can run before this return on some path.
+	AfterCalls []int `json:"after_calls,omitempty"`
+	// InLoop is the innermost loop the return is inside, -1 if none.
+	InLoop int `json:"in_loop"`
+}
+
+// Cancel is an observation of cancellation.
+type Cancel struct {
+	Pos  Pos    `json:"pos"`
+	Text string `json:"text,omitempty"`
+	// Kind is "done" (a wait on the cancellation channel/event), "err" (reading the error or
+	// flag) or "call" (a call of a function whose every path checks).
+	Kind string `json:"kind"`
+	// Loops are the enclosing loops (innermost first) and, for each, whether every iteration's
+	// path passes this check.
+	Loops []LoopObs `json:"loops,omitempty"`
+}
+
+// LoopObs says whether an observation is on every iteration's path of a loop.
+type LoopObs struct {
+	Loop           int  `json:"loop"`
+	EveryIteration bool `json:"every_iteration"`
+}
+
+// Mint is where an id is minted.
+type Mint struct {
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	Text   string `json:"text"`
+	// Field is the field the id is stored into, if any (e.g. "RunID").
+	Field string `json:"field,omitempty"`
+}
+
+// StopSet is a list of stop conditions checked each step (a StopWhen-style predicate list).
+type StopSet struct {
+	Pos  Pos    `json:"pos"`
+	Text string `json:"text"`
+	Loop int    `json:"loop"`
+}
+
+// Default is a default value of a field, variable or option.
+type Default struct {
+	// Key is the field's or variable's key.
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Pos   Pos    `json:"pos"`
+	// Via is "const" (a declaration), "constructor" (a composite literal or assignment in a
+	// function returning the type), "zero_check" (if x == 0 { x = v }), "option" (a functional
+	// option or keyword default).
+	Via string `json:"via"`
+}
+
+// Sentinel is a package-level error value.
+type Sentinel struct {
+	Key  string `json:"key"`
+	Text string `json:"text,omitempty"`
+	Pos  Pos    `json:"pos"`
+}
+
+// FuncByName returns the index of the Funcs by name.
+func (p *Program) FuncByName() map[string]int {
+	m := make(map[string]int, len(p.Funcs))
+	for i, f := range p.Funcs {
+		m[f.Name] = i
+	}
+	return m
+}
