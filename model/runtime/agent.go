@@ -152,7 +152,8 @@ type Limits struct {
 	MaxSteps int
 	// MaxTurns bounds the turns of a run (default 10).
 	MaxTurns int
-	// Timeout bounds the run's wall time from its first run/start (default none).
+	// Timeout bounds the run's time from its first run/start, on the runtime's Clock (default
+	// none).
 	Timeout time.Duration
 	// TokenBudget bounds the run's input+output tokens (default none).
 	TokenBudget int64
@@ -223,32 +224,6 @@ func (a *Agent) toolNames() []string {
 	return out
 }
 
-// Clock tells the time stamped on events. Timers (timeouts, delays) always use real time.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
-// SystemClock is the real clock.
-var SystemClock Clock = systemClock{}
-
-// OffsetClock reads a fixed base time plus the real time elapsed since it was made: timestamps
-// are reproducible in their origin while durations stay real. Share one across the runtimes
-// opened on a log (before and after a simulated crash) so time keeps moving forward.
-type OffsetClock struct {
-	base  time.Time
-	start time.Time
-}
-
-// NewOffsetClock returns a clock that starts at base.
-func NewOffsetClock(base time.Time) *OffsetClock {
-	return &OffsetClock{base: base, start: time.Now()}
-}
-
-// Now returns base plus the real time elapsed.
-func (c *OffsetClock) Now() time.Time { return c.base.Add(time.Since(c.start)) }
-
 // IDGen mints a new id for an object of the given kind ("session", "run", "turn", "step",
 // "model", "tool", "conn", "input").
 type IDGen func(kind string) string
@@ -270,7 +245,8 @@ func SeqIDs() IDGen {
 	}
 }
 
-// Script is one scripted model call: its delay, then its error or decision. Hook, when set,
+// Script is one scripted model call: its delay (on the runtime's clock), then its error or
+// decision. Hook, when set,
 // runs as the call starts (with the call's context), so that a test can steer, cancel or crash
 // at an exact point.
 type Script struct {
@@ -329,21 +305,6 @@ func (m ModelFunc) Name() string { return m.ModelName }
 
 // Decide calls Fn.
 func (m ModelFunc) Decide(ctx context.Context, req Request) (Decision, error) { return m.Fn(ctx, req) }
-
-// Sleep waits d or until ctx is done (returning its error).
-func Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // FuncTool is a Tool built from functions.
 type FuncTool struct {

@@ -16,7 +16,7 @@ func TestAPIErrors(t *testing.T) {
 	ctx := context.Background()
 	m := NewScriptedModel("m", final("one"), final("two"))
 	a := agent("a", m, Limits{})
-	rt, err := Open(Options{Path: filepath.Join(t.TempDir(), "s.jsonl"), IDs: SeqIDs()})
+	rt, err := Open(Options{Path: filepath.Join(t.TempDir(), "s.jsonl"), IDs: SeqIDs(), Clock: NewVirtualClock(testBase)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func second[T any](_ T, err error) error { return err }
 func TestCrashClosesConnections(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
-	ids := SeqIDs()
+	ids, clock := SeqIDs(), NewVirtualClock(testBase)
 	release := make(chan struct{})
 	wait := &FuncTool{ToolName: "wait", Fn: func(ctx context.Context, call Call) (string, error) {
 		select {
@@ -91,7 +91,7 @@ func TestCrashClosesConnections(t *testing.T) {
 			return Decision{Text: "done"}, nil
 		}}, Limits{}, wait)
 	}
-	rt, err := Open(Options{Path: path, IDs: ids, CrashAt: func(ev model.Event) bool { return ev.Type == model.ConnectionOpen }})
+	rt, err := Open(Options{Path: path, IDs: ids, Clock: clock, CrashAt: func(ev model.Event) bool { return ev.Type == model.ConnectionOpen }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestCrashClosesConnections(t *testing.T) {
 	}
 	rt.Close()
 	close(release)
-	rt2, err := Open(Options{Path: path, IDs: ids, Agents: []*Agent{a}})
+	rt2, err := Open(Options{Path: path, IDs: ids, Clock: clock, Agents: []*Agent{a}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,9 +173,9 @@ func TestSubagentCrashAtEveryEvent(t *testing.T) {
 	}
 	for k := 1; ; k += step {
 		path := filepath.Join(t.TempDir(), "s.jsonl")
-		ids := SeqIDs()
+		ids, clock := SeqIDs(), NewVirtualClock(testBase)
 		lead, child := subagentPair()
-		rt, err := Open(Options{Path: path, IDs: ids, NoSync: true, Agents: []*Agent{lead, child},
+		rt, err := Open(Options{Path: path, IDs: ids, Clock: clock, NoSync: true, Agents: []*Agent{lead, child},
 			CrashAt: func(ev model.Event) bool { return ev.Seq == int64(k) }})
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +194,7 @@ func TestSubagentCrashAtEveryEvent(t *testing.T) {
 			return
 		}
 		before := rt.Events()
-		rt2, err := Open(Options{Path: path, IDs: ids, NoSync: true, Agents: []*Agent{lead, child}})
+		rt2, err := Open(Options{Path: path, IDs: ids, Clock: clock, NoSync: true, Agents: []*Agent{lead, child}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,13 +14,20 @@ import (
 	"github.com/lifeline-dev/lifeline/model"
 )
 
+// sweepInput is the input of the sweep agent's run.
+const sweepInput = "notify ops"
+
 // sweepAgent is a three-step agent whose model decides from the context alone (so that a call
 // repeated after a crash decides the same): step 1 sends an email (side effect, probe) and looks
-// something up in parallel, step 2 takes a note, step 3 answers.
+// something up in parallel, step 2 takes a note, step 3 answers. A context that does not start
+// with the run's input fails the call permanently (a run must never execute without its input).
 func sweepAgent(outbox *Ledger) *Agent {
 	m := ModelFunc{ModelName: "ctx-model", Fn: func(ctx context.Context, req Request) (Decision, error) {
 		if err := Sleep(ctx, time.Millisecond); err != nil {
 			return Decision{}, err
+		}
+		if len(req.Messages) == 0 || req.Messages[0].Role != "user" || req.Messages[0].Text != sweepInput {
+			return Decision{}, Permanent(fmt.Errorf("the context does not start with the run's input: %+v", req.Messages))
 		}
 		n := 0
 		for _, msg := range req.Messages {
@@ -66,7 +73,7 @@ func lifetime(t *testing.T, path string, a *Agent, clock Clock, ids IDGen, crash
 	}
 	var hs []*RunHandle
 	if len(rt.RunIDs()) == 0 {
-		h, err := rt.Start(a, RunSpec{Input: "notify ops"})
+		h, err := rt.Start(a, RunSpec{Input: sweepInput})
 		if err != nil && !rt.Crashed() {
 			t.Fatalf("start: %v", err)
 		}
@@ -78,8 +85,7 @@ func lifetime(t *testing.T, path string, a *Agent, clock Clock, ids IDGen, crash
 			t.Fatalf("resume: %v", err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := context.Background() // no wall-clock deadline: go test's -timeout guards against a hang
 	for _, h := range hs {
 		if _, err := h.Wait(ctx); err != nil && !rt.Crashed() {
 			t.Fatalf("wait: %v", err)
@@ -142,7 +148,7 @@ func TestCrashAtEveryEvent(t *testing.T) {
 		path := filepath.Join(dir, "s.jsonl")
 		outbox := NewLedger()
 		a := sweepAgent(outbox)
-		clock, ids := NewOffsetClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), SeqIDs()
+		clock, ids := NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), SeqIDs()
 		_, crashed := lifetime(t, path, a, clock, ids, k, false)
 		if !crashed {
 			if k < 20 {
@@ -189,7 +195,7 @@ func TestTornLastEvent(t *testing.T) {
 			var base []byte
 			for k := 1; k < 200 && base == nil; k++ {
 				path := filepath.Join(t.TempDir(), "s.jsonl")
-				_, crashed := lifetime(t, path, sweepAgent(NewLedger()), SystemClock, SeqIDs(), k, true)
+				_, crashed := lifetime(t, path, sweepAgent(NewLedger()), NewVirtualClock(testBase), SeqIDs(), k, true)
 				if !crashed {
 					t.Fatalf("no crash point ends with %s", last)
 				}
@@ -236,7 +242,7 @@ func TestTornLastEvent(t *testing.T) {
 				}
 				outbox := NewLedger()
 				// A torn last line means the runtime never acted on that event.
-				rt2, crashed := lifetime(t, path, sweepAgent(outbox), SystemClock, SeqIDs(), 0, true)
+				rt2, crashed := lifetime(t, path, sweepAgent(outbox), NewVirtualClock(testBase), SeqIDs(), 0, true)
 				if crashed {
 					t.Fatal("crashed")
 				}
@@ -254,7 +260,7 @@ func TestTornLastEvent(t *testing.T) {
 }
 
 func ExampleRunScenario() {
-	res, err := RunScenario(context.Background(), "approval", ScenarioOptions{})
+	res, err := RunScenario(context.Background(), "approval", ScenarioOptions{Clock: NewVirtualClock(testBase)})
 	if err != nil {
 		fmt.Println(err)
 		return

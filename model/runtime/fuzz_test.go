@@ -17,7 +17,7 @@ import (
 // it never panics; a corrupt log is refused and left untouched; an accepted log keeps every
 // committed event, loses at most the torn tail, reopens cleanly and accepts appends.
 func FuzzOpenLog(f *testing.F) {
-	res, err := RunScenario(context.Background(), "approval", ScenarioOptions{Clock: NewOffsetClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
+	res, err := RunScenario(context.Background(), "approval", ScenarioOptions{Clock: NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
 )
@@ -40,7 +39,7 @@ type runExec struct {
 
 	hookDone string
 	success  *successResult
-	timer    *time.Timer
+	timer    Timer // the run's deadline, on the runtime's clock
 }
 
 type successResult struct {
@@ -170,7 +169,7 @@ func (e *runExec) next() (func(), bool, error) {
 		if !rt.clock.Now().Before(deadline) {
 			e.signal(model.StopTimeout, &model.ErrorInfo{Kind: "timeout", Message: fmt.Sprintf("run timed out after %s", e.lim.Timeout)})
 		} else if e.timer == nil {
-			e.timer = time.AfterFunc(deadline.Sub(rt.clock.Now()), func() {
+			e.timer = rt.clock.AfterFunc(deadline.Sub(rt.clock.Now()), func() {
 				rt.mu.Lock()
 				defer rt.mu.Unlock()
 				if !r.ended {
@@ -178,6 +177,13 @@ func (e *runExec) next() (func(), bool, error) {
 				}
 			})
 		}
+	}
+	if r.hasInput && !r.inputRecorded {
+		// A crash after run/queued, before the user message: the input is durable in
+		// run/queued; record the message it stands for before anything reads the context.
+		ev := inputMessage(r.id, r.input)
+		ev.Attrs = map[string]any{attrRecovery: "restored from run/queued after restart"}
+		return nil, false, e.write(ev)
 	}
 	cause, cerr := e.cause()
 	if r.status == model.StatusQueued {
@@ -188,6 +194,11 @@ func (e *runExec) next() (func(), bool, error) {
 			Kind: r.kind, Name: r.agentName, AgentVersion: r.version})
 	}
 	t := r.turn
+	if cause == "" && !r.hasInput {
+		// A run whose input never reached the log (a log written before run/queued carried the
+		// input, cut by a crash): it cannot execute, and must not complete as if it had.
+		cause, cerr = model.StopError, &model.ErrorInfo{Kind: "input", Message: "the run's input was never recorded (the process stopped between run/queued and the user message); not executed"}
+	}
 	if cause != "" {
 		if t != nil {
 			return e.closeTurn(t, cause, cerr, "")
@@ -268,10 +279,13 @@ func (e *runExec) stepCalls(st *stepState) []string {
 	return out
 }
 
+// closeOrphanModel ends a model call a process stop interrupted. A crash is not a provider
+// error: the call ends cancelled with attrs.interrupted, and the reducer does not count it
+// against the step's model attempts (the step re-issues the same attempt, without backoff).
 func (e *runExec) closeOrphanModel(t *turnState, st *stepState) error {
 	return e.write(&model.Event{Type: model.ModelEnd, TurnID: t.id, StepID: st.id, CallID: st.modelOpen, Name: e.agent.Model.Name(),
-		Outcome: model.OutcomeError, Error: &model.ErrorInfo{Kind: "crash", Message: "the process stopped during the model call", Retryable: true},
-		Attrs: map[string]any{attrRecovery: "closed after restart"}})
+		Outcome: model.OutcomeCancelled, Error: &model.ErrorInfo{Kind: "crash", Message: "interrupted: the process stopped during the model call (not a provider error; not counted as an attempt)", Retryable: true},
+		Attrs: map[string]any{attrRecovery: "interrupted; closed after restart", attrInterrupted: true}})
 }
 
 func (e *runExec) betweenTurns() (func(), bool, error) {
@@ -413,7 +427,7 @@ func (e *runExec) successAction(turnID string) func() {
 	return func() {
 		var err error
 		if check != nil {
-			_, err = guard(ctx, &e.rt.inflight, func() (struct{}, error) { return struct{}{}, check(ctx, res) })
+			_, err = guard(ctx, &e.rt.inflight, func(ctx context.Context) (struct{}, error) { return struct{}{}, check(ctx, res) })
 		}
 		e.rt.mu.Lock()
 		e.success = &successResult{turn: turnID, err: err}
@@ -425,7 +439,7 @@ func (e *runExec) hookAction(t *turnState) func() {
 	ctx := e.turnContext(t)
 	key, runID, turnID, hook := hookKey(t), e.run.id, t.id, e.agent.OnStopping
 	return func() {
-		texts, err := guard(ctx, &e.rt.inflight, func() ([]string, error) { return hook(ctx, runID, turnID) })
+		texts, err := guard(ctx, &e.rt.inflight, func(ctx context.Context) ([]string, error) { return hook(ctx, runID, turnID) })
 		rt := e.rt
 		rt.mu.Lock()
 		defer rt.mu.Unlock()
@@ -446,12 +460,19 @@ func (e *runExec) hookAction(t *turnState) func() {
 	}
 }
 
-// guard runs fn, returning early when ctx is done (fn is then abandoned: its late result is
-// dropped) and turning a panic into an error wrapping errPanic.
-func guard[T any](ctx context.Context, wg *sync.WaitGroup, fn func() (T, error)) (T, error) {
+// guard runs fn (user code) with ctx, returning early when ctx is done (fn is then abandoned:
+// its late result is dropped) and turning a panic into an error wrapping errPanic. The call is
+// an activity of the clock (see VirtualClock) until guard returns, unless ctx already carries
+// one that the caller ends.
+func guard[T any](ctx context.Context, wg *sync.WaitGroup, fn func(ctx context.Context) (T, error)) (T, error) {
 	type out struct {
 		v   T
 		err error
+	}
+	if ctx.Value(activityKey{}) == nil {
+		var end func()
+		ctx, end = beginActivity(ctx)
+		defer end()
 	}
 	ch := make(chan out, 1)
 	wg.Add(1)
@@ -462,7 +483,7 @@ func guard[T any](ctx context.Context, wg *sync.WaitGroup, fn func() (T, error))
 				ch <- out{err: fmt.Errorf("%w: %v", errPanic, p)}
 			}
 		}()
-		v, err := fn()
+		v, err := fn(ctx)
 		ch <- out{v, err}
 	}()
 	select {
@@ -480,7 +501,7 @@ func (e *runExec) modelAction(t *turnState, st *stepState) func() {
 	attempt := st.attempts + 1
 	return func() {
 		if attempt > 1 {
-			if Sleep(turnCtx, e.lim.RetryBackoff) != nil {
+			if Sleep(turnCtx, e.lim.RetryBackoff) != nil { // on the runtime's clock (turnCtx carries it)
 				return // cancelled: next() decides
 			}
 		}
@@ -499,16 +520,19 @@ func (e *runExec) modelAction(t *turnState, st *stepState) func() {
 		req := Request{RunID: r.id, StepID: st.id, Attempt: attempt, Messages: append([]Message(nil), r.msgs...), Tools: e.agent.toolNames()}
 		ctx, cancel := context.WithCancel(turnCtx)
 		if e.lim.ModelCallTimeout > 0 {
-			ctx, cancel = context.WithTimeout(turnCtx, e.lim.ModelCallTimeout)
+			ctx, cancel = withTimeout(turnCtx, rt.clock, e.lim.ModelCallTimeout)
 		}
+		// The call is an activity until its model/end is written.
+		ctx, endActivity := beginActivity(ctx)
+		defer endActivity()
 		e.modelCancel, e.modelCancelled = cancel, false
 		rt.mu.Unlock()
 
-		dec, err := guard(ctx, &e.rt.inflight, func() (Decision, error) { return m.Decide(ctx, req) })
+		dec, err := guard(ctx, &e.rt.inflight, func(ctx context.Context) (Decision, error) { return m.Decide(ctx, req) })
 		rt.mu.Lock()
 		defer rt.mu.Unlock()
 		e.modelCancel = nil
-		deadline := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		deadline := timedOut(ctx)
 		cancel()
 		if rt.crashed {
 			return
@@ -644,14 +668,18 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 
 		finished := make(chan *toolJob, len(jobs))
 		for _, j := range jobs {
+			// Each call is an activity from before its goroutine starts until its tool/end is
+			// written, so that parallel calls start at the same logical instant.
+			jctx, endActivity := beginActivity(ctx)
 			go func(j *toolJob) {
 				defer close(j.done)
-				out := e.runJob(ctx, j, ending)
+				out := e.runJob(jctx, j, ending)
 				rt.mu.Lock()
-				if e.finishTool(ctx, t, j, out, &fatal) {
+				if e.finishTool(jctx, t, j, out, &fatal) {
 					cancelStep()
 				}
 				rt.mu.Unlock()
+				endActivity()
 				finished <- j
 			}(j)
 		}
@@ -670,14 +698,14 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 		}
 		// Cancelled: give the calls a grace period to return, then abandon the stragglers. A
 		// call whose effect is being probed is waited for (the probe is bounded by ProbeTimeout).
-		grace := time.NewTimer(e.lim.CancelGrace)
+		grace := rt.clock.NewTimer(e.lim.CancelGrace)
 		defer grace.Stop()
 		for left > 0 {
 			select {
 			case <-finished:
 				left--
 				continue
-			case <-grace.C:
+			case <-grace.C():
 			}
 			break
 		}
@@ -705,7 +733,7 @@ func (e *runExec) runJob(ctx context.Context, j *toolJob, ending bool) toolOut {
 		if j.tool == nil {
 			return "", fmt.Errorf("unknown tool %q", j.c.req.Name)
 		}
-		res, err := guard(ctx, &e.rt.inflight, func() (string, error) { return j.tool.Run(ctx, j.call) })
+		res, err := guard(ctx, &e.rt.inflight, func(ctx context.Context) (string, error) { return j.tool.Run(ctx, j.call) })
 		if err != nil && errors.Is(err, errPanic) {
 			err = Fatal(err)
 		}
@@ -733,9 +761,10 @@ func (e *runExec) runJob(ctx context.Context, j *toolJob, ending bool) toolOut {
 	}
 	// The probe is recovery bookkeeping: no cancellation of the step, turn or run stops it,
 	// only a crash or its own deadline.
-	pctx, cancel := context.WithTimeout(e.rt.root, e.lim.ProbeTimeout)
+	pctx, cancel := withTimeout(e.rt.root, e.rt.clock, e.lim.ProbeTimeout)
+	pctx = context.WithValue(pctx, activityKey{}, ctx.Value(activityKey{})) // the call's activity
 	j.probing.Store(true)
-	pr, err := guard(pctx, &e.rt.inflight, func() (probed, error) {
+	pr, err := guard(pctx, &e.rt.inflight, func(pctx context.Context) (probed, error) {
 		res, done, err := p.Probe(pctx, j.call)
 		return probed{res, done}, err
 	})

@@ -30,7 +30,9 @@ type Options struct {
 	// Agents are the agent configurations runs may use; a run read back from the log is resumed
 	// with the agent of its name. Start adds the agent it is given.
 	Agents []*Agent
-	// Clock stamps events (default SystemClock).
+	// Clock stamps events and measures every timeout, deadline, backoff and grace period of
+	// the runtime; model and tool calls find it in their context (ClockFrom, Sleep). Default
+	// SystemClock; tests and demos use a VirtualClock.
 	Clock Clock
 	// IDs mints ids (default UUIDs).
 	IDs IDGen
@@ -89,7 +91,7 @@ func Open(opts Options) (*Runtime, error) {
 	rt := &Runtime{opts: opts, clock: opts.Clock, ids: opts.IDs, log: lg, recovery: rec,
 		used: map[string]bool{}, agents: map[string]*Agent{}, runs: map[string]*runState{},
 		execs: map[string]*runExec{}, conns: map[string]string{}, changed: make(chan struct{})}
-	rt.root, rt.stop = context.WithCancel(context.Background())
+	rt.root, rt.stop = context.WithCancel(WithClock(context.Background(), opts.Clock))
 	for _, a := range opts.Agents {
 		if err := rt.register(a); err != nil {
 			lg.Close()
@@ -277,20 +279,27 @@ func (rt *Runtime) Start(agent *Agent, spec RunSpec) (*RunHandle, error) {
 		spec.Attempt = 1
 	}
 	id := rt.newID("run")
+	// The input is durable in the same record that makes the run resumable (attrs.input): a
+	// crash before the user message is written cannot leave a run without its input.
 	q := &model.Event{Type: model.RunQueued, RunID: id, ParentRunID: spec.ParentRunID, Attempt: spec.Attempt,
-		Kind: spec.Kind, Name: agent.Name, AgentVersion: agent.Version}
+		Kind: spec.Kind, Name: agent.Name, AgentVersion: agent.Version, Attrs: map[string]any{attrInput: spec.Input}}
 	if spec.parentCall != "" {
-		q.Attrs = map[string]any{attrParentCall: spec.parentCall}
+		q.Attrs[attrParentCall] = spec.parentCall
 	}
 	if _, err := rt.append(q); err != nil {
 		return nil, fmt.Errorf("queue run: %w", err)
 	}
-	if _, err := rt.append(&model.Event{Type: model.Message, RunID: id, Role: "user", Text: spec.Input, Source: model.SourceClient}); err != nil {
+	if _, err := rt.append(inputMessage(id, spec.Input)); err != nil {
 		return nil, fmt.Errorf("record run input: %w", err)
 	}
 	e := rt.newExec(rt.runs[id])
 	rt.launch(e)
 	return e.handle, nil
+}
+
+// inputMessage is the user message a run starts from.
+func inputMessage(runID, text string) *model.Event {
+	return &model.Event{Type: model.Message, RunID: runID, Role: "user", Text: text, Source: model.SourceClient}
 }
 
 // Retry starts a new run that retries the ended run runID: same agent and input, parent_run_id

@@ -105,7 +105,8 @@ type ScenarioOptions struct {
 	// Path is the log to write (default: a temporary file, removed afterwards). It must not exist
 	// or be empty.
 	Path string
-	// Clock defaults to the system clock, IDs to SeqIDs (readable, deterministic ids).
+	// Clock defaults to a VirtualClock starting now (logical time: the scenario's outcome does
+	// not depend on the machine's speed), IDs to SeqIDs (readable, deterministic ids).
 	Clock Clock
 	IDs   IDGen
 }
@@ -146,7 +147,7 @@ func RunScenario(ctx context.Context, name string, opts ScenarioOptions) (*Scena
 	}
 	env := &Env{Path: opts.Path, Clock: opts.Clock, IDs: opts.IDs}
 	if env.Clock == nil {
-		env.Clock = SystemClock
+		env.Clock = NewVirtualClock(time.Now().UTC().Truncate(time.Millisecond))
 	}
 	if env.IDs == nil {
 		env.IDs = SeqIDs()
@@ -161,9 +162,8 @@ func RunScenario(ctx context.Context, name string, opts ScenarioOptions) (*Scena
 	} else if fi, err := os.Stat(env.Path); err == nil && fi.Size() > 0 {
 		return nil, fmt.Errorf("scenario %s: log %s already exists and is not empty", name, env.Path)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	err := sc.play(ctx, env)
+	// The scenario's client waits on the scenario's clock too (ctx carries it).
+	err := sc.play(WithClock(ctx, env.Clock), env)
 	env.close()
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", name, err)
@@ -204,6 +204,16 @@ func pure(name string, delay time.Duration, answer string) *FuncTool {
 			return "", err
 		}
 		return answer, nil
+	}}
+}
+
+// untilCancelled returns a tool that signals started and then works until it is cancelled (it
+// never finishes by itself, so nothing but the cancellation decides how it ends).
+func untilCancelled(name string, started chan<- struct{}) *FuncTool {
+	return &FuncTool{ToolName: name, Fn: func(ctx context.Context, call Call) (string, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return "", ctx.Err()
 	}}
 }
 
@@ -381,10 +391,7 @@ func Scenarios() []Scenario {
 			Expect: shape(1, 2, 2, 2, 1, 0, model.StatusCompleted, model.StopGoalReached),
 			play: func(ctx context.Context, env *Env) error {
 				started := make(chan struct{}, 1)
-				crawl := &FuncTool{ToolName: "crawl", Fn: func(ctx context.Context, call Call) (string, error) {
-					started <- struct{}{}
-					return "", Sleep(ctx, 2*time.Second)
-				}}
+				crawl := untilCancelled("crawl", started)
 				m := NewScriptedModel("scripted-llm", calls(tc("crawl", "site", "example.org")), final("Here is a short answer instead."))
 				a := agent("crawler", m, Limits{}, crawl)
 				return single(ctx, env, a, "Crawl example.org", func(rt *Runtime, h *RunHandle) error {
@@ -406,10 +413,7 @@ func Scenarios() []Scenario {
 			Expect: shape(1, 1, 1, 1, 1, 0, model.StatusCancelled, model.StopCancelled),
 			play: func(ctx context.Context, env *Env) error {
 				started := make(chan struct{}, 1)
-				crawl := &FuncTool{ToolName: "crawl", Fn: func(ctx context.Context, call Call) (string, error) {
-					started <- struct{}{}
-					return "", Sleep(ctx, 2*time.Second)
-				}}
+				crawl := untilCancelled("crawl", started)
 				m := NewScriptedModel("scripted-llm", calls(tc("crawl", "site", "example.org")))
 				return single(ctx, env, agent("crawler", m, Limits{}, crawl), "Crawl example.org", func(rt *Runtime, h *RunHandle) error {
 					select {
@@ -503,7 +507,8 @@ func Scenarios() []Scenario {
 					return err
 				}
 				close(resume)
-				if err := Sleep(ctx, 15*time.Millisecond); err != nil {
+				// The client comes back once the run has moved on (its next step).
+				if err := h.WaitFor(ctx, func(r Result) bool { return r.Steps >= 2 }); err != nil {
 					return err
 				}
 				c2, err := rt.Attach(h.ID(), c1.Cursor()) // reattach: a new connection, same view

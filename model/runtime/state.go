@@ -26,6 +26,10 @@ const (
 	attrParentCall = "parent_call_id"
 	attrHook       = "hook"
 	attrReason     = "reason"
+	// attrInput on run/queued is the run's input, durable with the run itself.
+	attrInput = "input"
+	// attrInterrupted on model/end marks a call a process stop interrupted (not an attempt).
+	attrInterrupted = "interrupted"
 )
 
 type callState struct {
@@ -98,6 +102,8 @@ type runState struct {
 	attempt                                          int
 	agent                                            *Agent
 	input                                            string
+	hasInput                                         bool // the input is known (run/queued attrs.input, or the user message)
+	inputRecorded                                    bool // the user message is in the log
 	status                                           model.RunStatus
 	transitions                                      int
 	wait                                             model.WaitReason
@@ -228,6 +234,9 @@ func (rt *Runtime) apply(ev *model.Event) {
 			agentName: ev.Name, version: ev.AgentVersion, status: model.StatusQueued,
 			parentCall: attrString(ev.Attrs, attrParentCall), calls: map[string]*callState{},
 			agent: rt.agents[ev.Name]}
+		if in, ok := ev.Attrs[attrInput].(string); ok {
+			r.input, r.hasInput = in, true
+		}
 		rt.runs[r.id] = r
 		rt.runOrder = append(rt.runOrder, r.id)
 		return
@@ -244,8 +253,11 @@ func (rt *Runtime) apply(ev *model.Event) {
 	switch ev.Type {
 	case model.Message:
 		if ev.Role == "user" {
-			if r.input == "" {
-				r.input = ev.Text
+			if !r.inputRecorded { // the first user message of a run is its input
+				r.inputRecorded = true
+				if !r.hasInput {
+					r.input, r.hasInput = ev.Text, true
+				}
 			}
 			r.msgs = append(r.msgs, Message{Role: "user", Text: ev.Text})
 		}
@@ -314,6 +326,12 @@ func (rt *Runtime) apply(ev *model.Event) {
 			return
 		}
 		st.modelOpen = ""
+		if interrupted, _ := ev.Attrs[attrInterrupted].(bool); interrupted {
+			// A process stop is not a provider error: the interrupted call does not count
+			// against the step's model attempts.
+			st.attempts--
+			break
+		}
 		r.cancelled(t, ev)
 		if ev.Usage != nil {
 			r.usage = r.usage.Add(*ev.Usage)

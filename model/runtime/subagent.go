@@ -32,6 +32,8 @@ func (t *subAgentTool) Run(ctx context.Context, call Call) (string, error) {
 }
 
 func (t *subAgentTool) await(ctx context.Context, h *RunHandle) (string, error) {
+	// Waiting for the child run is not work of this call: the clock may move meanwhile.
+	defer parked(ctx)()
 	select {
 	case <-h.Done():
 	case <-ctx.Done():
