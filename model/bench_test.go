@@ -2,6 +2,7 @@ package model
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,24 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		CheckEvents(evs)
+	}
+}
+
+// BenchmarkParentChain checks a chain of runs each named as a parent before it starts and
+// closed into a cycle (every run tracked by the union-find): time per run stays flat from 10k
+// to 100k runs.
+func BenchmarkParentChain(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		runs := make([][2]string, 0, n)
+		for i := 0; i < n; i++ {
+			runs = append(runs, [2]string{"r" + strconv.Itoa(i), "r" + strconv.Itoa((i+1)%n)})
+		}
+		evs := runsLog(runs)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				CheckEvents(evs)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/run")
+		})
 	}
 }

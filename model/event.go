@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 	"unicode/utf8"
 )
@@ -99,14 +100,53 @@ type Usage struct {
 	CostUSD      float64 `json:"cost_usd,omitempty"`
 }
 
-// Add returns u+o.
+// Add returns u+o. Token counts saturate at the int64 limits instead of wrapping around, and a
+// cost sum that is not finite is clamped to ±math.MaxFloat64 (a NaN to 0), so a roll-up is
+// always a number every output can write; Saturated tells whether a limit was reached.
 func (u Usage) Add(o Usage) Usage {
-	return Usage{InputTokens: u.InputTokens + o.InputTokens, OutputTokens: u.OutputTokens + o.OutputTokens,
-		CachedTokens: u.CachedTokens + o.CachedTokens, CostUSD: u.CostUSD + o.CostUSD}
+	return Usage{InputTokens: SatAdd(u.InputTokens, o.InputTokens), OutputTokens: SatAdd(u.OutputTokens, o.OutputTokens),
+		CachedTokens: SatAdd(u.CachedTokens, o.CachedTokens), CostUSD: FiniteCost(u.CostUSD + o.CostUSD)}
 }
 
-// Total is input plus output tokens.
-func (u Usage) Total() int64 { return u.InputTokens + u.OutputTokens }
+// Total is input plus output tokens (saturating, see SatAdd).
+func (u Usage) Total() int64 { return SatAdd(u.InputTokens, u.OutputTokens) }
+
+// Saturated reports whether a count or the cost is at the limit where Add clamps it: the true
+// sum may be larger, so an output should show it as a bound ("≥") rather than an exact value.
+func (u Usage) Saturated() bool {
+	for _, n := range []int64{u.InputTokens, u.OutputTokens, u.CachedTokens} {
+		if n == math.MaxInt64 || n == math.MinInt64 {
+			return true
+		}
+	}
+	return math.Abs(u.CostUSD) == math.MaxFloat64
+}
+
+// SatAdd returns a+b, or math.MaxInt64 (math.MinInt64) when the sum would overflow (underflow).
+func SatAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
+}
+
+// FiniteCost returns f clamped to the finite range: ±Inf becomes ±math.MaxFloat64 and NaN 0, so
+// the value is valid JSON.
+func FiniteCost(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case math.IsInf(f, 1):
+		return math.MaxFloat64
+	case math.IsInf(f, -1):
+		return -math.MaxFloat64
+	}
+	return f
+}
 
 // IsZero reports whether u records nothing.
 func (u Usage) IsZero() bool { return u == Usage{} }

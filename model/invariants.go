@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"time"
 )
@@ -53,25 +52,65 @@ var InvariantTitles = map[string]string{
 	"L11": "a turn ends only when no tool call is pending and no steer input is unconsumed",
 	"L12": "no run status change is caused by a connection closing",
 	"L13": "after a resume, no side-effecting tool call with the same idempotency key runs twice",
+	"C1":  "clocks are plausible: every timestamp lies in 1970–2199 and no node ends before it starts",
 }
 
-// Checker checks invariants L1–L13 over an event stream, incrementally and with memory bounded by
-// the number of open nodes and sessions plus about 16 bytes per id ever seen. Feed events with Check (any order;
-// they are re-sequenced per session) and call Finish at the end of the input.
+// Plausible clocks (finding C1): a timestamp outside [ClockMin, ClockMax) is a broken clock or a
+// unit mistake. Within these bounds every interval and offset of a log fits in a time.Duration.
+var (
+	ClockMin = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	ClockMax = time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// Checker checks invariants L1–L13 and C1 over an event stream, incrementally. Feed events with
+// Check (any order; they are re-sequenced per session) and call Finish at the end of the input.
+//
+// Memory: the state of the open nodes (live sessions, runs, turns and steps, calls not ended,
+// open connections), plus, for every id ever seen (session, run, turn, step, call, connection,
+// input), one 8-byte slot of a hash table (11–21 bytes an id with its free space) and, per
+// session, one seq counter (see Sequencer). An ended node keeps nothing else: not its strings,
+// times or children. Runs that name a parent not started yet are remembered until it starts
+// (parent cycles are found with a union-find over those runs alone).
 type Checker struct {
-	// Skew is the clock-skew tolerance for L2 and L10.
+	// Skew is the clock-skew tolerance for L2, L10 and C1.
 	Skew time.Duration
 
 	seq      Sequencer
 	findings []Finding
-	seen     map[uint64]struct{}  // hashes of kind+id of every node ever opened
-	ended    map[uint64]RunStatus // final status of ended runs, by hash of their id
+	ids      idTable // every id ever opened, by hash of kind+id, with its state (see idOpen…)
 	runs     map[string]*ckRun
 	turns    map[string]*ckTurn
 	steps    map[string]*ckStep
 	calls    map[string]*ckCall
 	sessions map[string]*ckNode
 	conns    map[string]*ckNode
+	parents  parentLinks
+	// clocks counts, per session with a timestamp out of range, the events that had one; the
+	// first made a C1 finding (by index), whose message Finish completes.
+	clocks map[string]*clockNote
+}
+
+type clockNote struct {
+	finding int
+	n       int
+}
+
+// States of an id in Checker.ids. A run's state also holds its status (idStatus).
+const (
+	idOpen  uint8 = 0
+	idEnded uint8 = 1
+)
+
+var statusCode = map[RunStatus]uint8{StatusQueued: 1, StatusRunning: 2, StatusWaiting: 3, StatusCompleted: 4, StatusFailed: 5, StatusCancelled: 6}
+
+func idStatus(st uint8) RunStatus {
+	code := st >> 1
+	for s, c := range statusCode {
+		if c == code {
+			return s
+		}
+	}
+	return ""
 }
 
 type ckNode struct {
@@ -85,7 +124,6 @@ type ckNode struct {
 
 type ckRun struct {
 	ckNode
-	session    *ckNode
 	status     RunStatus
 	stop       StopReason
 	kind       string
@@ -125,9 +163,17 @@ type ckCall struct {
 	tool bool
 }
 
+// kind names the call's kind as its id is kept in Checker.ids.
+func (c *ckCall) kind() string {
+	if c.tool {
+		return "tool call"
+	}
+	return "model call"
+}
+
 // NewChecker returns a checker with a 5 ms clock-skew tolerance.
 func NewChecker() *Checker {
-	return &Checker{Skew: 5 * time.Millisecond, seen: map[uint64]struct{}{}, ended: map[uint64]RunStatus{}, runs: map[string]*ckRun{},
+	return &Checker{Skew: 5 * time.Millisecond, runs: map[string]*ckRun{},
 		turns: map[string]*ckTurn{}, steps: map[string]*ckStep{}, calls: map[string]*ckCall{},
 		sessions: map[string]*ckNode{}, conns: map[string]*ckNode{}}
 }
@@ -164,6 +210,14 @@ func (c *Checker) Finish() []Finding {
 		}
 		c.add("L3", SevInfo, r.seq, r.origin, []string{r.id}, "run %s is still live (status %s): it and its open children are reported open", r.id, orNone(r.status))
 	}
+	for _, ref := range c.parents.missing() {
+		c.add("L1", SevWarning, ref.seq, ref.origin, []string{ref.child, ref.parent}, "run %s names parent run %s, which is not in this log", ref.child, ref.parent)
+	}
+	for _, n := range c.clocks {
+		if n.n > 1 {
+			c.findings[n.finding].Message += fmt.Sprintf(" (%d events of this session have such a timestamp)", n.n)
+		}
+	}
 	sort.SliceStable(c.findings, func(i, j int) bool { return c.findings[i].Seq < c.findings[j].Seq })
 	return c.findings
 }
@@ -183,22 +237,49 @@ func (c *Checker) addEv(code string, ev *Event, ids []string, format string, arg
 	c.add(code, SevError, ev.Seq, ev.Origin, ids, format, args...)
 }
 
-func hashID(kind, id string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(kind))
-	h.Write([]byte{0})
-	h.Write([]byte(id))
-	return h.Sum64()
-}
-
 // fresh records an id as opened and reports whether it was never opened before.
 func (c *Checker) fresh(kind, id string) bool {
-	k := hashID(kind, id)
-	if _, dup := c.seen[k]; dup {
+	k := idKey(kind, id)
+	if c.ids.has(k) {
 		return false
 	}
-	c.seen[k] = struct{}{}
+	c.ids.set(k, idOpen)
 	return true
+}
+
+// ended reports whether the node kind/id was opened and has ended (and was so forgotten).
+func (c *Checker) ended(kind, id string) bool {
+	st, ok := c.ids.get(idKey(kind, id))
+	return ok && st&idEnded != 0
+}
+
+// forget marks kind/id ended: the checker keeps nothing else of it.
+func (c *Checker) forget(kind, id string, st uint8) {
+	c.ids.set(idKey(kind, id), st|idEnded)
+}
+
+// clock checks that ev's timestamp is plausible (C1), once per session.
+func (c *Checker) clock(ev *Event) {
+	if ev.TS.IsZero() || !ev.TS.Before(ClockMin) && ev.TS.Before(ClockMax) {
+		return
+	}
+	if n := c.clocks[ev.SessionID]; n != nil {
+		n.n++
+		return
+	}
+	if c.clocks == nil {
+		c.clocks = map[string]*clockNote{}
+	}
+	c.clocks[ev.SessionID] = &clockNote{finding: len(c.findings), n: 1}
+	c.addEv("C1", ev, []string{ev.SessionID}, "%s has timestamp %s, outside %d–%d: a broken clock or a wrong unit", ev.Type, ev.TS.Format(time.RFC3339Nano), ClockMin.Year(), ClockMax.Year()-1)
+}
+
+// order checks that a node does not end before it started (C1), beyond the skew tolerance.
+func (c *Checker) order(ev *Event, what string, n *ckNode) {
+	if ev.TS.IsZero() || n.start.IsZero() || !ev.TS.Before(n.start.Add(-c.Skew)) {
+		return
+	}
+	c.addEv("C1", ev, []string{n.id}, "%s %s ends at %s, before it started (%s)", what, n.id, ev.TS.Format(time.RFC3339Nano), n.start.Format(time.RFC3339Nano))
 }
 
 func (c *Checker) inside(code string, ev *Event, child string, parent *ckNode, what string) {
@@ -216,8 +297,8 @@ func (c *Checker) inside(code string, ev *Event, child string, parent *ckNode, w
 func (c *Checker) runOf(ev *Event) *ckRun {
 	r := c.runs[ev.RunID]
 	if r == nil {
-		if st, ok := c.ended[hashID("run", ev.RunID)]; ok { // an ended run, compacted
-			r = &ckRun{ckNode: ckNode{id: ev.RunID, ended: true}, status: st}
+		if st, ok := c.ids.get(idKey("run", ev.RunID)); ok && st&idEnded != 0 { // an ended run, compacted
+			r = &ckRun{ckNode: ckNode{id: ev.RunID, ended: true}, status: idStatus(st)}
 			c.runs[ev.RunID] = r
 			return r
 		}
@@ -228,9 +309,10 @@ func (c *Checker) runOf(ev *Event) *ckRun {
 }
 
 func (c *Checker) newRun(ev *Event) *ckRun {
-	r := &ckRun{ckNode: ckNode{id: ev.RunID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, session: c.sessions[ev.SessionID]}
+	r := &ckRun{ckNode: ckNode{id: ev.RunID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}}
 	c.runs[ev.RunID] = r
 	c.fresh("run", ev.RunID)
+	c.parents.appeared(idKey("run", ev.RunID))
 	return r
 }
 
@@ -266,6 +348,12 @@ func (c *Checker) turnOf(ev *Event) *ckTurn {
 func (c *Checker) stepOf(ev *Event) *ckStep {
 	s := c.steps[ev.StepID]
 	if s == nil {
+		if r := c.runs[ev.RunID]; r != nil && r.lastStep != nil && r.lastStep.id == ev.StepID {
+			return r.lastStep // the run's last ended step: kept for L5
+		}
+		if c.ended("step", ev.StepID) { // an ended step, forgotten: a stand-in that says so
+			return &ckStep{ckNode: ckNode{id: ev.StepID, ended: true}, turn: c.turnOf(ev), calls: map[string]*ckCall{}}
+		}
 		c.addEv("L1", ev, []string{ev.StepID, ev.TurnID}, "%s refers to step %s, which was never started (or already ended)", ev.Type, ev.StepID)
 		t := c.turnOf(ev)
 		s = &ckStep{ckNode: ckNode{id: ev.StepID, start: ev.TS, seq: ev.Seq}, turn: t, calls: map[string]*ckCall{}}
@@ -350,6 +438,7 @@ func sortedCalls(m map[string]*ckCall) []*ckCall {
 }
 
 func (c *Checker) check(ev *Event) {
+	c.clock(ev)
 	switch ev.Type {
 	case SessionStart:
 		if !c.fresh("session", ev.SessionID) {
@@ -359,20 +448,30 @@ func (c *Checker) check(ev *Event) {
 		return
 	case SessionEnd:
 		s := c.sessions[ev.SessionID]
-		if s == nil {
-			c.addEv("L1", ev, []string{ev.SessionID}, "session/end of session %s, which was never started", ev.SessionID)
-			return
-		}
-		if s.ended {
+		switch {
+		case s == nil && c.ended("session", ev.SessionID), s != nil && s.ended:
 			c.addEv("L3", ev, []string{ev.SessionID}, "session %s ended twice", ev.SessionID)
+		case s == nil:
+			c.addEv("L1", ev, []string{ev.SessionID}, "session/end of session %s, which was never started", ev.SessionID)
+		default:
+			c.order(ev, "session", s)
+			// An ended session keeps nothing but its id (and its seq counter in the Sequencer).
+			delete(c.sessions, ev.SessionID)
+			c.forget("session", ev.SessionID, 0)
 		}
-		s.ended, s.end = true, ev.TS
 		return
 	}
 	if c.sessions[ev.SessionID] == nil && ev.SessionID != "" {
-		c.addEv("L1", ev, []string{ev.SessionID}, "%s refers to session %s, which was never started", ev.Type, ev.SessionID)
-		c.sessions[ev.SessionID] = &ckNode{id: ev.SessionID, start: ev.TS, seq: ev.Seq}
-		c.fresh("session", ev.SessionID)
+		if c.ended("session", ev.SessionID) {
+			// An event after its session ended (the session was forgotten): reported once, and
+			// a stand-in for the session takes the later events.
+			c.addEv("L2", ev, []string{ev.SessionID}, "%s comes after its session %s ended", ev.Type, ev.SessionID)
+			c.sessions[ev.SessionID] = &ckNode{id: ev.SessionID, ended: true}
+		} else {
+			c.addEv("L1", ev, []string{ev.SessionID}, "%s refers to session %s, which was never started", ev.Type, ev.SessionID)
+			c.sessions[ev.SessionID] = &ckNode{id: ev.SessionID, start: ev.TS, seq: ev.Seq}
+			c.fresh("session", ev.SessionID)
+		}
 	}
 	switch ev.Type {
 	case ConnectionOpen:
@@ -382,12 +481,14 @@ func (c *Checker) check(ev *Event) {
 		c.conns[ev.ConnectionID] = &ckNode{id: ev.ConnectionID, start: ev.TS, seq: ev.Seq}
 	case ConnectionClose:
 		n := c.conns[ev.ConnectionID]
-		if n == nil {
-			c.addEv("L1", ev, []string{ev.ConnectionID}, "connection %s closed but never opened", ev.ConnectionID)
-		} else if n.ended {
+		switch {
+		case n == nil && c.ended("connection", ev.ConnectionID):
 			c.addEv("L3", ev, []string{ev.ConnectionID}, "connection %s closed twice", ev.ConnectionID)
-		} else {
-			n.ended = true
+		case n == nil:
+			c.addEv("L1", ev, []string{ev.ConnectionID}, "connection %s closed but never opened", ev.ConnectionID)
+		default:
+			delete(c.conns, ev.ConnectionID)
+			c.forget("connection", ev.ConnectionID, 0)
 		}
 	case RunQueued, RunStart:
 		r := c.runs[ev.RunID]
@@ -409,13 +510,14 @@ func (c *Checker) check(ev *Event) {
 		if ev.Attempt != 0 {
 			r.attempt = ev.Attempt
 		}
-		if ev.ParentRunID != "" {
+		if ev.ParentRunID != "" && c.mayNameParent(r.id) {
+			c.nameParent(r, ev) // a run names its parent once, when it is queued or started
 			r.parent = ev.ParentRunID
 		}
-		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "run")
-		if _, known := c.seen[hashID("run", ev.ParentRunID)]; ev.ParentRunID != "" && !known {
-			c.add("L1", SevWarning, ev.Seq, ev.Origin, []string{ev.RunID, ev.ParentRunID}, "run %s names parent run %s, which is not in this log", ev.RunID, ev.ParentRunID)
+		if ev.Type == RunStart && r.parent == "" {
+			c.parents.settled(idKey("run", r.id))
 		}
+		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "run")
 		if (r.attempt > 1 || r.kind == "retry" || r.kind == "resume" || r.kind == "subagent" || r.kind == "handoff") && r.parent == "" && !r.orphanReported {
 			r.orphanReported = true
 			what := "a sub-agent or hand-off"
@@ -457,7 +559,9 @@ func (c *Checker) check(ev *Event) {
 			c.addEv("L4", ev, []string{r.id}, "run/end of run %s with non-terminal status %s", r.id, ev.Status)
 		}
 		c.runStatus(r, ev, ev.Status)
+		c.order(ev, "run", &r.ckNode)
 		r.ended, r.end = true, ev.TS
+		c.parents.settled(idKey("run", r.id))
 		for _, t := range sortedTurns(r.turns) {
 			c.addEv("L3", ev, []string{t.id, r.id}, "run %s ended while turn %s is still open", r.id, t.id)
 			c.dropTurn(t)
@@ -465,9 +569,9 @@ func (c *Checker) check(ev *Event) {
 		c.inside("L2", ev, r.id, c.sessions[ev.SessionID], "end of run")
 		r.release()
 		if r.status.Terminal() {
-			// Keep only the final status of an ended run: 16 bytes instead of the whole state.
+			// An ended run keeps nothing but its id and final status, in one slot of c.ids.
 			delete(c.runs, r.id)
-			c.ended[hashID("run", r.id)] = r.status
+			c.forget("run", r.id, statusCode[r.status]<<1)
 		}
 	case TurnStart:
 		r := c.runOf(ev)
@@ -510,6 +614,7 @@ func (c *Checker) check(ev *Event) {
 			c.addEv("L2", ev, []string{t.id}, "turn %s ends before its last step ended", t.id)
 		}
 		c.inside("L2", ev, t.id, &r.ckNode, "end of turn")
+		c.order(ev, "turn", &t.ckNode)
 		c.dropTurn(t)
 	case StepStart:
 		t := c.turnOf(ev)
@@ -547,6 +652,7 @@ func (c *Checker) check(ev *Event) {
 			s.failed = true
 		}
 		c.inside("L2", ev, s.id, &t.ckNode, "end of step")
+		c.order(ev, "step", &s.ckNode)
 		if t.openStep == s {
 			t.openStep = nil
 		}
@@ -554,6 +660,20 @@ func (c *Checker) check(ev *Event) {
 			t.lastEnd = ev.TS
 		}
 		t.lastStep = s.id
+		// An ended step is forgotten (its id stays in c.ids); only the run's last one is kept,
+		// for L5, without its ended calls.
+		for id, call := range s.calls { // all ended now (an open one was reported above)
+			if c.calls[id] == call {
+				delete(c.calls, id)
+			}
+			c.forget(call.kind(), id, 0)
+		}
+		s.calls = nil
+		if c.steps[s.id] == s {
+			delete(c.steps, s.id)
+		}
+		delete(t.steps, s.id)
+		c.forget("step", s.id, 0)
 		t.run.lastStep = s
 	case ModelStart, ToolStart:
 		s := c.stepOf(ev)
@@ -570,6 +690,9 @@ func (c *Checker) check(ev *Event) {
 		c.inside("L2", ev, ev.CallID, &s.ckNode, kind)
 		call := &ckCall{ckNode: ckNode{id: ev.CallID, start: ev.TS, seq: ev.Seq, origin: ev.Origin}, step: s, tool: ev.Type == ToolStart}
 		c.calls[ev.CallID] = call
+		if s.calls == nil { // a call of an ended step (reported above)
+			s.calls = map[string]*ckCall{}
+		}
 		s.calls[call.id] = call
 		if ev.Type == ToolStart && ev.SideEffect && ev.IdempotencyKey != "" {
 			r := s.turn.run
@@ -580,17 +703,28 @@ func (c *Checker) check(ev *Event) {
 			r.keys[ev.IdempotencyKey] = ev.Seq
 		}
 	case ModelEnd, ToolEnd:
+		kind := "model call"
+		if ev.Type == ToolEnd {
+			kind = "tool call"
+		}
 		call := c.calls[ev.CallID]
 		if call == nil {
+			if c.ended("model call", ev.CallID) || c.ended("tool call", ev.CallID) {
+				c.addEv("L3", ev, []string{ev.CallID}, "call %s ended twice", ev.CallID)
+				return
+			}
 			c.addEv("L1", ev, []string{ev.CallID}, "%s for call %s, which was never started", ev.Type, ev.CallID)
-			return
-		}
-		if call.ended {
-			c.addEv("L3", ev, []string{ev.CallID}, "call %s ended twice", ev.CallID)
 			return
 		}
 		call.ended, call.end = true, ev.TS
 		c.inside("L2", ev, call.id, &call.step.ckNode, "end of call")
+		c.order(ev, kind, &call.ckNode)
+		// An ended call is forgotten: only its id stays, in c.ids.
+		delete(c.calls, ev.CallID)
+		if call.step.calls[call.id] == call {
+			delete(call.step.calls, call.id)
+		}
+		c.forget(call.kind(), call.id, 0)
 	case InputSteer, InputFollowUp:
 		r := c.runOf(ev)
 		if !c.fresh("input", ev.InputID) {

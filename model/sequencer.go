@@ -10,18 +10,32 @@ import (
 // collector that batches, files merged in any order); Push returns the events that are now in
 // order. Seq numbering of a session starts at 1: if a seq never arrives within Window events,
 // the gap is skipped and noted. Events with seq 0 carry no order and pass
-// through at once. Memory is bounded by Window events per session.
+// through at once. Memory: one counter per session ever seen (a 16-byte map slot, by hash of the
+// session id) and at most Window held events per session waiting for a missing seq.
 type Sequencer struct {
 	// Window is how many events are held waiting for a missing seq (default 4096).
-	Window   int
-	sessions map[string]*seqState
+	Window int
+	// next is the next expected seq of each session, by hash of its id (a collision of two
+	// session ids' 64-bit hashes is as likely as 2^-64 a pair).
+	next map[uint64]int64
+	// held are the sessions with events waiting for a missing seq.
+	held map[uint64]*seqState
 	// Gaps are notes about seq numbers that never arrived.
 	Gaps []string
 }
 
 type seqState struct {
-	next    int64 // next expected seq, 0 before the first event
+	session string
 	pending evHeap
+}
+
+func sessionKey(id string) uint64 {
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 type evHeap []*Event
@@ -44,59 +58,67 @@ func (s *Sequencer) Push(ev *Event, apply func(*Event)) {
 		apply(ev)
 		return
 	}
-	if s.sessions == nil {
-		s.sessions = map[string]*seqState{}
+	if s.next == nil {
+		s.next, s.held = map[uint64]int64{}, map[uint64]*seqState{}
 	}
-	st := s.sessions[ev.SessionID]
-	if st == nil {
-		st = &seqState{next: 1} // a session's log starts at seq 1; a tail of a log waits at most Window events
-		s.sessions[ev.SessionID] = st
+	k := sessionKey(ev.SessionID)
+	next, ok := s.next[k]
+	if !ok {
+		next = 1 // a session's log starts at seq 1; a tail of a log waits at most Window events
 	}
+	st := s.held[k]
 	switch {
-	case ev.Seq == st.next && len(st.pending) == 0: // the common case: already in order
-		st.next++
+	case ev.Seq == next && st == nil: // the common case: already in order
+		s.next[k] = next + 1
 		apply(ev)
-	case ev.Seq < st.next: // a late or duplicate event: it cannot be put back in order; apply it now
+	case ev.Seq < next: // a late or duplicate event: it cannot be put back in order; apply it now
+		s.next[k] = next
 		apply(ev)
 	default:
+		if st == nil {
+			st = &seqState{session: ev.SessionID}
+			s.held[k] = st
+		}
 		held := *ev // the caller may reuse ev once Push returns
 		heap.Push(&st.pending, &held)
-		s.drain(ev.SessionID, st, false, apply)
+		s.next[k] = next
+		s.drain(k, st, false, apply)
 	}
 }
 
-func (s *Sequencer) drain(session string, st *seqState, force bool, apply func(*Event)) {
+func (s *Sequencer) drain(k uint64, st *seqState, force bool, apply func(*Event)) {
 	window := s.Window
 	if window <= 0 {
 		window = 4096
 	}
 	for st.pending.Len() > 0 {
 		top := st.pending[0]
+		next := s.next[k]
 		switch {
-		case top.Seq <= st.next:
+		case top.Seq <= next:
 			heap.Pop(&st.pending)
-			apply(top)
-			if top.Seq == st.next {
-				st.next++
+			if top.Seq == next {
+				s.next[k] = next + 1
 			}
+			apply(top)
 		case force || st.pending.Len() > window:
-			s.Gaps = append(s.Gaps, fmt.Sprintf("session %s: seq %d..%d never arrived", session, st.next, top.Seq-1))
-			st.next = top.Seq
+			s.Gaps = append(s.Gaps, fmt.Sprintf("session %s: seq %d..%d never arrived", st.session, next, top.Seq-1))
+			s.next[k] = top.Seq
 		default:
 			return
 		}
 	}
-	st.pending = nil // release the buffer of a drained session
+	delete(s.held, k) // release the buffer of a drained session
 }
 
 // Flush passes every held event to apply in order, skipping gaps that were never filled.
 func (s *Sequencer) Flush(apply func(*Event)) {
-	ids := make([]string, 0, len(s.sessions))
-	for id := range s.sessions {
-		ids = append(ids, id)
+	held := make([]*seqState, 0, len(s.held))
+	for _, st := range s.held {
+		held = append(held, st)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		s.drain(id, s.sessions[id], true, apply)
+	sort.Slice(held, func(i, j int) bool { return held[i].session < held[j].session })
+	for _, st := range held {
+		s.drain(sessionKey(st.session), st, true, apply)
 	}
 }

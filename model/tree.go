@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Span is the interval shared by every node of the lifecycle tree.
 type Span struct {
@@ -17,12 +20,33 @@ type Span struct {
 	Inferred []string `json:"inferred,omitempty"`
 }
 
-// Duration is End-Start, or 0 when either is unknown.
+// Duration is End-Start, or 0 when either is unknown. A difference beyond what a
+// time.Duration holds (about 292 years) is saturated: use DurationOK to know.
 func (s *Span) Duration() time.Duration {
+	d, _ := s.DurationOK()
+	return d
+}
+
+// DurationOK is Duration, with ok false when the true End-Start does not fit in a
+// time.Duration and the value returned is only the saturated bound (see Elapsed). An output
+// should then show the interval as out of range rather than print that bound.
+func (s *Span) DurationOK() (d time.Duration, ok bool) {
 	if s.Start.IsZero() || s.End.IsZero() {
-		return 0
+		return 0, true
 	}
-	return s.End.Sub(s.Start)
+	return Elapsed(s.Start, s.End)
+}
+
+// Elapsed returns end-start and true, or, when the difference does not fit in a time.Duration
+// (more than about 292 years either way), math.MaxInt64 or math.MinInt64 nanoseconds and
+// false. Use it for every offset and interval computed from a log's timestamps: time.Sub
+// saturates silently, and arithmetic on the saturated value overflows.
+func Elapsed(start, end time.Time) (time.Duration, bool) {
+	d := end.Sub(start)
+	if (d == math.MaxInt64 || d == math.MinInt64) && !start.Add(d).Equal(end) {
+		return d, false
+	}
+	return d, true
 }
 
 func (s *Span) open(ev *Event) {

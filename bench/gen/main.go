@@ -1,10 +1,14 @@
 // Command gen writes large synthetic traces for lifeline's performance measurements (see
 // bench/run.sh): a canonical event log or an OTLP file-exporter file (JSON Lines, one TracesData
 // per line, GenAI semantic-convention attributes with message content, children before parents
-// as SDK exporters write them), of at least the requested size.
+// as SDK exporters write them), of at least the requested size. Two more canonical shapes
+// measure what memory grows with (bench/memory.sh): one run whose single turn has -n steps, and
+// -n small runs (one turn, one step, one model call each), -per runs to a session.
 //
 //	go run ./bench/gen -format canonical -size 1GB -o /tmp/big.canonical.jsonl
 //	go run ./bench/gen -format otlp -size 1GB -o /tmp/big.otlp.jsonl
+//	go run ./bench/gen -format long-turn -n 500000 -o /tmp/steps.jsonl
+//	go run ./bench/gen -format small-runs -n 1000000 -per 1 -o /tmp/runs.jsonl
 package main
 
 import (
@@ -21,6 +25,8 @@ func main() {
 	format := flag.String("format", "otlp", "canonical or otlp")
 	size := flag.String("size", "1GB", "minimum output size (e.g. 100MB, 1GB)")
 	out := flag.String("o", "", "output file (default stdout)")
+	n := flag.Int("n", 500000, "long-turn: steps; small-runs: runs")
+	per := flag.Int("per", 1, "small-runs: runs per session")
 	flag.Parse()
 	limit, err := parseSize(*size)
 	if err != nil {
@@ -40,8 +46,12 @@ func main() {
 		canonical(w, limit)
 	case "otlp":
 		otlp(w, limit)
+	case "long-turn":
+		longTurn(w, *n)
+	case "small-runs":
+		smallRuns(w, *n, max(*per, 1))
 	default:
-		fmt.Fprintln(os.Stderr, "gen: -format canonical or otlp")
+		fmt.Fprintln(os.Stderr, "gen: -format canonical, otlp, long-turn or small-runs")
 		os.Exit(2)
 	}
 	if err := w.w.Flush(); err != nil {
@@ -118,6 +128,60 @@ func canonical(w *counter, limit int64) {
 			ev("turn/end", tid+`,"outcome":"ok","stop_reason":"goal_reached","source":"runtime"`)
 			ev("run/end", rid+`,"status":"completed","stop_reason":"goal_reached","source":"runtime"`)
 		}
+	}
+}
+
+// longTurn writes one session with one run whose one turn has n steps (a model call and a tool
+// call each).
+func longTurn(w *counter, n int) {
+	ts, seq := base, 0
+	ev := func(typ, extra string) {
+		seq++
+		ts = ts.Add(time.Millisecond)
+		w.line(fmt.Sprintf(`{"v":1,"seq":%d,"ts":%q,"type":%q,"session_id":"s1"%s}`, seq, ts.Format(time.RFC3339Nano), typ, extra))
+	}
+	ev("session/start", `,"source":"runtime"`)
+	ev("run/start", `,"run_id":"r1","attempt":1,"source":"runtime"`)
+	ev("turn/start", `,"run_id":"r1","turn_id":"t1","source":"runtime"`)
+	for i := 0; i < n; i++ {
+		sp := fmt.Sprintf(`,"run_id":"r1","turn_id":"t1","step_id":"st%d"`, i)
+		ev("step/start", sp+`,"source":"runtime"`)
+		ev("model/start", sp+fmt.Sprintf(`,"call_id":"m%d","name":"gpt-4.1","source":"model"`, i))
+		ev("model/end", sp+fmt.Sprintf(`,"call_id":"m%d","outcome":"ok","usage":{"input_tokens":812,"output_tokens":37},"source":"model"`, i))
+		ev("tool/start", sp+fmt.Sprintf(`,"call_id":"c%d","name":"get_weather","source":"tool"`, i))
+		ev("tool/end", sp+fmt.Sprintf(`,"call_id":"c%d","outcome":"ok","source":"tool"`, i))
+		ev("step/end", sp+`,"outcome":"ok","source":"runtime"`)
+	}
+	ev("turn/end", `,"run_id":"r1","turn_id":"t1","outcome":"ok","stop_reason":"goal_reached","source":"runtime"`)
+	ev("run/end", `,"run_id":"r1","status":"completed","stop_reason":"goal_reached","source":"runtime"`)
+	ev("session/end", `,"source":"runtime"`)
+}
+
+// smallRuns writes n runs of one turn, one step and one model call each, per runs to a session.
+func smallRuns(w *counter, n, per int) {
+	ts := base
+	for r := 0; r < n; r += per {
+		sid, seq := fmt.Sprintf("s%d", r/per), 0
+		ev := func(typ, extra string) {
+			seq++
+			ts = ts.Add(time.Millisecond)
+			w.line(fmt.Sprintf(`{"v":1,"seq":%d,"ts":%q,"type":%q,"session_id":%q%s}`, seq, ts.Format(time.RFC3339Nano), typ, sid, extra))
+		}
+		ev("session/start", `,"source":"runtime"`)
+		for k := r; k < min(r+per, n); k++ {
+			rid := fmt.Sprintf(`,"run_id":"r%d"`, k)
+			tid := rid + fmt.Sprintf(`,"turn_id":"t%d"`, k)
+			sp := tid + fmt.Sprintf(`,"step_id":"st%d"`, k)
+			ev("run/start", rid+`,"attempt":1,"source":"runtime"`)
+			ev("turn/start", tid+`,"source":"runtime"`)
+			ev("step/start", sp+`,"source":"runtime"`)
+			ev("model/start", sp+fmt.Sprintf(`,"call_id":"m%d","name":"gpt-4.1","source":"model"`, k))
+			ev("model/end", sp+fmt.Sprintf(`,"call_id":"m%d","outcome":"ok","usage":{"input_tokens":812,"output_tokens":37},"source":"model"`, k))
+			ev("step/end", sp+`,"outcome":"ok","source":"runtime"`)
+			ev("turn/end", tid+`,"outcome":"ok","stop_reason":"goal_reached","source":"runtime"`)
+			ev("run/end", rid+`,"status":"completed","stop_reason":"goal_reached","source":"runtime"`)
+		}
+		ev("session/end", `,"source":"runtime"`)
 	}
 }
 

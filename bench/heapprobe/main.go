@@ -1,7 +1,9 @@
-// Command heapprobe reads logs into a lifecycle tree and writes a heap profile of what the tree
-// keeps alive: a tool to see where timeline's memory goes.
+// Command heapprobe reads logs into a lifecycle tree (or, with -check, through the invariant
+// checker) and writes a heap profile of what stays alive at the end: a tool to see where
+// timeline's and check's memory goes.
 //
 //	go run ./bench/heapprobe -o heap.prof FILE… && go tool pprof -top -sample_index=inuse_space heap.prof
+//	go run ./bench/heapprobe -check -o heap.prof FILE…
 package main
 
 import (
@@ -17,17 +19,34 @@ import (
 
 func main() {
 	out := flag.String("o", "heap.prof", "heap profile to write")
+	check := flag.Bool("check", false, "run the invariant checker instead of building the tree")
 	flag.Parse()
-	p := model.NewProjector()
-	if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, p.Apply); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	var keep any
+	if *check {
+		c := model.NewChecker()
+		if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, c.Check); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		// before Finish, which adds the end-of-input findings: what the checker keeps while it streams
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Printf("live heap %d MB after %d findings\n", ms.HeapAlloc>>20, len(c.Findings()))
+		keep = c
+	} else {
+		p := model.NewProjector()
+		if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, p.Apply); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		tree := p.Tree()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Printf("live heap %d MB for %d sessions\n", ms.HeapAlloc>>20, len(tree.Sessions))
+		keep = tree
 	}
-	tree := p.Tree()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	fmt.Printf("live heap %d MB for %d sessions\n", ms.HeapAlloc>>20, len(tree.Sessions))
 	f, err := os.Create(*out)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -38,5 +57,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	runtime.KeepAlive(tree)
+	runtime.KeepAlive(keep)
 }

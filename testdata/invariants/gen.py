@@ -143,3 +143,31 @@ k = find(log, "step/end", step_id="step-1")
 log.insert(k, ev(452, "tool/start", turn_id=T, step_id="step-1", call_id="call-a-retry", name="charge_card", side_effect=True, idempotency_key="charge-42"))
 log.insert(k + 1, ev(454, "tool/end", turn_id=T, step_id="step-1", call_id="call-a-retry", outcome="ok"))
 write("L13_side_effect_twice_after_resume.jsonl", log)
+
+# L1: a run that names itself as its parent.
+log = base()
+for i in (find(log, "run/queued"), find(log, "run/start")):
+    log[i]["parent_run_id"] = R
+write("L1_self_parent.jsonl", log)
+
+# L1: a parent cycle: run-1 names run-2 as its parent (before run-2 is in the log: no finding
+# yet), then run-2 starts naming run-1. Reported once, as a cycle, at the run that closes it.
+log = base()
+for i in (find(log, "run/queued"), find(log, "run/start")):
+    log[i]["parent_run_id"] = "run-2"
+log += [
+    ev(750, "run/start", run_id="run-2", attempt=1, kind="subagent", parent_run_id=R),
+    ev(760, "run/end", run_id="run-2", status="completed", stop_reason="goal_reached"),
+]
+write("L1_parent_cycle.jsonl", log)
+
+# C1: a clock gone wrong: the run ends in the year 2400, 374 years after it started (more than
+# a time.Duration holds). Reported once per session.
+log = base()
+log[find(log, "run/end")]["ts"] = "2400-01-01T00:00:00.000000000Z"
+write("C1_absurd_clock.jsonl", log)
+
+# C1: a tool call that ends 6 ms before it starts (beyond the 5 ms skew tolerance).
+log = base()
+log[find(log, "tool/end", call_id="call-b")]["ts"] = ts(305)
+write("C1_end_before_start.jsonl", log)
