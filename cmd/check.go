@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
@@ -17,29 +18,42 @@ type checkFlags struct {
 	format      string
 	skew        time.Duration
 	showOpen    bool
+	list        bool
+	explain     string
 }
 
 func newCheckCmd() *cobra.Command {
 	var f checkFlags
 	c := &cobra.Command{
-		Use:   "check FILE…",
+		Use:   "check [FILE|DIR…]",
 		Short: "Check logs against the lifecycle invariants L1–L13",
 		Long: `check reads logs in any supported format (auto-detected, or forced with --input-format),
 maps them onto the canonical model and checks invariants L1–L13 of the lifecycle model.
 Each finding names its invariant, the ids involved and the source record (file:line).
+A directory stands for the logs in it (the other files are named and skipped); with no FILE,
+check reads standard input unless it is a terminal. --list shows the invariants, --explain
+one of them.
 
 Exit status: 0 when clean, 3 when there are findings, 1 on bad input (a file that cannot be
 read, or records that cannot be decoded; the readable rest is still checked).`,
 		Example: `  lifeline demo approval --log run.jsonl && lifeline check run.jsonl
   lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
-  cat run.jsonl | lifeline check -`,
-		Args: cobra.MinimumNArgs(1),
+  cat run.jsonl | lifeline check
+  lifeline check testdata/invariants
+  lifeline check --list
+  lifeline check --explain L7`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
 	c.Flags().StringVar(&f.format, "format", "text", "output format: text or json")
 	c.Flags().DurationVar(&f.skew, "skew", 5*time.Millisecond, "clock-skew tolerance for interval checks (L2, L10)")
 	c.Flags().BoolVar(&f.showOpen, "open", false, "also list runs still live (reported open, not a violation)")
+	c.Flags().BoolVar(&f.list, "list", false, "list the invariants and exit")
+	c.Flags().StringVar(&f.explain, "explain", "", "print what an invariant (L1…L13, C1) states and exit")
+	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
+	mustComplete(c, "format", complete("text\tfindings, one a line", "json\tthe whole report, for programs"))
+	mustComplete(c, "explain", complete(invariantCompletions()...))
 	return c
 }
 
@@ -57,6 +71,13 @@ type checkReport struct {
 func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	if f.format != "text" && f.format != "json" {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text or json)", f.format)}
+	}
+	if f.list || f.explain != "" {
+		return explainInvariants(cmd.OutOrStdout(), f)
+	}
+	args, err := inputFiles(cmd, args, f.inputFormat)
+	if err != nil {
+		return err
 	}
 	checker := model.NewChecker()
 	checker.Skew = f.skew
@@ -125,4 +146,46 @@ func printCheckText(w, errw io.Writer, r checkReport, violations int, unreadable
 		return
 	}
 	fmt.Fprintf(w, "%d finding(s) (%d error, %d warning) in %d events\n", violations, r.Counts["error"], r.Counts["warning"], r.Events)
+}
+
+// invariantDoc is one invariant as check --list and --explain print it.
+type invariantDoc struct {
+	Code      string `json:"code"`
+	Statement string `json:"statement"`
+	Doc       string `json:"doc"`
+}
+
+// modelDoc is where the invariants are described.
+const modelDoc = "https://github.com/lifeline-dev/lifeline/blob/main/docs/model.md#invariants-checked-on-every-trace-tested-on-the-reference-runtime"
+
+// explainInvariants prints the invariants (--list) or one of them (--explain CODE).
+func explainInvariants(w io.Writer, f checkFlags) error {
+	var docs []invariantDoc
+	for _, code := range invariantCodes() {
+		if f.explain == "" || strings.EqualFold(f.explain, code) {
+			docs = append(docs, invariantDoc{Code: code, Statement: model.InvariantTitles[code], Doc: modelDoc})
+		}
+	}
+	if len(docs) == 0 {
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown invariant %q (one of %s; see lifeline check --list)", f.explain, strings.Join(invariantCodes(), ", "))}
+	}
+	if f.format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if f.explain != "" {
+			return enc.Encode(docs[0])
+		}
+		return enc.Encode(docs)
+	}
+	if f.explain != "" {
+		d := docs[0]
+		_, err := fmt.Fprintf(w, "%s: %s\n\nlifeline check reports a violation as \"file:line: %s error|warning: …\" and exits 3.\nSee %s\n", d.Code, d.Statement, d.Code, d.Doc)
+		return err
+	}
+	for _, d := range docs {
+		if _, err := fmt.Fprintf(w, "%-4s %s\n", d.Code, d.Statement); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -17,24 +17,27 @@ type convertFlags struct {
 func newConvertCmd() *cobra.Command {
 	var f convertFlags
 	c := &cobra.Command{
-		Use:   "convert FILE… --to canonical",
+		Use:   "convert [FILE|DIR…] --to canonical",
 		Short: "Convert logs in any supported format to lifeline's canonical event log",
 		Long: `convert reads logs in any supported format (auto-detected per file, or forced with
 --input-format) and writes the canonical event log (JSON Lines, docs/events.md): one event per
 line, numbered per session, each with the source record (file:line) it came from and what was
-inferred rather than read. Several files are merged; "-" reads standard input. The output streams:
-memory does not grow with the input.
+inferred rather than read. Several files are merged; "-" reads standard input, as does no FILE
+when standard input is not a terminal; a directory stands for the logs in it (the other files are
+named and skipped). The output streams: memory does not grow with the input.
 
 Records that cannot be decoded are reported on stderr as file:line: message and the rest is
 still converted. Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline convert --to canonical testdata/samples/openai-agents/02_tool_error.jsonl
   lifeline convert --to canonical -o run.jsonl testdata/samples/otel/langgraph_01_react_multi_step.otlp.json && lifeline check run.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runConvert(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
 	c.Flags().StringVar(&f.to, "to", "canonical", "output format: canonical")
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
+	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
+	mustComplete(c, "to", complete("canonical\tlifeline's event log, JSON Lines (docs/events.md)"))
 	return c
 }
 
@@ -43,6 +46,10 @@ func init() { rootCmd.AddCommand(newConvertCmd()) }
 func runConvert(cmd *cobra.Command, args []string, f convertFlags) error {
 	if f.to != "canonical" {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --to %q (canonical)", f.to)}
+	}
+	args, err := inputFiles(cmd, args, f.inputFormat)
+	if err != nil {
+		return err
 	}
 	w, err := openOutput(cmd, f.out)
 	if err != nil {

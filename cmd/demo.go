@@ -40,17 +40,29 @@ Output formats (--format):
 ` + renderFormatHelp(),
 		Example: `  lifeline demo
   lifeline demo --list
+  lifeline demo --list --format json
   lifeline demo crash-resume --log /tmp/crash.jsonl --force && lifeline check /tmp/crash.jsonl
   lifeline demo approval --format json`,
 		Args: cobra.MaximumNArgs(1),
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []string
+			for _, s := range runtime.Scenarios() {
+				names = append(names, s.Name+"\t"+s.Description)
+			}
+			return complete(names...)(c, args, toComplete)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runDemo(cmd, args, f) },
 	}
-	c.Flags().BoolVar(&f.list, "list", false, "list the scenarios with a one-line description each")
+	c.Flags().BoolVar(&f.list, "list", false, "list the scenarios with a one-line description each (--format json: as JSON)")
 	c.Flags().StringVar(&f.log, "log", "", "write the canonical event log to `FILE` (kept after the run)")
 	c.Flags().BoolVar(&f.force, "force", false, "overwrite the --log file if it exists")
 	c.Flags().StringVar(&f.format, "format", "text", "output format: "+strings.Join(renderFormatNames(), ", "))
 	c.Flags().BoolVar(&f.uuids, "uuid", false, "mint UUIDs (the runtime's default) instead of readable sequential ids")
 	c.Flags().BoolVar(&f.fullIDs, "full-ids", false, "print ids whole instead of shortened")
+	mustComplete(c, "format", complete(renderFormatCompletions()...))
 	return c
 }
 
@@ -59,8 +71,14 @@ func init() { rootCmd.AddCommand(newDemoCmd()) }
 func runDemo(cmd *cobra.Command, args []string, f demoFlags) error {
 	w := cmd.OutOrStdout()
 	if f.list {
-		printScenarioList(w)
-		return nil
+		switch f.format {
+		case "text":
+			printScenarioList(w)
+			return nil
+		case "json":
+			return writeJSON(w, scenarioList())
+		}
+		return &exitError{code: exitFailure, err: fmt.Errorf("--list: unknown --format %q (text or json)", f.format)}
 	}
 	name := runtime.Scenarios()[0].Name
 	if len(args) == 1 {
@@ -73,10 +91,15 @@ func runDemo(cmd *cobra.Command, args []string, f demoFlags) error {
 	if !validFormat(f.format) {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (one of %s)", f.format, strings.Join(renderFormatNames(), ", "))}
 	}
+	if err := refuseHTMLOnTerminal(cmd, f.format, "", "lifeline demo --format html > demo.html"); err != nil {
+		return err
+	}
 	if f.log != "" && f.force {
 		if err := os.Remove(f.log); err != nil && !os.IsNotExist(err) {
 			return &exitError{code: exitFailure, err: fmt.Errorf("--force: %w", err)}
 		}
+	} else if st, err := os.Stat(f.log); f.log != "" && err == nil && st.Size() > 0 {
+		return &exitError{code: exitFailure, err: fmt.Errorf("--log %s already exists: add --force to overwrite it, or choose another file", f.log)}
 	}
 	opts := runtime.ScenarioOptions{Path: f.log}
 	if f.uuids {
@@ -125,6 +148,21 @@ func validFormat(name string) bool {
 		}
 	}
 	return false
+}
+
+// scenarioEntry is one scenario in demo --list --format json.
+type scenarioEntry struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Default     bool   `json:"default,omitempty"`
+}
+
+func scenarioList() []scenarioEntry {
+	var out []scenarioEntry
+	for i, s := range runtime.Scenarios() {
+		out = append(out, scenarioEntry{Name: s.Name, Description: s.Description, Default: i == 0})
+	}
+	return out
 }
 
 func printScenarioList(w io.Writer) {

@@ -49,6 +49,7 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
+	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart"))
 	return c
 }
 

@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/lifeline-dev/lifeline/cmd/internal/outfile"
 	"github.com/spf13/cobra"
@@ -50,10 +52,26 @@ func (o *output) abort() {
 	o.file.Abort()
 }
 
+// refuseHTMLOnTerminal refuses --format html when it would go to a terminal (a whole page of
+// markup and script, useless there): it says to use suggestion instead.
+func refuseHTMLOnTerminal(cmd *cobra.Command, format, out, suggestion string) error {
+	if format != "html" || (out != "" && out != "-") || !isTerminal(cmd.OutOrStdout()) {
+		return nil
+	}
+	return &exitError{code: exitFailure, err: fmt.Errorf("--format html writes a whole web page, not for a terminal: use %s and open it in a browser", suggestion)}
+}
+
 // unchanged adds to err, for a file output, that the file was not written.
 func (o *output) unchanged(err error) error {
 	if o.file == nil {
 		return err
 	}
 	return fmt.Errorf("%w (%s left unchanged)", err, o.path)
+}
+
+// writeJSON writes v as indented JSON, the shape of every --format json listing.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

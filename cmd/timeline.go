@@ -24,15 +24,18 @@ type timelineFlags struct {
 func newTimelineCmd() *cobra.Command {
 	var f timelineFlags
 	c := &cobra.Command{
-		Use:   "timeline FILE…",
+		Use:   "timeline [FILE|DIR…]",
 		Short: "Print the lifecycle tree (Session › Run › Turn › Step › calls) of logs in any supported format",
 		Long: `timeline reads logs in any supported format (auto-detected per file, or forced with
 --input-format), maps them onto the canonical lifecycle model and prints the tree. Several files
-are merged (one session may span several files); "-" reads standard input.
+are merged (one session may span several files); "-" reads standard input, as does no FILE
+when standard input is not a terminal. A directory stands for the logs in it (the other files
+are named and skipped).
 
 --format selects the output (` + "text, waterfall, html, mermaid, chrome, otlp, json" + `);
 --format json prints the canonical tree with a "summary" object (sessions, runs, turns, steps,
 model_calls, tool_calls, failed_tool_calls) and a "runs" array (status, stop_reason) at the top.
+--format html writes a whole page: give -o FILE (it is refused on a terminal).
 
 Records that cannot be decoded are reported on stderr as file:line: message and the rest is
 still shown. Exit status: 0, or 1 when an input could not be read at all.`,
@@ -42,7 +45,7 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
   lifeline timeline --format mermaid --mermaid sequence testdata/samples/pi-agent-core/01_multi_turn_tools.events.jsonl
   lifeline timeline --format waterfall testdata/samples/deepseek-harness/approval-composer.session.jsonl
   lifeline convert --to canonical testdata/samples/otel/langgraph_01_react_multi_step.otlp.json | lifeline timeline --input-format canonical -`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTimeline(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format ("+strings.Join(tracer.Names(), ", ")+") instead of detecting it")
@@ -53,6 +56,9 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().BoolVar(&f.fullIDs, "full-ids", false, "print ids whole (text, waterfall)")
 	c.Flags().IntVar(&f.width, "width", 0, "output width in columns (text, waterfall; default: the terminal's, else $COLUMNS, else 100)")
 	c.Flags().StringVar(&f.title, "title", "", "title of the diagram or page (mermaid, html)")
+	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
+	mustComplete(c, "format", complete(renderFormatCompletions()...))
+	mustComplete(c, "mermaid", complete("gantt\tone bar per node on a time axis", "sequence\tmessages between run, model and tools"))
 	return c
 }
 
@@ -107,6 +113,13 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	}
 	if f.mermaid != "gantt" && f.mermaid != "sequence" {
 		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --mermaid %q (gantt or sequence)", f.mermaid)}
+	}
+	if err := refuseHTMLOnTerminal(cmd, f.format, f.out, "-o trace.html"); err != nil {
+		return err
+	}
+	args, err := inputFiles(cmd, args, f.inputFormat)
+	if err != nil {
+		return err
 	}
 	tree, findings, readErr := readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
 	out, err := openOutput(cmd, f.out)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -45,15 +46,43 @@ func Version() string {
 	return "devel-" + rev
 }
 
-var versionCmd = &cobra.Command{
-	Use:     "version",
-	Short:   "Print lifeline's version",
-	Example: "  lifeline version",
-	Args:    cobra.NoArgs,
-	RunE: func(cmd *cobra.Command, args []string) error {
-		fmt.Fprintln(cmd.OutOrStdout(), "lifeline", Version())
-		return nil
-	},
+// versionInfo is what version --format json prints.
+type versionInfo struct {
+	Version string `json:"version"`
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Arch    string `json:"arch"`
 }
 
-func init() { rootCmd.AddCommand(versionCmd) }
+func newVersionCmd() *cobra.Command {
+	var format string
+	c := &cobra.Command{
+		Use:   "version",
+		Short: "Print lifeline's version",
+		Long:  "version prints lifeline's version (also: lifeline --version); --format json adds the Go version, OS and architecture.",
+		Example: `  lifeline version
+  lifeline version --format json
+  lifeline --version`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			switch format {
+			case "text":
+				_, err := fmt.Fprintln(w, "lifeline", Version())
+				return err
+			case "json":
+				return writeJSON(w, versionInfo{Version: Version(), Go: goruntime.Version(), OS: goruntime.GOOS, Arch: goruntime.GOARCH})
+			}
+			return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text or json)", format)}
+		},
+	}
+	c.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	mustComplete(c, "format", complete("text", "json"))
+	return c
+}
+
+func init() {
+	rootCmd.AddCommand(newVersionCmd())
+	rootCmd.Version = Version()
+	rootCmd.SetVersionTemplate("lifeline {{.Version}}\n")
+}

@@ -46,12 +46,16 @@ consequence and links to its documentation (docs/checks/NAME.md). Suppress one w
 
 The same checks run under go vet: go vet -vettool=$(which lifeline) ./...
 
+Positions are module-relative, as in lifeline map: dir/file.go:line:col in the main module,
+module/path/dir/file.go:line:col in a dependency.
+
 Exit status: 0 when clean, 3 when there are findings, 1 on failure (packages that cannot be
 loaded or do not type-check, a bad flag or profile).`,
 		Example: `  lifeline vet ./...
   lifeline vet --format sarif ./... > lifeline.sarif
   lifeline vet --format json --checks unboundedloop,loopcancel ./agent
   lifeline vet --list
+  lifeline vet --list --format json
   lifeline vet --explain connctx
   go vet -vettool=$(which lifeline) ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runVet(cmd, args, f) },
@@ -64,10 +68,38 @@ loaded or do not type-check, a bad flag or profile).`,
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
 	c.Flags().BoolVar(&f.list, "list", false, "list the checks and exit")
 	c.Flags().StringVar(&f.explain, "explain", "", "print the documentation of a check and exit")
+	var checks []string
+	for _, a := range analyzer.Checks() {
+		checks = append(checks, a.Name+"\t"+checkTitle(a))
+	}
+	mustComplete(c, "format", complete("text\tfile:line:col: message (check)", "json\tgo vet -json's shape", "sarif\tSARIF 2.1.0, for code scanning"))
+	mustComplete(c, "checks", completeList(checks...))
+	mustComplete(c, "explain", complete(checks...))
 	return c
 }
 
 func init() { rootCmd.AddCommand(newVetCmd()) }
+
+// checkEntry is one check in vet --list --format json.
+type checkEntry struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// relativize rewrites the positions of ds with rel (lifemap's module-relative names, the ones
+// lifeline map prints). Suggested fixes keep absolute names: tools apply them.
+func relativize(ds []diag.Diagnostic, rel func(string) string) {
+	fix := func(p *diag.Position) { p.Filename = rel(p.Filename) }
+	for i := range ds {
+		fix(&ds[i].Pos)
+		fix(&ds[i].End)
+		for j := range ds[i].Related {
+			fix(&ds[i].Related[j].Pos)
+			fix(&ds[i].Related[j].End)
+		}
+	}
+}
 
 func checkTitle(a *analysis.Analyzer) string {
 	title, _, _ := strings.Cut(a.Doc, "\n")
@@ -78,10 +110,20 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 	out := cmd.OutOrStdout()
 	all := analyzer.Checks()
 	if f.list {
-		for _, a := range all {
-			fmt.Fprintf(out, "%-18s %s\n", a.Name, checkTitle(a))
+		switch f.format {
+		case "text":
+			for _, a := range all {
+				fmt.Fprintf(out, "%-18s %s\n", a.Name, checkTitle(a))
+			}
+			return nil
+		case "json":
+			var list []checkEntry
+			for _, a := range all {
+				list = append(list, checkEntry{Name: a.Name, Title: checkTitle(a), URL: a.URL})
+			}
+			return writeJSON(out, list)
 		}
-		return nil
+		return &exitError{code: exitFailure, err: fmt.Errorf("--list: unknown --format %q (text or json)", f.format)}
 	}
 	if f.explain != "" {
 		for _, a := range all {
@@ -133,14 +175,14 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 		}
 	}
 	diag.Sort(ds)
-	if wd, err := os.Getwd(); err == nil {
-		diag.RelTo(ds, wd)
+	if f.format == "sarif" {
+		toUTF16Columns(ds) // reads the files: before positions are made relative
 	}
+	relativize(ds, lifemap.NewRelativizer(pkgs).Rel)
 	switch f.format {
 	case "json":
 		err = diag.WriteJSON(out, ds, failures)
 	case "sarif":
-		toUTF16Columns(ds)
 		var rules []diag.Rule
 		for _, a := range checks {
 			rules = append(rules, diag.Rule{ID: a.Name, Title: checkTitle(a), Doc: a.Doc, URL: a.URL})

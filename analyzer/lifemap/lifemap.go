@@ -96,12 +96,7 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	var errs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-	})
+	errs := loadErrors(pkgs)
 	if len(errs) > 0 {
 		const max = 10
 		more := ""
@@ -112,6 +107,51 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 		return nil, fmt.Errorf("packages do not load or type-check:\n\t%s%s", strings.Join(errs, "\n\t"), more)
 	}
 	return pkgs, nil
+}
+
+// loadErrors returns the errors of pkgs and their dependencies, each once, positions
+// module-relative. When a package has type or syntax errors, the go command's report of its
+// failed compilation ("# pkg" and the same errors again, at position "-") is left out.
+func loadErrors(pkgs []*packages.Package) []string {
+	rel := NewRelativizer(pkgs)
+	var errs []string
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		typed := false
+		for _, e := range p.Errors {
+			typed = typed || e.Kind == packages.TypeError || e.Kind == packages.ParseError
+		}
+		for _, e := range p.Errors {
+			if typed && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+				continue
+			}
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = relPos(rel, e.Pos) + ": " + e.Msg
+			}
+			if !seen[msg] {
+				seen[msg] = true
+				errs = append(errs, msg)
+			}
+		}
+	})
+	return errs
+}
+
+// relPos rewrites the file of a "file:line:col" position with rel.
+func relPos(rel *Relativizer, pos string) string {
+	file, rest := pos, ""
+	for range 2 {
+		i := strings.LastIndexByte(file, ':')
+		if i < 0 || strings.Trim(file[i+1:], "0123456789") != "" || i == len(file)-1 {
+			break
+		}
+		file, rest = file[:i], file[i:]+rest
+	}
+	if !filepath.IsAbs(file) {
+		return pos
+	}
+	return rel.Rel(file) + rest
 }
 
 // loadTyped loads patterns and extra with LoadMode (both from source, their dependencies from
