@@ -13,13 +13,13 @@ import (
 // Formats lists every format lifeline reads, in detection order (ties go to the earlier).
 // Add a format here with one entry.
 var Formats = []Format{
-	{Name: canonical.Name, Description: "lifeline's canonical event log (JSON Lines, docs/events.md)", Detect: canonical.Detect, Decode: canonical.Decode},
-	{Name: otlp.Name, Description: otlp.Description, Detect: otlp.Detect, Decode: otlp.Decode},
-	{Name: openai.Name, Description: openai.Description, Detect: openai.Detect, Decode: openai.Decode},
-	{Name: deepseek.Name, Description: deepseek.Description, Detect: deepseek.Detect, Decode: deepseek.Decode},
-	{Name: pi.EventsName, Description: pi.EventsDescription, Detect: pi.DetectEvents, Decode: pi.DecodeEvents},
-	{Name: pi.SessionName, Description: pi.SessionDescription, Detect: pi.DetectSession, Decode: pi.DecodeSession},
-	{Name: langchain.RunsName, Description: langchain.RunsDescription, Detect: langchain.DetectRuns, Decode: langchain.DecodeRuns},
-	{Name: langchain.EventsName, Description: langchain.EventsDescription, Detect: langchain.DetectEvents, Decode: langchain.DecodeEvents},
-	{Name: smolagents.Name, Description: smolagents.Description, Detect: smolagents.Detect, Decode: smolagents.Decode},
+	{Name: canonical.Name, Description: "lifeline's canonical event log (JSON Lines, docs/events.md)", Detect: canonical.Detect, Decode: canonical.Decode, Expect: `one event object per line, {"v":1,"seq":…,"type":"session/start",…} (docs/events.md)`},
+	{Name: otlp.Name, Description: otlp.Description, Detect: otlp.Detect, Decode: otlp.Decode, Expect: `OTLP JSON with spans, {"resourceSpans":[{"scopeSpans":[{"spans":[…]}]}]} (one per line or one body)`},
+	{Name: openai.Name, Description: openai.Description, Detect: openai.Detect, Decode: openai.Decode, Expect: `OpenAI Agents trace records, {"object":"trace.span","span_data":{…},…} per line or {"data":[…]}`},
+	{Name: deepseek.Name, Description: deepseek.Description, Detect: deepseek.Detect, Decode: deepseek.Decode, Expect: `DeepSeek Harness session records, a {"type":"session","createdAt":…} header then {"type":"…/…","data":{…}} lines`},
+	{Name: pi.EventsName, Description: pi.EventsDescription, Detect: pi.DetectEvents, Decode: pi.DecodeEvents, Expect: `pi agent events, {"type":"agent_start"}, {"type":"message_start","message":{…}}, … one per line`},
+	{Name: pi.SessionName, Description: pi.SessionDescription, Detect: pi.DetectSession, Decode: pi.DecodeSession, Expect: `a pi session header {"type":"session","version":3,"id":…} then entries {"type":"message","id":…,"parentId":…}`},
+	{Name: langchain.RunsName, Description: langchain.RunsDescription, Detect: langchain.DetectRuns, Decode: langchain.DecodeRuns, Expect: `LangChain run records, {"id":…,"run_type":…,"child_runs":[…]} or createRun/updateRun payloads`},
+	{Name: langchain.EventsName, Description: langchain.EventsDescription, Detect: langchain.DetectEvents, Decode: langchain.DecodeEvents, Expect: `streamEvents v2 records, {"event":"on_chain_start","run_id":…,…} one per line`},
+	{Name: smolagents.Name, Description: smolagents.Description, Detect: smolagents.Detect, Decode: smolagents.Decode, Expect: `smolagents memory steps, [{"step_number":…,"timing":{…},…}] or a RunResult {"state":…,"steps":[…]}`},
 }

@@ -27,10 +27,21 @@ type Format struct {
 	// Decode reads a whole input and emits canonical events; per-record problems go to
 	// em.Error and reading goes on. An error return means the input could not be read at all.
 	Decode func(r io.Reader, em *ingest.Emitter) error
+	// Expect says what a record of the format looks like, for the error on an input of which no
+	// record could be read.
+	Expect string
 }
 
-// HeadSize is how many bytes Detect sees.
+// HeadSize is how many bytes Detect sees at least: the first HeadSize bytes, and more when the
+// first line is longer, up to MaxHeadSize, so that a first record longer than HeadSize is still
+// whole.
 const HeadSize = 64 << 10
+
+// MaxHeadSize bounds the head Detect sees when the first line is long.
+const MaxHeadSize = 16 << 20
+
+// bom is the UTF-8 byte order mark some editors put at the start of a file; it is skipped.
+var bom = []byte("\xef\xbb\xbf")
 
 // Lookup returns the format with the given name.
 func Lookup(name string) (*Format, bool) {
@@ -106,9 +117,9 @@ type Report struct {
 }
 
 // Read decodes the files in order and passes every event to sink. One emitter spans all files,
-// so a session spread over several files keeps one seq order. Unreadable or unrecognised files
-// are reported and the other files are still read; the returned error is non-nil if any file
-// could not be read at all.
+// so a session spread over several files keeps one seq order. Unreadable or unrecognised files,
+// and files of which no record could be decoded, are reported and the other files are still
+// read; the returned error is non-nil if any file could not be read at all.
 func Read(files []string, opts Options, sink func(*model.Event)) (*Report, error) {
 	rep := &Report{}
 	if pipelined(opts) {
@@ -151,6 +162,10 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 		r = f
 	}
 	br := bufio.NewReaderSize(r, HeadSize)
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		_, _ = br.Discard(len(bom))
+	}
+	var src io.Reader = br
 	var format *Format
 	if opts.Format != "" {
 		f, ok := Lookup(opts.Format)
@@ -159,8 +174,8 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 		}
 		format = f
 	} else {
-		head, err := br.Peek(HeadSize)
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		head, err := readHead(br)
+		if err != nil {
 			return 0, "", fmt.Errorf("%s: %w", display, err)
 		}
 		if len(bytes.TrimSpace(head)) == 0 {
@@ -171,11 +186,45 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 			return 0, "", fmt.Errorf("%s: %w", display, err)
 		}
 		format = f
+		src = io.MultiReader(bytes.NewReader(head), br)
 	}
 	em.File = display
 	before := em.Events()
-	if err := format.Decode(br, em); err != nil {
+	errsBefore, droppedBefore := em.Errors()
+	nerrs := len(errsBefore) + droppedBefore
+	if err := format.Decode(src, em); err != nil {
 		return em.Events() - before, format.Name, fmt.Errorf("%s: %s: %w", display, format.Name, err)
 	}
-	return em.Events() - before, format.Name, nil
+	n := em.Events() - before
+	if n == 0 {
+		errs, dropped := em.Errors()
+		if bad := len(errs) + dropped - nerrs; bad > 0 {
+			return 0, format.Name, fmt.Errorf("%s: no readable %s record (%d bad, see above): expected %s", display, format.Name, bad, format.Expect)
+		}
+		return 0, format.Name, fmt.Errorf("%s: no %s record: expected %s", display, format.Name, format.Expect)
+	}
+	return n, format.Name, nil
+}
+
+// readHead reads the first HeadSize bytes of br, and on until the first non-blank line is whole
+// (up to MaxHeadSize), for Detect; the bytes are consumed from br.
+func readHead(br *bufio.Reader) ([]byte, error) {
+	head := make([]byte, 0, HeadSize)
+	for {
+		chunk := make([]byte, max(HeadSize, len(head)))
+		if len(head)+len(chunk) > MaxHeadSize {
+			chunk = chunk[:MaxHeadSize-len(head)]
+		}
+		n, err := io.ReadFull(br, chunk)
+		head = append(head, chunk[:n]...)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return head, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if t := bytes.TrimLeft(head, " \t\r\n"); bytes.IndexByte(t, '\n') >= 0 || len(head) >= MaxHeadSize {
+			return head, nil
+		}
+	}
 }

@@ -140,6 +140,7 @@ func newBatch(free bufs) *batch {
 // split reads lines and hands them out in batches; over-long lines become errors of the batch.
 func split(r io.Reader, file string, free bufs, send func(*batch)) error {
 	lr := ingest.NewLineReader(r)
+	lr.Max = ingest.MaxLine // one event per line: no one-document first line
 	b := newBatch(free)
 	for {
 		line, n, final, err := lr.Next()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 )
 
 const good = `{"v":1,"seq":1,"ts":"2026-11-29T08:00:00Z","type":"session/start","session_id":"s"}
@@ -97,7 +98,7 @@ func FuzzDecode(f *testing.F) {
 		if err := Decode(bytes.NewReader(data), em); err != nil {
 			t.Fatal(err)
 		}
-		model.Project(evs)
-		model.CheckEvents(evs)
+		tracertest.FuzzEvents(t, evs)
+		Detect(data)
 	})
 }

@@ -108,8 +108,13 @@ func (e *Emitter) Errors() ([]*DecodeError, int) { return e.errs, e.dropped }
 // Events returns how many events were emitted.
 func (e *Emitter) Events() int { return e.events }
 
-// MaxLine is the longest line a LineReader returns (larger lines are skipped with ErrLineTooLong).
+// MaxLine is the longest line a LineReader returns (larger lines are skipped with ErrLineTooLong),
+// but for the first line of an input, which may be up to MaxDocument.
 const MaxLine = 64 << 20
+
+// MaxDocument is the longest first line a LineReader returns: a one-document JSON input (an
+// OTLP/HTTP body, a run tree, a {"data":[…]} export) written on one line.
+const MaxDocument = 1 << 30
 
 // ErrLineTooLong reports a line longer than MaxLine.
 var ErrLineTooLong = errors.New("line too long")
@@ -124,8 +129,10 @@ type LineReader struct {
 	r    *bufio.Reader
 	line int
 	buf  []byte
-	// Max overrides MaxLine when > 0.
+	// Max overrides MaxLine when > 0 (and MaxDocument for the first line when First is 0).
 	Max int
+	// First overrides the limit of the first line when > 0.
+	First int
 }
 
 // NewLineReader returns a LineReader over r.
@@ -139,7 +146,13 @@ func NewLineReader(r io.Reader) *LineReader {
 // line of a file that may have been cut while being written).
 func (l *LineReader) Next() (line []byte, num int, final bool, err error) {
 	max := l.Max
-	if max <= 0 {
+	switch {
+	case l.line == 0 && l.First > 0:
+		max = l.First
+	case max > 0:
+	case l.line == 0:
+		max = MaxDocument
+	default:
 		max = MaxLine
 	}
 	l.buf = l.buf[:0]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,25 +18,30 @@ type Shared struct {
 	used    map[string]bool
 	runs    map[string]int
 	values  map[string]string
+	next    map[string]int // kind\x00id → the next #n suffix Unique tries
 }
 
 // Shared returns the emitter's shared decoder state.
 func (e *Emitter) Shared() *Shared {
 	if e.shared == nil {
-		e.shared = &Shared{started: map[string]bool{}, used: map[string]bool{}, runs: map[string]int{}, values: map[string]string{}}
+		e.shared = &Shared{started: map[string]bool{}, used: map[string]bool{}, runs: map[string]int{}, values: map[string]string{}, next: map[string]int{}}
 	}
 	return e.shared
 }
 
-// Unique returns id, or id with a "#n" suffix when id was already used for this kind.
+// Unique returns id, or id with a "#n" suffix when id was already used for this kind. The next
+// suffix to try is kept per id, so n uses of one id take O(n) in all, not O(n²).
 func (s *Shared) Unique(kind, id string) string {
-	for i := 1; ; i++ {
-		alt := id
-		if i > 1 {
-			alt = fmt.Sprintf("%s#%d", id, i)
-		}
-		if key := kind + "\x00" + alt; !s.used[key] {
-			s.used[key] = true
+	key := kind + "\x00" + id
+	if !s.used[key] {
+		s.used[key] = true
+		return id
+	}
+	for i := max(s.next[key], 2); ; i++ {
+		alt := fmt.Sprintf("%s#%d", id, i)
+		if k := kind + "\x00" + alt; !s.used[k] {
+			s.used[k] = true
+			s.next[key] = i + 1
 			return alt
 		}
 	}
@@ -74,7 +80,11 @@ func EachLine(r io.Reader, em *Emitter, format string, fn func(line []byte, n in
 			return nil
 		}
 		if errors.Is(err, ErrLineTooLong) {
-			em.Error(n, fmt.Errorf("%s: line %d: longer than %d bytes, skipped: %w", format, n, MaxLine, err))
+			limit := MaxLine
+			if n == 1 {
+				limit = MaxDocument
+			}
+			em.Error(n, fmt.Errorf("%s: line %d: longer than %d bytes, skipped: %w", format, n, limit, err))
 			continue
 		}
 		if err != nil {
@@ -89,13 +99,21 @@ func EachLine(r io.Reader, em *Emitter, format string, fn func(line []byte, n in
 		}
 		if err := fn(line, n); err != nil {
 			var se *json.SyntaxError
-			if final && errors.As(err, &se) {
+			if errors.As(err, &se) && strings.Contains(se.Error(), "exceeded max depth") {
+				err = fmt.Errorf("%w (%d levels): %v", ErrTooDeep, MaxJSONDepth, err)
+			} else if final && errors.As(err, &se) {
 				err = fmt.Errorf("%w: %v", ErrTornLine, err)
 			}
 			em.Error(n, fmt.Errorf("%s: line %d: %w", format, n, err))
 		}
 	}
 }
+
+// MaxJSONDepth is how deeply encoding/json lets values nest; a deeper record is not read.
+const MaxJSONDepth = 10000
+
+// ErrTooDeep reports a record whose JSON nests deeper than MaxJSONDepth.
+var ErrTooDeep = errors.New("JSON nested deeper than the limit")
 
 // FirstLine returns the first non-blank line of head, trimmed: what format detection looks at.
 func FirstLine(head []byte) []byte {

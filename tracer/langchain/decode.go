@@ -106,7 +106,16 @@ func DecodeRuns(r io.Reader, em *ingest.Emitter) error {
 	return err
 }
 
+// MaxDepth is how deeply a run record may nest (in JSON levels: a child_runs level takes two,
+// the array and the run object). Deeper child_runs arrays are emptied before decoding, so the
+// runs above them are kept; encoding/json itself stops at 10000 levels and keeps nothing.
+const MaxDepth = 5000
+
 func decodeRunLine(s *store, t []byte, n int, order *int) error {
+	if pruned, dropped := pruneDeep(t, MaxDepth); dropped > 0 {
+		s.errorf(n, "run tree exceeded max depth %d (JSON levels, about %d nested child_runs): %d array(s) below that depth emptied, the runs in them dropped; the runs above are kept", MaxDepth, MaxDepth/2, dropped)
+		t = pruned
+	}
 	if t[0] == '[' {
 		var arr []json.RawMessage
 		if err := json.Unmarshal(t, &arr); err != nil {
@@ -280,4 +289,88 @@ func innermost(open []*run) *run {
 		return open[len(open)-1]
 	}
 	return nil
+}
+
+// pruneDeep returns b with every array that opens at a nesting depth ≥ limit and holds objects
+// or arrays replaced by [], and how many it replaced; b itself when nothing nests that deep.
+// Objects are never emptied (a child_runs tree alternates arrays and objects, so emptying its
+// arrays bounds it); a value nested deeper still is left to the JSON decoder to reject. Linear
+// in len(b).
+func pruneDeep(b []byte, limit int) ([]byte, int) {
+	depth, deepest := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = skipString(b, i)
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	if deepest <= limit {
+		return b, 0
+	}
+	out := make([]byte, 0, len(b))
+	depth, dropped := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			j := skipString(b, i)
+			out = append(out, b[i:min(j+1, len(b))]...)
+			i = j
+			continue
+		case '{', '[':
+			depth++
+			if c == '[' && depth >= limit {
+				if end, nested := closing(b, i); nested {
+					out = append(out, '[', ']')
+					dropped++
+					depth--
+					i = end
+					continue
+				}
+			}
+		case '}', ']':
+			depth--
+		}
+		out = append(out, b[i])
+	}
+	return out, dropped
+}
+
+// skipString returns the index of the quote that closes the string opening at b[i] (len(b) when
+// it is not closed).
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(b)
+}
+
+// closing returns the index of the bracket closing the container opening at b[i] (the last
+// index when it is not closed) and whether the container holds another container.
+func closing(b []byte, i int) (end int, nested bool) {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = skipString(b, i)
+		case '{', '[':
+			depth++
+			nested = nested || depth > 1
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i, nested
+			}
+		}
+	}
+	return len(b) - 1, nested
 }

@@ -1,6 +1,8 @@
 package langchain
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,7 +150,7 @@ func TestMalformed(t *testing.T) {
 }
 
 func FuzzDecodeRuns(f *testing.F) {
-	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.json*", 6000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.json*", 2000)
 	f.Add([]byte(`[{"id":"a","run_type":"chain","child_runs":[{"id":"b","run_type":"llm"}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, DecodeRuns, "fuzz.jsonl", b)
@@ -157,9 +159,67 @@ func FuzzDecodeRuns(f *testing.F) {
 }
 
 func FuzzDecodeEvents(f *testing.F) {
-	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.stream_events_v2.jsonl", 6000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.stream_events_v2.jsonl", 2000)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, DecodeEvents, "fuzz.jsonl", b)
 		DetectEvents(b)
 	})
+}
+
+// deepTree is one run tree n chain runs deep on one line: every chain run holds a model call and
+// the next chain run in its child_runs.
+func deepTree(n int, newline bool) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		const t0 = 1767225600 // 2026-01-01, epoch seconds
+		fmt.Fprintf(&b, `{"id":"%08d-0000-4000-8000-000000000000","name":"node","run_type":"chain","trace_id":"00000000-0000-4000-8000-000000000000","start_time":%d,"status":"success","end_time":%d,"child_runs":[{"id":"%08d-0000-4000-8000-00000000000f","name":"llm","run_type":"llm","start_time":%d,"end_time":%d.5,"status":"success"}`,
+			i, t0+i, t0+2*n-i, i, t0+i, t0+i)
+		if i < n-1 {
+			b.WriteString(",")
+		}
+	}
+	for range n {
+		b.WriteString("]}")
+	}
+	if newline {
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+// TestDeepChildRuns: a child_runs tree 100k runs deep is reported as exceeding the max depth,
+// with file:line and the limit, not as a truncated line, and the runs above the limit are kept
+// (issue 9 item 10).
+func TestDeepChildRuns(t *testing.T) {
+	for _, newline := range []bool{true, false} {
+		evs, errs := tracertest.Decode(t, DecodeRuns, "deep.json", deepTree(100_000, newline))
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), "deep.json:1:") || !strings.Contains(errs[0].Error(), fmt.Sprintf("exceeded max depth %d", MaxDepth)) || strings.Contains(errs[0].Error(), "truncated") {
+			t.Errorf("newline %v: errors %v, want one: deep.json:1: … exceeded max depth %d", newline, errs, MaxDepth)
+		}
+		if s := model.Project(evs).Summarize(); s.Runs != 1 || s.ModelCalls < MaxDepth/2-2 || s.ModelCalls > MaxDepth/2 {
+			t.Errorf("newline %v: %+v, want the %d model calls above the limit", newline, s, MaxDepth/2)
+		}
+		tracertest.AssertClean(t, evs)
+	}
+}
+
+// TestPruneDeep: only arrays at the limit that hold containers are emptied; strings with
+// brackets and escapes are left alone.
+func TestPruneDeep(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		dropped  int
+	}{
+		{`[[[1]]]`, `[[[1]]]`, 0},
+		{`[{"a":[[1],"x"]}]`, `[{"a":[]}]`, 1},
+		{`[{"a":[1,"x"]},{"b":{"c":2}}]`, `[{"a":[1,"x"]},{"b":{"c":2}}]`, 0},
+		{`[{"a":[{"b":[1]},"]"]}]`, `[{"a":[]}]`, 1},
+		{`{"s":"[[[[\"","a":[[[[2]]]]}`, `{"s":"[[[[\"","a":[[]]}`, 1},
+		{`[{"a":[7,"[{"]}]`, `[{"a":[7,"[{"]}]`, 0},
+	} {
+		got, n := pruneDeep([]byte(tt.in), 3)
+		if string(got) != tt.want || n != tt.dropped {
+			t.Errorf("pruneDeep(%s) = %s, %d; want %s, %d", tt.in, got, n, tt.want, tt.dropped)
+		}
+	}
 }

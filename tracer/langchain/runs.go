@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
 )
 
 // run is one LangChain run (span) after merging every record that named its id.
@@ -45,6 +47,8 @@ type run struct {
 	children                                     []*run
 	parentInferred                               bool
 	created                                      bool
+	// index is the run's place in store.order.
+	index int
 }
 
 type usageInfo struct {
@@ -180,7 +184,7 @@ func (s *store) errorf(line int, format string, args ...any) {
 func (s *store) get(id string, line int) *run {
 	r := s.byID[id]
 	if r == nil {
-		r = &run{id: id, line: line, startOrder: -1, endOrder: -1}
+		r = &run{id: id, line: line, startOrder: -1, endOrder: -1, index: len(s.order)}
 		s.byID[id] = r
 		s.order = append(s.order, r)
 	}
@@ -396,6 +400,18 @@ func (s *store) link() []*run {
 			}
 		}
 	}
+	// Links are made in record order; the one that would close a cycle is cut (CutCycles finds
+	// them in one pass instead of walking every run's ancestors).
+	cut := ingest.CutCycles(len(s.order), func(i int) int {
+		r := s.order[i]
+		if r.parentID == "" || r.parentID == r.id {
+			return -1
+		}
+		if p := s.byID[r.parentID]; p != nil {
+			return p.index
+		}
+		return -1
+	})
 	var roots []*run
 	for _, r := range s.order {
 		if r.parentID == "" || r.parentID == r.id {
@@ -412,14 +428,7 @@ func (s *store) link() []*run {
 			roots = append(roots, r)
 			continue
 		}
-		cyc := false
-		for a := p; a != nil; a = a.parent {
-			if a == r {
-				cyc = true
-				break
-			}
-		}
-		if cyc {
+		if cut[r.index] {
 			s.errorf(r.line, "run %s: parent %s makes a cycle; the link is cut and the run kept as a root", r.id, r.parentID)
 			roots = append(roots, r)
 			continue

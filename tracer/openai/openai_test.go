@@ -255,23 +255,11 @@ func TestNoTimesAndOpen(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, p := range []string{"../../testdata/samples/openai-agents/01_two_turn_tools.jsonl", "../../testdata/samples/openai-agents/02_tool_error.jsonl"} {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
+	tracertest.FuzzSeeds(f, "../../testdata/samples/openai-agents/0[12]_*.jsonl", 2000)
 	f.Add([]byte(`{"data":[{"object":"trace.span","id":"span_1","trace_id":"trace_1","parent_id":null,"span_data":{"type":"agent","name":"a"},"error":{"message":"Error in agent run","data":{"error":"AbortError: x"}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		em := ingest.NewEmitter(func(e *model.Event) {
-			if err := e.Validate(); err != nil {
-				t.Fatalf("invalid event %+v: %v", e, err)
-			}
-		})
-		em.File = "fuzz"
-		if err := openai.Decode(bytes.NewReader(data), em); err != nil {
-			t.Skip()
-		}
-		errs, _ := em.Errors()
+		errs := tracertest.FuzzDecode(t, openai.Decode, "fuzz", data)
+		openai.Detect(data)
 		for _, e := range errs {
 			if e.Line < 1 {
 				t.Fatalf("error without a line: %v", e)

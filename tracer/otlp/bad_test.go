@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
-	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/internal/tracertest"
 	"github.com/lifeline-dev/lifeline/tracer/otlp"
 )
 
@@ -97,19 +97,21 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestHugeLine: a 100 MB line is skipped and reported, the lines after it still read.
+// TestHugeLine: a 100 MB line after the first (which may be a whole one-document body) is
+// skipped and reported, the lines around it still read.
 func TestHugeLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 100 MB")
 	}
 	var b strings.Builder
+	b.WriteString(good[0] + "\n")
 	b.WriteString(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"`)
 	b.WriteString(strings.Repeat("x", 100<<20))
 	b.WriteString("\"}]}]}]}\n")
-	b.WriteString(strings.Join(good, "\n"))
+	b.WriteString(strings.Join(good[1:], "\n"))
 	evs, errs := decodeString(t, b.String())
-	if len(errs) != 1 || errs[0].Line != 1 || !strings.Contains(errs[0].Error(), "longer than") {
-		t.Errorf("errors %v", errs)
+	if len(errs) != 1 || errs[0].Line != 2 || !strings.Contains(errs[0].Error(), "longer than") {
+		t.Errorf("errors %.300v", errs)
 	}
 	if s := model.Project(evs).Summarize(); s.Steps != 2 {
 		t.Errorf("summary %+v", s)
@@ -186,24 +188,13 @@ func TestBodyLines(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, p := range []string{"../../testdata/samples/otel/openai-agents_01_two_turn_tools.otlp.json", "../../testdata/traces/otel/openai-agents_02_model_error.otlp.json"} {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b)
-		}
-	}
+	tracertest.FuzzSeeds(f, "../../testdata/samples/otel/openai-agents_01_two_turn_tools.otlp.json", 2000)
+	tracertest.FuzzSeeds(f, "../../testdata/traces/otel/openai-agents_02_model_error.otlp.json", 2000)
 	f.Add([]byte(strings.Join(good, "\n")))
 	f.Add([]byte(`{"resourceSpans":[{"instrumentationLibrarySpans":[{"spans":[{"spanId":"AAAAAAAAAAE=","traceId":"","name":"x"}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		em := ingest.NewEmitter(func(e *model.Event) {
-			if err := e.Validate(); err != nil {
-				t.Fatalf("invalid event %+v: %v", e, err)
-			}
-		})
-		em.File = "fuzz"
-		if err := otlp.Decode(strings.NewReader(string(data)), em); err != nil {
-			t.Skip()
-		}
-		errs, _ := em.Errors()
+		errs := tracertest.FuzzDecode(t, otlp.Decode, "fuzz", data)
+		otlp.Detect(data)
 		for _, e := range errs {
 			if e.Line < 1 {
 				t.Fatalf("error without a line: %v", e)

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
 )
 
 // piUsage is an assistant message's usage.
@@ -97,6 +98,60 @@ func contentText(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// openCalls are the tool calls of a step still waiting for their result: by Pi id, and in order
+// those whose toolCall block (or tool_execution_start) had no id, which the results without id
+// close in the same order.
+type openCalls struct {
+	ids  map[string]string // pi toolCallId → canonical call id
+	anon []string          // canonical ids of the calls without a pi id, oldest first
+}
+
+func (o *openCalls) add(piID, id string) {
+	if piID == "" {
+		o.anon = append(o.anon, id)
+		return
+	}
+	if o.ids == nil {
+		o.ids = map[string]string{}
+	}
+	o.ids[piID] = id
+}
+
+// take returns and forgets the open call a result for piID closes.
+func (o *openCalls) take(piID string) (string, bool) {
+	if piID == "" {
+		if len(o.anon) == 0 {
+			return "", false
+		}
+		id := o.anon[0]
+		o.anon = o.anon[1:]
+		return id, true
+	}
+	id, ok := o.ids[piID]
+	delete(o.ids, piID)
+	return id, ok
+}
+
+// dropLast forgets the call added last for piID.
+func (o *openCalls) dropLast(piID string) {
+	if piID == "" {
+		o.anon = o.anon[:len(o.anon)-1]
+		return
+	}
+	delete(o.ids, piID)
+}
+
+func (o *openCalls) len() int { return len(o.ids) + len(o.anon) }
+
+// callID is the canonical id of the k-th (1-based) tool call of step: the Pi id when it has one,
+// else one made from the step and k, and then inferred ("ids") is true.
+func callID(st *ingest.Shared, step, piID string, k int) (id string, inferred bool) {
+	if piID != "" {
+		return st.Unique("tool", piID), false
+	}
+	return st.Unique("tool", fmt.Sprintf("%s/tool-%d", step, k)), true
 }
 
 // toolCalls lists the toolCall blocks of an assistant message.

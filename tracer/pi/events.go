@@ -143,7 +143,9 @@ type evBuilder struct {
 	lastAssistant          *piMessage
 	stepMsg                *piMessage
 	tools                  map[string]string // pi toolCallId → canonical id, this step
-	toolsOpen              map[string]bool
+	toolsOpen              openCalls         // started in this step, not yet ended
+	toolsN                 int               // tool calls started in this step
+	toolsAnon              int               // of which without a pi id
 	lastTS                 time.Time
 	prevRun                string
 	retry                  int // attempt announced by auto_retry_start
@@ -336,7 +338,7 @@ func (b *evBuilder) needStep(rec *evRec) {
 	b.stepFirst = false
 	b.stepN++
 	b.step = b.st.Unique("step", fmt.Sprintf("%s/step-%d", b.turn, b.stepN))
-	b.tools, b.toolsOpen = map[string]string{}, map[string]bool{}
+	b.tools, b.toolsOpen, b.toolsN, b.toolsAnon = map[string]string{}, openCalls{}, 0, 0
 	b.stepMsg = nil
 	ev := model.Event{Type: model.StepStart, RunID: b.run, TurnID: b.turn, StepID: b.step, Source: model.SourceRuntime, Consumes: consumes, Attrs: map[string]any{"pi_turn": true}}
 	if inferred {
@@ -370,14 +372,21 @@ func (b *evBuilder) messageEnd(rec *evRec) {
 	b.lastAssistant = m
 }
 
-func (b *evBuilder) toolStart(rec *evRec, inferred bool) {
-	if _, dup := b.tools[rec.toolCallID]; dup {
+// toolStart opens a tool call of the current step and returns its canonical id ("" when it was
+// not opened). A call without a Pi id gets one made from the step (Inferred "ids").
+func (b *evBuilder) toolStart(rec *evRec, inferred bool) string {
+	if _, dup := b.tools[rec.toolCallID]; dup && rec.toolCallID != "" {
 		b.em.Error(rec.line, fmt.Errorf("%s: line %d: second tool_execution_start for %s; ignored", EventsName, rec.line, rec.toolCallID))
-		return
+		return ""
 	}
-	id := b.st.Unique("tool", rec.toolCallID)
-	b.tools[rec.toolCallID] = id
-	b.toolsOpen[rec.toolCallID] = true
+	b.toolsN++
+	id, made := callID(b.st, b.step, rec.toolCallID, b.toolsN)
+	if made {
+		b.toolsAnon++
+	} else {
+		b.tools[rec.toolCallID] = id
+	}
+	b.toolsOpen.add(rec.toolCallID, id)
 	attrs := map[string]any{}
 	if len(rec.args) > 0 {
 		attrs["args"] = json.RawMessage(rec.args)
@@ -386,15 +395,24 @@ func (b *evBuilder) toolStart(rec *evRec, inferred bool) {
 	if inferred {
 		ev.Inferred = []string{"start"}
 	}
+	if made {
+		ev.Inferred = append(ev.Inferred, "ids")
+		attrs["note"] = "the tool call has no toolCallId: call id made from the step"
+	}
 	b.emit(rec, ev)
+	return id
 }
 
 func (b *evBuilder) toolEnd(rec *evRec) {
-	if b.step == "" || !b.toolsOpen[rec.toolCallID] {
-		b.em.Error(rec.line, fmt.Errorf("%s: line %d: tool_execution_end for %s, which was not started in this step; ignored", EventsName, rec.line, rec.toolCallID))
+	id, ok := "", false
+	if b.step != "" {
+		id, ok = b.toolsOpen.take(rec.toolCallID)
+	}
+	if !ok {
+		b.em.Error(rec.line, fmt.Errorf("%s: line %d: tool_execution_end for %q, which was not started in this step; ignored", EventsName, rec.line, rec.toolCallID))
 		return
 	}
-	b.endTool(rec, rec.toolCallID, rec.isError, resultText(rec.result), nil)
+	b.endTool(rec, id, rec.isError, resultText(rec.result), nil)
 }
 
 func resultText(raw json.RawMessage) string {
@@ -407,9 +425,8 @@ func resultText(raw json.RawMessage) string {
 	return contentText(raw)
 }
 
-func (b *evBuilder) endTool(rec *evRec, piID string, isErr bool, text string, inferred []string) {
-	delete(b.toolsOpen, piID)
-	ev := model.Event{Type: model.ToolEnd, RunID: b.run, TurnID: b.turn, StepID: b.step, CallID: b.tools[piID], Source: model.SourceTool,
+func (b *evBuilder) endTool(rec *evRec, id string, isErr bool, text string, inferred []string) {
+	ev := model.Event{Type: model.ToolEnd, RunID: b.run, TurnID: b.turn, StepID: b.step, CallID: id, Source: model.SourceTool,
 		Outcome: model.OutcomeOK, Attrs: map[string]any{"result": text}, Inferred: inferred}
 	if isErr {
 		ev.Outcome = model.OutcomeError
@@ -437,19 +454,41 @@ func (b *evBuilder) turnEnd(rec *evRec) {
 	// turn_end.toolResults (Inferred), else leave them unresolved.
 	if m != nil && m.StopReason != "error" && m.StopReason != "aborted" {
 		results := map[string]*piMessage{}
+		var anon []*piMessage // results without toolCallId, for the calls without id, in order
 		for i := range rec.toolResult {
-			results[rec.toolResult[i].ToolCallID] = &rec.toolResult[i]
+			if id := rec.toolResult[i].ToolCallID; id != "" {
+				results[id] = &rec.toolResult[i]
+			} else {
+				anon = append(anon, &rec.toolResult[i])
+			}
 		}
+		started := b.toolsAnon // calls without id that had execution events: the first ones
 		for _, c := range m.toolCalls() {
-			if _, seen := b.tools[c.ID]; seen {
+			var res *piMessage
+			switch {
+			case c.ID != "":
+				if _, seen := b.tools[c.ID]; seen {
+					continue
+				}
+				res = results[c.ID]
+			case started > 0:
+				started--
+				if len(anon) > 0 {
+					anon = anon[1:]
+				}
+				continue
+			case len(anon) > 0:
+				res, anon = anon[0], anon[1:]
+			}
+			if res == nil {
 				continue
 			}
-			res, ok := results[c.ID]
-			if !ok {
+			id := b.toolStart(&evRec{line: rec.line, toolCallID: c.ID, toolName: c.Name, args: c.Arguments, ts: rec.ts}, true)
+			if id == "" {
 				continue
 			}
-			b.toolStart(&evRec{line: rec.line, toolCallID: c.ID, toolName: c.Name, args: c.Arguments, ts: rec.ts}, true)
-			b.endTool(rec, c.ID, res.IsError != nil && *res.IsError, res.text(), []string{"start", "end"})
+			b.toolsOpen.dropLast(c.ID) // ended right here
+			b.endTool(rec, id, res.IsError != nil && *res.IsError, res.text(), []string{"start", "end"})
 		}
 	}
 	out, e := model.OutcomeOK, (*model.ErrorInfo)(nil)

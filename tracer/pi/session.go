@@ -130,7 +130,18 @@ func (b *sessBuilder) errorf(line int, format string, args ...any) {
 }
 
 func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map[string]*entry) {
-	// Link parents; a dangling parent makes the entry a root (reported), a cycle is cut.
+	// Link parents; a dangling parent makes the entry a root (reported), a cycle is cut: links
+	// are made in file order and the one that would close a cycle is cut (found in one pass).
+	cut := ingest.CutCycles(len(entries), func(i int) int {
+		e := entries[i]
+		if e.ParentID == nil || *e.ParentID == "" {
+			return -1
+		}
+		if p := byID[*e.ParentID]; p != nil && p != e {
+			return p.order
+		}
+		return -1
+	})
 	for _, e := range entries {
 		if e.ParentID == nil || *e.ParentID == "" {
 			continue
@@ -140,7 +151,7 @@ func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map
 			b.errorf(e.line, "entry %s names parent %s, which is not in the file; its subtree is kept as a separate root", e.ID, *e.ParentID)
 			continue
 		}
-		if p == e || createsCycle(p, e) {
+		if p == e || cut[e.order] {
 			b.errorf(e.line, "entry %s: parent %s makes a cycle; the link is cut", e.ID, *e.ParentID)
 			continue
 		}
@@ -214,15 +225,6 @@ func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map
 	}
 }
 
-func createsCycle(p, e *entry) bool {
-	for a := p; a != nil; a = a.parent {
-		if a == e {
-			return true
-		}
-	}
-	return false
-}
-
 // continued reports whether p already has a child, before e, in p's run.
 func continued(p, e *entry) bool {
 	for _, c := range p.children {
@@ -279,7 +281,7 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 		stepErr   *model.ErrorInfo
 		lastTS    = first.ts
 		lastMsg   *piMessage
-		open      = map[string]string{} // pi tool call id → canonical id (unresolved)
+		open      openCalls // tool calls of the step without their result yet
 		lastEntry = first
 	)
 	endStep := func(e *entry) {
@@ -300,7 +302,7 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 			endStep(e)
 			stepN++
 			step = b.st.Unique("step", fmt.Sprintf("%s/step-%d", turn, stepN))
-			open = map[string]string{}
+			open = openCalls{}
 			// the request started when the entry before it was written
 			start := lastTS
 			b.emit(e, model.Event{Type: model.StepStart, TS: start, RunID: r.id, TurnID: turn, StepID: step, Source: model.SourceRuntime, Inferred: []string{"ts"}})
@@ -316,25 +318,29 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 			b.emit(e, model.Event{Type: model.ModelEnd, RunID: r.id, TurnID: turn, StepID: step, CallID: call, Name: m.Model, Source: model.SourceModel,
 				Outcome: out, Error: er, Usage: m.usage(), Attrs: attrs})
 			if out == model.OutcomeOK {
-				for _, c := range m.toolCalls() {
-					id := b.st.Unique("tool", c.ID)
-					open[c.ID] = id
+				for k, c := range m.toolCalls() {
+					id, made := callID(b.st, step, c.ID, k+1)
+					open.add(c.ID, id)
 					a := map[string]any{}
 					if len(c.Arguments) > 0 {
 						a["args"] = json.RawMessage(c.Arguments)
 					}
+					inferred := []string{"ts"}
+					if made {
+						inferred = append(inferred, "ids")
+						a["note"] = "the toolCall block has no id: call id made from the step"
+					}
 					b.emit(e, model.Event{Type: model.ToolStart, RunID: r.id, TurnID: turn, StepID: step, CallID: id, Name: c.Name, Source: model.SourceRuntime,
-						Inferred: []string{"ts"}, Attrs: a})
+						Inferred: inferred, Attrs: a})
 				}
 			}
 			lastMsg = m
 		case "toolResult":
-			id, ok := open[m.ToolCallID]
+			id, ok := open.take(m.ToolCallID)
 			if !ok || step == "" {
-				b.errorf(e.line, "tool result for %s, which no open step requested; ignored", m.ToolCallID)
+				b.errorf(e.line, "tool result for %q, which no open step requested; ignored", m.ToolCallID)
 				break
 			}
-			delete(open, m.ToolCallID)
 			ev := model.Event{Type: model.ToolEnd, RunID: r.id, TurnID: turn, StepID: step, CallID: id, Name: m.ToolName, Source: model.SourceTool,
 				Outcome: model.OutcomeOK, Attrs: map[string]any{"result": m.text(), "entry": e.ID}}
 			if m.IsError != nil && *m.IsError {
@@ -348,7 +354,7 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 			lastTS = e.ts
 		}
 	}
-	pending := len(open) > 0
+	pending := open.len() > 0
 	done := lastMsg != nil && !pending && lastMsg.StopReason != "toolUse"
 	if !done {
 		// The run's chain stops before the agent finished (a live run, a crash, or a branch left

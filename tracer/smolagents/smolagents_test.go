@@ -60,7 +60,7 @@ func TestMalformed(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	tracertest.FuzzSeeds(f, "testdata/*.json*", 6000)
+	tracertest.FuzzSeeds(f, "testdata/*.json*", 2000)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, Decode, "fuzz.json", b)
 		Detect(b)

@@ -6,6 +6,7 @@ package tracertest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -250,8 +251,10 @@ func AssertTorn(t testing.TB, dec DecodeFunc, in []byte) {
 	}
 }
 
-// FuzzSeeds adds the files matching glob, but for the *.expected.json ones, as seeds of f, each
-// cut to its first limit bytes.
+// FuzzSeeds adds the files matching glob, but for the *.expected.json ones, as seeds of f, made
+// small so that the fuzzer spends its time mutating rather than parsing: every JSON string
+// longer than 40 bytes is cut to its first 40 (the structure and the keys stay as the producer
+// wrote them), then whole lines are kept up to limit bytes (at least the first line).
 func FuzzSeeds(f *testing.F, glob string, limit int) {
 	files, _ := filepath.Glob(glob)
 	for _, p := range files {
@@ -259,21 +262,103 @@ func FuzzSeeds(f *testing.F, glob string, limit int) {
 			continue
 		}
 		b, _ := os.ReadFile(p)
-		if len(b) > limit {
-			b = b[:limit]
-		}
-		f.Add(b)
+		f.Add(SmallSeed(b, limit))
 	}
 }
 
-// FuzzDecode decodes b, read as the file name, fails the test on an invalid event, and runs the
-// projection and the invariant checks over the events (which must not panic).
-func FuzzDecode(t testing.TB, dec DecodeFunc, name string, b []byte) {
+// SmallSeed is b with every JSON string literal longer than 40 bytes cut to 40, then cut after
+// the last whole line within limit bytes (the first line is always kept).
+func SmallSeed(b []byte, limit int) []byte {
+	const maxStr = 40
+	var out []byte
+	for i := 0; i < len(b); {
+		if b[i] != '"' {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(b) {
+			out = append(out, b[i:]...)
+			break
+		}
+		lit := b[i : j+1]
+		var s string
+		if len(lit) > maxStr+2 && json.Unmarshal(lit, &s) == nil {
+			r := []rune(s)
+			if len(r) > maxStr {
+				r = r[:maxStr]
+			}
+			if short, err := json.Marshal(string(r)); err == nil {
+				lit = short
+			}
+		}
+		out = append(out, lit...)
+		i = j + 1
+	}
+	if len(out) > limit {
+		cut := bytes.LastIndexByte(out[:limit], '\n')
+		if first := bytes.IndexByte(out, '\n'); cut < first {
+			cut = first
+		}
+		if cut > 0 {
+			out = out[:cut+1]
+		}
+	}
+	return out
+}
+
+// Canonical reports whether ev passes the canonical schema the way `convert` then `check` see
+// it: ev must validate, MarshalLine must write it and model.DecodeLine (the canonical decoder's
+// per-line parse and validation) must read the line back to an event of the same type and ids.
+func Canonical(ev *model.Event) error {
+	if err := ev.Validate(); err != nil {
+		return fmt.Errorf("invalid event: %w", err)
+	}
+	c := *ev
+	line, err := c.MarshalLine()
+	if err != nil {
+		return fmt.Errorf("cannot be written as a canonical line: %w", err)
+	}
+	back, err := model.DecodeLine(line)
+	if err != nil {
+		return fmt.Errorf("written as %.200s, which the canonical decoder rejects: %w", line, err)
+	}
+	if back.Type != ev.Type || back.SessionID != ev.SessionID || back.RunID != ev.RunID || back.TurnID != ev.TurnID ||
+		back.StepID != ev.StepID || back.CallID != ev.CallID || back.InputID != ev.InputID || back.ConnectionID != ev.ConnectionID {
+		return fmt.Errorf("written as %.200s, read back with other ids", line)
+	}
+	return nil
+}
+
+// FuzzDecode decodes b, read as the file name, and checks what the decoder emitted with
+// FuzzEvents. dec may return an error (an input it cannot read at all); the events emitted
+// before it are still checked. It returns the decode errors reported.
+func FuzzDecode(t testing.TB, dec DecodeFunc, name string, b []byte) []*ingest.DecodeError {
 	t.Helper()
-	evs, _ := Decode(t, dec, name, b)
+	var evs []model.Event
+	em := ingest.NewEmitter(func(ev *model.Event) { evs = append(evs, *ev) })
+	em.File = name
+	_ = dec(bytes.NewReader(b), em)
+	FuzzEvents(t, evs)
+	errs, _ := em.Errors()
+	return errs
+}
+
+// FuzzEvents fails the test on an event that does not pass the canonical schema (Canonical:
+// what convert writes, check must read), then runs the projection and the invariant checks over
+// the events (which must not panic).
+func FuzzEvents(t testing.TB, evs []model.Event) {
+	t.Helper()
 	for i := range evs {
-		if err := evs[i].Validate(); err != nil {
-			t.Fatalf("invalid event: %v", err)
+		if err := Canonical(&evs[i]); err != nil {
+			t.Fatalf("%s: event %d (%s): %v", evs[i].Where(), i, evs[i].Type, err)
 		}
 	}
 	model.Project(evs)
