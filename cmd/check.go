@@ -36,7 +36,7 @@ one of them.
 
 Exit status: 0 when clean, 3 when there are findings, 1 on bad input (a file that cannot be
 read, or records that cannot be decoded; the readable rest is still checked).`,
-		Example: `  lifeline demo approval --log run.jsonl && lifeline check run.jsonl
+		Example: `  lifeline demo approval --log run.jsonl --force && lifeline check run.jsonl
   lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
   cat run.jsonl | lifeline check
   lifeline check testdata/invariants

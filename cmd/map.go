@@ -38,9 +38,9 @@ in a dependency.
 
 Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-check.`,
 		Example: `  lifeline map ./model/runtime
-  lifeline map --format json github.com/tmc/langchaingo/agents
+  lifeline map --format json ./model/runtime
   lifeline map --format mermaid ./... > lifecycle.mmd
-  lifeline map --profile myframework.json -C ../myagent ./...`,
+  lifeline map -C analyzer/lifemap/testdata/agent ./...`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runMap(cmd, args, f) },
 	}

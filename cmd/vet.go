@@ -53,7 +53,7 @@ Exit status: 0 when clean, 3 when there are findings, 1 on failure (packages tha
 loaded or do not type-check, a bad flag or profile).`,
 		Example: `  lifeline vet ./...
   lifeline vet --format sarif ./... > lifeline.sarif
-  lifeline vet --format json --checks unboundedloop,loopcancel ./agent
+  lifeline vet --format json --checks unboundedloop,loopcancel ./model/runtime
   lifeline vet --list
   lifeline vet --list --format json
   lifeline vet --explain connctx
