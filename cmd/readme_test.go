@@ -113,7 +113,7 @@ func TestReadmeExamples(t *testing.T) {
 			n++
 			t.Run(args, func(t *testing.T) {
 				out, errOut, got := lifeline(t, "", strings.Fields(args)...)
-				if strings.HasPrefix(args, "check") && strings.Contains(args, "L7") && want == 0 {
+				if strings.HasPrefix(args, "check") && strings.Contains(args, "L7_") && want == 0 {
 					t.Fatalf("README check of a violating log must say its exit status")
 				}
 				if got != want {
