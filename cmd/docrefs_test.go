@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/lifeline-dev/lifeline/analyzer"
 	"github.com/lifeline-dev/lifeline/model"
@@ -52,13 +54,20 @@ func TestDocReferences(t *testing.T) {
 			t.Errorf("check %s: URL %s: %s does not exist", a.Name, a.URL, page)
 		}
 	}
-	// What vet --explain prints for each check, as a user sees it.
+	// What vet --explain and check --explain print, as a user sees it.
+	explain := [][]string{{"check", "--list"}, {"vet", "--list", "--format", "json"}}
 	for _, a := range analyzer.Checks() {
-		out, _, code := lifeline(t, "", "vet", "--explain", a.Name)
+		explain = append(explain, []string{"vet", "--explain", a.Name})
+	}
+	for _, code := range invariantCodes() {
+		explain = append(explain, []string{"check", "--explain", code})
+	}
+	for _, args := range explain {
+		out, _, code := lifeline(t, "", args...)
 		if code != 0 {
-			t.Fatalf("vet --explain %s: exit %d", a.Name, code)
+			t.Fatalf("%v: exit %d", args, code)
 		}
-		docs["lifeline vet --explain "+a.Name] = out
+		docs["lifeline "+strings.Join(args, " ")] = out
 	}
 
 	n := 0
@@ -84,14 +93,16 @@ func TestDocReferences(t *testing.T) {
 func TestDocReferencesCatchDeadOnes(t *testing.T) {
 	text := "It is distilled from the design documents in `seeds/`.\n" +
 		"Only the runtime writes run status (LIFECYCLE.md, invariant L8).\n" +
-		"See [the model](missing/model.md#identity) and docs/nothing.md.\n"
+		"See [the model](missing/model.md#identity) and docs/nothing.md.\n" +
+		"See [ids](model.md#identity), [no such part](model.md#no-such-heading) and\n" +
+		"https://github.com/lifeline-dev/lifeline/blob/main/docs/gone.md.\n"
 	var dead []string
 	for _, ref := range docRefs(text) {
 		if !refExists("..", "../docs", ref) {
 			dead = append(dead, ref)
 		}
 	}
-	want := []string{"missing/model.md", "seeds/", "LIFECYCLE.md", "docs/nothing.md"}
+	want := []string{"missing/model.md#identity", "model.md#no-such-heading", "docs/gone.md", "seeds/", "LIFECYCLE.md", "docs/nothing.md"}
 	if strings.Join(dead, " ") != strings.Join(want, " ") {
 		t.Fatalf("dead references %q, want %q", dead, want)
 	}
@@ -99,12 +110,13 @@ func TestDocReferencesCatchDeadOnes(t *testing.T) {
 
 var (
 	mdLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	repoURL   = regexp.MustCompile(`https://github\.com/lifeline-dev/lifeline/blob/main/[^\s)"]+`)
 	pathToken = regexp.MustCompile(`^(\.{1,2}/)?[A-Za-z0-9_*.-]+(/[A-Za-z0-9_*.-]+)*/?$`)
 	hasExt    = regexp.MustCompile(`\.[a-z]{1,5}$`)
 )
 
-// docRefs returns the relative links of text (fragments removed) and the repository paths it
-// mentions: a word with a slash that ends with a file extension or a slash, or starts with "./"
+// docRefs returns the relative links of text (with their #fragment), the links to files of the
+// repository on GitHub (as repository paths), and the repository paths it mentions: a word with a slash that ends with a file extension or a slash, or starts with "./"
 // and a top-level directory of the repository, or a bare Markdown file name.
 func docRefs(text string) []string {
 	var refs []string
@@ -113,10 +125,14 @@ func docRefs(text string) []string {
 		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
 			continue
 		}
-		target, _, _ = strings.Cut(target, "#")
 		refs = append(refs, target)
 		text = strings.Replace(text, m[0], "]", 1)
 	}
+	for _, u := range repoURL.FindAllString(text, -1) {
+		refs = append(refs, strings.TrimRight(strings.TrimPrefix(u, "https://github.com/lifeline-dev/lifeline/blob/main/"), ".,;:"))
+	}
+	text = repoURL.ReplaceAllString(text, " ")
+	text = regexp.MustCompile(`\bhttps?://\S+`).ReplaceAllString(text, " ")
 	top := map[string]bool{}
 	if entries, err := os.ReadDir(".."); err == nil {
 		for _, e := range entries {
@@ -154,9 +170,19 @@ func docRefs(text string) []string {
 }
 
 // refExists reports whether ref names something of the repository, relative to root or dir;
-// ref may be a glob (testdata/samples/otel/*.otlp.json).
+// ref may be a glob (testdata/samples/otel/*.otlp.json), and a Markdown file's #fragment must
+// be the anchor of one of its headings (GitHub's: lower case, punctuation dropped, spaces to
+// hyphens).
 func refExists(root, dir, ref string) bool {
+	ref, fragment, _ := strings.Cut(ref, "#")
 	for _, base := range []string{root, dir} {
+		if fragment != "" {
+			data, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(ref)))
+			if err == nil && slices.Contains(headingAnchors(string(data)), fragment) {
+				return true
+			}
+			continue
+		}
 		p := filepath.Join(base, filepath.FromSlash(ref))
 		if strings.ContainsAny(ref, "*?") {
 			if m, _ := filepath.Glob(p); len(m) > 0 {
@@ -169,4 +195,30 @@ func refExists(root, dir, ref string) bool {
 		}
 	}
 	return false
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a Markdown text.
+func headingAnchors(md string) []string {
+	var out []string
+	inCode := false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
