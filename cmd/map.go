@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/render/mermaid"
 	"github.com/lifeline-dev/lifeline/render/text"
 	"github.com/spf13/cobra"
@@ -86,7 +88,13 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 			return &exitError{code: exitFailure, err: err}
 		}
 	default:
-		if err := text.MapRender(out, m); err != nil {
+		// File names and identifiers reach the terminal: rendered whole, then escaped (a
+		// streaming renderer may cut a UTF-8 sequence between two writes).
+		var buf bytes.Buffer
+		if err := text.MapRender(&buf, m); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+		if _, err := termsafe.NewWriter(out).Write(buf.Bytes()); err != nil {
 			return &exitError{code: exitFailure, err: err}
 		}
 	}

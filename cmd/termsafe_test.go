@@ -50,3 +50,27 @@ func TestHostileNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileGoFileNamesEscaped: a Go file name with escape sequences reaches the terminal
+// escaped in map's and vet's text.
+func TestHostileGoFileNamesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "agent.go"} {
+		data, err := os.ReadFile(filepath.Join("..", agentDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "agent.go" {
+			name = "agent\x1b]0;pwned\x07.go"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, cmd := range []string{"map", "vet"} {
+		out, errOut, code := lifeline(t, "", cmd, "-C", dir, "./...")
+		if code == 1 || strings.ContainsAny(out+errOut, "\x1b\x07") || !strings.Contains(out, `agent\x1b]0;pwned\x07.go:`) {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q", cmd, code, out, errOut)
+		}
+	}
+}
