@@ -104,6 +104,11 @@ type Provenance struct {
 	// Rule names the rule, e.g. "profile langchaingo: agents.Executor.Call" or
 	// "inferred: interface method returns tool calls".
 	Rule string `json:"rule,omitempty"`
+	// Evidence lists the observations an inference rests on, each with its position
+	// ("result's collection tested for emptiness, leaves with a final answer: agent.go:51").
+	Evidence []string `json:"evidence,omitempty"`
+	// Score ranks an inference among its candidates (higher is surer); 0 when not scored.
+	Score float64 `json:"score,omitempty"`
 }
 
 // LoopKind says what drives a turn loop.
@@ -182,6 +187,11 @@ type Bound struct {
 	// Default is the value used when the caller sets none, as written (e.g. "5"); empty if
 	// unknown.
 	Default string `json:"default,omitempty"`
+	// DefaultPos is where the default is defined (a constant's declaration, a constructor's or
+	// functional option's assignment), if known.
+	DefaultPos Position `json:"default_pos,omitzero"`
+	// Optional is true when the bound applies only when set (0 means unlimited).
+	Optional bool `json:"optional,omitempty"`
 	// Pos is the comparison that enforces the bound.
 	Pos    Position `json:"pos"`
 	Source string   `json:"source,omitempty"`
@@ -239,6 +249,9 @@ const (
 	// OutcomeStarted is the outcome of a successful return from an entry that starts the run
 	// asynchronously: the run's outcome is one of the entry's status writes.
 	OutcomeStarted = "started"
+	// OutcomeNotStarted is the outcome of a return that no path from the run's launch reaches:
+	// the call ends before the run exists (argument checks, setup failures).
+	OutcomeNotStarted = "not_started"
 )
 
 // ID site kinds.

@@ -245,8 +245,10 @@ func (b *builder) calls(fs *funcState) {
 			var callees []*ssa.Function
 			if s := com.StaticCallee(); s != nil {
 				callees = []*ssa.Function{s}
-			} else {
+			} else if com.IsInvoke() {
 				callees = append(callees, sites[ci]...)
+			} else {
+				// a func value: what it visibly is (CHA would list every function of its type)
 				callees = append(callees, resolveFunc(com.Value, 0)...)
 			}
 			seenCallee := map[*ssa.Function]bool{}
@@ -906,7 +908,7 @@ func (b *builder) returnsOf(fs *funcState) {
 		passCall := -1
 		for i, v := range r.Results {
 			ci := tupleCall(v)
-			if ci == nil {
+			if ci == nil || ci.Common().Signature().Results().Len() != len(r.Results) {
 				passCall = -1
 				break
 			}
@@ -1089,7 +1091,7 @@ func (b *builder) classifyCall(fs *funcState, c *ssa.Call, depth int) ir.Value {
 		return out
 	}
 	// a wrap: fmt.Errorf, errors.Join, errors.Wrap, pkg/errors: look at the wrapped values
-	wrapped := ir.Value{Kind: ir.ValError}
+	wrapped := ir.Value{Kind: ir.ValError, Call: -1}
 	for _, a := range com.Args {
 		for _, x := range varargValues(a) {
 			if !roles.IsError(x.Type()) && !types.IsInterface(x.Type()) {
@@ -1098,11 +1100,15 @@ func (b *builder) classifyCall(fs *funcState, c *ssa.Call, depth int) ir.Value {
 			w := b.classify(fs, x, depth+1)
 			if w.Kind == ir.ValCtxErr || (w.Kind == ir.ValSentinel && wrapped.Kind != ir.ValCtxErr) {
 				wrapped = w
+			} else if w.Kind == ir.ValError && w.Call >= 0 && wrapped.Kind == ir.ValError && wrapped.Call < 0 {
+				wrapped.Call = w.Call
 			}
 		}
 	}
 	if wrapped.Kind == ir.ValCtxErr || wrapped.Kind == ir.ValSentinel {
 		out.Kind, out.Key = wrapped.Kind, wrapped.Key
+	} else if wrapped.Call >= 0 && wrapped.Kind == ir.ValError {
+		out.Call = wrapped.Call // the call whose error is wrapped
 	}
 	return out
 }

@@ -445,7 +445,7 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 	c, isConst := other.(*ssa.Const)
 	switch k {
 	case kLen:
-		if isConst {
+		if isConst && isCollectionLen(v) {
 			t.check(fs, x, emptyBranch(x, v == x.X))
 		}
 	case kResult:
@@ -767,6 +767,11 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		if argIdx >= 0 && tfs != nil && it.depth < 3 {
 			t.param(target, tfs, argIdx, kResult, it.depth+1)
 		}
+		if argIdx >= 0 && tfs == nil && !recv && cv != nil {
+			// built from the result by a function without a body here (strings.Join, a
+			// message constructor): only what feeds the next call matters
+			t.push(cv, kOut, fs, it.depth)
+		}
 	case kElem:
 		if recv && cv != nil {
 			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
@@ -800,6 +805,9 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			}
 		}
 	case kTool:
+		if recv && isGetter(com) {
+			break // t.Name(), t.Description(): reading the callable, not running it
+		}
 		if recv || calledValue {
 			t.addTool(fs, ci)
 			if cv != nil {
@@ -854,6 +862,42 @@ func isCallable(t types.Type) bool {
 		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
 			return n.NumMethods() > 0
 		}
+	}
+	return false
+}
+
+// isGetter reports whether a method call takes no arguments and returns only strings or
+// bools (a name or description accessor).
+func isGetter(com *ssa.CallCommon) bool {
+	sig := com.Signature()
+	n := len(com.Args)
+	if !com.IsInvoke() {
+		n-- // the receiver
+	}
+	if n > 0 || sig.Results().Len() == 0 {
+		return false
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		bt, ok := sig.Results().At(i).Type().Underlying().(*types.Basic)
+		if !ok || bt.Info()&(types.IsString|types.IsBoolean) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isCollectionLen reports whether v is len(x) of a slice, map or channel (not of a string).
+func isCollectionLen(v ssa.Value) bool {
+	if cv, ok := v.(*ssa.Convert); ok {
+		v = cv.X
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok || len(c.Common().Args) != 1 {
+		return false
+	}
+	switch c.Common().Args[0].Type().Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Chan, *types.Array, *types.Pointer:
+		return true
 	}
 	return false
 }

@@ -292,7 +292,8 @@ type Value struct {
 	Text string    `json:"text,omitempty"`
 	// Key names the sentinel or the called function.
 	Key string `json:"key,omitempty"`
-	// Call is the call (index in Func.Calls) whose results are passed through, -1 if none.
+	// Call is the call (index in Func.Calls) whose results are passed through (ValCall), or
+	// whose error is returned, possibly wrapped (ValError); -1 if none.
 	Call int `json:"call"`
 	// Stream is true when the value is a channel, iterator or stream the caller drains.
 	Stream bool `json:"stream,omitempty"`

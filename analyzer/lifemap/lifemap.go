@@ -45,6 +45,10 @@ type Options struct {
 	Tests bool
 	// Tags are build tags.
 	Tags []string
+	// Deps also loads from source every non-standard package the analyzed packages import
+	// (other modules included), so that the recognizer follows a run entry into the framework
+	// code it reaches without the user listing it.
+	Deps bool
 }
 
 // Load loads packages for analysis and fails with a clear error when any of them (or a
@@ -78,13 +82,20 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 			return nil, fmt.Errorf("listing packages: %w", err)
 		}
 		extra = moduleImports(listed)
+		if opts.Deps {
+			extra = nonStdImports(listed)
+		}
 	}
 	pkgs, err := loadTyped(patterns, extra, opts, flags)
 	if err != nil {
 		return nil, err
 	}
 	if !files && extra == nil {
-		if missing := moduleImports(pkgs); len(missing) > 0 {
+		missing := moduleImports(pkgs)
+		if opts.Deps {
+			missing = nonStdImports(pkgs)
+		}
+		if len(missing) > 0 {
 			if pkgs, err = loadTyped(patterns, missing, opts, flags); err != nil {
 				return nil, err
 			}
@@ -249,6 +260,36 @@ func moduleImports(roots []*packages.Package) []string {
 	return extra
 }
 
+// nonStdImports returns the import paths of the packages outside the standard library that
+// roots import, directly or indirectly, and that are not among roots.
+func nonStdImports(roots []*packages.Package) []string {
+	paths := map[string]bool{}
+	for _, p := range roots {
+		paths[p.PkgPath] = true
+	}
+	var extra []string
+	seen := map[string]bool{}
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		for _, q := range p.Imports {
+			if seen[q.ID] || q.Module == nil {
+				continue
+			}
+			seen[q.ID] = true
+			if !paths[q.PkgPath] {
+				paths[q.PkgPath] = true
+				extra = append(extra, q.PkgPath)
+			}
+			visit(q)
+		}
+	}
+	for _, p := range roots {
+		visit(p)
+	}
+	sort.Strings(extra)
+	return extra
+}
+
 // Build runs the lifecycle pass on pkgs and assembles their map.
 func Build(pkgs []*packages.Package) (*model.Map, error) {
 	graph, err := checker.Analyze([]*analysis.Analyzer{lifecycle.Analyzer}, pkgs, nil)
@@ -277,6 +318,9 @@ func Build(pkgs []*packages.Package) (*model.Map, error) {
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	if err := addRecognized(m, pkgs); err != nil {
+		return nil, err
 	}
 	for p := range profiles {
 		m.Profiles = append(m.Profiles, p)
@@ -360,6 +404,7 @@ func Relativize(m *model.Map, rel func(string) string) {
 			if l.Bound != nil {
 				b := *l.Bound
 				fix(&b.Pos)
+				fix(&b.DefaultPos)
 				l.Bound = &b
 			}
 			if l.OnBound != nil {

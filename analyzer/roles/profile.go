@@ -33,6 +33,9 @@ type Rule struct {
 	End string `json:"end,omitempty"`
 	// Note is free text shown in provenance.
 	Note string `json:"note,omitempty"`
+	// Not vetoes the role: the object does not play it, whatever structural inference says
+	// (e.g. {"role": "model_call", "object": "example.com/store.DB.Save", "not": true}).
+	Not bool `json:"not,omitempty"`
 }
 
 // Profile maps one framework's API onto roles.
@@ -109,6 +112,8 @@ func LoadProfiles(path string) ([]*Profile, error) {
 // Table indexes profile rules by object key.
 type Table struct {
 	byKey map[string][]Binding
+	// vetoes are the "not" rules: object key → roles it does not play.
+	vetoes map[string]map[Role]string
 	// ifaceMethods lists keys of interface-method rules, for matching implementations.
 	ifaceMethods []string
 	names        []string
@@ -116,10 +121,17 @@ type Table struct {
 
 // NewTable indexes the rules of the given profiles.
 func NewTable(profiles ...*Profile) *Table {
-	t := &Table{byKey: map[string][]Binding{}}
+	t := &Table{byKey: map[string][]Binding{}, vetoes: map[string]map[Role]string{}}
 	for _, p := range profiles {
 		t.names = append(t.names, p.Name)
 		for _, r := range p.Rules {
+			if r.Not {
+				if t.vetoes[r.Object] == nil {
+					t.vetoes[r.Object] = map[Role]string{}
+				}
+				t.vetoes[r.Object][r.Role] = "profile " + p.Name + ": not " + string(r.Role) + " " + ShortName(r.Object)
+				continue
+			}
 			rule := "profile " + p.Name + ": " + ShortName(r.Object)
 			if r.Note != "" {
 				rule += " (" + r.Note + ")"
@@ -136,6 +148,16 @@ func NewTable(profiles ...*Profile) *Table {
 	}
 	sort.Strings(t.ifaceMethods)
 	return t
+}
+
+// Vetoed reports whether a profile says that the object with the given key does not play
+// role, and names the rule.
+func (t *Table) Vetoed(key string, role Role) (string, bool) {
+	if t == nil || key == "" {
+		return "", false
+	}
+	rule, ok := t.vetoes[key][role]
+	return rule, ok
 }
 
 // Lookup returns the bindings of the object with the given key.

@@ -137,3 +137,22 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+func TestProfileVeto(t *testing.T) {
+	ps, err := ParseProfiles([]byte(`{"name": "p", "rules": [
+		{"role": "model_call", "object": "example.com/store.DB.Save", "not": true},
+		{"role": "model_call", "object": "example.com/llm.Client.Chat"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := NewTable(ps...)
+	if rule, ok := tab.Vetoed("example.com/store.DB.Save", ModelCall); !ok || rule == "" {
+		t.Errorf("veto not found")
+	}
+	if bs := tab.Lookup("example.com/store.DB.Save"); len(bs) != 0 {
+		t.Errorf("a veto must not bind the role: %+v", bs)
+	}
+	if _, ok := tab.Vetoed("example.com/llm.Client.Chat", ModelCall); ok {
+		t.Errorf("a positive rule is no veto")
+	}
+}

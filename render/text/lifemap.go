@@ -65,6 +65,7 @@ func (p *lifemapPrinter) entry(e model.Entry) {
 	if e.Provenance.Rule != "" {
 		p.line("  ", "why: %s", e.Provenance.Rule)
 	}
+	p.evidence("  ", e.Provenance)
 	if len(e.Loops) == 0 {
 		p.line("  ", "turn loop: none found")
 	}
@@ -97,12 +98,19 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 	p.shown[l.Pos] = entry
 	p.line("  ", "turn loop (%s) in %s  [%s]", l.Kind, l.Func, l.Provenance.Confidence)
 	p.line("    ", "%s", lifemapAt(l.Pos, l.Source))
+	p.evidence("    ", l.Provenance)
 	if l.Bound == nil {
 		p.line("    ", "bound: NONE")
 	} else {
 		def := ""
 		if l.Bound.Default != "" {
 			def = " (default " + l.Bound.Default + ")"
+			if l.Bound.DefaultPos.IsValid() {
+				def = " (default " + l.Bound.Default + " at " + l.Bound.DefaultPos.String() + ")"
+			}
+		}
+		if l.Bound.Optional {
+			def += " (0 = unlimited)"
 		}
 		p.line("    ", "bound: %s%s  %s", l.Bound.Expr, def, lifemapAt(l.Bound.Pos, l.Bound.Source))
 	}
@@ -152,4 +160,16 @@ func (p *lifemapPrinter) call(kind string, c model.CallSite) {
 	}
 	p.line("    ", "%s %s%s  [%s]", kind, c.Callee, via, c.Provenance.Confidence)
 	p.line("      ", "%s", lifemapAt(c.Pos, c.Source))
+	p.evidence("      ", c.Provenance)
+}
+
+// evidence prints the observations an inference rests on, and its score.
+func (p *lifemapPrinter) evidence(indent string, pr model.Provenance) {
+	if len(pr.Evidence) == 0 {
+		return
+	}
+	p.line(indent, "evidence (score %.1f):", pr.Score)
+	for _, e := range pr.Evidence {
+		p.line(indent+"  ", "- %s", e)
+	}
 }

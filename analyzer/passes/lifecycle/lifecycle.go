@@ -484,3 +484,7 @@ func (a *state) funcName(f *funcInfo, fn ast.Node) string {
 	}
 	return name
 }
+
+// ProfileTable returns the role table of the built-in profiles and the -profile files, as the
+// pass uses it (the recognizer of analyzer/recognize confirms and vetoes roles with it).
+func ProfileTable() (*roles.Table, error) { return loadTable(profileFlag) }

@@ -175,6 +175,17 @@ func (r *resolver) Roles(obj types.Object) []roles.Binding {
 		return bs
 	}
 	bs := r.compute(obj)
+	if key := roles.Key(obj); key != "" {
+		// a profile's "not" rule vetoes an inferred role
+		kept := bs[:0:0]
+		for _, b := range bs {
+			if _, vetoed := r.table.Vetoed(key, b.Role); vetoed && b.Provenance.Confidence == model.ConfidenceInferred {
+				continue
+			}
+			kept = append(kept, b)
+		}
+		bs = kept
+	}
 	r.cache[obj] = bs
 	for _, b := range bs {
 		if b.Provenance.Confidence == model.ConfidenceProfile {

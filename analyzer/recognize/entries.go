@@ -1,0 +1,307 @@
+package recognize
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// reach is how a function reaches turn loops: the loops, and for each, the call of the
+// function that leads there (-1 when the function holds the loop) and whether the path runs
+// concurrently (a goroutine or errgroup on the way).
+type reach struct {
+	loops []*Loop
+	// launch maps a call id of the function to whether that call starts the run concurrently.
+	launch map[int]bool
+	holds  map[int]bool // loop ids held by the function itself
+	path   map[*Loop]string
+}
+
+func (r *rec) reaches() map[int]*reach {
+	out := map[int]*reach{}
+	get := func(id int) *reach {
+		x := out[id]
+		if x == nil {
+			x = &reach{launch: map[int]bool{}, holds: map[int]bool{}, path: map[*Loop]string{}}
+			out[id] = x
+		}
+		return x
+	}
+	for _, l := range r.order {
+		type item struct {
+			f    int
+			conc bool
+			path string
+			d    int
+		}
+		x := get(l.Func.ID)
+		x.loops = append(x.loops, l)
+		x.holds[l.LoopID] = true
+		x.path[l] = fmt.Sprintf("holds the turn loop: %s", r.rel(ir.Pos{File: l.Map.Pos.File, Line: l.Map.Pos.Line}))
+		queue := []item{{f: l.Func.ID, path: x.path[l]}}
+		seen := map[int]bool{l.Func.ID: true}
+		for len(queue) > 0 {
+			it := queue[0]
+			queue = queue[1:]
+			if it.d > 6 {
+				continue
+			}
+			callee := r.p.Funcs[it.f]
+			for _, ref := range r.callers[it.f] {
+				g := r.p.Funcs[ref.Func]
+				c := &g.Calls[ref.Call]
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				gx := get(g.ID)
+				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
+					gx.launch[c.ID] = conc
+				}
+				if seen[g.ID] {
+					continue
+				}
+				seen[g.ID] = true
+				p := fmt.Sprintf("calls %s: %s; %s", calleeName(c), r.rel(c.Pos), it.path)
+				gx.loops = append(gx.loops, l)
+				gx.path[l] = p
+				queue = append(queue, item{f: g.ID, conc: conc, path: p, d: it.d + 1})
+			}
+		}
+	}
+	return out
+}
+
+// entries lists the run entries: exported functions (or methods an exported interface
+// exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
+func (r *rec) entries() []model.Entry {
+	reaches := r.reaches()
+	var out []model.Entry
+	var ids []int
+	for id := range reaches {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		x := reaches[id]
+		f := r.p.Funcs[id]
+		if f.Test || f.Parent >= 0 || (r.o.EntryPkgs != nil && !r.o.EntryPkgs[f.Pkg]) {
+			continue
+		}
+		prov, ok := r.entryProv(f)
+		if !ok {
+			continue
+		}
+		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
+		seen := map[*Loop]bool{}
+		for _, l := range x.loops {
+			if seen[l] {
+				continue
+			}
+			seen[l] = true
+			e.Loops = append(e.Loops, l.Map)
+			l.Entries = append(l.Entries, f.Short)
+			if prov.Confidence == model.ConfidenceInferred {
+				prov.Evidence = append(prov.Evidence, x.path[l])
+				if l.Map.Provenance.Score > prov.Score {
+					prov.Score = l.Map.Provenance.Score
+				}
+			}
+		}
+		sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
+		e.Provenance = prov
+		e.Exits = r.exits(f, reaches, 0, map[int]bool{})
+		if e.Exits == nil {
+			e.Exits = []model.Exit{}
+		}
+		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+		e.IDs = r.ids(f)
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
+}
+
+func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
+	keys := append([]string{f.Key}, f.Implements...)
+	if r.o.Table != nil {
+		for _, k := range keys {
+			if rule, ok := r.o.Table.Vetoed(k, roles.RunEntry); ok {
+				_ = rule
+				return model.Provenance{}, false
+			}
+		}
+		for _, k := range keys {
+			for _, b := range r.o.Table.Lookup(k) {
+				if b.Role == roles.RunEntry {
+					return b.Provenance, true
+				}
+			}
+		}
+		for _, k := range f.Implements {
+			for _, b := range r.o.Table.Lookup(k) {
+				if b.Role == roles.ToolCall {
+					return model.Provenance{}, false // a tool that starts a child run: the child's entry is the call it makes
+				}
+			}
+		}
+	}
+	if !f.Exported {
+		return model.Provenance{}, false
+	}
+	rule := "inferred: exported function runs a turn loop"
+	if f.ExportedVia != "" {
+		rule = "inferred: method exposed by the exported interface " + roles.ShortName(f.ExportedVia) + " runs a turn loop"
+	}
+	return model.Provenance{Confidence: model.ConfidenceInferred, Rule: rule}, true
+}
+
+// exits classifies the returns of f by path.
+func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
+	if depth > 3 || seen[f.ID] {
+		return nil
+	}
+	seen[f.ID] = true
+	x := reaches[f.ID]
+	var out []model.Exit
+	for _, ret := range f.Returns {
+		if !ret.Pos.IsValid() {
+			continue
+		}
+		ex := model.Exit{Pos: pos(ret.Pos), Source: ret.Source, Detail: ret.Text}
+		launched, concOnly := false, true
+		if x != nil {
+			for _, li := range ret.AfterLoops {
+				if x.holds[li] {
+					launched, concOnly = true, false
+				}
+			}
+			for _, ci := range ret.AfterCalls {
+				if conc, ok := x.launch[ci]; ok {
+					launched = true
+					concOnly = concOnly && conc
+				}
+			}
+		}
+		// a return passing a callee's results through: the callee's exits
+		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 {
+			c := f.Calls[ret.Err.Call]
+			if _, ok := x.launch[c.ID]; ok && len(c.Targets) == 1 {
+				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
+					out = append(out, inner...)
+					continue
+				}
+			}
+		}
+		atBound, boundReason := r.atBound(f, ret.Pos)
+		startFailed := false
+		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
+			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
+				for _, t := range f.Calls[ret.Err.Call].Targets {
+					startFailed = startFailed || r.startsAsync(t, reaches, 0)
+				}
+			}
+		}
+		switch {
+		case x != nil && !launched, startFailed:
+			ex.Outcome = model.OutcomeNotStarted
+		case ret.Err == nil:
+			ex.Outcome = model.OutcomePropagated
+			if launched && concOnly {
+				ex.Outcome = model.OutcomeStarted
+			}
+		case ret.Err.Kind == ir.ValNil:
+			switch {
+			case launched && concOnly, streams(ret):
+				ex.Outcome = model.OutcomeStarted
+			case atBound:
+				ex.Outcome, ex.StopReason = string(model.StatusCompleted), boundReason
+			default:
+				ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
+			}
+		case ret.Err.Kind == ir.ValCtxErr:
+			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
+		case atBound:
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), boundReason
+		case ret.Err.Kind == ir.ValCall:
+			ex.Outcome = model.OutcomePropagated
+		default:
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+			if ret.Err.Kind == ir.ValSentinel {
+				if sr := r.sentinelReason(ret.Err); sr != "" && stopReasonOf(ret.Err.Key+" "+ret.Err.Text) != "" {
+					ex.StopReason = sr
+				}
+			}
+		}
+		out = append(out, ex)
+	}
+	return out
+}
+
+// atBound reports whether the return at p is what a loop does at its bound.
+func (r *rec) atBound(f *ir.Func, p ir.Pos) (bool, model.StopReason) {
+	for _, l := range r.order {
+		if ob := l.Map.OnBound; ob != nil && ob.Pos.File == p.File && ob.Pos.Line == p.Line {
+			sr := ob.StopReason
+			if sr == "" {
+				sr = model.StopMaxSteps
+			}
+			return true, sr
+		}
+	}
+	return false, ""
+}
+
+func streams(ret ir.Return) bool {
+	for _, v := range ret.Values {
+		if v.Stream && v.Kind != ir.ValNil {
+			return true
+		}
+	}
+	return false
+}
+
+// ids lists the id mints of the code f runs.
+func (r *rec) ids(f *ir.Func) []model.IDSite {
+	var out []model.IDSite
+	seen := map[int]bool{f.ID: true}
+	queue := []int{f.ID}
+	for d := 0; len(queue) > 0 && d < 200; d++ {
+		g := r.p.Funcs[queue[0]]
+		queue = queue[1:]
+		for _, m := range g.Mints {
+			what := m.Text
+			if m.Field != "" {
+				what += " → " + m.Field
+			}
+			out = append(out, model.IDSite{Pos: pos(m.Pos), Source: m.Source, Kind: model.IDMinted, What: what})
+		}
+		for _, c := range g.Calls {
+			if len(c.Targets) > 3 {
+				continue // a dynamic call with many implementations: not followed for ids
+			}
+			for _, t := range c.Targets {
+				if !seen[t] {
+					seen[t] = true
+					queue = append(queue, t)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
+}
+
+// startsAsync reports whether a successful return of the function only starts the run (it
+// launches the loop concurrently): an error it returns means the run never started.
+func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, ex := range r.exits(r.p.Funcs[id], reaches, depth+1, map[int]bool{}) {
+		if ex.Outcome == model.OutcomeStarted {
+			return true
+		}
+	}
+	return false
+}

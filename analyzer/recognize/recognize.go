@@ -1,0 +1,668 @@
+// Package recognize is lifeline's one lifecycle recognizer: it reads the language-neutral IR
+// (analyzer/ir) that a front-end produced (Go today; Python and TypeScript next) and finds the
+// agent shape in it — a loop or recursion whose iteration calls something whose result is
+// inspected for tool calls, that leaves with a final answer when there are none, and otherwise
+// dispatches each tool call by name to a callable and feeds the results into the next call —
+// then derives the run entries that reach such a loop, its bound and default, what happens at
+// the bound, its model and tool call sites, whether tools run in parallel, whether every
+// iteration's path observes cancellation, the exits of the entries with their outcome, and
+// where ids are minted. Every element carries its evidence and a score; profiles (role
+// tables) confirm or veto any inferred role.
+package recognize
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// Options configure recognition.
+type Options struct {
+	// Table holds the profile rules that confirm or veto roles (nil: none).
+	Table *roles.Table
+	// EntryPkgs limits entries to these packages (nil: every package).
+	EntryPkgs map[string]bool
+	// Rel makes file names relative for evidence texts (nil: unchanged).
+	Rel func(string) string
+}
+
+// Threshold is the score a call site needs to be taken for the model call of a turn loop; it
+// must also show the decision (a test of its result that leaves when nothing is pending) and
+// either a dispatch by name, results fed to the next call, or a known provider method. A
+// profile's model_call rule accepts a call, a "not" rule rejects it.
+const Threshold = 4
+
+// Loop is a recognized turn loop with what the checks need.
+type Loop struct {
+	Map model.Loop
+	// Func is the IR function holding the loop (for a recursion, the recursive function).
+	Func *ir.Func
+	// LoopID is the loop's id in Func (-1 for a recursion).
+	LoopID int
+	// Entries are the entries that reach it.
+	Entries []string
+}
+
+// Result is what the recognizer found.
+type Result struct {
+	Entries []model.Entry
+	Loops   []*Loop
+}
+
+type rec struct {
+	p       *ir.Program
+	o       Options
+	callers map[int][]ir.CallRef
+	loops   map[string]*Loop // by "func:loop"
+	order   []*Loop
+}
+
+// Recognize runs the recognizer on a program.
+func Recognize(p *ir.Program, o Options) *Result {
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}}
+	for _, f := range p.Funcs {
+		for _, c := range f.Calls {
+			for _, t := range c.Targets {
+				r.callers[t] = append(r.callers[t], ir.CallRef{Func: f.ID, Call: c.ID})
+			}
+		}
+	}
+	for _, f := range p.Funcs {
+		if f.Test {
+			continue
+		}
+		for i := range f.Calls {
+			r.decision(f, &f.Calls[i])
+		}
+	}
+	res := &Result{Loops: r.order}
+	for _, l := range r.order {
+		finishLoop(l)
+	}
+	res.Entries = r.entries()
+	return res
+}
+
+func (r *rec) rel(p ir.Pos) string {
+	f := p.File
+	if r.o.Rel != nil {
+		f = r.o.Rel(f)
+	}
+	return fmt.Sprintf("%s:%d", f, p.Line)
+}
+
+func pos(p ir.Pos) model.Position { return model.Position{File: p.File, Line: p.Line} }
+
+// sdkMethods are well-known provider SDK methods: extra evidence for a model call (the shape
+// decides). Keys are matched with any /vN major-version suffix removed.
+var sdkMethods = map[string]string{
+	"github.com/openai/openai-go.ChatCompletionService.New":               "openai-go Chat.Completions.New",
+	"github.com/openai/openai-go.ChatCompletionService.NewStreaming":      "openai-go Chat.Completions.NewStreaming",
+	"github.com/openai/openai-go/responses.ResponseService.New":           "openai-go Responses.New",
+	"github.com/openai/openai-go/responses.ResponseService.NewStreaming":  "openai-go Responses.NewStreaming",
+	"github.com/anthropics/anthropic-sdk-go.MessageService.New":           "anthropic-sdk-go Messages.New",
+	"github.com/anthropics/anthropic-sdk-go.MessageService.NewStreaming":  "anthropic-sdk-go Messages.NewStreaming",
+	"google.golang.org/genai.Models.GenerateContent":                      "genai Models.GenerateContent",
+	"google.golang.org/genai.Models.GenerateContentStream":                "genai Models.GenerateContentStream",
+	"google.golang.org/genai.Chat.SendMessage":                            "genai Chat.SendMessage",
+	"github.com/ollama/ollama/api.Client.Chat":                            "ollama api.Client.Chat",
+	"github.com/ollama/ollama/api.Client.Generate":                        "ollama api.Client.Generate",
+	"github.com/sashabaranov/go-openai.Client.CreateChatCompletion":       "go-openai CreateChatCompletion",
+	"github.com/sashabaranov/go-openai.Client.CreateChatCompletionStream": "go-openai CreateChatCompletionStream",
+	"net/http.Client.Do": "http.Client.Do (a model API request)",
+}
+
+var majorVersion = regexp.MustCompile(`/v[0-9]+(/|\.|$)`)
+
+func sdkName(key string) (string, bool) {
+	k := majorVersion.ReplaceAllStringFunc(key, func(m string) string { return m[len(m)-1:] })
+	k = strings.ReplaceAll(k, "..", ".")
+	name, ok := sdkMethods[k]
+	if !ok {
+		name, ok = sdkMethods[key]
+	}
+	return name, ok
+}
+
+// site is a scored model-call candidate.
+type site struct {
+	f        *ir.Func
+	c        *ir.Call
+	score    float64
+	evidence []string
+	prov     model.Provenance
+	tools    []ir.CallRef
+	// the parts of the shape seen
+	confirmed, leaves, dispatch, feeds, sdk bool
+}
+
+var toolFieldRe = regexp.MustCompile(`(?i)^(toolcalls|tool_calls|toolcall|tooluse|tool_use|functioncall|functioncalls|function_call|toolrequests|content)`)
+
+func (s *site) accepted() bool {
+	if s.confirmed {
+		return true
+	}
+	return s.score >= Threshold && s.leaves && (s.dispatch || s.feeds || s.sdk)
+}
+
+// score rates a call's result flow against the agent shape.
+func (r *rec) score(f *ir.Func, c *ir.Call) *site {
+	s := &site{f: f, c: c}
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		if k == "" || r.o.Table == nil {
+			continue
+		}
+		if rule, ok := r.o.Table.Vetoed(k, roles.ModelCall); ok {
+			s.evidence = append(s.evidence, "vetoed: "+rule)
+			s.score = -100
+			return s
+		}
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.ModelCall {
+				s.score += 10
+				s.confirmed = true
+				s.prov = b.Provenance
+				s.evidence = append(s.evidence, "confirmed: "+b.Provenance.Rule)
+			}
+		}
+	}
+	fl := c.Flow
+	if fl == nil && s.score <= 0 {
+		return s
+	}
+	if fl != nil {
+		for _, ch := range fl.Checked {
+			if ch.Leaves {
+				s.score += 2
+				s.leaves = true
+				s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+				break
+			}
+		}
+		if len(fl.Checked) > 0 && s.score < 2 {
+			s.score++
+			s.evidence = append(s.evidence, fmt.Sprintf("result tested: %s", r.rel(fl.Checked[0].Pos)))
+		}
+		if len(fl.Iterated) > 0 {
+			s.score++
+			s.evidence = append(s.evidence, "a collection of the result is iterated: "+r.rel(fl.Iterated[0]))
+		}
+		best := 0.0
+		var how string
+		var at ir.Pos
+		for _, d := range fl.Dispatch {
+			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "element_arg": 1}[d.How]
+			if len(d.Calls) == 0 && d.How != "map_lookup" && d.How != "name_compare" {
+				w = 0
+			}
+			if w > best {
+				best, how, at = w, d.How, d.Pos
+			}
+			s.tools = append(s.tools, d.Calls...)
+		}
+		if len(s.tools) == 0 && best > 1 {
+			best = 1
+		}
+		if best > 0 {
+			s.score += best
+			s.dispatch = best >= 2
+			s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
+		}
+		if fl.FeedsNext {
+			s.score += 2
+			s.feeds = true
+			s.evidence = append(s.evidence, "tool results feed the next call: "+r.rel(fl.FeedPos))
+		}
+		switch fl.Delivery {
+		case "channel", "iterator":
+			s.evidence = append(s.evidence, "result delivered over "+map[string]string{"channel": "a channel", "iterator": "an iterator"}[fl.Delivery])
+		}
+		for _, fd := range fl.Fields {
+			if toolFieldRe.MatchString(fd) && !strings.EqualFold(fd, "content") {
+				s.score += 0.5
+				s.evidence = append(s.evidence, "reads "+fd)
+				break
+			}
+		}
+	}
+	for _, k := range c.Keys {
+		if n, ok := sdkName(k); ok {
+			s.score += 2
+			s.sdk = true
+			s.evidence = append(s.evidence, "known provider SDK method: "+n)
+			break
+		}
+	}
+	if s.prov.Confidence == "" {
+		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
+	}
+	return s
+}
+
+// decision considers a call as the model call of a turn loop.
+func (r *rec) decision(f *ir.Func, c *ir.Call) {
+	s := r.score(f, c)
+	if !s.accepted() {
+		return
+	}
+	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
+	// this call's own stream, not a loop over a finite collection), in this function, the
+	// parent a closure runs in, or a caller (a state machine's step function).
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{})
+	if holder == nil {
+		return
+	}
+	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
+	l := r.loops[key]
+	if l == nil {
+		l = r.newLoop(holder, loopID)
+		r.loops[key] = l
+		r.order = append(r.order, l)
+	}
+	r.addModel(l, s)
+}
+
+func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
+
+func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool) (*ir.Func, int) {
+	if depth > 3 || seen[f.ID] {
+		return nil, -1
+	}
+	seen[f.ID] = true
+	var loops []int
+	if c != nil {
+		loops = c.Loops
+	}
+	for _, li := range loops {
+		l := f.Loops[li]
+		if c != nil && l.OverCall == c.ID {
+			continue
+		}
+		if repeats(l.Kind) {
+			return f, li
+		}
+	}
+	if f.Parent >= 0 {
+		p := r.p.Funcs[f.Parent]
+		for _, li := range f.ParentLoops {
+			if repeats(p.Loops[li].Kind) {
+				return p, li
+			}
+		}
+		if len(f.ParentLoops) == 0 {
+			if h, l := r.turnLoop(p, nil, depth+1, seen); h != nil {
+				return h, l
+			}
+		}
+	}
+	if c != nil && len(loops) == 0 || c == nil {
+		if r.recursive(f) {
+			return f, -1
+		}
+	}
+	// a helper called from a loop: the caller's loop
+	for _, ref := range r.callers[f.ID] {
+		g := r.p.Funcs[ref.Func]
+		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen); h != nil {
+			return h, l
+		}
+	}
+	return nil, -1
+}
+
+// recursive reports whether f may call itself again (directly or through up to two others).
+func (r *rec) recursive(f *ir.Func) bool {
+	var walk func(g *ir.Func, d int, seen map[int]bool) bool
+	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
+		if d > 3 || seen[g.ID] {
+			return false
+		}
+		seen[g.ID] = true
+		for _, c := range g.Calls {
+			for _, t := range c.Targets {
+				if t == f.ID {
+					return true
+				}
+				if walk(r.p.Funcs[t], d+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(f, 0, map[int]bool{})
+}
+
+func (r *rec) newLoop(f *ir.Func, id int) *Loop {
+	l := &Loop{Func: f, LoopID: id}
+	m := &l.Map
+	if id < 0 {
+		m.Kind, m.Pos, m.Source = model.LoopRecursion, pos(f.Pos), f.Source
+	} else {
+		lp := f.Loops[id]
+		m.Kind, m.Pos, m.Source = model.LoopFor, pos(lp.Pos), lp.Source
+	}
+	m.Func = f.Short
+	m.ModelCalls, m.ToolCalls = []model.CallSite{}, []model.CallSite{}
+	r.bound(l)
+	r.cancel(l)
+	return l
+}
+
+func (r *rec) addModel(l *Loop, s *site) {
+	c := s.c
+	cs := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Via: r.via(c, 0),
+		Provenance: model.Provenance{Confidence: s.prov.Confidence, Rule: s.prov.Rule, Evidence: s.evidence, Score: s.score}}
+	for _, x := range l.Map.ModelCalls {
+		if x.Pos == cs.Pos {
+			return
+		}
+	}
+	l.Map.ModelCalls = append(l.Map.ModelCalls, cs)
+	if s.score > l.Map.Provenance.Score {
+		ev := append([]string{fmt.Sprintf("iteration calls %s: %s", cs.Callee, r.rel(c.Pos))}, s.evidence...)
+		l.Map.Provenance = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: agent shape (decide, dispatch tools by name, feed results back)", Evidence: ev, Score: s.score}
+		if s.prov.Confidence == model.ConfidenceProfile || s.prov.Confidence == model.ConfidenceDeclared {
+			l.Map.Provenance.Confidence = s.prov.Confidence
+		}
+	}
+	for _, ref := range s.tools {
+		g := r.p.Funcs[ref.Func]
+		tc := &g.Calls[ref.Call]
+		par := tc.Concurrent != "" || r.launched(g, l.Func)
+		ts := model.CallSite{Pos: pos(tc.Pos), Source: tc.Source, Callee: calleeName(tc), Parallel: par,
+			Provenance: model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: runs the callable a tool call's name selects", Score: s.score}}
+		if rule, ok := r.vetoedTool(tc); ok {
+			ts.Provenance.Evidence = append(ts.Provenance.Evidence, rule)
+			continue
+		}
+		dup := false
+		for _, x := range l.Map.ToolCalls {
+			dup = dup || x.Pos == ts.Pos
+		}
+		if !dup {
+			l.Map.ToolCalls = append(l.Map.ToolCalls, ts)
+		}
+		if par {
+			l.Map.ParallelTools = true
+		}
+	}
+}
+
+func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
+	if r.o.Table == nil {
+		return "", false
+	}
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		if rule, ok := r.o.Table.Vetoed(k, roles.ToolCall); ok {
+			return rule, true
+		}
+	}
+	return "", false
+}
+
+// launched reports whether g runs concurrently relative to the loop's function: it, or a
+// closure between it and the loop's function, is launched with go or an errgroup.
+func (r *rec) launched(g, holder *ir.Func) bool {
+	for x := g; x != nil && x.ID != holder.ID; {
+		if x.Launch == "go" || x.Launch == "errgroup" {
+			return true
+		}
+		if x.Parent < 0 {
+			break
+		}
+		x = r.p.Funcs[x.Parent]
+	}
+	return false
+}
+
+func calleeName(c *ir.Call) string {
+	if c.Abstract != "" {
+		return roles.ShortName(c.Abstract)
+	}
+	for _, k := range c.Keys {
+		if k != "" {
+			return roles.ShortName(k)
+		}
+	}
+	if c.Text != "" {
+		t := c.Text
+		if i := strings.IndexByte(t, '('); i > 0 {
+			t = t[:i]
+		}
+		return t
+	}
+	return c.Method
+}
+
+// via follows a helper down to the provider call whose result it returns.
+func (r *rec) via(c *ir.Call, depth int) []string {
+	if depth > 3 || len(c.Targets) != 1 {
+		return nil
+	}
+	g := r.p.Funcs[c.Targets[0]]
+	for _, ret := range g.Returns {
+		for _, v := range ret.Values {
+			if v.Kind != ir.ValCall || v.Call < 0 {
+				continue
+			}
+			inner := &g.Calls[v.Call]
+			return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+		}
+	}
+	// the first call whose result is returned through a variable: a provider method
+	for _, ic := range g.Calls {
+		for _, k := range ic.Keys {
+			if n, ok := sdkName(k); ok {
+				return []string{n}
+			}
+		}
+	}
+	return nil
+}
+
+// bound finds the loop's bound: a counter comparison in its condition or body, in a helper it
+// calls (a state machine's check), or a recursion's depth parameter.
+func (r *rec) bound(l *Loop) {
+	f := l.Func
+	var best *ir.Branch
+	var bestFunc *ir.Func
+	for i := range f.Branches {
+		b := &f.Branches[i]
+		if b.Loop != l.LoopID {
+			continue
+		}
+		if best == nil || b.InCond && !best.InCond {
+			best, bestFunc = b, f
+		}
+	}
+	if best == nil && l.LoopID >= 0 {
+		// helpers called in the loop that compare a counter and leave
+		for _, c := range f.Calls {
+			if !contains(c.Loops, l.LoopID) {
+				continue
+			}
+			for _, t := range c.Targets {
+				g := r.p.Funcs[t]
+				for i := range g.Branches {
+					if g.Branches[i].Loop < 0 && best == nil {
+						best, bestFunc = &g.Branches[i], g
+					}
+				}
+			}
+		}
+	}
+	if best == nil {
+		return
+	}
+	b := best
+	bd := &model.Bound{Expr: b.Bound.Text, Pos: pos(b.Pos), Source: b.Source, Optional: b.Optional}
+	if b.Bound.Kind == "const" && b.Bound.ConstPos.IsValid() {
+		bd.Default, bd.DefaultPos = b.Bound.Const, pos(b.Bound.ConstPos)
+	}
+	if b.Bound.Key != "" {
+		r.boundDefault(bd, b.Bound.Key)
+	}
+	l.Map.Bound = bd
+	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(b.AtPos), Source: b.AtSource}
+	if b.StopText != "" {
+		if sr := stopReasonOf(b.StopText); sr != "" {
+			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, b.StopText
+		}
+	}
+	if ob.Kind != model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
+		ret := bestFunc.Returns[b.Return]
+		ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		switch {
+		case ret.Err == nil || ret.Err.Kind == ir.ValNil:
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		default:
+			ob.Kind, ob.Value = model.OnBoundError, ret.Err.Text
+			ob.StopReason = r.sentinelReason(ret.Err)
+		}
+	}
+	if ob.Kind == model.OnBoundSilent && ob.StopReason == "" {
+		ob.StopReason = model.StopMaxSteps
+	}
+	l.Map.OnBound = ob
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *rec) boundDefault(bd *model.Bound, key string) {
+	if r.o.Table != nil {
+		for _, b := range r.o.Table.Lookup(key) {
+			if b.Role == roles.BoundDefault && b.Rule.Value != "" {
+				bd.Default = b.Rule.Value
+				return
+			}
+		}
+	}
+	// the default set in a constructor or option, preferring a named constant
+	var best *ir.Default
+	rank := map[string]int{"const": 3, "zero_check": 2, "constructor": 1, "option": 1}
+	for i := range r.p.Defaults {
+		d := &r.p.Defaults[i]
+		if d.Key != key {
+			continue
+		}
+		if best == nil || rank[d.Via] > rank[best.Via] {
+			best = d
+		}
+	}
+	if best != nil {
+		bd.Default, bd.DefaultPos = best.Value, pos(best.Pos)
+	}
+}
+
+// stopReasonOf maps a stop reason's text (a constant's name and value, an error message) to a
+// canonical stop reason.
+func stopReasonOf(text string) model.StopReason {
+	s := strings.ToLower(text)
+	n := strings.NewReplacer("_", "", "-", "", " ", "", ":", "").Replace(s)
+	switch {
+	case strings.Contains(n, "cancel"):
+		return model.StopCancelled
+	case strings.Contains(n, "timeout") || strings.Contains(n, "deadline"):
+		return model.StopTimeout
+	case strings.Contains(n, "budget") || strings.Contains(n, "token"):
+		return model.StopBudgetExceeded
+	case strings.Contains(n, "turn") && (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")):
+		return model.StopMaxTurns
+	case (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")) &&
+		(strings.Contains(n, "step") || strings.Contains(n, "iteration") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
+		return model.StopMaxSteps
+	case strings.Contains(n, "goal") || n == "done" || strings.HasSuffix(n, "completed"):
+		return model.StopGoalReached
+	}
+	return ""
+}
+
+func (r *rec) sentinelReason(v *ir.Value) model.StopReason {
+	if v.Key != "" && r.o.Table != nil {
+		for _, b := range r.o.Table.Lookup(v.Key) {
+			if b.Role == roles.BoundError && b.Rule.StopReason != "" {
+				return b.Rule.StopReason
+			}
+		}
+	}
+	if sr := stopReasonOf(v.Key + " " + v.Text); sr != "" && sr != model.StopGoalReached {
+		return sr
+	}
+	return model.StopMaxSteps // an error at the bound ends the run on its step limit
+}
+
+// cancel decides whether every iteration's path observes cancellation.
+func (r *rec) cancel(l *Loop) {
+	f := l.Func
+	if l.LoopID < 0 {
+		if f.CancelAlways {
+			for _, c := range f.Cancels {
+				if c.Kind != "call" {
+					l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+					return
+				}
+			}
+		}
+		return
+	}
+	for _, c := range f.Cancels {
+		for _, o := range c.Loops {
+			if o.Loop == l.LoopID && o.EveryIteration {
+				if c.Kind == "call" && r.isSite(l, c.Pos) {
+					continue
+				}
+				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+				return
+			}
+		}
+	}
+}
+
+// isSite reports whether p is the position of a call that only passes the context on to the
+// model (a provider call observing its context is propagation, not a check between steps).
+func (r *rec) isSite(l *Loop, p ir.Pos) bool {
+	for _, c := range l.Func.Calls {
+		if c.Pos == p && c.Flow != nil {
+			return true
+		}
+		if c.Pos == p {
+			for _, k := range c.Keys {
+				if _, ok := sdkName(k); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// finishLoop re-checks cancellation now that all model calls are known and sorts call sites.
+func finishLoop(l *Loop) {
+	if l.Map.ChecksCancel {
+		for _, m := range l.Map.ModelCalls {
+			if m.Pos == l.Map.CancelPos {
+				l.Map.ChecksCancel, l.Map.CancelPos = false, model.Position{}
+			}
+		}
+		for _, t := range l.Map.ToolCalls {
+			if t.Pos == l.Map.CancelPos {
+				l.Map.ChecksCancel, l.Map.CancelPos = false, model.Position{}
+			}
+		}
+	}
+	sort.SliceStable(l.Map.ModelCalls, func(i, j int) bool { return l.Map.ModelCalls[i].Pos.Less(l.Map.ModelCalls[j].Pos) })
+	sort.SliceStable(l.Map.ToolCalls, func(i, j int) bool { return l.Map.ToolCalls[i].Pos.Less(l.Map.ToolCalls[j].Pos) })
+}
