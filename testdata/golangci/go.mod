@@ -1,0 +1,3 @@
+module example.com/gclfixture
+
+go 1.26
