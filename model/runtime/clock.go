@@ -132,9 +132,11 @@ func timedOut(ctx context.Context) bool {
 // wake-up time; the clock moves to the earliest wake-up once no model, tool, probe or hook call
 // the runtime is waiting for is busy (each such call counts as busy until it returns or sleeps
 // on this clock), and fires on the way, in time order, every timer due (the run's deadline, a
-// call timeout, the cancel grace). Real time spent computing is zero logical time: a run gives
-// the same events on a fast machine, a slow one or under -race, which is what tests and demos
-// need. Timers alone never move it: a deadline passes only while something sleeps past it.
+// call timeout, the cancel grace). Calls that wake at the same instant wake one at a time, in
+// the order the runtime started them, each once the one before is done or sleeps again. Real
+// time spent computing is zero logical time: a run gives the same events on a fast machine, a
+// slow one or under -race, which is what tests and demos need. Timers alone never move it: a
+// deadline passes only while something sleeps past it.
 //
 // Share one across the runtimes opened on one log (before and after a simulated crash).
 type VirtualClock struct {
@@ -144,6 +146,9 @@ type VirtualClock struct {
 	timers   []*vtimer // due time order (small: a linear scan is enough)
 	sleepers map[*vsleep]struct{}
 	busy     int // activities (runtime-managed calls) not sleeping on the clock
+	nact     int64
+	nsleep   int64
+	woken    *activity // the last activity woken: the next one due at the same instant waits for it
 	changed  chan struct{}
 }
 
@@ -280,7 +285,25 @@ func (c *VirtualClock) notifyLocked() {
 	c.changed = make(chan struct{})
 }
 
-type vsleep struct{ until time.Time }
+type vsleep struct {
+	until time.Time
+	order int64 // wake-up order among sleepers due at one instant
+}
+
+// nextDue reports whether s may wake now: it is due, no sleeper due before it in order is still
+// waiting, and the activity woken last is done or asleep again. Call with c.mu held.
+func (c *VirtualClock) nextDue(s *vsleep) bool {
+	if c.now.Before(s.until) {
+		return false
+	}
+	for o := range c.sleepers {
+		if o != s && !c.now.Before(o.until) && o.order < s.order {
+			return false
+		}
+	}
+	w := c.woken
+	return w == nil || w.ended || w.parked > 0
+}
 
 // earliest reports whether no other sleeper wakes before s. Call with c.mu held.
 func (c *VirtualClock) earliest(s *vsleep) bool {
@@ -298,7 +321,11 @@ func (c *VirtualClock) sleep(ctx context.Context, d time.Duration) error {
 	}
 	act := activityOf(ctx, c)
 	c.mu.Lock()
-	s := &vsleep{until: c.now.Add(d)}
+	c.nsleep++
+	s := &vsleep{until: c.now.Add(d), order: 1<<62 + c.nsleep} // other sleepers after activities
+	if act != nil {
+		s.order = act.seq
+	}
 	c.sleepers[s] = struct{}{}
 	act.parkLocked()
 	c.notifyLocked()
@@ -312,10 +339,13 @@ func (c *VirtualClock) sleep(ctx context.Context, d time.Duration) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !c.now.Before(s.until) {
+		if c.nextDue(s) {
+			if act != nil {
+				c.woken = act
+			}
 			return nil
 		}
-		if c.busy == 0 && c.earliest(s) {
+		if c.now.Before(s.until) && c.busy == 0 && c.earliest(s) {
 			c.fireUnlocked(c.stepLocked(s.until))
 			continue
 		}
@@ -334,7 +364,8 @@ func (c *VirtualClock) sleep(ctx context.Context, d time.Duration) error {
 // clock nor ended — a VirtualClock does not move: what it computes takes no logical time.
 type activity struct {
 	c      *VirtualClock
-	parked int // > 0 while sleeping on the clock (or waiting for a run)
+	seq    int64 // start order
+	parked int   // > 0 while sleeping on the clock (or waiting for a run)
 	ended  bool
 }
 
@@ -350,7 +381,8 @@ func beginActivity(ctx context.Context) (context.Context, func()) {
 	}
 	c := vc.virtual()
 	c.mu.Lock()
-	a := &activity{c: c}
+	c.nact++
+	a := &activity{c: c, seq: c.nact}
 	c.busy++
 	c.mu.Unlock()
 	return context.WithValue(ctx, activityKey{}, a), func() {

@@ -3,11 +3,14 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	goruntime "runtime"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lifeline-dev/lifeline/model"
 )
 
 // testBase is the logical origin of the tests' clocks.
@@ -27,26 +30,75 @@ func (c *slowClock) Now() time.Time {
 	return c.VirtualClock.Now()
 }
 
+// logLines plays a scenario on clock and returns its log, line by line.
+func logLines(t *testing.T, name string, clock Clock) ([]string, *ScenarioResult) {
+	t.Helper()
+	res, err := RunScenario(context.Background(), name, ScenarioOptions{Path: filepath.Join(t.TempDir(), "s.jsonl"), Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, ev := range res.Events {
+		b, err := ev.MarshalLine()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	return lines, res
+}
+
+func sameLog(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	for k := range max(len(got), len(want)) {
+		if k >= len(got) || k >= len(want) || got[k] != want[k] {
+			g, w := "(none)", "(none)"
+			if k < len(got) {
+				g = got[k]
+			}
+			if k < len(want) {
+				w = want[k]
+			}
+			t.Errorf("%s: event %d differs:\n got %s\nwant %s", what, k+1, g, w)
+			return
+		}
+	}
+}
+
+// TestScenariosDeterministic: every scenario, played again on a VirtualClock with the same
+// origin, writes the very same log (timestamps, ids, order), here five times in a row.
+func TestScenariosDeterministic(t *testing.T) {
+	for _, sc := range Scenarios() {
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			want, _ := logLines(t, sc.Name, NewVirtualClock(testBase))
+			for i := range 4 {
+				got, _ := logLines(t, sc.Name, NewVirtualClock(testBase))
+				sameLog(t, fmt.Sprintf("replay %d", i+2), got, want)
+			}
+		})
+	}
+}
+
 // TestScenariosUnderSlowness plays every scenario on a clock whose every reading costs 3 ms of
-// real time (so the timeout scenario's 80 ms deadline is far exceeded in real time before its
-// first step ends), with a single P: the shape is exactly the expected one, and the log is
-// clean. On the real clock (the runtime before logical time) the timeout scenario ends with
-// "steps: want 2, got 1" or 0.
+// real time (so the timeout scenario's 80 ms deadline is long past in real time before its
+// first step ends), with a single P: the log is byte for byte the one of a normal run, its
+// shape the expected one, its invariants clean. On a real clock (the runtime before logical
+// time) the timeout scenario ends "steps: want 2, got 1".
 func TestScenariosUnderSlowness(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
 	for _, sc := range Scenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
-			clock := &slowClock{VirtualClock: NewVirtualClock(time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)), delay: 3 * time.Millisecond}
-			res, err := RunScenario(context.Background(), sc.Name, ScenarioOptions{Path: filepath.Join(t.TempDir(), "s.jsonl"), Clock: clock})
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, _ := logLines(t, sc.Name, NewVirtualClock(testBase))
+			clock := &slowClock{VirtualClock: NewVirtualClock(testBase), delay: 3 * time.Millisecond}
+			got, res := logLines(t, sc.Name, clock)
 			if diff := sc.Expect.Diff(ShapeOf(res.Tree)); diff != "" {
 				t.Errorf("shape under slowness: %s", diff)
 			}
 			for _, f := range cleanFindings(res.Events) {
 				t.Errorf("finding: %s", f)
 			}
+			sameLog(t, "slow run", got, want)
 			if clock.reads.Load() < 10 {
 				t.Errorf("the clock was read %d times: the slowness did not apply", clock.reads.Load())
 			}
@@ -54,42 +106,21 @@ func TestScenariosUnderSlowness(t *testing.T) {
 	}
 }
 
-// TestScenarioTimesAreLogical: on a VirtualClock a scenario's timestamps are the sums of its
-// scripted durations, whatever the machine: the timeout scenario's run ends exactly at its
-// 80 ms deadline, twice in a row, with the same event sequence.
+// TestScenarioTimesAreLogical: on a VirtualClock a scenario's times are the sums of its
+// scripted durations: the timeout scenario's run ends exactly at its 80 ms deadline.
 func TestScenarioTimesAreLogical(t *testing.T) {
-	base := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
-	var first []string
-	for i := range 2 {
-		res, err := RunScenario(context.Background(), "timeout", ScenarioOptions{Path: filepath.Join(t.TempDir(), "s.jsonl"), Clock: NewVirtualClock(base)})
-		if err != nil {
-			t.Fatal(err)
+	_, res := logLines(t, "timeout", NewVirtualClock(testBase))
+	var start, end time.Time
+	for _, ev := range res.Events {
+		switch ev.Type {
+		case model.RunStart:
+			start = ev.TS
+		case model.RunEnd:
+			end = ev.TS
 		}
-		var seq []string
-		var start, end time.Time
-		for _, ev := range res.Events {
-			seq = append(seq, string(ev.Type))
-			switch ev.Type {
-			case "run/start":
-				start = ev.TS
-			case "run/end":
-				end = ev.TS
-			}
-		}
-		if d := end.Sub(start); d != 80*time.Millisecond {
-			t.Errorf("run %d: run lasted %s of logical time, want exactly its 80ms deadline", i, d)
-		}
-		if i == 0 {
-			first = seq
-		} else if len(seq) != len(first) {
-			t.Errorf("event sequences differ:\n%v\n%v", first, seq)
-		} else {
-			for k := range seq {
-				if seq[k] != first[k] {
-					t.Errorf("event %d: %s vs %s", k, first[k], seq[k])
-				}
-			}
-		}
+	}
+	if d := end.Sub(start); d != 80*time.Millisecond {
+		t.Errorf("run lasted %s of logical time, want exactly its 80ms deadline", d)
 	}
 }
 

@@ -667,10 +667,14 @@ func (e *runExec) toolsAction(t *turnState, st *stepState, fresh, orphans []*cal
 		rt.mu.Unlock()
 
 		finished := make(chan *toolJob, len(jobs))
-		for _, j := range jobs {
-			// Each call is an activity from before its goroutine starts until its tool/end is
-			// written, so that parallel calls start at the same logical instant.
-			jctx, endActivity := beginActivity(ctx)
+		// Each call is an activity from before any of the goroutines starts until its tool/end
+		// is written, so that parallel calls start at the same logical instant.
+		jctxs, ends := make([]context.Context, len(jobs)), make([]func(), len(jobs))
+		for i := range jobs {
+			jctxs[i], ends[i] = beginActivity(ctx)
+		}
+		for i, j := range jobs {
+			jctx, endActivity := jctxs[i], ends[i]
 			go func(j *toolJob) {
 				defer close(j.done)
 				out := e.runJob(jctx, j, ending)

@@ -472,18 +472,28 @@ func Scenarios() []Scenario {
 			Expect: Shape{Runs: 1, Turns: 1, Steps: 2, ModelCalls: 2, ToolCalls: 1, Connections: 2,
 				Statuses: []model.RunStatus{model.StatusCompleted}, StopReasons: []model.StopReason{model.StopGoalReached}},
 			play: func(ctx context.Context, env *Env) error {
-				started := make(chan struct{}, 1)
-				resume := make(chan struct{})
+				// The client acts while the run waits on it (inside the build, then inside the
+				// second model call), so that the log is the same on every machine.
+				started, dropped := make(chan struct{}, 1), make(chan struct{})
+				answering, back := make(chan struct{}, 1), make(chan struct{})
 				build := &FuncTool{ToolName: "build", Fn: func(ctx context.Context, call Call) (string, error) {
 					started <- struct{}{}
 					select {
-					case <-resume:
+					case <-dropped:
 					case <-ctx.Done():
 						return "", ctx.Err()
 					}
 					return "build ok", Sleep(ctx, 10*time.Millisecond)
 				}}
-				m := NewScriptedModel("scripted-llm", calls(tc("build", "target", "all")), final("Built."))
+				answer := final("Built.")
+				answer.Hook = func(ctx context.Context, req Request) {
+					answering <- struct{}{}
+					select {
+					case <-back:
+					case <-ctx.Done():
+					}
+				}
+				m := NewScriptedModel("scripted-llm", calls(tc("build", "target", "all")), answer)
 				a := agent("builder", m, Limits{}, build)
 				rt, err := env.Open(a)
 				if err != nil {
@@ -493,28 +503,34 @@ func Scenarios() []Scenario {
 				if err != nil {
 					return err
 				}
+				wait := func(ch <-chan struct{}) error {
+					select {
+					case <-ch:
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				if err := wait(started); err != nil {
+					return err
+				}
 				c1, err := rt.Attach(h.ID(), 0)
 				if err != nil {
 					return err
-				}
-				select {
-				case <-started:
-				case <-ctx.Done():
-					return ctx.Err()
 				}
 				c1.Catchup()
 				if err := c1.Close(); err != nil { // the browser tab drops
 					return err
 				}
-				close(resume)
-				// The client comes back once the run has moved on (its next step).
-				if err := h.WaitFor(ctx, func(r Result) bool { return r.Steps >= 2 }); err != nil {
+				close(dropped)
+				if err := wait(answering); err != nil { // the run has moved on: its next step
 					return err
 				}
 				c2, err := rt.Attach(h.ID(), c1.Cursor()) // reattach: a new connection, same view
 				if err != nil {
 					return err
 				}
+				close(back)
 				if _, err := h.Wait(ctx); err != nil {
 					return err
 				}
