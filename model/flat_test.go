@@ -8,9 +8,10 @@ import (
 
 // feeder makes canonical events one at a time, numbering them per session.
 type feeder struct {
-	c   *Checker
-	t   time.Time
-	seq map[string]int64
+	c    *Checker
+	sink func(*Event) // instead of c.Check
+	t    time.Time
+	seq  map[string]int64
 }
 
 func (f *feeder) ev(e Event) {
@@ -20,6 +21,10 @@ func (f *feeder) ev(e Event) {
 	f.seq[e.SessionID]++
 	f.t = f.t.Add(time.Millisecond)
 	e.V, e.Seq, e.TS, e.Source = 1, f.seq[e.SessionID], f.t, SourceRuntime
+	if f.sink != nil {
+		f.sink(&e)
+		return
+	}
 	f.c.Check(&e)
 }
 
@@ -201,5 +206,24 @@ func TestCheckerForgottenNodes(t *testing.T) {
 				t.Fatalf("findings %q, want one %s", codes, tt.want)
 			}
 		})
+	}
+}
+
+// TestProjectorIndexFlat: the projector must hold the tree, but besides it keeps, per ended
+// run, only its entries in the id maps (runs, sessions) and a seq counter a session: no index
+// entry, no retirement mark.
+func TestProjectorIndexFlat(t *testing.T) {
+	p := NewProjector()
+	f := &feeder{sink: p.Apply}
+	f.smallRuns(0, 3000, 3)
+	tree := p.Tree()
+	if got := tree.Summarize(); got.Runs != 3000 || got.Sessions != 1000 || got.ModelCalls != 3000 {
+		t.Fatalf("summary %+v", got)
+	}
+	if n := len(p.live.turns) + len(p.live.steps) + len(p.live.models) + len(p.live.tools) + len(p.own) + len(p.seq.held); n != 0 {
+		t.Fatalf("projector keeps %d index entries after 3000 ended runs, want 0", n)
+	}
+	if len(p.runs) != 3000 || len(p.sessions) != 1000 || len(p.seq.next) != 1000 {
+		t.Fatalf("id maps: %d runs, %d sessions, %d seq counters", len(p.runs), len(p.sessions), len(p.seq.next))
 	}
 }

@@ -18,9 +18,9 @@ type Projector struct {
 	conns    map[string]*Connection
 	waits    map[string]*Wait // by run id + call id
 	inputs   map[string]*Input
-	// retired holds the ended runs, whose turns, steps and calls were taken out of live (see
-	// retire), with their own index once an event after their end needed one.
-	retired map[*Run]*nodeIndex
+	// own holds the index of each ended run (whose turns, steps and calls were taken out of
+	// live, see retire) that an event after its end needed; an ended run is one with Ended set.
+	own     map[*Run]*nodeIndex
 	lastRun *Run // the run of the previous event and where its nodes are (a cache for index)
 	lastIdx *nodeIndex
 	stamped bool
@@ -36,7 +36,7 @@ func NewProjector() *Projector {
 	return &Projector{
 		sessions: map[string]*Session{}, runs: map[string]*Run{}, live: newNodeIndex(),
 		conns: map[string]*Connection{}, waits: map[string]*Wait{}, inputs: map[string]*Input{},
-		retired: map[*Run]*nodeIndex{},
+		own: map[*Run]*nodeIndex{},
 	}
 }
 
@@ -141,10 +141,6 @@ func newNodeIndex() nodeIndex {
 // stays as small as the runs in progress. Every turn, step and call event names its run: one
 // that comes after its run ended looks its ids up in that run alone (index).
 func (p *Projector) retire(r *Run) {
-	if _, done := p.retired[r]; done {
-		return
-	}
-	p.retired[r] = nil
 	p.lastRun = nil
 	p.live.run(r, false)
 }
@@ -185,15 +181,15 @@ func (p *Projector) index(ev *Event) *nodeIndex {
 		return &p.live
 	}
 	p.lastRun, p.lastIdx = r, &p.live
-	x, retired := p.retired[r]
-	if !retired {
+	if !r.Ended {
 		return &p.live
 	}
+	x := p.own[r]
 	if x == nil {
 		idx := newNodeIndex()
 		x = &idx
 		x.run(r, true)
-		p.retired[r] = x
+		p.own[r] = x
 	}
 	p.lastIdx = x
 	return x
@@ -322,8 +318,11 @@ func (p *Projector) apply(ev *Event) {
 				w.close(ev)
 			}
 		}
+		first := !r.Ended
 		r.close(ev)
-		p.retire(r)
+		if first { // retired once, at its first run/end
+			p.retire(r)
+		}
 	case TurnStart:
 		t := p.turn(ev)
 		t.Consumes = append(t.Consumes, ev.Consumes...)

@@ -20,11 +20,23 @@ import (
 func main() {
 	out := flag.String("o", "heap.prof", "heap profile to write")
 	check := flag.Bool("check", false, "run the invariant checker instead of building the tree")
+	at := flag.Int("at", 0, "with -check: write the profile at this event, while the input is still being read")
 	flag.Parse()
 	var keep any
 	if *check {
 		c := model.NewChecker()
-		if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, c.Check); err != nil {
+		n := 0
+		sink := func(ev *model.Event) {
+			c.Check(ev)
+			if n++; n == *at {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				fmt.Printf("live heap %d MB at event %d\n", ms.HeapAlloc>>20, n)
+				writeProfile(*out)
+			}
+		}
+		if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, sink); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -34,6 +46,9 @@ func main() {
 		runtime.ReadMemStats(&ms)
 		fmt.Printf("live heap %d MB after %d findings\n", ms.HeapAlloc>>20, len(c.Findings()))
 		keep = c
+		if *at > 0 {
+			return
+		}
 	} else {
 		p := model.NewProjector()
 		if _, err := tracer.Read(flag.Args(), tracer.Options{Pipeline: true}, p.Apply); err != nil {
@@ -47,15 +62,20 @@ func main() {
 		fmt.Printf("live heap %d MB for %d sessions\n", ms.HeapAlloc>>20, len(tree.Sessions))
 		keep = tree
 	}
-	f, err := os.Create(*out)
+	writeProfile(*out)
+	runtime.KeepAlive(keep)
+}
+
+func writeProfile(path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.WriteHeapProfile(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defer f.Close()
-	if err := pprof.WriteHeapProfile(f); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	runtime.KeepAlive(keep)
 }
