@@ -40,7 +40,7 @@ done
 echo "stress-tests: $hogs busy loop(s) on $(nproc) core(s); go test -race -count=1 ${patterns[*]} ${flags[*]}" >&2
 
 start=$SECONDS
-go test -race -count=1 "${flags[@]}" "${patterns[@]}"
+go test -race -count=1 "${patterns[@]}" "${flags[@]}"
 status=$?
 echo "stress-tests: exit $status after $((SECONDS - start))s under load" >&2
 exit "$status"
