@@ -122,6 +122,15 @@ type ckNode struct {
 	origin *Origin
 }
 
+// before orders nodes by the seq that opened them, then by id (findings come out the same on
+// every pass, whatever the order of a map).
+func (n *ckNode) before(o *ckNode) bool {
+	if n.seq != o.seq {
+		return n.seq < o.seq
+	}
+	return n.id < o.id
+}
+
 type ckRun struct {
 	ckNode
 	status     RunStatus
@@ -433,7 +442,7 @@ func sortedCalls(m map[string]*ckCall) []*ckCall {
 	for _, v := range m {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	sort.Slice(out, func(i, j int) bool { return out[i].before(&out[j].ckNode) })
 	return out
 }
 
@@ -779,7 +788,7 @@ func sortedTurns(m map[string]*ckTurn) []*ckTurn {
 	for _, v := range m {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	sort.Slice(out, func(i, j int) bool { return out[i].before(&out[j].ckNode) })
 	return out
 }
 
@@ -788,7 +797,7 @@ func sortedSteps(m map[string]*ckStep) []*ckStep {
 	for _, v := range m {
 		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	sort.Slice(out, func(i, j int) bool { return out[i].before(&out[j].ckNode) })
 	return out
 }
 
