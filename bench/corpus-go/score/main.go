@@ -1,0 +1,878 @@
+// Command score measures `lifeline map` and `lifeline vet` against the hand-written ground truth
+// of the Go agent corpus (bench/corpus-go/*.truth.json, read from each project's source, never
+// from lifeline's output).
+//
+//	bench/corpus-go/fetch.sh                       # fetch the projects (prints where)
+//	go build -o /tmp/lifeline . && go run ./bench/corpus-go/score -lifeline /tmp/lifeline
+//	go run ./bench/corpus-go/score -lifeline /tmp/lifeline -json -v adk fantasy
+//
+// For each project it runs `lifeline map --format json PATTERNS` and `lifeline vet --format json
+// PATTERNS` in the project's directory (CORPUS_DIR/<name>, made by fetch.sh) and matches what they
+// print to the truth: an entry by function name or declaration line (±2); a loop by position
+// (±2 lines), anywhere in the map; its bound by expression (or last selector) or default value,
+// what happens at the bound by kind, model and tool call sites by line (±1, the call or one of
+// the calls that lead to it), parallel tools and cancellation by boolean; exits by line (±1) and
+// outcome, in the matched entry; id sites by line and kind; vet findings by check and line (±1).
+// Findings that match no real defect are false positives, except those on places the truth
+// calls arguable. A loop the map reports where the truth has no turn loop is an invented loop.
+// It prints a Markdown table (or JSON with -json); -v adds every missed fact.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// Truth is one project's ground truth (see bench/corpus-go/README.md).
+type Truth struct {
+	Project       string      `json:"project"`
+	Module        string      `json:"module"`
+	Version       string      `json:"version"`
+	Patterns      []string    `json:"patterns"`
+	Why           string      `json:"why"`
+	UnscoredFiles []string    `json:"unscored_files,omitempty"`
+	UnscoredNote  string      `json:"unscored_note,omitempty"`
+	Entries       []TEntry    `json:"entries"`
+	Defects       []TDefect   `json:"defects"`
+	Arguable      []TFinding  `json:"arguable"`
+	MustNotFlag   []TFinding  `json:"must_not_flag"`
+	NotTurnLoops  []TPlace    `json:"not_turn_loops"`
+	ExtraLoops    []TPlace    `json:"extra_loops,omitempty"`
+	Notes         interface{} `json:"notes,omitempty"`
+}
+
+// TEntry is a run entry point of the truth.
+type TEntry struct {
+	ID       string   `json:"id"`
+	Func     string   `json:"func"`
+	Also     []string `json:"also,omitempty"`
+	Pos      string   `json:"pos"`
+	Note     string   `json:"note,omitempty"`
+	Loops    []TLoop  `json:"loops,omitempty"`
+	LoopRefs []string `json:"loop_refs,omitempty"`
+	Exits    []TExit  `json:"exits"`
+	IDs      []TID    `json:"ids"`
+}
+
+// TLoop is a turn loop of the truth.
+type TLoop struct {
+	ID            string     `json:"id"`
+	Pos           string     `json:"pos"`
+	Kind          string     `json:"kind"`
+	Bound         *TBound    `json:"bound"`
+	OnBound       *TOnBound  `json:"on_bound"`
+	ModelCalls    []TCall    `json:"model_calls"`
+	ToolCalls     []TCall    `json:"tool_calls"`
+	ParallelTools TBool      `json:"parallel_tools"`
+	ChecksCancel  TBool      `json:"checks_cancel"`
+	NoBound       *TFactOnly `json:"no_bound,omitempty"`
+}
+
+// TFactOnly carries just an id (a fact whose value is implied by its place).
+type TFactOnly struct {
+	ID string `json:"id"`
+}
+
+// TBound is a loop's limit; a nil *TBound (JSON null) means the loop has none.
+type TBound struct {
+	ID         string   `json:"id"`
+	Expr       string   `json:"expr"`
+	AlsoExpr   []string `json:"also_expr,omitempty"`
+	Default    string   `json:"default"`
+	DefaultPos string   `json:"default_pos,omitempty"`
+	Pos        string   `json:"pos"`
+	Note       string   `json:"note,omitempty"`
+}
+
+// TOnBound is what happens at the bound.
+type TOnBound struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Value string `json:"value,omitempty"`
+	Pos   string `json:"pos,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// TCall is a model or tool call site: Pos is the call of the provider or tool, Via the calls
+// that lead to it from the loop (either counts).
+type TCall struct {
+	ID     string   `json:"id"`
+	Pos    string   `json:"pos"`
+	Via    []string `json:"via,omitempty"`
+	Callee string   `json:"callee,omitempty"`
+}
+
+// TBool is a boolean fact; a null value is not scored.
+type TBool struct {
+	ID    string `json:"id"`
+	Value *bool  `json:"value"`
+	Pos   string `json:"pos,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// TExit is an exit of an entry.
+type TExit struct {
+	ID      string `json:"id"`
+	Pos     string `json:"pos"`
+	Outcome string `json:"outcome"`
+	Note    string `json:"note,omitempty"`
+}
+
+// TID is where a run id is minted or passed on.
+type TID struct {
+	ID   string   `json:"id"`
+	Pos  string   `json:"pos"`
+	Via  []string `json:"via,omitempty"`
+	Kind string   `json:"kind"`
+	What string   `json:"what,omitempty"`
+}
+
+// TDefect is a real lifecycle defect a vet-style check should report.
+type TDefect struct {
+	ID         string   `json:"id"`
+	Check      string   `json:"check"`
+	AlsoChecks []string `json:"also_checks,omitempty"`
+	Pos        string   `json:"pos"`
+	AlsoPos    []string `json:"also_pos,omitempty"`
+	Why        string   `json:"why"`
+}
+
+// TFinding is a place (and check, "*" for any) that is arguable or must not be flagged.
+type TFinding struct {
+	Check string `json:"check"`
+	Pos   string `json:"pos"`
+	Why   string `json:"why"`
+}
+
+// TPlace is a source place with a reason.
+type TPlace struct {
+	Pos string `json:"pos"`
+	Why string `json:"why"`
+}
+
+// Fact is one scored fact.
+type Fact struct {
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	OK       bool   `json:"ok"`
+	Want     string `json:"want"`
+	Got      string `json:"got,omitempty"`
+	IsExit   bool   `json:"-"`
+	Unscored bool   `json:"-"`
+}
+
+// Finding is a vet finding with its verdict.
+type Finding struct {
+	Check   string `json:"check"`
+	Pos     string `json:"pos"`
+	Message string `json:"message"`
+	Verdict string `json:"verdict"` // true, false, arguable, unscored
+	Defect  string `json:"defect,omitempty"`
+	MustNot bool   `json:"must_not_flag,omitempty"`
+}
+
+// Result is one project's score.
+type Result struct {
+	Project       string            `json:"project"`
+	Module        string            `json:"module"`
+	Version       string            `json:"version"`
+	Error         string            `json:"error,omitempty"`
+	FactsOK       int               `json:"facts_ok"`
+	Facts         int               `json:"facts"`
+	ExitsOK       int               `json:"exits_ok"`
+	Exits         int               `json:"exits"`
+	VetTrue       int               `json:"vet_true"`
+	VetFalse      int               `json:"vet_false"`
+	VetArguable   int               `json:"vet_arguable"`
+	DefectsFound  int               `json:"defects_found"`
+	Defects       int               `json:"defects"`
+	InventedLoops []string          `json:"invented_loops"`
+	ByKind        map[string][2]int `json:"by_kind"`
+	FactList      []Fact            `json:"fact_list"`
+	Findings      []Finding         `json:"findings"`
+	MissedDefects []string          `json:"missed_defects"`
+	MapSeconds    float64           `json:"map_seconds"`
+	VetSeconds    float64           `json:"vet_seconds"`
+}
+
+func main() {
+	lifeline := flag.String("lifeline", "", "lifeline binary to measure (required)")
+	truthDir := flag.String("truth", "", "directory of *.truth.json and projects.tsv (default: the directory of this command's source, bench/corpus-go)")
+	corpus := flag.String("corpus", "", "where fetch.sh put the projects (default $CORPUS_DIR or $TMPDIR/lifeline-corpus-go)")
+	asJSON := flag.Bool("json", false, "print JSON instead of a Markdown table")
+	verbose := flag.Bool("v", false, "list every missed fact and every false positive")
+	keep := flag.String("keep", "", "directory to keep each project's map and vet output in")
+	reuse := flag.String("reuse", "", "score the map/vet outputs kept earlier in this directory instead of running lifeline")
+	timeout := flag.Duration("timeout", 15*time.Minute, "time limit of one lifeline run")
+	flag.Parse()
+	if *lifeline == "" && *reuse == "" {
+		fmt.Fprintln(os.Stderr, "score: -lifeline BINARY is required (or -reuse DIR)")
+		os.Exit(2)
+	}
+	dir := *truthDir
+	if dir == "" {
+		dir = "bench/corpus-go"
+	}
+	cdir := *corpus
+	if cdir == "" {
+		cdir = os.Getenv("CORPUS_DIR")
+	}
+	if cdir == "" {
+		cdir = filepath.Join(os.TempDir(), "lifeline-corpus-go")
+	}
+	truths, err := loadTruths(dir, flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "score:", err)
+		os.Exit(1)
+	}
+	var results []*Result
+	for _, t := range truths {
+		var mapOut, vetOut []byte
+		r := &Result{Project: t.Project, Module: t.Module, Version: t.Version}
+		if *reuse != "" {
+			mapOut, err = os.ReadFile(filepath.Join(*reuse, t.Project+".map.json"))
+			if err == nil {
+				vetOut, err = os.ReadFile(filepath.Join(*reuse, t.Project+".vet.json"))
+			}
+		} else {
+			pdir := filepath.Join(cdir, t.Project)
+			var secs float64
+			mapOut, secs, err = run(*timeout, pdir, *lifeline, append([]string{"map", "--format", "json"}, t.Patterns...), 0)
+			r.MapSeconds = secs
+			if err == nil {
+				vetOut, secs, err = run(*timeout, pdir, *lifeline, append([]string{"vet", "--format", "json"}, t.Patterns...), 0, 3)
+				r.VetSeconds = secs
+			}
+			if *keep != "" && err == nil {
+				_ = os.MkdirAll(*keep, 0o755)
+				_ = os.WriteFile(filepath.Join(*keep, t.Project+".map.json"), mapOut, 0o644)
+				_ = os.WriteFile(filepath.Join(*keep, t.Project+".vet.json"), vetOut, 0o644)
+			}
+		}
+		if err != nil {
+			r.Error = err.Error()
+			mapOut, vetOut = []byte(`{"entries":[]}`), []byte(`{}`)
+		}
+		if err := score(t, mapOut, vetOut, r); err != nil && r.Error == "" {
+			r.Error = err.Error()
+		}
+		results = append(results, r)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"projects": results, "total": total(results)}); err != nil {
+			fmt.Fprintln(os.Stderr, "score:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	writeTable(os.Stdout, results, *verbose)
+}
+
+func loadTruths(dir string, only []string) ([]*Truth, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.truth.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.truth.json in %s (run from the repository root or pass -truth)", dir)
+	}
+	sort.Strings(files)
+	var out []*Truth
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var t Truth
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&t); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if len(only) > 0 && !slices.Contains(only, t.Project) {
+			continue
+		}
+		out = append(out, &t)
+	}
+	return out, nil
+}
+
+// run runs bin with args in dir and returns its standard output; exit codes in ok are success.
+func run(timeout time.Duration, dir, bin string, args []string, ok ...int) ([]byte, float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || !slices.Contains(ok, ee.ExitCode()) {
+			msg := strings.TrimSpace(stderr.String())
+			if len(msg) > 400 {
+				msg = msg[:400] + "…"
+			}
+			return nil, secs, fmt.Errorf("%s %s in %s: %v: %s", filepath.Base(bin), strings.Join(args, " "), dir, err, msg)
+		}
+	}
+	return stdout.Bytes(), secs, nil
+}
+
+// pos is a parsed file:line.
+type pos struct {
+	file string
+	line int
+}
+
+func (p pos) String() string { return p.file + ":" + strconv.Itoa(p.line) }
+
+// parsePos parses "file:line" or "file:line:col" and makes file relative to the project's
+// module root (a dependency-style "module/path/…" or "module@version/…" prefix is removed).
+func parsePos(s, module, root string) pos {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "-" {
+		return pos{}
+	}
+	// file:line[:col]
+	parts := strings.Split(s, ":")
+	nums := 0
+	for i := len(parts) - 1; i > 0 && nums < 2; i-- {
+		if _, err := strconv.Atoi(parts[i]); err != nil {
+			break
+		}
+		nums++
+	}
+	if nums == 0 {
+		return pos{file: normFile(s, module, root)}
+	}
+	lineIdx := len(parts) - nums
+	line, _ := strconv.Atoi(parts[lineIdx])
+	return pos{file: normFile(strings.Join(parts[:lineIdx], ":"), module, root), line: line}
+}
+
+func normFile(f, module, root string) string {
+	f = filepath.ToSlash(f)
+	if root != "" {
+		r := filepath.ToSlash(root)
+		if strings.HasPrefix(f, r+"/") {
+			f = f[len(r)+1:]
+		}
+	}
+	if module != "" {
+		if strings.HasPrefix(f, module+"@") {
+			if i := strings.IndexByte(f[len(module):], '/'); i >= 0 {
+				f = f[len(module)+i+1:]
+			}
+		} else if strings.HasPrefix(f, module+"/") {
+			f = f[len(module)+1:]
+		}
+	}
+	return strings.TrimPrefix(f, "./")
+}
+
+func near(a, b pos, tol int) bool {
+	if a.file == "" || a.file != b.file {
+		return false
+	}
+	d := a.line - b.line
+	return d >= -tol && d <= tol
+}
+
+// normFunc removes spaces and a leading package path from a qualified function name, so that
+// "(*github.com/x/agent.Agent).Run" and "(*agent.Agent).Run" compare equal.
+func normFunc(s string) string {
+	s = strings.ReplaceAll(s, " ", "")
+	// (*path/to/pkg.T).M -> (*pkg.T).M ; path/to/pkg.F -> pkg.F
+	prefix := ""
+	switch {
+	case strings.HasPrefix(s, "(*"):
+		prefix, s = "(*", s[2:]
+	case strings.HasPrefix(s, "("):
+		prefix, s = "(", s[1:]
+	}
+	// Type and method names have no slash: the package path ends at the last one.
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return prefix + s
+}
+
+// exprMatch reports whether a reported bound expression names the truth's: equal without
+// spaces, or the same last selector ("b.Params.MaxIterations" and "MaxIterations").
+func exprMatch(want, got string) bool {
+	w := strings.ReplaceAll(want, " ", "")
+	g := strings.ReplaceAll(got, " ", "")
+	if w == "" || g == "" {
+		return false
+	}
+	if w == g {
+		return true
+	}
+	last := func(s string) string {
+		s = strings.TrimSuffix(s, "()")
+		if i := strings.LastIndexAny(s, ".>"); i >= 0 {
+			return s[i+1:]
+		}
+		return s
+	}
+	return last(w) == last(g)
+}
+
+type mapLoop struct {
+	loop  model.Loop
+	entry string
+	p     pos
+}
+
+func score(t *Truth, mapOut, vetOut []byte, r *Result) error {
+	var m model.Map
+	if err := json.Unmarshal(mapOut, &m); err != nil {
+		return fmt.Errorf("decoding map JSON: %w", err)
+	}
+	r.FactList, r.Findings, r.InventedLoops, r.MissedDefects = []Fact{}, []Finding{}, []string{}, []string{}
+	P := func(s string) pos { return parsePos(s, t.Module, "") }
+	unscored := func(p pos) bool {
+		for _, f := range t.UnscoredFiles {
+			if p.file == f {
+				return true
+			}
+		}
+		return false
+	}
+	var loops []mapLoop
+	for _, e := range m.Entries {
+		for _, l := range e.Loops {
+			loops = append(loops, mapLoop{loop: l, entry: e.Func, p: P(l.Pos.String())})
+		}
+	}
+	add := func(f Fact) { r.FactList = append(r.FactList, f) }
+	b2s := func(b bool) string { return strconv.FormatBool(b) }
+
+	// Loops of the truth by id, so that loop_refs can be resolved.
+	truthLoops := map[string]TLoop{}
+	for _, e := range t.Entries {
+		for _, l := range e.Loops {
+			truthLoops[l.ID] = l
+		}
+	}
+	for _, e := range t.Entries {
+		// Entry.
+		var me *model.Entry
+		ep := P(e.Pos)
+		for i := range m.Entries {
+			got := &m.Entries[i]
+			names := append([]string{e.Func}, e.Also...)
+			match := near(P(got.Pos.String()), ep, 2)
+			for _, n := range names {
+				if normFunc(n) == normFunc(got.Func) {
+					match = true
+				}
+			}
+			if match {
+				me = got
+				break
+			}
+		}
+		f := Fact{ID: e.ID, Kind: "entry", Want: e.Func + " @ " + e.Pos}
+		if me != nil {
+			f.OK, f.Got = true, me.Func+" @ "+me.Pos.String()
+		}
+		add(f)
+
+		// Loops.
+		for _, tl := range e.Loops {
+			lp := P(tl.Pos)
+			var ml *model.Loop
+			for i := range loops {
+				if near(loops[i].p, lp, 2) {
+					ml = &loops[i].loop
+					break
+				}
+			}
+			f := Fact{ID: tl.ID, Kind: "loop", Want: tl.Kind + " @ " + tl.Pos}
+			if ml != nil {
+				f.OK, f.Got = true, string(ml.Kind)+" @ "+ml.Pos.String()+" in "+ml.Func
+			}
+			add(f)
+			// Bound.
+			if tl.Bound == nil {
+				id := tl.ID + ".bound"
+				if tl.NoBound != nil {
+					id = tl.NoBound.ID
+				}
+				f := Fact{ID: id, Kind: "bound", Want: "none"}
+				if ml != nil {
+					f.OK = ml.Bound == nil
+					if ml.Bound != nil {
+						f.Got = ml.Bound.Expr + " default " + ml.Bound.Default
+					}
+				}
+				add(f)
+			} else {
+				want := tl.Bound.Expr + " default " + tl.Bound.Default
+				f := Fact{ID: tl.Bound.ID, Kind: "bound", Want: want}
+				if ml != nil && ml.Bound != nil {
+					f.Got = ml.Bound.Expr + " default " + ml.Bound.Default
+					for _, x := range append([]string{tl.Bound.Expr}, tl.Bound.AlsoExpr...) {
+						if exprMatch(x, ml.Bound.Expr) {
+							f.OK = true
+						}
+					}
+					if tl.Bound.Default != "none" && tl.Bound.Default != "" && strings.TrimSpace(ml.Bound.Default) == tl.Bound.Default {
+						f.OK = true
+					}
+				}
+				add(f)
+				if tl.OnBound != nil {
+					f := Fact{ID: tl.OnBound.ID, Kind: "on_bound", Want: tl.OnBound.Kind}
+					if ml != nil && ml.OnBound != nil {
+						f.Got = ml.OnBound.Kind
+						f.OK = ml.OnBound.Kind == tl.OnBound.Kind
+					}
+					add(f)
+				}
+			}
+			// Call sites.
+			for _, kind := range []string{"model_call", "tool_call"} {
+				want := tl.ModelCalls
+				if kind == "tool_call" {
+					want = tl.ToolCalls
+				}
+				for _, c := range want {
+					f := Fact{ID: c.ID, Kind: kind, Want: c.Pos}
+					if len(c.Via) > 0 {
+						f.Want += " (or via " + strings.Join(c.Via, ", ") + ")"
+					}
+					if ml != nil {
+						sites := ml.ModelCalls
+						if kind == "tool_call" {
+							sites = ml.ToolCalls
+						}
+						var got []string
+						for _, s := range sites {
+							sp := P(s.Pos.String())
+							got = append(got, sp.String())
+							for _, w := range append([]string{c.Pos}, c.Via...) {
+								if near(sp, P(w), 1) {
+									f.OK = true
+								}
+							}
+						}
+						f.Got = strings.Join(got, ", ")
+					}
+					add(f)
+				}
+			}
+			// Booleans.
+			for _, b := range []struct {
+				kind string
+				tb   TBool
+				get  func(*model.Loop) bool
+			}{
+				{"parallel_tools", tl.ParallelTools, func(l *model.Loop) bool { return l.ParallelTools }},
+				{"checks_cancel", tl.ChecksCancel, func(l *model.Loop) bool { return l.ChecksCancel }},
+			} {
+				if b.tb.Value == nil {
+					continue
+				}
+				f := Fact{ID: b.tb.ID, Kind: b.kind, Want: b2s(*b.tb.Value)}
+				if ml != nil {
+					f.Got = b2s(b.get(ml))
+					f.OK = b.get(ml) == *b.tb.Value
+				}
+				add(f)
+			}
+		}
+
+		// Exits.
+		for _, x := range e.Exits {
+			f := Fact{ID: x.ID, Kind: "exit", Want: x.Outcome + " @ " + x.Pos, IsExit: true}
+			if me != nil {
+				xp := P(x.Pos)
+				for _, gx := range me.Exits {
+					if near(P(gx.Pos.String()), xp, 1) {
+						f.Got = gx.Outcome + " @ " + gx.Pos.String()
+						if gx.Outcome == x.Outcome {
+							f.OK = true
+							break
+						}
+					}
+				}
+			}
+			add(f)
+		}
+		// Ids.
+		for _, id := range e.IDs {
+			f := Fact{ID: id.ID, Kind: "id", Want: id.Kind + " @ " + id.Pos}
+			if me != nil {
+				for _, g := range me.IDs {
+					for _, w := range append([]string{id.Pos}, id.Via...) {
+						if near(P(g.Pos.String()), P(w), 1) && g.Kind == id.Kind {
+							f.OK, f.Got = true, g.Kind+" @ "+g.Pos.String()
+						}
+					}
+				}
+			}
+			add(f)
+		}
+	}
+
+	// Invented loops: distinct reported loops where the truth has no turn loop.
+	known := []pos{}
+	for _, l := range truthLoops {
+		known = append(known, P(l.Pos))
+	}
+	for _, x := range t.ExtraLoops {
+		known = append(known, P(x.Pos))
+	}
+	seen := map[string]bool{}
+	for _, l := range loops {
+		if seen[l.p.String()] || unscored(l.p) {
+			continue
+		}
+		seen[l.p.String()] = true
+		ok := false
+		for _, k := range known {
+			if near(l.p, k, 2) {
+				ok = true
+			}
+		}
+		if !ok {
+			r.InventedLoops = append(r.InventedLoops, l.p.String()+" ("+l.loop.Func+")")
+		}
+	}
+
+	// Vet.
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(vetOut, &tree); err != nil {
+		return fmt.Errorf("decoding vet JSON: %w", err)
+	}
+	found := map[string]bool{}
+	pkgs := make([]string, 0, len(tree))
+	for k := range tree {
+		pkgs = append(pkgs, k)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		checks := make([]string, 0, len(tree[pkg]))
+		for c := range tree[pkg] {
+			checks = append(checks, c)
+		}
+		sort.Strings(checks)
+		for _, check := range checks {
+			var ds []struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal(tree[pkg][check], &ds); err != nil {
+				continue // {"error": ...}: a failed analysis, reported by the exit status
+			}
+			for _, d := range ds {
+				p := parsePos(d.Posn, t.Module, "")
+				fd := Finding{Check: check, Pos: p.String(), Message: d.Message, Verdict: "false"}
+				if unscored(p) {
+					fd.Verdict = "unscored"
+				}
+				for _, df := range t.Defects {
+					if !slices.Contains(append([]string{df.Check}, df.AlsoChecks...), check) {
+						continue
+					}
+					for _, w := range append([]string{df.Pos}, df.AlsoPos...) {
+						if near(p, P(w), 1) {
+							fd.Verdict, fd.Defect = "true", df.ID
+						}
+					}
+				}
+				if fd.Verdict == "false" {
+					for _, a := range t.Arguable {
+						if (a.Check == "*" || a.Check == check) && near(p, P(a.Pos), 1) {
+							fd.Verdict = "arguable"
+						}
+					}
+				}
+				if fd.Verdict == "false" {
+					for _, a := range t.MustNotFlag {
+						if (a.Check == "*" || a.Check == check) && near(p, P(a.Pos), 1) {
+							fd.MustNot = true
+						}
+					}
+				}
+				switch fd.Verdict {
+				case "true":
+					r.VetTrue++
+					found[fd.Defect] = true
+				case "false":
+					r.VetFalse++
+				case "arguable":
+					r.VetArguable++
+				}
+				r.Findings = append(r.Findings, fd)
+			}
+		}
+	}
+	r.Defects = len(t.Defects)
+	for _, df := range t.Defects {
+		if found[df.ID] {
+			r.DefectsFound++
+		} else {
+			r.MissedDefects = append(r.MissedDefects, df.ID+" "+df.Check+" @ "+df.Pos)
+		}
+	}
+	r.ByKind = map[string][2]int{}
+	for _, f := range r.FactList {
+		k := r.ByKind[f.Kind]
+		k[1]++
+		if f.OK {
+			k[0]++
+		}
+		r.ByKind[f.Kind] = k
+		if f.IsExit {
+			r.Exits++
+			if f.OK {
+				r.ExitsOK++
+			}
+		} else {
+			r.Facts++
+			if f.OK {
+				r.FactsOK++
+			}
+		}
+	}
+	return nil
+}
+
+func total(rs []*Result) *Result {
+	t := &Result{Project: "total", ByKind: map[string][2]int{}}
+	for _, r := range rs {
+		t.FactsOK += r.FactsOK
+		t.Facts += r.Facts
+		t.ExitsOK += r.ExitsOK
+		t.Exits += r.Exits
+		t.VetTrue += r.VetTrue
+		t.VetFalse += r.VetFalse
+		t.VetArguable += r.VetArguable
+		t.DefectsFound += r.DefectsFound
+		t.Defects += r.Defects
+		t.InventedLoops = append(t.InventedLoops, r.InventedLoops...)
+		for k, v := range r.ByKind {
+			c := t.ByKind[k]
+			c[0] += v[0]
+			c[1] += v[1]
+			t.ByKind[k] = c
+		}
+	}
+	return t
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d%%", (a*100+b/2)/b)
+}
+
+func writeTable(w io.Writer, rs []*Result, verbose bool) {
+	fmt.Fprintln(w, "| project | module@version | facts | exits | vet true | vet false | vet arguable | defects found | invented loops |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	withInvented := 0
+	for _, r := range rs {
+		mv := r.Module + "@" + r.Version
+		if r.Error != "" {
+			mv += " (**error**)"
+		}
+		if len(r.InventedLoops) > 0 {
+			withInvented++
+		}
+		fmt.Fprintf(w, "| %s | %s | %d/%d | %d/%d | %d | %d | %d | %d/%d | %d |\n", r.Project, mv, r.FactsOK, r.Facts, r.ExitsOK, r.Exits,
+			r.VetTrue, r.VetFalse, r.VetArguable, r.DefectsFound, r.Defects, len(r.InventedLoops))
+	}
+	t := total(rs)
+	fmt.Fprintf(w, "| **total** | %d projects | **%d/%d (%s)** | **%d/%d (%s)** | %d | %d (%s of true+false) | %d | **%d/%d** | %d in %d projects |\n",
+		len(rs), t.FactsOK, t.Facts, pct(t.FactsOK, t.Facts), t.ExitsOK, t.Exits, pct(t.ExitsOK, t.Exits),
+		t.VetTrue, t.VetFalse, pct(t.VetFalse, t.VetTrue+t.VetFalse), t.VetArguable, t.DefectsFound, t.Defects, len(t.InventedLoops), withInvented)
+	fmt.Fprintln(w)
+	kinds := make([]string, 0, len(t.ByKind))
+	for k := range t.ByKind {
+		kinds = append(kinds, k)
+	}
+	order := []string{"entry", "loop", "bound", "on_bound", "model_call", "tool_call", "parallel_tools", "checks_cancel", "id", "exit"}
+	sort.Slice(kinds, func(i, j int) bool { return slices.Index(order, kinds[i]) < slices.Index(order, kinds[j]) })
+	fmt.Fprint(w, "| fact kind |")
+	for _, k := range kinds {
+		fmt.Fprintf(w, " %s |", k)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range kinds {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprint(w, "\n| correct |")
+	for _, k := range kinds {
+		fmt.Fprintf(w, " %d/%d |", t.ByKind[k][0], t.ByKind[k][1])
+	}
+	fmt.Fprintln(w)
+	for _, r := range rs {
+		if r.Error != "" {
+			fmt.Fprintf(w, "\n%s: error: %s\n", r.Project, r.Error)
+		}
+	}
+	if !verbose {
+		return
+	}
+	for _, r := range rs {
+		fmt.Fprintf(w, "\n### %s\n\n", r.Project)
+		for _, f := range r.FactList {
+			if !f.OK {
+				got := f.Got
+				if got == "" {
+					got = "nothing"
+				}
+				fmt.Fprintf(w, "- missed %s %s: want %s, got %s\n", f.Kind, f.ID, f.Want, got)
+			}
+		}
+		for _, d := range r.MissedDefects {
+			fmt.Fprintf(w, "- defect not found: %s\n", d)
+		}
+		for _, fd := range r.Findings {
+			if fd.Verdict == "false" {
+				extra := ""
+				if fd.MustNot {
+					extra = " (a must-not-flag place)"
+				}
+				fmt.Fprintf(w, "- false positive %s @ %s%s: %s\n", fd.Check, fd.Pos, extra, firstLine(fd.Message))
+			}
+		}
+		for _, l := range r.InventedLoops {
+			fmt.Fprintf(w, "- invented turn loop %s\n", l)
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
