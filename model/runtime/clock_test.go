@@ -190,7 +190,7 @@ func TestVirtualClock(t *testing.T) {
 			defer close(done)
 			Sleep(ctx, 10*time.Millisecond) // a client sleep: waits for the activity
 		}()
-		time.Sleep(5 * time.Millisecond)
+		waitSleepers(c, 1)
 		if !c.Now().Equal(base) {
 			t.Fatalf("time moved while an activity was busy")
 		}
@@ -206,4 +206,17 @@ func TestVirtualClock(t *testing.T) {
 			t.Errorf("now %s, want 10ms", got)
 		}
 	})
+}
+
+// waitSleepers waits (without any real-time bound) until n sleepers wait on c.
+func waitSleepers(c *VirtualClock, n int) {
+	for {
+		c.mu.Lock()
+		k := len(c.sleepers)
+		c.mu.Unlock()
+		if k >= n {
+			return
+		}
+		goruntime.Gosched()
+	}
 }
