@@ -124,3 +124,17 @@ func TestClockFindings(t *testing.T) {
 		t.Fatalf("timeless log: %v", f)
 	}
 }
+
+// TestSequencerLastSeq: a seq of MaxInt64 does not wrap the expected next seq around (which held
+// every later event back as if a gap had opened before it).
+func TestSequencerLastSeq(t *testing.T) {
+	var s Sequencer
+	var got []int64
+	apply := func(ev *Event) { got = append(got, ev.Seq) }
+	s.Push(&Event{Seq: math.MaxInt64, SessionID: "a"}, apply)
+	s.Flush(apply) // the gap 1..MaxInt64-1 is skipped
+	s.Push(&Event{Seq: 5, SessionID: "a"}, apply)
+	if len(got) != 2 || got[1] != 5 {
+		t.Fatalf("applied %v, want the late seq 5 at once", got)
+	}
+}

@@ -69,7 +69,7 @@ func (s *Sequencer) Push(ev *Event, apply func(*Event)) {
 	st := s.held[k]
 	switch {
 	case ev.Seq == next && st == nil: // the common case: already in order
-		s.next[k] = next + 1
+		s.next[k] = SatAdd(next, 1)
 		apply(ev)
 	case ev.Seq < next: // a late or duplicate event: it cannot be put back in order; apply it now
 		s.next[k] = next
@@ -98,7 +98,7 @@ func (s *Sequencer) drain(k uint64, st *seqState, force bool, apply func(*Event)
 		case top.Seq <= next:
 			heap.Pop(&st.pending)
 			if top.Seq == next {
-				s.next[k] = next + 1
+				s.next[k] = SatAdd(next, 1)
 			}
 			apply(top)
 		case force || st.pending.Len() > window:
