@@ -39,7 +39,12 @@ type world struct {
 	// midCrashes is how many times a side-effecting tool crashes the process right after its
 	// effect, before its result can be recorded.
 	midCrashes atomic.Int64
+	// noInput records a model call whose context did not start with the run's input.
+	noInput atomic.Pointer[string]
 }
+
+// randomInput is the input of every seed's run.
+const randomInput = "do the task"
 
 func (w *world) rnd(parts ...any) *rand.Rand {
 	h := fnv.New64a()
@@ -115,6 +120,10 @@ func newWorld(seed uint64) *world {
 	weights := []int{6, 3, 1, 1, 3, 2, 2}
 	m := ModelFunc{ModelName: "random-llm", Fn: func(ctx context.Context, req Request) (Decision, error) {
 		r := w.rnd("model", req.StepID, len(req.Messages), req.Attempt)
+		if len(req.Messages) == 0 || req.Messages[0].Role != "user" || req.Messages[0].Text != randomInput {
+			msg := fmt.Sprintf("model call of step %s without the run's input: %+v", req.StepID, req.Messages)
+			w.noInput.CompareAndSwap(nil, &msg)
+		}
 		if rt := w.cur.Load(); rt != nil {
 			if h := rt.Run(req.RunID); h != nil {
 				switch p := r.Float64(); {
@@ -288,7 +297,7 @@ func runSeed(seed uint64, dir string, cov coverage) (err error) {
 		w.cur.Store(rt)
 		var hs []*RunHandle
 		if life == 0 {
-			h, err := rt.Start(w.agent, RunSpec{Input: "do the task"})
+			h, err := rt.Start(w.agent, RunSpec{Input: randomInput})
 			if err != nil && !rt.Crashed() {
 				return fmt.Errorf("start: %w", err)
 			}
@@ -351,6 +360,9 @@ func runSeed(seed uint64, dir string, cov coverage) (err error) {
 		if !run.Ended || !run.Status.Terminal() {
 			return fmt.Errorf("run %s did not end (status %s)", run.ID, run.Status)
 		}
+	}
+	if msg := w.noInput.Load(); msg != nil {
+		return errors.New(*msg)
 	}
 	if key, n := w.effects.MaxApplied(); n > 1 {
 		return fmt.Errorf("side effect %s applied %d times", key, n)
