@@ -1,0 +1,95 @@
+//go:build cgo
+
+package syntax
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParsePositionsAndFields(t *testing.T) {
+	tests := []struct {
+		lang   Lang
+		src    string
+		kind   string
+		field  string
+		line   int
+		errors int
+	}{
+		{Python, "def f():\n    while x < n:\n        pass\n", "while_statement", "", 2, 0},
+		{Python, "type Point[T] = tuple[T, T]\nmatch p:\n    case [x, y]:\n        print(f\"{x!r:>{y}} {'nested' + f'{x}'}\")\n", "match_statement", "", 2, 0},
+		{TypeScript, "async function f(s: AsyncIterable<string>) {\n  for await (const c of s) {}\n}\n", "for_in_statement", "body", 2, 0},
+		{TSX, "const A = () => <div>{x satisfies number}</div>;\n", "jsx_element", "body", 1, 0},
+		{JavaScript, "module.exports = async function* g() {\n  yield 1\n}\n", "yield_expression", "", 2, 0},
+		{Python, "def f(:\n    pass\n", "", "", 0, 1},
+	}
+	for _, tt := range tests {
+		tr, err := Parse("x", tt.lang, []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (len(tr.Errors) > 0) != (tt.errors > 0) {
+			t.Errorf("%s %q: errors %v, want %d", tt.lang, tt.src, tr.Errors, tt.errors)
+		}
+		if tt.kind == "" {
+			continue
+		}
+		n := find(tr.Root, tt.kind)
+		if n == nil {
+			t.Errorf("%s: no %s in %q", tt.lang, tt.kind, tt.src)
+			continue
+		}
+		if n.Line != tt.line {
+			t.Errorf("%s: %s at line %d, want %d", tt.lang, tt.kind, n.Line, tt.line)
+		}
+		if tt.field != "" && n.Kind != "jsx_element" && n.Child(tt.field) == nil {
+			t.Errorf("%s: %s has no field %s", tt.lang, tt.kind, tt.field)
+		}
+		if !strings.Contains(tt.src, tr.Text(n)) {
+			t.Errorf("text %q not in source", tr.Text(n))
+		}
+	}
+}
+
+func TestParseDeepNesting(t *testing.T) {
+	src := strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000)
+	tr, err := Parse("deep.js", JavaScript, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if depth(tr.Root) > MaxDepth+1 {
+		t.Fatalf("depth %d", depth(tr.Root))
+	}
+	if len(tr.Errors) == 0 {
+		t.Fatal("cut region not reported")
+	}
+}
+
+func depth(n *Node) int {
+	d := 0
+	for _, c := range n.Children {
+		d = max(d, depth(c))
+	}
+	return d + 1
+}
+
+func find(n *Node, kind string) *Node {
+	if n.Kind == kind {
+		return n
+	}
+	for _, c := range n.Children {
+		if x := find(c, kind); x != nil {
+			return x
+		}
+	}
+	return nil
+}
+
+func TestLangOf(t *testing.T) {
+	for name, want := range map[string]Lang{"a.py": Python, "a.d.ts": "", "a.ts": TypeScript, "a.mts": TypeScript, "a.tsx": TSX,
+		"a.js": JavaScript, "a.mjs": JavaScript, "a.cjs": JavaScript, "a.go": "", "a.pyi": ""} {
+		if got := LangOf(name); got != want {
+			t.Errorf("LangOf(%s) = %q, want %q", name, got, want)
+		}
+	}
+}
