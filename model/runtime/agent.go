@@ -30,7 +30,8 @@ type Message struct {
 type Request struct {
 	RunID  string
 	StepID string
-	// Attempt is the 1-based attempt of this model call within its step.
+	// Attempt is the 1-based attempt of this model call within its step. A call a process
+	// stop interrupted is re-issued with the same attempt (a crash is not a failed attempt).
 	Attempt  int
 	Messages []Message
 	// Tools are the names of the tools the agent offers.
