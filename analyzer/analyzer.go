@@ -4,7 +4,8 @@
 // (analyzer/lifemap).
 //
 // Every check is an importable *analysis.Analyzer with no global state besides its flags, so
-// go vet -vettool, Bazel nogo, golangci-lint module plugins and other drivers can run them.
+// that go vet -vettool (cmd), lifeline vet (go/analysis/checker), golangci-lint (the module
+// plugin in analyzer/golangci) and other go/analysis drivers can run them.
 package analyzer
 
 import (

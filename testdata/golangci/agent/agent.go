@@ -112,3 +112,10 @@ func OnePerInput(ctx context.Context, inputs []string) {
 		}
 	}
 }
+
+// Nolint is suppressed with golangci-lint's own directive.
+func Nolint(ctx context.Context, c *llm.Client) {
+	for { //nolint:lifeline // no finding: the loop runs until the process exits
+		c.Complete(ctx, "tick")
+	}
+}
