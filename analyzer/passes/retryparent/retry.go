@@ -9,6 +9,7 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // outcome is what a condition being true (or false) says about an attempt.
@@ -221,7 +222,7 @@ func (f *retryFinder) implies(cond ast.Expr, isErr func(ast.Expr) bool) (onTrue,
 			return both(tx, ty), either(fx, fy)
 		}
 	case *ast.CallExpr: // errors.Is(err, ErrBusy), errors.As(err, &target)
-		if fn, ok := typeutilCallee(f.pass.TypesInfo, e).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" &&
+		if fn, ok := typeutil.Callee(f.pass.TypesInfo, e).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" &&
 			(fn.Name() == "Is" || fn.Name() == "As") && len(e.Args) > 0 && isErr(e.Args[0]) {
 			return failed, unknown
 		}
@@ -246,16 +247,6 @@ func both(a, b outcome) outcome {
 func (f *retryFinder) isNil(e ast.Expr) bool {
 	tv, ok := f.pass.TypesInfo.Types[e]
 	return ok && tv.IsNil()
-}
-
-func typeutilCallee(info *types.Info, call *ast.CallExpr) types.Object {
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		return info.Uses[fun]
-	case *ast.SelectorExpr:
-		return info.Uses[fun.Sel]
-	}
-	return nil
 }
 
 // isRetry reports whether the run start at cur is a retry.
