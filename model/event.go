@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the version of the canonical event schema written in every event's "v".
 const SchemaVersion = 1
 
-// EventType names what an event records. The vocabulary is fixed by LIFECYCLE.md.
+// EventType names what an event records. The vocabulary is fixed by docs/model.md.
 type EventType string
 
 // The canonical event types.
@@ -42,7 +42,7 @@ const (
 	Snapshot        EventType = "snapshot"
 )
 
-// EventTypes lists the whole vocabulary in the order of LIFECYCLE.md.
+// EventTypes lists the whole vocabulary in the order of docs/model.md.
 var EventTypes = []EventType{SessionStart, SessionEnd, ConnectionOpen, ConnectionClose, RunQueued,
 	RunStart, RunStatusChange, RunResumed, RunEnd, TurnStart, TurnStopping, TurnEnd, StepStart,
 	StepEnd, ModelStart, ModelEnd, ToolStart, ToolEnd, Message, InputSteer, InputFollowUp,

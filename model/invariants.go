@@ -37,7 +37,7 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s: %s %s: %s", where, f.Code, f.Severity, f.Message)
 }
 
-// InvariantTitles gives each invariant's one-line statement (LIFECYCLE.md).
+// InvariantTitles gives each invariant's one-line statement (docs/model.md).
 var InvariantTitles = map[string]string{
 	"L1":  "every id an event refers to was opened before; ids are unique",
 	"L2":  "a child's interval lies inside its parent's",

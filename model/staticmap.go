@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the static view of the lifecycle: what lifeline's analyzer reconstructs from an
-// agent framework's source code (LIFECYCLE.md, "Reading a framework's source"). A Map lists the
+// agent framework's source code (docs/model.md, "Reading a framework's source"). A Map lists the
 // run entry points of some packages; each Entry carries the turn loops it reaches, the exits it
 // can take and where run ids are minted. The analyzer builds maps, the renderers draw them.
 

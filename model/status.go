@@ -41,7 +41,7 @@ var legal = map[RunStatus][]RunStatus{
 	StatusWaiting: {StatusRunning, StatusFailed, StatusCancelled},
 }
 
-// CanTransition reports whether a run may move from one status to another (LIFECYCLE.md,
+// CanTransition reports whether a run may move from one status to another (docs/model.md,
 // "Legal transitions"). The empty status stands for "no status yet": a run may begin queued or
 // running.
 func CanTransition(from, to RunStatus) bool {

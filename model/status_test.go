@@ -44,7 +44,7 @@ func TestTerminalNeverLeft(t *testing.T) {
 }
 
 func TestPriorityOrder(t *testing.T) {
-	// LIFECYCLE.md: cancelled > timeout > budget_exceeded > guardrail > tool_error = model_error =
+	// docs/model.md: cancelled > timeout > budget_exceeded > guardrail > tool_error = model_error =
 	// error > max_steps = max_turns > goal_reached.
 	order := [][]StopReason{{StopCancelled}, {StopTimeout}, {StopBudgetExceeded}, {StopGuardrail},
 		{StopToolError, StopModelError, StopError}, {StopMaxSteps, StopMaxTurns}, {StopGoalReached}}

@@ -1,5 +1,5 @@
 // Package runtime is lifeline's reference agent runtime: a real, concurrent executor of the
-// canonical lifecycle model of LIFECYCLE.md (Session › Run › Turn › Step › model call / tool
+// canonical lifecycle model of docs/model.md (Session › Run › Turn › Step › model call / tool
 // call), whose only external parts are the Model and Tool interfaces.
 //
 // The session's append-only JSON Lines event log is the source of truth. Every event is written
