@@ -155,3 +155,35 @@ func TestEmptyAndUnknownInput(t *testing.T) {
 		t.Fatalf("unknown format: exit %d, stderr %s", code, errOut)
 	}
 }
+
+// TestNoReadableRecord: an input of which no record decodes is never "ok": check and timeline
+// exit 1 and name the file and what the format expects (issue 9 item 12: check --input-format
+// otlp printed "ok: 0 events" and exited 0).
+func TestNoReadableRecord(t *testing.T) {
+	other := filepath.Join(t.TempDir(), "x.json")
+	if err := os.WriteFile(other, []byte(`{"foo":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"check", "--input-format", "otlp", other}, []string{"x.json: no otlp record: expected", `{"resourceSpans":`}},
+		{[]string{"check", "--format", "json", "--input-format", "otlp", other}, []string{"x.json: no otlp record"}},
+		{[]string{"timeline", "--input-format", "otlp", other}, []string{"x.json: no otlp record: expected"}},
+		{[]string{"timeline", "--input-format", "pi-events", other}, []string{"x.json: no readable pi-events record", `{"type":"agent_start"}`}},
+		{[]string{"timeline", "--input-format", "langsmith-runs", "testdata/invariants/clean.jsonl"}, []string{"clean.jsonl: no readable langsmith-runs record", `"run_type"`}},
+		{[]string{"convert", "--to", "canonical", "--input-format", "otlp", other}, []string{"x.json: no otlp record"}},
+	} {
+		out, errOut, code := lifeline(t, "", tt.args...)
+		if code != 1 || strings.Contains(out, "ok:") {
+			t.Errorf("%v: exit %d, want 1\nstdout %s\nstderr %s", tt.args[:len(tt.args)-1], code, out, errOut)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", tt.args[:len(tt.args)-1], w, errOut)
+			}
+		}
+	}
+}
