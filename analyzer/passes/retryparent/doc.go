@@ -37,8 +37,11 @@
 //
 // Starting runs in a loop is not by itself a retry:
 //
-//   - a loop that ranges over a collection and starts a run with its element (or a for loop
-//     that indexes a collection with its counter) starts one run per element;
+//   - a loop whose work changes from one iteration to the next starts a new run each time: the
+//     start's arguments depend on a variable the loop changes (its range element or counter, a
+//     line it reads, anything it declares or assigns) other than what the attempt returned; the
+//     context and the parent-id and attempt fields do not count, since a retry may give each
+//     attempt its own deadline and number;
 //   - a loop that leaves on the first failure starts nothing again;
 //   - a loop whose iterations go on for another reason, such as a crash test that reopens a
 //     runtime from its log and starts or resumes a run until nothing crashed, starts a new run

@@ -30,9 +30,8 @@ const (
 //
 //   - it is inside a loop that iterates again on the attempt's failure: the loop is left on a
 //     branch where the attempt's error is nil (return, break), or continued on a branch where
-//     it is not (continue), or the loop condition holds while it is not; a loop that ranges
-//     over a collection and starts a run with its element (or a for loop that indexes with its
-//     counter) starts one run per element instead, and is not a retry loop;
+//     it is not (continue), or the loop condition holds while it is not; a loop whose work
+//     changes between iterations (newWork) starts a new run each time instead;
 //   - or it is in a branch taken only when an earlier run start of the same function failed.
 //
 // A loop whose iterations go on for another reason (a crash test that reopens a runtime and
@@ -285,7 +284,7 @@ func (f *retryFinder) inFailureBranch(ifs *ast.IfStmt, call *ast.CallExpr) bool 
 // failed.
 func (f *retryFinder) retryLoop(lc inspector.Cursor, call *ast.CallExpr) bool {
 	loop := lc.Node()
-	if f.perElement(loop, call) {
+	if f.newWork(loop, call) {
 		return false
 	}
 	var body *ast.BlockStmt
@@ -346,61 +345,140 @@ func (f *retryFinder) retryLoop(lc inspector.Cursor, call *ast.CallExpr) bool {
 	return retry
 }
 
-// perElement reports whether a loop ranges over a collection (or indexes one with its
-// counter) and call starts a run with its element: one run per element, not a retry.
-func (f *retryFinder) perElement(loop ast.Node, call *ast.CallExpr) bool {
-	vars := map[types.Object]bool{}
-	indexOnly := false
-	switch l := loop.(type) {
-	case *ast.RangeStmt:
-		if t := f.pass.TypesInfo.TypeOf(l.X); t != nil {
-			if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-				return false // range 3: an attempt counter
-			}
+// newWork reports whether the work call starts changes from one iteration of loop to the next:
+// an argument depends on a variable the loop changes (its range element or counter, a line it
+// reads, any variable it declares or assigns) other than what the attempt itself returned.
+// The context, and the parent-id and attempt fields of an options literal, are not the work:
+// a retry gives each attempt its own deadline and attempt number.
+func (f *retryFinder) newWork(loop ast.Node, call *ast.CallExpr) bool {
+	changed := map[types.Object]bool{}
+	fromStart := map[types.Object]bool{}
+	mark := func(e ast.Expr, rhs ast.Expr) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return
 		}
-		for _, e := range []ast.Expr{l.Key, l.Value} {
-			if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
-				vars[f.pass.TypesInfo.ObjectOf(id)] = true
-			}
+		obj := f.pass.TypesInfo.ObjectOf(id)
+		if obj == nil {
+			return
 		}
-	case *ast.ForStmt:
-		indexOnly = true
-		if as, ok := l.Init.(*ast.AssignStmt); ok {
-			for _, e := range as.Lhs {
-				if id, ok := e.(*ast.Ident); ok {
-					vars[f.pass.TypesInfo.ObjectOf(id)] = true
-				}
-			}
+		if c, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && f.isStart(c) {
+			fromStart[obj] = true
+			return
 		}
+		changed[obj] = true
 	}
-	if len(vars) == 0 {
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			mark(s.Key, nil)
+			if s.Value != nil {
+				mark(s.Value, nil)
+			}
+		case *ast.AssignStmt:
+			for i, l := range s.Lhs {
+				var rhs ast.Expr
+				if len(s.Rhs) == len(s.Lhs) {
+					rhs = s.Rhs[i]
+				} else if len(s.Rhs) == 1 {
+					rhs = s.Rhs[0]
+				}
+				mark(l, rhs)
+			}
+		case *ast.IncDecStmt:
+			mark(s.X, nil)
+		case *ast.ValueSpec:
+			for i, id := range s.Names {
+				var rhs ast.Expr
+				if len(s.Values) == len(s.Names) {
+					rhs = s.Values[i]
+				} else if len(s.Values) == 1 {
+					rhs = s.Values[0]
+				}
+				mark(id, rhs)
+			}
+		}
+		return true
+	})
+	if len(changed) == 0 {
 		return false
 	}
 	uses := func(n ast.Node) bool {
 		found := false
 		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && vars[f.pass.TypesInfo.Uses[id]] {
+			if id, ok := n.(*ast.Ident); ok && changed[f.pass.TypesInfo.Uses[id]] {
 				found = true
 			}
 			return !found
 		})
 		return found
 	}
-	found := false
 	for _, a := range call.Args {
-		ast.Inspect(a, func(n ast.Node) bool {
-			if found {
-				return false
+		if t := f.pass.TypesInfo.TypeOf(a); t != nil && isContext(t) {
+			continue
+		}
+		lit := optionsLit(a)
+		if lit == nil {
+			if uses(a) {
+				return true
 			}
-			if ix, ok := n.(*ast.IndexExpr); ok && indexOnly {
-				found = uses(ix.Index)
-			} else if id, ok := n.(*ast.Ident); ok && !indexOnly {
-				found = vars[f.pass.TypesInfo.Uses[id]]
+			continue
+		}
+		t := f.pass.TypesInfo.TypeOf(lit)
+		st, _ := t.Underlying().(*types.Struct)
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				if uses(e) {
+					return true
+				}
+				continue
 			}
-			return !found
-		})
+			if key, ok := kv.Key.(*ast.Ident); ok && st != nil && f.identityField(t, st, key.Name) {
+				continue
+			}
+			if uses(kv.Value) {
+				return true
+			}
+		}
 	}
-	return found
+	return false
+}
+
+// optionsLit is the composite literal a is, or takes the address of.
+func optionsLit(a ast.Expr) *ast.CompositeLit {
+	switch e := ast.Unparen(a).(type) {
+	case *ast.CompositeLit:
+		return e
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			lit, _ := ast.Unparen(e.X).(*ast.CompositeLit)
+			return lit
+		}
+	}
+	return nil
+}
+
+// identityField reports whether the field name of st is bound to the parent-id or attempt
+// role.
+func (f *retryFinder) identityField(t types.Type, st *types.Struct, name string) bool {
+	for i := 0; i < st.NumFields(); i++ {
+		if fld := st.Field(i); fld.Name() == name {
+			for _, b := range f.res.FieldRoles(t, fld) {
+				if b.Role == roles.ParentID || b.Role == roles.Attempt {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // leaves reports whether the statement at sc can leave the loop at lc: a return, or a break

@@ -3,6 +3,7 @@ package a
 import (
 	"context"
 	"errors"
+	"time"
 
 	"fw"
 )
@@ -176,4 +177,42 @@ func startAfterSuccess(ctx context.Context, input string) (*fw.Run, error) {
 		return fw.StartRun(ctx, fw.RunOptions{Input: first.ID})
 	}
 	return nil, err
+}
+
+// repl starts a run for each line it reads and goes on to the next line when one fails: the
+// work changes every iteration, so nothing is retried.
+func repl(ctx context.Context, read func() (string, bool)) {
+	for {
+		line, ok := read()
+		if !ok {
+			return
+		}
+		run, err := fw.StartRun(ctx, fw.RunOptions{Input: line}) // no finding: new work
+		if err != nil {
+			continue
+		}
+		_ = run
+	}
+}
+
+// byIndex starts the run of each input, indexed by the loop counter.
+func byIndex(ctx context.Context, inputs []string) {
+	for i := 0; i < len(inputs); i++ {
+		if _, err := fw.StartRun(ctx, fw.RunOptions{Input: inputs[i]}); err != nil {
+			continue
+		}
+	}
+}
+
+// retryWithTimeout gives each attempt its own deadline: the context changes, the work does not.
+func retryWithTimeout(ctx context.Context, input string) *fw.Run {
+	for attempt := range 3 {
+		actx, cancel := context.WithTimeout(ctx, time.Duration(attempt+1)*time.Second)
+		run, err := fw.StartRun(actx, fw.RunOptions{Input: input, Attempt: attempt + 1}) // want `retry starts a new run without ParentRunID`
+		cancel()
+		if err == nil {
+			return run
+		}
+	}
+	return nil
 }
