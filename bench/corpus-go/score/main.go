@@ -54,6 +54,35 @@ type Truth struct {
 	NotTurnLoops  []TPlace    `json:"not_turn_loops"`
 	ExtraLoops    []TPlace    `json:"extra_loops,omitempty"`
 	Notes         interface{} `json:"notes,omitempty"`
+
+	// The fields below are for the Python/TypeScript/JavaScript truths (bench/seeds,
+	// bench/corpus-pyts); a Go truth leaves them unset.
+
+	// Lang is "python", "typescript" or "javascript" (empty for Go). Positions of such a truth
+	// are relative to the package root install.sh prints, not to a module.
+	Lang string `json:"lang,omitempty"`
+	// Package is what was installed, as the registry names it ("smolagents==1.26.0",
+	// "@openai/agents-core@0.20.0"), or where the sources come from.
+	Package string `json:"package,omitempty"`
+	// Sources says which files were read for the truth and whether TS sources ship too.
+	Sources string `json:"sources,omitempty"`
+	// ScoreDefaults scores each bound's default value and default_pos as a fact of its own
+	// ("default"): the JSON bound's default and default_pos of issue 11.
+	ScoreDefaults bool `json:"score_defaults,omitempty"`
+	// Vocabulary maps a lifeline layer (run, turn, step, bound, …) to
+	// the framework's own words for it. Scored apart from the facts: a word counts when it
+	// appears in the map outside source lines and names.
+	Vocabulary []TWord `json:"vocabulary,omitempty"`
+}
+
+// TWord is the framework's own word for one lifeline layer.
+type TWord struct {
+	Layer string `json:"layer"`
+	// Words are the framework's terms; any one found in the map, in one string with Layer,
+	// counts.
+	Words []string `json:"words"`
+	Where string   `json:"where,omitempty"`
+	Note  string   `json:"note,omitempty"`
 }
 
 // TEntry is a run entry point of the truth.
@@ -121,8 +150,12 @@ type TCall struct {
 type TBool struct {
 	ID    string `json:"id"`
 	Value *bool  `json:"value"`
-	Pos   string `json:"pos,omitempty"`
-	Note  string `json:"note,omitempty"`
+	// Mode refines checks_cancel: "checked" (an explicit check on the loop's path, value
+	// true), "propagated" (a signal only handed to the model/tool call, or Python's implicit
+	// asyncio cancellation; value false) or "none" (value false).
+	Mode string `json:"mode,omitempty"`
+	Pos  string `json:"pos,omitempty"`
+	Note string `json:"note,omitempty"`
 }
 
 // TExit is an exit of an entry.
@@ -206,6 +239,11 @@ type Result struct {
 	FactList      []Fact            `json:"fact_list"`
 	Findings      []Finding         `json:"findings"`
 	MissedDefects []string          `json:"missed_defects"`
+	MapError      string            `json:"map_error,omitempty"`
+	VetError      string            `json:"vet_error,omitempty"`
+	VocabOK       int               `json:"vocab_ok"`
+	Vocab         int               `json:"vocab"`
+	MissedWords   []string          `json:"missed_words,omitempty"`
 	MapSeconds    float64           `json:"map_seconds"`
 	VetSeconds    float64           `json:"vet_seconds"`
 }
@@ -219,6 +257,7 @@ func main() {
 	keep := flag.String("keep", "", "directory to keep each project's map and vet output in")
 	reuse := flag.String("reuse", "", "score the map/vet outputs kept earlier in this directory instead of running lifeline")
 	timeout := flag.Duration("timeout", 15*time.Minute, "time limit of one lifeline run")
+	projects := flag.String("projects", "", "project list as install.sh prints it (name<TAB>package root<TAB>paths): run lifeline in each root on those paths instead of CORPUS_DIR/<name> on the truth's patterns (the Python/TypeScript corpora)")
 	flag.Parse()
 	if *lifeline == "" && *reuse == "" {
 		fmt.Fprintln(os.Stderr, "score: -lifeline BINARY is required (or -reuse DIR)")
@@ -240,35 +279,73 @@ func main() {
 		fmt.Fprintln(os.Stderr, "score:", err)
 		os.Exit(1)
 	}
+	var list map[string]project
+	if *projects != "" {
+		if list, err = readProjects(*projects); err != nil {
+			fmt.Fprintln(os.Stderr, "score:", err)
+			os.Exit(1)
+		}
+	}
 	var results []*Result
 	for _, t := range truths {
-		var mapOut, vetOut []byte
 		r := &Result{Project: t.Project, Module: t.Module, Version: t.Version}
+		if t.Module == "" {
+			r.Module = t.Package
+		}
+		pdir, patterns := filepath.Join(cdir, t.Project), t.Patterns
+		if list != nil {
+			p, ok := list[t.Project]
+			if !ok {
+				r.Error = fmt.Sprintf("not in the project list %s (not installed)", *projects)
+				r.MapError, r.VetError = r.Error, r.Error
+				_ = scoreIn(t, "", nil, []byte(`{"entries":[]}`), []byte(`{}`), r)
+				results = append(results, r)
+				continue
+			}
+			pdir, patterns = p.root, p.paths
+		}
+		var mapOut, vetOut []byte
+		var mapErr, vetErr error
 		if *reuse != "" {
-			mapOut, err = os.ReadFile(filepath.Join(*reuse, t.Project+".map.json"))
-			if err == nil {
-				vetOut, err = os.ReadFile(filepath.Join(*reuse, t.Project+".vet.json"))
-			}
+			mapOut, mapErr = os.ReadFile(filepath.Join(*reuse, t.Project+".map.json"))
+			vetOut, vetErr = os.ReadFile(filepath.Join(*reuse, t.Project+".vet.json"))
 		} else {
-			pdir := filepath.Join(cdir, t.Project)
+			// The map and vet runs are independent: a failed map (a language lifeline cannot
+			// read yet) still gets its vet run scored, and both count as finding nothing.
 			var secs float64
-			mapOut, secs, err = run(*timeout, pdir, *lifeline, append([]string{"map", "--format", "json"}, t.Patterns...), 0)
+			mapOut, secs, mapErr = run(*timeout, pdir, *lifeline, append([]string{"map", "--format", "json"}, patterns...), 0)
 			r.MapSeconds = secs
-			if err == nil {
-				vetOut, secs, err = run(*timeout, pdir, *lifeline, append([]string{"vet", "--format", "json"}, t.Patterns...), 0, 3)
-				r.VetSeconds = secs
-			}
-			if *keep != "" && err == nil {
+			vetOut, secs, vetErr = run(*timeout, pdir, *lifeline, append([]string{"vet", "--format", "json"}, patterns...), 0, 3)
+			r.VetSeconds = secs
+			if *keep != "" {
 				_ = os.MkdirAll(*keep, 0o755)
-				_ = os.WriteFile(filepath.Join(*keep, t.Project+".map.json"), mapOut, 0o644)
-				_ = os.WriteFile(filepath.Join(*keep, t.Project+".vet.json"), vetOut, 0o644)
+				if mapErr == nil {
+					_ = os.WriteFile(filepath.Join(*keep, t.Project+".map.json"), mapOut, 0o644)
+				}
+				if vetErr == nil {
+					_ = os.WriteFile(filepath.Join(*keep, t.Project+".vet.json"), vetOut, 0o644)
+				}
 			}
 		}
-		if err != nil {
-			r.Error = err.Error()
-			mapOut, vetOut = []byte(`{"entries":[]}`), []byte(`{}`)
+		if mapErr == nil && !json.Valid(mapOut) {
+			mapErr = fmt.Errorf("map printed no JSON: %q", firstLine(string(mapOut)))
 		}
-		if err := score(t, mapOut, vetOut, r); err != nil && r.Error == "" {
+		if vetErr == nil && !json.Valid(vetOut) {
+			vetErr = fmt.Errorf("vet printed no JSON: %q", firstLine(string(vetOut)))
+		}
+		var msgs []string
+		if mapErr != nil {
+			r.MapError = mapErr.Error()
+			msgs = append(msgs, "map failed: "+r.MapError)
+			mapOut = []byte(`{"entries":[]}`)
+		}
+		if vetErr != nil {
+			r.VetError = vetErr.Error()
+			msgs = append(msgs, "vet failed: "+r.VetError)
+			vetOut = []byte(`{}`)
+		}
+		r.Error = strings.Join(msgs, "; ")
+		if err := scoreIn(t, pdir, patterns, mapOut, vetOut, r); err != nil && r.Error == "" {
 			r.Error = err.Error()
 		}
 		results = append(results, r)
@@ -310,6 +387,33 @@ func loadTruths(dir string, only []string) ([]*Truth, error) {
 			continue
 		}
 		out = append(out, &t)
+	}
+	return out, nil
+}
+
+// project is one line of an install.sh project list.
+type project struct {
+	root  string
+	paths []string
+}
+
+// readProjects reads name<TAB>root<TAB>space-separated paths lines ('#' comments allowed).
+func readProjects(file string) (map[string]project, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]project{}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || f[0] == "" || f[1] == "" {
+			return nil, fmt.Errorf("%s:%d: want name<TAB>root<TAB>paths, got %q", file, i+1, line)
+		}
+		out[f[0]] = project{root: f[1], paths: strings.Fields(f[2])}
 	}
 	return out, nil
 }
@@ -445,12 +549,24 @@ type mapLoop struct {
 }
 
 func score(t *Truth, mapOut, vetOut []byte, r *Result) error {
+	return scoreIn(t, "", nil, mapOut, vetOut, r)
+}
+
+// scoreIn scores the map and vet output of a project installed at root and mapped on paths
+// (relative to root). Positions lifeline prints are made relative to root: an absolute path
+// under root loses that prefix, and a path relative to one of the mapped paths instead of root
+// (a file that exists only as root/path/file) gains the path.
+func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Result) error {
 	var m model.Map
 	if err := json.Unmarshal(mapOut, &m); err != nil {
 		return fmt.Errorf("decoding map JSON: %w", err)
 	}
 	r.FactList, r.Findings, r.InventedLoops, r.MissedDefects = []Fact{}, []Finding{}, []string{}, []string{}
-	P := func(s string) pos { return parsePos(s, t.Module, "") }
+	module := t.Module
+	if t.Lang != "" {
+		module = ""
+	}
+	P := func(s string) pos { return rebase(parsePos(s, module, root), root, paths) }
 	unscored := func(p pos) bool {
 		for _, f := range t.UnscoredFiles {
 			if p.file == f {
@@ -543,6 +659,15 @@ func score(t *Truth, mapOut, vetOut []byte, r *Result) error {
 					}
 				}
 				add(f)
+				if t.ScoreDefaults && tl.Bound.Default != "" && tl.Bound.Default != "none" {
+					f := Fact{ID: tl.Bound.ID + ".default", Kind: "default", Want: tl.Bound.Default + " @ " + tl.Bound.DefaultPos}
+					if ml != nil && ml.Bound != nil {
+						f.Got = ml.Bound.Default + " @ " + ml.Bound.DefaultPos.String()
+						f.OK = sameValue(ml.Bound.Default, tl.Bound.Default) &&
+							(tl.Bound.DefaultPos == "" || near(P(ml.Bound.DefaultPos.String()), P(tl.Bound.DefaultPos), 1))
+					}
+					add(f)
+				}
 				if tl.OnBound != nil {
 					f := Fact{ID: tl.OnBound.ID, Kind: "on_bound", Want: tl.OnBound.Kind}
 					if ml != nil && ml.OnBound != nil {
@@ -688,7 +813,7 @@ func score(t *Truth, mapOut, vetOut []byte, r *Result) error {
 				continue // {"error": ...}: a failed analysis, reported by the exit status
 			}
 			for _, d := range ds {
-				p := parsePos(d.Posn, t.Module, "")
+				p := P(d.Posn)
 				fd := Finding{Check: check, Pos: p.String(), Message: d.Message, Verdict: "false"}
 				if unscored(p) {
 					fd.Verdict = "unscored"
@@ -738,6 +863,7 @@ func score(t *Truth, mapOut, vetOut []byte, r *Result) error {
 			r.MissedDefects = append(r.MissedDefects, df.ID+" "+df.Check+" @ "+df.Pos)
 		}
 	}
+	scoreVocabulary(t, mapOut, r)
 	r.ByKind = map[string][2]int{}
 	for _, f := range r.FactList {
 		k := r.ByKind[f.Kind]
@@ -772,6 +898,8 @@ func total(rs []*Result) *Result {
 		t.VetFalse += r.VetFalse
 		t.VetArguable += r.VetArguable
 		t.DefectsFound += r.DefectsFound
+		t.VocabOK += r.VocabOK
+		t.Vocab += r.Vocab
 		t.Defects += r.Defects
 		t.InventedLoops = append(t.InventedLoops, r.InventedLoops...)
 		for k, v := range r.ByKind {
@@ -792,30 +920,56 @@ func pct(a, b int) string {
 }
 
 func writeTable(w io.Writer, rs []*Result, verbose bool) {
-	fmt.Fprintln(w, "| project | module@version | facts | exits | vet true | vet false | vet arguable | defects found | invented loops |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	vocab := false
+	for _, r := range rs {
+		vocab = vocab || r.Vocab > 0
+	}
+	hdr, sep := "", ""
+	if vocab {
+		hdr, sep = " vocabulary |", "---|"
+	}
+	fmt.Fprintln(w, "| project | module@version | facts | exits | vet true | vet false | vet arguable | defects found | invented loops |"+hdr)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|"+sep)
 	withInvented := 0
 	for _, r := range rs {
 		mv := r.Module + "@" + r.Version
-		if r.Error != "" {
+		if r.Version == "" || strings.Contains(r.Module, r.Version) {
+			mv = r.Module
+		}
+		switch {
+		case r.MapError != "" && r.VetError != "":
+			mv += " (**map and vet failed**)"
+		case r.MapError != "":
+			mv += " (**map failed**)"
+		case r.VetError != "":
+			mv += " (**vet failed**)"
+		case r.Error != "":
 			mv += " (**error**)"
 		}
 		if len(r.InventedLoops) > 0 {
 			withInvented++
 		}
-		fmt.Fprintf(w, "| %s | %s | %d/%d | %d/%d | %d | %d | %d | %d/%d | %d |\n", r.Project, mv, r.FactsOK, r.Facts, r.ExitsOK, r.Exits,
-			r.VetTrue, r.VetFalse, r.VetArguable, r.DefectsFound, r.Defects, len(r.InventedLoops))
+		voc := ""
+		if vocab {
+			voc = fmt.Sprintf(" %d/%d |", r.VocabOK, r.Vocab)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d/%d | %d/%d | %d | %d | %d | %d/%d | %d |%s\n", r.Project, mv, r.FactsOK, r.Facts, r.ExitsOK, r.Exits,
+			r.VetTrue, r.VetFalse, r.VetArguable, r.DefectsFound, r.Defects, len(r.InventedLoops), voc)
 	}
 	t := total(rs)
-	fmt.Fprintf(w, "| **total** | %d projects | **%d/%d (%s)** | **%d/%d (%s)** | %d | %d (%s of true+false) | %d | **%d/%d** | %d in %d projects |\n",
+	voc := ""
+	if vocab {
+		voc = fmt.Sprintf(" %d/%d |", t.VocabOK, t.Vocab)
+	}
+	fmt.Fprintf(w, "| **total** | %d projects | **%d/%d (%s)** | **%d/%d (%s)** | %d | %d (%s of true+false) | %d | **%d/%d** | %d in %d projects |%s\n",
 		len(rs), t.FactsOK, t.Facts, pct(t.FactsOK, t.Facts), t.ExitsOK, t.Exits, pct(t.ExitsOK, t.Exits),
-		t.VetTrue, t.VetFalse, pct(t.VetFalse, t.VetTrue+t.VetFalse), t.VetArguable, t.DefectsFound, t.Defects, len(t.InventedLoops), withInvented)
+		t.VetTrue, t.VetFalse, pct(t.VetFalse, t.VetTrue+t.VetFalse), t.VetArguable, t.DefectsFound, t.Defects, len(t.InventedLoops), withInvented, voc)
 	fmt.Fprintln(w)
 	kinds := make([]string, 0, len(t.ByKind))
 	for k := range t.ByKind {
 		kinds = append(kinds, k)
 	}
-	order := []string{"entry", "loop", "bound", "on_bound", "model_call", "tool_call", "parallel_tools", "checks_cancel", "id", "exit"}
+	order := []string{"entry", "loop", "bound", "default", "on_bound", "model_call", "tool_call", "parallel_tools", "checks_cancel", "id", "exit"}
 	sort.Slice(kinds, func(i, j int) bool { return slices.Index(order, kinds[i]) < slices.Index(order, kinds[j]) })
 	fmt.Fprint(w, "| fact kind |")
 	for _, k := range kinds {
@@ -864,6 +1018,9 @@ func writeTable(w io.Writer, rs []*Result, verbose bool) {
 		for _, l := range r.InventedLoops {
 			fmt.Fprintf(w, "- invented turn loop %s\n", l)
 		}
+		for _, word := range r.MissedWords {
+			fmt.Fprintf(w, "- framework word not in the map: %s\n", word)
+		}
 	}
 }
 
@@ -875,4 +1032,121 @@ func firstLine(s string) string {
 		s = s[:160] + "…"
 	}
 	return s
+}
+
+// rebase makes p relative to root when lifeline printed it relative to one of the mapped paths
+// (the file is missing at root/p but present at root/path/p, for exactly one path).
+func rebase(p pos, root string, paths []string) pos {
+	if root == "" || p.file == "" || filepath.IsAbs(p.file) {
+		return p
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p.file))); err == nil {
+		return p
+	}
+	var hit string
+	for _, dir := range paths {
+		cand := pathJoin(dir, p.file)
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(cand))); err == nil {
+			if hit != "" {
+				return p // ambiguous
+			}
+			hit = cand
+		}
+	}
+	if hit != "" {
+		p.file = hit
+	}
+	return p
+}
+
+func pathJoin(dir, file string) string {
+	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
+	if dir == "" || dir == "." {
+		return file
+	}
+	return dir + "/" + file
+}
+
+// sameValue compares a default as printed and as written in the truth, ignoring spaces and
+// quotes ("'auto'" and "auto").
+func sameValue(got, want string) bool {
+	clean := func(s string) string {
+		s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+		return strings.Trim(s, "\"'`")
+	}
+	return clean(got) != "" && clean(got) == clean(want)
+}
+
+// vocabSkip are the map JSON keys whose strings are not the map's own words: source lines,
+// names and positions (a loop in run_single_turn does not teach that a turn is a Step).
+var vocabSkip = map[string]bool{"source": true, "func": true, "callee": true, "via": true, "pos": true,
+	"detail": true, "what": true, "expr": true, "value": true, "evidence": true, "packages": true,
+	"module": true, "default_pos": true, "cancel_pos": true}
+
+// scoreVocabulary counts the truth's vocabulary layers whose framework word appears in the map
+// JSON outside source lines, names and positions, in one string together with the lifeline
+// layer it stands for (case-insensitive, whole words: "SDK turn = Step" teaches that an OpenAI
+// Agents turn is a Step; "turn" alone does not, lifeline has Turns of its own).
+func scoreVocabulary(t *Truth, mapOut []byte, r *Result) {
+	var tree any
+	if err := json.Unmarshal(mapOut, &tree); err != nil {
+		return
+	}
+	var texts []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if !vocabSkip[k] {
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case string:
+			texts = append(texts, strings.ToLower(v))
+		}
+	}
+	walk(tree)
+	for _, w := range t.Vocabulary {
+		r.Vocab++
+		ok := false
+		for _, word := range w.Words {
+			for _, s := range texts {
+				if containsWord(s, strings.ToLower(word)) && containsWord(s, strings.ToLower(w.Layer)) {
+					ok = true
+				}
+			}
+		}
+		if ok {
+			r.VocabOK++
+		} else {
+			r.MissedWords = append(r.MissedWords, w.Layer+" = "+strings.Join(w.Words, " / "))
+		}
+	}
+}
+
+// containsWord reports whether w occurs in s with no letter, digit or underscore on either side.
+func containsWord(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWord(s[j-1])) && (end == len(s) || !isWord(s[end])) {
+			return true
+		}
+		i = j + 1
+	}
 }
