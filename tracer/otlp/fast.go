@@ -808,7 +808,7 @@ func fastToolCalls(s string) (out []spantree.Request, ok bool) {
 	if !strings.Contains(s, "tool_call") && !strings.Contains(s, `\u`) {
 		return nil, true // no part can have the type
 	}
-	f := fastReader{data: []byte(s)} // no interning: its strings are few
+	f := fastReader{data: []byte(s), ctl: hasControl([]byte(s))} // no interning: its strings are few
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(bail); !isBail {

@@ -41,13 +41,29 @@ func siblingSession(n int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkSession decodes an entry chain and a fan of sibling branches 10k and 100k entries
-// large (item 5 of issue 9: the cycle check walked every entry's ancestors).
+// forkSession is a session whose first answer gets n follow-up prompts and then n more answers,
+// all as its children: each later answer is a branch run.
+func forkSession(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(benchHeader)
+	b.WriteString(`{"type":"message","id":"a","parentId":"u0","timestamp":"2026-03-15T22:40:21.001Z","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"stopReason":"stop"}}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"message","id":"p%d","parentId":"a","timestamp":"2026-03-15T22:40:22.001Z","message":{"role":"user","content":"again"}}`+"\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"message","id":"b%d","parentId":"a","timestamp":"2026-03-15T22:40:23.001Z","message":{"role":"assistant","content":[{"type":"text","text":"y"}],"stopReason":"stop"}}`+"\n", i)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkSession decodes an entry chain, a fan of sibling branches and a fork (prompts, then
+// answers, under one entry) 10k and 100k entries large (item 5 of issue 9: the cycle check walked
+// every entry's ancestors; the branch check scanned the siblings before every entry).
 func BenchmarkSession(b *testing.B) {
 	for _, shape := range []struct {
 		name string
 		gen  func(int) []byte
-	}{{"chain", chainSession}, {"siblings", siblingSession}} {
+	}{{"chain", chainSession}, {"siblings", siblingSession}, {"fork", forkSession}} {
 		for _, n := range []int{10_000, 100_000} {
 			in := shape.gen(n)
 			b.Run(fmt.Sprintf("%s/%dk", shape.name, n/1000), func(b *testing.B) {

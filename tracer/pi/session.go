@@ -67,6 +67,9 @@ type entry struct {
 	run      *sessRun
 	active   bool
 	order    int
+	// continued is set once a child of the entry (in file order) continues the entry's run: a
+	// later child starts a branch run.
+	continued bool
 }
 
 // sessRun is a run reconstructed from the tree: a user prompt and the chain of entries after it.
@@ -181,11 +184,12 @@ func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map
 				e.run = &sessRun{}
 				b.runs = append(b.runs, e.run)
 			}
-		case continued(e.parent, e):
+		case e.parent.continued:
 			e.run = &sessRun{parent: pr, branchAt: e.parent, prompt: pr.prompt}
 			b.runs = append(b.runs, e.run)
 		default:
 			e.run = pr
+			e.parent.continued = true
 		}
 		if e.run != nil {
 			e.run.entries = append(e.run.entries, e)
@@ -223,19 +227,6 @@ func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map
 	for _, r := range b.runs {
 		b.emitRun(r)
 	}
-}
-
-// continued reports whether p already has a child, before e, in p's run.
-func continued(p, e *entry) bool {
-	for _, c := range p.children {
-		if c == e {
-			return false
-		}
-		if c.run == p.run && c.run != nil {
-			return true
-		}
-	}
-	return false
 }
 
 func (b *sessBuilder) emit(e *entry, ev model.Event) {
