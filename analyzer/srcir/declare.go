@@ -1,0 +1,833 @@
+package srcir
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+type builder struct {
+	prog    *ir.Program
+	mods    map[string]*module
+	byFile  map[string]*module
+	order   []*module
+	funcs   []*fnState
+	classes map[string]*class // by key
+	// methodsByName indexes every method by bare name (for calls on values of unknown type
+	// whose method name is defined by exactly one class of the analysed set).
+	methodsByName map[string][]*fnState
+}
+
+type module struct {
+	name  string
+	isPkg bool
+	file  string
+	tree  *syntax.Tree
+	t     *table
+	syms  map[string]*sym
+	star  []string // modules whose names are re-exported (export * from, from x import *)
+	lines []string
+	// exported are the names a JS/TS module exports.
+	exported        map[string]bool
+	hasExportSyntax bool
+}
+
+type symKind int
+
+const (
+	symFunc symKind = iota + 1
+	symClass
+	symValue // a module-level variable (constant or alias)
+	symImport
+	symModule // an imported module
+)
+
+type sym struct {
+	kind  symKind
+	fn    *fnState
+	cls   *class
+	value *syntax.Node // symValue
+	pos   ir.Pos
+	// symImport: the module spec and the name imported from it ("" for the module itself)
+	from, name string
+	mod        *module
+}
+
+type class struct {
+	name, key string
+	mod       *module
+	node      *syntax.Node
+	pos       ir.Pos
+	bases     []string // base expressions as written
+	baseCls   []*class
+	subs      []*class
+	methods   map[string]*fnState
+	// fields are class-level declarations with a value (dataclass/pydantic fields, TS fields).
+	fields   map[string]*syntax.Node
+	exported bool
+}
+
+// fnState is the per-function working state.
+type fnState struct {
+	f      *ir.Func
+	mod    *module
+	node   *syntax.Node // the function node
+	body   *syntax.Node
+	cls    *class
+	parent *fnState
+	name   string // bare name ("" for anonymous)
+	// locals are nested named functions and local function aliases by name.
+	locals map[string][]*fnState
+	// paramDefaults maps parameters to their default values.
+	paramDefaults map[string]*syntax.Node
+	params        map[string]bool
+	kids          []*fnState
+	gen, async    bool
+	// recorded while lowering
+	loopNodes   []*syntax.Node
+	callNodes   []*syntax.Node
+	callInfo    []callInfo
+	retNodes    []*syntax.Node
+	assigns     []assign
+	conds       []cond
+	incs        []inc
+	kidsByNode  map[*syntax.Node]*fnState
+	exprBody    bool
+	rangeBounds []rangeBound
+	retLoops    [][]int
+	// callOf maps a call node to its index in f.Calls.
+	callOf  map[*syntax.Node]int
+	parents map[*syntax.Node]*syntax.Node
+}
+
+func (b *builder) file(m *module) *syntax.Tree { return m.tree }
+
+func (m *module) text(n *syntax.Node) string { return m.tree.Text(n) }
+
+func (m *module) pos(n *syntax.Node) ir.Pos {
+	if n == nil {
+		return ir.Pos{}
+	}
+	return ir.Pos{File: m.file, Line: n.Line}
+}
+
+// source returns the trimmed source line of n.
+func (m *module) source(n *syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	if m.lines == nil {
+		m.lines = strings.Split(string(m.tree.Src), "\n")
+	}
+	if n.Line < 1 || n.Line > len(m.lines) {
+		return ""
+	}
+	return clip(strings.TrimSpace(m.lines[n.Line-1]), 120)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// short returns a readable module name: the last component.
+func (m *module) short() string {
+	n := m.name
+	if i := strings.LastIndexAny(n, "./"); i >= 0 {
+		n = n[i+1:]
+	}
+	if n == "index" || n == "__init__" || n == "" {
+		d := strings.TrimRight(m.name[:max(0, len(m.name)-len(n))], "./")
+		if i := strings.LastIndexAny(d, "./"); i >= 0 {
+			d = d[i+1:]
+		}
+		if d != "" {
+			return d
+		}
+	}
+	return n
+}
+
+// declare records a module's top-level symbols and every function of the file.
+func (b *builder) declare(m *module) {
+	m.exported = map[string]bool{}
+	b.topLevel(m, m.tree.Root, false)
+	b.walkDecl(m, m.tree.Root, nil, nil)
+}
+
+func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, name string) *fnState {
+
+	f := &ir.Func{ID: len(b.prog.Funcs), Parent: -1, BodyOf: -1, Pkg: m.name, Pos: m.pos(n), Source: m.source(n)}
+	fs := &fnState{f: f, mod: m, node: n, cls: cls, parent: parent, name: name, locals: map[string][]*fnState{},
+		paramDefaults: map[string]*syntax.Node{}, params: map[string]bool{}}
+	fs.body = n.Child("body")
+	fs.async = n.Has("async")
+	fs.gen = n.Has("*") || strings.HasPrefix(n.Kind, "generator")
+	switch {
+	case parent != nil:
+		f.Parent = parent.f.ID
+		root := parent
+		for root.parent != nil {
+			root = root.parent
+		}
+		if name != "" {
+			f.Name = parent.f.Name + "." + name
+			f.Short = root.f.Short + "." + name
+		} else {
+			f.Name = parent.f.Name + "$" + itoa(len(parent.kids)+1)
+			f.Short = root.f.Short + " (closure)"
+		}
+		parent.kids = append(parent.kids, fs)
+		if name != "" {
+			parent.locals[name] = append(parent.locals[name], fs)
+		}
+	case cls != nil:
+		f.Name = cls.key + "." + name
+		f.Key = f.Name
+		f.Short = m.short() + "." + cls.name + "." + name
+		f.Recv = cls.name
+		if name != "" {
+			cls.methods[name] = fs
+		}
+		f.Exported = cls.exported && exportedName(name) && !hasModifier(m, n, "private", "protected")
+	default:
+		if name == "" {
+			name = "<anonymous>@" + itoa(n.Line)
+		}
+		f.Name = m.name + "." + name
+		f.Key = f.Name
+		f.Short = m.short() + "." + name
+		f.Exported = exportedName(name) && b.moduleExports(m, name)
+	}
+	f.Test = isTestFile(m.file)
+	b.params(fs)
+	if fs.gen || b.hasYield(fs) {
+		fs.gen = true
+		if fs.async {
+			f.Results = []string{"stream"}
+		} else {
+			f.Results = []string{"iterator"}
+		}
+	}
+	b.prog.Funcs = append(b.prog.Funcs, f)
+	b.funcs = append(b.funcs, fs)
+	return fs
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+func exportedName(n string) bool {
+	return n != "" && (!strings.HasPrefix(n, "_") || strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__") && n != "__init__") &&
+		!strings.HasPrefix(n, "#")
+}
+
+// moduleExports reports whether a top-level name is visible from other modules.
+func (b *builder) moduleExports(m *module, name string) bool {
+	if m.t.lang == "python" {
+		for _, part := range strings.Split(m.name, ".") {
+			if strings.HasPrefix(part, "_") && !strings.HasPrefix(part, "__") {
+				return false
+			}
+		}
+		return true
+	}
+	return m.exported[name] || !m.hasExportSyntax
+}
+
+func hasModifier(m *module, n *syntax.Node, mods ...string) bool {
+	for _, c := range n.Children {
+		if c.Kind == "accessibility_modifier" {
+			t := m.text(c)
+			for _, x := range mods {
+				if t == x {
+					return true
+				}
+			}
+		}
+	}
+	if nm := n.Child("name"); nm != nil && nm.Kind == "private_property_identifier" {
+		return true
+	}
+	return false
+}
+
+func isTestFile(f string) bool {
+	base := filepath.Base(f)
+	if strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py" {
+		return true
+	}
+	for _, s := range []string{".test.", ".spec."} {
+		if strings.Contains(base, s) {
+			return true
+		}
+	}
+	for _, d := range strings.Split(filepath.ToSlash(filepath.Dir(f)), "/") {
+		if d == "__tests__" || d == "tests" || d == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) hasYield(fs *fnState) bool {
+	found := false
+	var walk func(n *syntax.Node)
+	walk = func(n *syntax.Node) {
+		if found || n == nil {
+			return
+		}
+		if fs.mod.t.yields[n.Kind] {
+			found = true
+			return
+		}
+		for _, c := range n.Children {
+			if fs.mod.t.funcs[c.Kind] || fs.mod.t.lambdas[c.Kind] || fs.mod.t.classes[c.Kind] {
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(fs.body)
+	return found
+}
+
+// params records parameters, their kinds and defaults.
+func (b *builder) params(fs *fnState) {
+	m := fs.mod
+	ps := fs.node.Child("parameters")
+	if ps == nil {
+		ps = fs.node.Child("parameter")
+	}
+	if ps == nil {
+		return
+	}
+	list := ps.NamedChildren()
+	if ps.Kind == "identifier" {
+		list = []*syntax.Node{ps}
+	}
+	for i, p := range list {
+		var name string
+		var def, typ *syntax.Node
+		switch p.Kind {
+		case "identifier":
+			name = m.text(p)
+		case "typed_parameter":
+			for _, c := range p.NamedChildren() {
+				if c.Kind == "identifier" {
+					name = m.text(c)
+					break
+				}
+			}
+			typ = p.Child("type")
+		case "default_parameter", "typed_default_parameter":
+			name, def, typ = m.text(p.Child("name")), p.Child("value"), p.Child("type")
+		case "required_parameter", "optional_parameter":
+			pat := p.Child("pattern")
+			def, typ = p.Child("value"), p.Child("type")
+			if pat != nil && pat.Kind == "object_pattern" {
+				b.patternDefaults(fs, pat)
+				name = m.text(pat)
+			} else {
+				name = m.text(pat)
+			}
+		case "assignment_pattern":
+			name, def = m.text(p.Child("left")), p.Child("right")
+			if l := p.Child("left"); l != nil && l.Kind == "object_pattern" {
+				b.patternDefaults(fs, l)
+			}
+		case "object_pattern":
+			b.patternDefaults(fs, p)
+			name = m.text(p)
+		default:
+			continue
+		}
+		if i == 0 && fs.cls != nil && (name == "self" || name == "cls") {
+			continue
+		}
+		fs.params[name] = true
+		if def != nil {
+			fs.paramDefaults[name] = def
+		}
+		kind := "value"
+		tt := strings.ToLower(m.text(typ))
+		ln := strings.ToLower(name)
+		switch {
+		case strings.Contains(tt, "abortsignal") || ln == "signal" || strings.HasSuffix(ln, "signal") ||
+			strings.Contains(ln, "cancel") && (strings.Contains(ln, "token") || strings.Contains(ln, "event")):
+			kind = "context"
+		case tt == "int" || tt == "number" || tt == "float":
+			kind = "int"
+		case tt == "str" || tt == "string":
+			kind = "string"
+		case strings.Contains(tt, "callable") || strings.Contains(tt, "=>"):
+			kind = "func"
+		}
+		fs.f.Params = append(fs.f.Params, ir.Param{Name: name, Kind: kind})
+	}
+}
+
+// patternDefaults records the defaults of a destructured options parameter
+// ({ maxTurns = DEFAULT_MAX_TURNS }).
+func (b *builder) patternDefaults(fs *fnState, pat *syntax.Node) {
+	for _, c := range pat.NamedChildren() {
+		switch c.Kind {
+		case "object_assignment_pattern":
+			l := c.Child("left")
+			fs.paramDefaults[fs.mod.text(l)] = c.Child("right")
+			fs.params[fs.mod.text(l)] = true
+		case "shorthand_property_identifier_pattern":
+			fs.params[fs.mod.text(c)] = true
+		case "pair_pattern":
+			v := c.Child("value")
+			if v != nil && v.Kind == "assignment_pattern" {
+				fs.paramDefaults[fs.mod.text(v.Child("left"))] = v.Child("right")
+				fs.params[fs.mod.text(v.Child("left"))] = true
+			} else if v != nil {
+				fs.params[fs.mod.text(v)] = true
+			}
+		}
+	}
+}
+
+// walkDecl creates the Funcs and classes of a subtree in source order.
+func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnState) {
+	t := m.t
+	for _, c := range n.Children {
+		switch {
+		case t.funcs[c.Kind] || t.lambdas[c.Kind]:
+			name := b.fnName(m, c, n)
+			var fs *fnState
+			if parent == nil && cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") {
+				fs = b.newFn(m, c, cls, nil, name)
+			} else if parent == nil && cls == nil && name != "" && !t.lambdas[c.Kind] && c.Kind != "function_expression" {
+				fs = b.newFn(m, c, nil, nil, name)
+				if s := m.syms[name]; s == nil || s.kind != symFunc {
+					m.syms[name] = &sym{kind: symFunc, fn: fs, pos: m.pos(c)}
+				}
+			} else if parent == nil && cls == nil && name != "" && n.Kind == "variable_declarator" {
+				fs = b.newFn(m, c, nil, nil, name)
+				m.syms[name] = &sym{kind: symFunc, fn: fs, pos: m.pos(c)}
+			} else if parent == nil && cls != nil {
+				fs = b.newFn(m, c, cls, nil, name) // a field holding an arrow function
+			} else if parent == nil {
+				fs = b.newFn(m, c, nil, nil, name)
+			} else {
+				fs = b.newFn(m, c, nil, parent, name)
+			}
+			b.walkDecl(m, c, nil, fs)
+		case t.classes[c.Kind]:
+			k := b.newClass(m, c, parent)
+			b.walkDecl(m, c, k, parent)
+		default:
+			b.walkDecl(m, c, cls, parent)
+		}
+	}
+}
+
+// fnName names a function node: its own name, or the variable, field or key it is bound to.
+func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
+	if nm := n.Child("name"); nm != nil {
+		return m.text(nm)
+	}
+	switch parent.Kind {
+	case "variable_declarator", "public_field_definition", "field_definition":
+		if nm := parent.Child("name"); nm != nil {
+			return m.text(nm)
+		}
+		if nm := parent.Child("property"); nm != nil {
+			return m.text(nm)
+		}
+	case "pair":
+		return strings.Trim(m.text(parent.Child("key")), `"'`)
+	case "assignment_expression", "assignment":
+		l := m.text(parent.Child("left"))
+		if i := strings.LastIndexByte(l, '.'); i >= 0 {
+			l = l[i+1:]
+		}
+		return l
+	}
+	return ""
+}
+
+func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
+	name := m.text(n.Child("name"))
+	if name == "" {
+		if n.Kind == "class" {
+			// const X = class extends Y {}
+			name = "<class>@" + itoa(n.Line)
+		}
+	}
+	k := &class{name: name, mod: m, node: n, pos: m.pos(n), methods: map[string]*fnState{}, fields: map[string]*syntax.Node{}}
+	k.key = m.name + "." + name
+	if parent != nil {
+		k.key = parent.f.Name + "." + name
+	}
+	for b.classes[k.key] != nil {
+		k.key += "'"
+	}
+	b.classes[k.key] = k
+	k.exported = parent == nil && exportedName(name) && b.moduleExports(m, name)
+	// bases
+	if m.t.lang == "python" {
+		if sc := n.Child("superclasses"); sc != nil {
+			for _, a := range sc.NamedChildren() {
+				if a.Kind != "keyword_argument" {
+					k.bases = append(k.bases, m.text(a))
+				}
+			}
+		}
+	} else {
+		for _, c := range n.Children {
+			if c.Kind == "class_heritage" {
+				for _, h := range c.Children {
+					if h.Kind == "extends_clause" {
+						if v := h.Child("value"); v != nil {
+							k.bases = append(k.bases, m.text(v))
+						}
+					} else if h.Named && h.Kind != "implements_clause" {
+						k.bases = append(k.bases, m.text(h)) // JS grammar: class_heritage holds the expression
+					}
+				}
+			}
+		}
+	}
+	// fields
+	if body := n.Child("body"); body != nil {
+		for _, s := range body.Children {
+			switch {
+			case s.Kind == "expression_statement" && len(s.Children) > 0 && s.Children[0].Kind == "assignment":
+				a := s.Children[0]
+				if l := a.Child("left"); l != nil && l.Kind == "identifier" && a.Child("right") != nil {
+					k.fields[m.text(l)] = a.Child("right")
+				}
+			case m.t.fieldDefs[s.Kind]:
+				nm := s.Child("name")
+				if nm == nil {
+					nm = s.Child("property")
+				}
+				if v := s.Child("value"); nm != nil && v != nil {
+					k.fields[m.text(nm)] = v
+				}
+			}
+		}
+	}
+	if parent == nil && name != "" {
+		m.syms[name] = &sym{kind: symClass, cls: k, pos: m.pos(n)}
+	}
+	return k
+}
+
+// topLevel records imports, module variables and exports of a module's top level (and of
+// the blocks of top-level if/try statements).
+func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
+	t := m.t
+	for _, c := range n.Children {
+		switch c.Kind {
+		case "import_statement":
+			if t.lang == "python" {
+				for _, nm := range c.ChildrenOf("name") {
+					if nm.Kind == "aliased_import" {
+						m.syms[m.text(nm.Child("alias"))] = &sym{kind: symModule, from: m.text(nm.Child("name")), pos: m.pos(c)}
+					} else {
+						full := m.text(nm)
+						first, _, _ := strings.Cut(full, ".")
+						m.syms[first] = &sym{kind: symModule, from: first, pos: m.pos(c)}
+					}
+				}
+				continue
+			}
+			b.jsImport(m, c)
+		case "import_from_statement", "future_import_statement":
+			from := m.text(c.Child("module_name"))
+			spec := b.pyResolve(m, from)
+			for _, nm := range c.ChildrenOf("name") {
+				name, alias := m.text(nm), m.text(nm)
+				if nm.Kind == "aliased_import" {
+					name, alias = m.text(nm.Child("name")), m.text(nm.Child("alias"))
+				}
+				m.syms[alias] = &sym{kind: symImport, from: spec, name: name, pos: m.pos(c)}
+			}
+			for _, w := range c.Children {
+				if w.Kind == "wildcard_import" {
+					m.star = append(m.star, spec)
+				}
+			}
+		case "export_statement":
+			m.hasExportSyntax = true
+			src := c.Child("source")
+			if d := c.Child("declaration"); d != nil {
+				for _, nm := range declNames(m, d) {
+					m.exported[nm] = true
+				}
+				b.topLevel(m, &syntax.Node{Children: []*syntax.Node{d}}, true)
+				continue
+			}
+			if v := c.Child("value"); v != nil {
+				m.exported["default"] = true
+				if v.Kind == "identifier" {
+					m.exported[m.text(v)] = true
+				}
+				continue
+			}
+			clause := false
+			for _, e := range c.Children {
+				if e.Kind != "export_clause" {
+					continue
+				}
+				clause = true
+				for _, sp := range e.NamedChildren() {
+					name := m.text(sp.Child("name"))
+					alias := name
+					if a := sp.Child("alias"); a != nil {
+						alias = m.text(a)
+					}
+					m.exported[alias] = true
+					if src != nil {
+						m.syms[alias] = &sym{kind: symImport, from: b.jsResolve(m, unquote(m.text(src))), name: name, pos: m.pos(c)}
+					} else if alias != name {
+						m.syms[alias] = &sym{kind: symImport, from: m.name, name: name, pos: m.pos(c)}
+					}
+				}
+			}
+			if !clause && src != nil { // export * from './x'
+				m.star = append(m.star, b.jsResolve(m, unquote(m.text(src))))
+			}
+		case "lexical_declaration", "variable_declaration":
+			for _, d := range c.NamedChildren() {
+				if d.Kind != "variable_declarator" {
+					continue
+				}
+				name, val := d.Child("name"), d.Child("value")
+				if val == nil {
+					continue
+				}
+				if spec, ok := requireOf(m, val); ok {
+					b.bindRequire(m, name, spec, c)
+					continue
+				}
+				if name.Kind == "identifier" && !t.funcs[val.Kind] && !t.lambdas[val.Kind] {
+					m.syms[m.text(name)] = &sym{kind: symValue, value: val, pos: m.pos(d)}
+				}
+				if exported {
+					m.exported[m.text(name)] = true
+				}
+			}
+		case "expression_statement":
+			if len(c.Children) == 0 {
+				continue
+			}
+			e := c.Children[0]
+			switch e.Kind {
+			case "assignment":
+				l, r := e.Child("left"), e.Child("right")
+				if l != nil && l.Kind == "identifier" && r != nil && !t.lambdas[r.Kind] {
+					m.syms[m.text(l)] = &sym{kind: symValue, value: r, pos: m.pos(e)}
+				}
+			case "assignment_expression":
+				b.cjsExport(m, e)
+			case "call_expression":
+				// tsc's __exportStar(require("./x"), exports)
+				fn := m.text(e.Child("function"))
+				if strings.HasSuffix(fn, "__exportStar") || strings.HasSuffix(fn, "__export") {
+					if args := e.Child("arguments"); args != nil && len(args.NamedChildren()) > 0 {
+						if spec, ok := requireOf(m, args.NamedChildren()[0]); ok {
+							m.star = append(m.star, spec)
+							m.hasExportSyntax = true
+						}
+					}
+				}
+			}
+		case "if_statement", "try_statement", "block", "else_clause", "except_clause", "finally_clause",
+			"with_statement", "elif_clause":
+			b.topLevel(m, c, exported)
+		case "decorated_definition":
+			b.topLevel(m, c, exported)
+		}
+	}
+}
+
+// declNames returns the names a declaration introduces.
+func declNames(m *module, d *syntax.Node) []string {
+	if nm := d.Child("name"); nm != nil {
+		return []string{m.text(nm)}
+	}
+	var out []string
+	for _, c := range d.NamedChildren() {
+		if c.Kind == "variable_declarator" {
+			out = append(out, m.text(c.Child("name")))
+		}
+	}
+	return out
+}
+
+// cjsExport handles exports.X = Y / module.exports = {...} / module.exports = Y.
+func (b *builder) cjsExport(m *module, e *syntax.Node) {
+	l, r := e.Child("left"), e.Child("right")
+	lt := m.text(l)
+	if r == nil {
+		return
+	}
+	rt := m.text(r)
+	switch {
+	case strings.HasPrefix(lt, "exports.") || strings.HasPrefix(lt, "module.exports."):
+		m.hasExportSyntax = true
+		name := lt[strings.LastIndexByte(lt, '.')+1:]
+		m.exported[name] = true
+		if r.Kind == "identifier" {
+			m.exported[rt] = true
+			if name != rt {
+				m.syms[name] = &sym{kind: symImport, from: m.name, name: rt, pos: m.pos(e)}
+			}
+		} else if spec, ok := requireOf(m, r); ok {
+			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
+		}
+	case lt == "module.exports":
+		m.hasExportSyntax = true
+		if r.Kind == "identifier" {
+			m.exported[rt] = true
+		}
+		if r.Kind == "object" {
+			for _, p := range r.NamedChildren() {
+				switch p.Kind {
+				case "shorthand_property_identifier":
+					m.exported[m.text(p)] = true
+				case "pair":
+					k, v := m.text(p.Child("key")), p.Child("value")
+					m.exported[k] = true
+					if v != nil && v.Kind == "identifier" {
+						m.exported[m.text(v)] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func unquote(s string) string { return strings.Trim(s, "\"'`") }
+
+// requireOf recognizes require("spec") (and await import("spec")).
+func requireOf(m *module, n *syntax.Node) (string, bool) {
+	for n != nil && (n.Kind == "await_expression" || n.Kind == "parenthesized_expression") && len(n.NamedChildren()) > 0 {
+		n = n.NamedChildren()[0]
+	}
+	if n == nil || n.Kind != "call_expression" {
+		return "", false
+	}
+	fn := m.text(n.Child("function"))
+	if fn != "require" && fn != "import" && !strings.HasSuffix(fn, "__importStar") && !strings.HasSuffix(fn, "__importDefault") {
+		return "", false
+	}
+	args := n.Child("arguments").NamedChildren()
+	if len(args) != 1 {
+		return "", false
+	}
+	if fn != "require" && fn != "import" {
+		return requireOf(m, args[0])
+	}
+	if args[0].Kind != "string" {
+		return "", false
+	}
+	return unquote(m.text(args[0])), true
+}
+
+func (b *builder) bindRequire(m *module, name *syntax.Node, spec string, at *syntax.Node) {
+	mod := b.jsResolve(m, spec)
+	switch name.Kind {
+	case "identifier":
+		m.syms[m.text(name)] = &sym{kind: symModule, from: mod, pos: m.pos(at)}
+	case "object_pattern":
+		for _, p := range name.NamedChildren() {
+			switch p.Kind {
+			case "shorthand_property_identifier_pattern":
+				m.syms[m.text(p)] = &sym{kind: symImport, from: mod, name: m.text(p), pos: m.pos(at)}
+			case "pair_pattern":
+				m.syms[m.text(p.Child("value"))] = &sym{kind: symImport, from: mod, name: m.text(p.Child("key")), pos: m.pos(at)}
+			}
+		}
+	}
+}
+
+func (b *builder) jsImport(m *module, c *syntax.Node) {
+	src := c.Child("source")
+	if src == nil {
+		return
+	}
+	mod := b.jsResolve(m, unquote(m.text(src)))
+	for _, cl := range c.Children {
+		if cl.Kind != "import_clause" {
+			continue
+		}
+		for _, x := range cl.NamedChildren() {
+			switch x.Kind {
+			case "identifier": // default import
+				m.syms[m.text(x)] = &sym{kind: symImport, from: mod, name: "default", pos: m.pos(c)}
+			case "namespace_import":
+				for _, id := range x.NamedChildren() {
+					m.syms[m.text(id)] = &sym{kind: symModule, from: mod, pos: m.pos(c)}
+				}
+			case "named_imports":
+				for _, sp := range x.NamedChildren() {
+					if sp.Kind != "import_specifier" {
+						continue
+					}
+					name := m.text(sp.Child("name"))
+					alias := name
+					if a := sp.Child("alias"); a != nil {
+						alias = m.text(a)
+					}
+					m.syms[alias] = &sym{kind: symImport, from: mod, name: name, pos: m.pos(c)}
+				}
+			}
+		}
+	}
+}
+
+// pyResolve turns a Python import's module (possibly relative: ".x", "..y") into a dotted
+// module name.
+func (b *builder) pyResolve(m *module, spec string) string {
+	if !strings.HasPrefix(spec, ".") {
+		return spec
+	}
+	dots := len(spec) - len(strings.TrimLeft(spec, "."))
+	rest := spec[dots:]
+	parts := strings.Split(m.name, ".")
+	if !m.isPkg {
+		parts = parts[:len(parts)-1]
+	}
+	for i := 1; i < dots && len(parts) > 0; i++ {
+		parts = parts[:len(parts)-1]
+	}
+	base := strings.Join(parts, ".")
+	switch {
+	case base == "":
+		return rest
+	case rest == "":
+		return base
+	}
+	return base + "." + rest
+}
+
+// jsResolve turns an import specifier into a module name: relative specifiers against the
+// importing module (./x, ./x.js for x.ts, ./dir for dir/index); bare ones stay as written.
+func (b *builder) jsResolve(m *module, spec string) string {
+	if !strings.HasPrefix(spec, ".") {
+		return spec
+	}
+	dir := path.Dir(m.name)
+	p := path.Clean(path.Join(dir, spec))
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx"} {
+		p = strings.TrimSuffix(p, ext)
+	}
+	return p
+}

@@ -1,0 +1,549 @@
+package srcir
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// compareOps returns the operands and operator of a comparison node, ok false otherwise.
+func compareOps(m *module, n *syntax.Node) (l, r *syntax.Node, op string, ok bool) {
+	n = strip(n)
+	if n == nil {
+		return nil, nil, "", false
+	}
+	switch n.Kind {
+	case "comparison_operator":
+		k := n.NamedChildren()
+		ops := n.ChildrenOf("operators")
+		if len(k) < 2 || len(ops) == 0 {
+			return nil, nil, "", false
+		}
+		op = m.text(ops[0])
+		if len(ops) > 1 && m.text(ops[0]) == "not" || len(ops) > 1 && m.text(ops[0]) == "is" {
+			op = m.text(ops[0]) + " " + m.text(ops[1])
+		}
+		return k[0], k[1], op, true
+	case "binary_expression":
+		op = m.text(n.Child("operator"))
+		switch op {
+		case "<", "<=", ">", ">=", "==", "===", "!=", "!==", "in", "instanceof":
+			return n.Child("left"), n.Child("right"), op, true
+		}
+	}
+	return nil, nil, "", false
+}
+
+// eachNode calls fn on every node of n, not entering nested functions or classes.
+func eachNode(t *table, n *syntax.Node, fn func(*syntax.Node) bool) {
+	if n == nil {
+		return
+	}
+	if !fn(n) {
+		return
+	}
+	for _, c := range n.Children {
+		if t.funcs[c.Kind] || t.lambdas[c.Kind] || t.classes[c.Kind] {
+			continue
+		}
+		eachNode(t, c, fn)
+	}
+}
+
+func (fs *fnState) key() string {
+	if fs.f.Key != "" {
+		return fs.f.Key
+	}
+	return fs.f.Name
+}
+
+// branches records comparisons of a loop counter with a bound.
+func (b *builder) branches(fs *fnState) {
+	m, f := fs.mod, fs.f
+	counters := map[int]map[string]bool{}
+	all := map[string]bool{}
+	for _, in := range fs.incs {
+		for _, l := range in.loops {
+			if counters[l] == nil {
+				counters[l] = map[string]bool{}
+			}
+			counters[l][in.target] = true
+		}
+		all[in.target] = true
+	}
+	classInc := map[string]bool{}
+	if k := enclosingClass(fs); k != nil {
+		for _, c := range append([]*class{k}, k.ancestors()...) {
+			for _, mf := range c.methods {
+				for _, in := range mf.incs {
+					if strings.HasPrefix(in.target, m.t.self+".") {
+						classInc[in.target] = true
+					}
+				}
+			}
+		}
+	}
+	retIdx := map[*syntax.Node]int{}
+	for i, n := range fs.retNodes {
+		retIdx[n] = i
+	}
+	seen := map[string]bool{}
+	for _, c := range fs.conds {
+		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
+			l, r, op, ok := compareOps(m, n)
+			if !ok || !strings.ContainsAny(op, "<>=") || op == "!=" || op == "!==" {
+				return true
+			}
+			lt, rt := m.text(strip(l)), m.text(strip(r))
+			isCounter := func(s string) (int, bool) {
+				if c.loop >= 0 && counters[c.loop][s] {
+					return c.loop, true
+				}
+				for _, li := range c.loops {
+					if counters[li][s] {
+						return li, true
+					}
+				}
+				if classInc[s] || all[s] && len(c.loops) == 0 {
+					return innermost(c.loops), true
+				}
+				return -1, false
+			}
+			loop, okL := isCounter(lt)
+			bound, counterLeft := r, true
+			if !okL {
+				var okR bool
+				loop, okR = isCounter(rt)
+				if !okR {
+					return true
+				}
+				bound, counterLeft = l, false
+			}
+			if c.loop >= 0 {
+				loop = c.loop
+			}
+			key := itoa(n.Start)
+			if seen[key] {
+				return true
+			}
+			seen[key] = true
+			exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
+			br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
+				Bound: b.operand(fs, bound), Return: -1}
+			bt := m.text(strip(bound))
+			br.Optional = strings.Count(m.text(c.expr), bt) > 1
+			var at *syntax.Node
+			switch {
+			case c.loop >= 0:
+				at = b.after(fs, c.stmt)
+			case exceeded:
+				at = c.stmt.Child("consequence")
+			default:
+				at = c.stmt.Child("alternative")
+			}
+			b.atBound(fs, &br, at, retIdx)
+			f.Branches = append(f.Branches, br)
+			return true
+		})
+	}
+	for _, rb := range fs.rangeBounds {
+		br := ir.Branch{Pos: m.pos(rb.node), Source: m.source(rb.node), Text: clip(oneLine(m.text(rb.node)), 100), Loop: rb.loop,
+			InCond: true, Bound: b.operand(fs, rb.bound), Return: -1}
+		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
+		f.Branches = append(f.Branches, br)
+	}
+}
+
+// after returns what runs when a loop ends: its else clause (Python) or the statement
+// following it.
+func (b *builder) after(fs *fnState, loop *syntax.Node) *syntax.Node {
+	if e := loop.Child("alternative"); e != nil {
+		return e
+	}
+	p := b.parentIn(fs, loop)
+	if p == nil {
+		return nil
+	}
+	for i, c := range p.Children {
+		if c == loop {
+			for _, n := range p.Children[i+1:] {
+				if n.Named && n.Kind != "comment" {
+					return n
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parentIn finds n's parent in the function body.
+func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
+	if fs.parents == nil {
+		fs.parents = map[*syntax.Node]*syntax.Node{}
+		var walk func(x *syntax.Node)
+		walk = func(x *syntax.Node) {
+			for _, c := range x.Children {
+				fs.parents[c] = x
+				if fs.mod.t.funcs[c.Kind] || fs.mod.t.lambdas[c.Kind] {
+					continue
+				}
+				walk(c)
+			}
+		}
+		if fs.body != nil {
+			walk(fs.body)
+		}
+	}
+	return fs.parents[n]
+}
+
+var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)
+
+// atBound fills what the bound branch does: the return or raise it reaches, a stop reason
+// written there, and its first line.
+func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx map[*syntax.Node]int) {
+	if at == nil {
+		return
+	}
+	m := fs.mod
+	first := at
+	if k := at.NamedChildren(); (m.t.blocks[at.Kind] || at.Kind == "else_clause") && len(k) > 0 {
+		first = k[0]
+		if m.t.blocks[first.Kind] && len(first.NamedChildren()) > 0 {
+			first = first.NamedChildren()[0]
+		}
+	}
+	br.AtPos, br.AtSource = m.pos(first), m.source(first)
+	eachNode(m.t, at, func(n *syntax.Node) bool {
+		if br.Return >= 0 {
+			return false
+		}
+		if i, ok := retIdx[n]; ok {
+			br.Return = i
+			return false
+		}
+		if (m.t.assigns[n.Kind] || m.t.declarators[n.Kind]) && br.StopText == "" {
+			l, r := n.Child("left"), n.Child("right")
+			if m.t.declarators[n.Kind] {
+				l, r = n.Child("name"), n.Child("value")
+			}
+			if r != nil && reasonLHS.MatchString(m.text(l)) && (m.t.stringKinds[strip(r).Kind] || strings.Contains(m.text(r), ".")) {
+				br.StopText = clip(m.text(r), 80)
+			}
+		}
+		return true
+	})
+	if br.Return >= 0 && br.StopText == "" {
+		if e := fs.f.Returns[br.Return].Err; e != nil && e.Kind != ir.ValNil && e.Kind != ir.ValCall {
+			br.StopText = ""
+		}
+	}
+}
+
+// operand describes a bound operand.
+func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
+	m, t := fs.mod, fs.mod.t
+	n = strip(n)
+	op := ir.Operand{Text: m.text(n), Kind: "other"}
+	if n == nil {
+		return op
+	}
+	// len(x) / x.length: the size of a collection
+	switch {
+	case t.numbers[n.Kind]:
+		op.Kind, op.Const = "const", m.text(n)
+	case t.idents[n.Kind]:
+		name := m.text(n)
+		if fs.params[name] {
+			op.Kind, op.Key = "param", fs.key()+"."+name
+			return op
+		}
+		for _, a := range fs.assigns {
+			if len(a.lhs) == 1 && a.lhs[0] == name {
+				op.Kind, op.Key = "var", fs.key()+"."+name
+				return op
+			}
+		}
+		for p := fs.parent; p != nil; p = p.parent {
+			if p.params[name] {
+				op.Kind, op.Key = "param", p.key()+"."+name
+				return op
+			}
+		}
+		tg := b.resolveName(fs, name)
+		if tg.value != nil {
+			v, pos, ok := b.literal(tg.vmod, tg.value, 0)
+			if ok {
+				op.Kind, op.Const, op.ConstPos = "const", v, pos
+			} else {
+				op.Kind = "var"
+			}
+			op.Key = tg.vmod.name + "." + name
+		}
+	case t.members[n.Kind]:
+		obj := strip(n.Child("object"))
+		prop := m.text(n.Child(t.memberProp))
+		if ot := m.text(obj); ot == t.self || ot == "cls" {
+			op.Kind = "field"
+			if k := enclosingClass(fs); k != nil {
+				op.Key = k.key + "." + prop
+				for _, c := range append([]*class{k}, k.ancestors()...) {
+					if b.hasFieldDefault(c, prop) {
+						op.Key = c.key + "." + prop
+						break
+					}
+				}
+			}
+			return op
+		}
+		ut := b.resolveExpr(fs, obj, 0)
+		if ut.mod != nil {
+			st := b.resolveSym(ut.mod.name, prop, 0)
+			if st.value != nil {
+				if v, pos, ok := b.literal(st.vmod, st.value, 0); ok {
+					op.Kind, op.Const, op.ConstPos, op.Key = "const", v, pos, st.vmod.name+"."+prop
+					return op
+				}
+			}
+		}
+		op.Kind = "field"
+		if ut.cls != nil {
+			op.Key = ut.cls.key + "." + prop
+		} else {
+			op.Key = fs.key() + "." + m.text(n)
+		}
+	case t.calls[n.Kind]:
+		op.Kind = "call"
+	}
+	return op
+}
+
+// literal resolves a value to a literal through module constants (across modules).
+func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos, bool) {
+	n = strip(n)
+	if n == nil || depth > 6 {
+		return "", ir.Pos{}, false
+	}
+	t := m.t
+	switch {
+	case t.numbers[n.Kind] || t.stringKinds[n.Kind] || t.literals[n.Kind]:
+		return m.text(n), m.pos(n), true
+	case n.Kind == "unary_operator" || n.Kind == "unary_expression" && m.text(n.Child("operator")) == "-":
+		return m.text(n), m.pos(n), true
+	case t.idents[n.Kind]:
+		s := m.syms[m.text(n)]
+		if s == nil {
+			return "", ir.Pos{}, false
+		}
+		tg := b.symTarget(m, s, 0)
+		if tg.value != nil && tg.value != n {
+			if v, _, ok := b.literal(tg.vmod, tg.value, depth+1); ok {
+				return v, tg.vpos.pos, true
+			}
+		}
+	case t.members[n.Kind]:
+		obj := strip(n.Child("object"))
+		if obj != nil && t.idents[obj.Kind] {
+			if s := m.syms[m.text(obj)]; s != nil {
+				if tg := b.symTarget(m, s, 0); tg.mod != nil {
+					st := b.resolveSym(tg.mod.name, m.text(n.Child(t.memberProp)), 0)
+					if st.value != nil {
+						if v, _, ok := b.literal(st.vmod, st.value, depth+1); ok {
+							return v, st.vpos.pos, true
+						}
+					}
+				}
+			}
+		}
+	case n.Kind == "call":
+		// Field(default=10), field(default=10)
+		if args := n.Child("arguments"); args != nil {
+			for _, a := range args.NamedChildren() {
+				if a.Kind == "keyword_argument" && m.text(a.Child("name")) == "default" {
+					return b.literal(m, a.Child("value"), depth+1)
+				}
+			}
+		}
+	}
+	return "", ir.Pos{}, false
+}
+
+func (b *builder) hasFieldDefault(k *class, prop string) bool {
+	if _, ok := k.fields[prop]; ok {
+		return true
+	}
+	for _, mf := range k.methods {
+		for _, a := range mf.assigns {
+			if len(a.lhs) == 1 && a.lhs[0] == mf.mod.t.self+"."+prop {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var cancelName = regexp.MustCompile(`(?i)(cancel|abort|interrupt|stop_event|stopevent|shutdown|should_stop|shouldstop|stop_requested|_stopped|halt)`)
+
+// cancels records cancellation observations: flags and signals read in conditions,
+// check calls (throwIfAborted, raise_if_cancelled).
+func (b *builder) cancels(fs *fnState) {
+	m, t := fs.mod, fs.mod.t
+	obs := func(loops []int, top bool, condLoop int) []ir.LoopObs {
+		var out []ir.LoopObs
+		for i, l := range loops {
+			every := i == 0 && top || l == condLoop
+			out = append(out, ir.LoopObs{Loop: l, EveryIteration: every})
+		}
+		return out
+	}
+	for _, c := range fs.conds {
+		var hit *syntax.Node
+		eachNode(t, c.expr, func(n *syntax.Node) bool {
+			if hit != nil {
+				return false
+			}
+			if t.members[n.Kind] || t.idents[n.Kind] {
+				txt := m.text(n)
+				last := txt[strings.LastIndexByte(txt, '.')+1:]
+				if last == "aborted" || cancelName.MatchString(last) && !strings.Contains(strings.ToLower(last), "approval") {
+					hit = n
+					return false
+				}
+			}
+			return true
+		})
+		if hit == nil {
+			continue
+		}
+		cn := ir.Cancel{Pos: m.pos(hit), Text: clip(m.text(c.expr), 80), Kind: "err", Loops: obs(c.loops, c.top, c.loop)}
+		fs.f.Cancels = append(fs.f.Cancels, cn)
+		if c.top && len(c.loops) == 0 {
+			fs.f.CancelAlways = true
+		}
+	}
+	for i, ci := range fs.callInfo {
+		meth := fs.f.Calls[i].Method
+		if !cancelCalls[meth] {
+			continue
+		}
+		if meth == "cancelled" || meth == "is_cancelled" || meth == "isCancelled" {
+			continue // read in a condition: recorded above
+		}
+		fs.f.Cancels = append(fs.f.Cancels, ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, ci.top, -1)})
+		if ci.top && len(ci.loops) == 0 {
+			fs.f.CancelAlways = true
+		}
+	}
+}
+
+// callCancels propagates CancelAlways through calls on every path, and (final) records
+// calls of such functions as observations.
+func (b *builder) callCancels(fs *fnState, final bool) {
+	for i, ci := range fs.callInfo {
+		c := &fs.f.Calls[i]
+		always := false
+		for _, tg := range c.Targets {
+			if tg != fs.f.ID && b.prog.Funcs[tg].CancelAlways {
+				always = true
+			}
+		}
+		if !always {
+			continue
+		}
+		if !final {
+			if ci.top && len(ci.loops) == 0 {
+				fs.f.CancelAlways = true
+			}
+			continue
+		}
+		var loops []ir.LoopObs
+		for j, l := range ci.loops {
+			loops = append(loops, ir.LoopObs{Loop: l, EveryIteration: j == 0 && ci.top})
+		}
+		fs.f.Cancels = append(fs.f.Cancels, ir.Cancel{Pos: c.Pos, Text: c.Text, Kind: "call", Loops: loops})
+	}
+}
+
+// defaults records the default values of bound candidates.
+func (b *builder) defaults() {
+	add := func(key, value string, pos ir.Pos, via string) {
+		if key == "" || value == "" {
+			return
+		}
+		b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: key, Value: clip(value, 60), Pos: pos, Via: via})
+	}
+	for _, m := range b.order {
+		for _, s := range sortedSyms(m) {
+			if s.kind != symValue || s.value == nil {
+				continue
+			}
+			name := ""
+			for n, x := range m.syms {
+				if x == s {
+					name = n
+				}
+			}
+			if v, _, ok := b.literal(m, s.value, 0); ok && isBoundish(name) {
+				add(m.name+"."+name, v, s.pos, "const")
+			}
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		for name, v := range k.fields {
+			if !isBoundish(name) {
+				continue
+			}
+			if val, pos, ok := b.literal(k.mod, v, 0); ok {
+				add(k.key+"."+name, val, pos, "const")
+			}
+		}
+	}
+	for _, fs := range b.funcs {
+		m := fs.mod
+		for name, d := range fs.paramDefaults {
+			if !isBoundish(name) {
+				continue
+			}
+			if val, pos, ok := b.literal(m, d, 0); ok {
+				add(fs.key()+"."+name, val, pos, "option")
+			}
+		}
+		k := fs.cls
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || !isBoundish(a.lhs[0]) {
+				continue
+			}
+			key := fs.key() + "." + a.lhs[0]
+			if k != nil && strings.HasPrefix(a.lhs[0], m.t.self+".") {
+				key = k.key + "." + strings.TrimPrefix(a.lhs[0], m.t.self+".")
+			} else if strings.Contains(a.lhs[0], ".") {
+				continue
+			}
+			alts := alternatives(m, a.rhs)
+			via := "constructor"
+			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") {
+				via = "zero_check"
+			}
+			for _, alt := range alts {
+				alt = strip(alt)
+				if m.t.idents[alt.Kind] && fs.params[m.text(alt)] {
+					if d := fs.paramDefaults[m.text(alt)]; d != nil {
+						if val, pos, ok := b.literal(m, d, 0); ok {
+							add(key, val, pos, "option")
+						}
+					}
+					continue
+				}
+				if val, pos, ok := b.literal(m, alt, 0); ok && !m.t.nones[val] {
+					add(key, val, pos, via)
+				}
+			}
+		}
+	}
+}
+
+var boundish = regexp.MustCompile(`(?i)(max|limit|turn|step|iter|round|budget|depth|recursion|attempt|retr|bound|cap)`)
+
+func isBoundish(name string) bool { return boundish.MatchString(name) }

@@ -1,0 +1,536 @@
+package srcir
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// resolveCalls turns the recorded call nodes into ir.Calls with callee candidates.
+func (b *builder) resolveCalls() {
+	for _, fs := range b.funcs {
+		b.localAliases(fs)
+	}
+	for _, fs := range b.funcs {
+		m, f := fs.mod, fs.f
+		fs.callOf = map[*syntax.Node]int{}
+		for _, ci := range fs.callInfo {
+			n := ci.node
+			fn := n.Child("function")
+			if fn == nil {
+				fn = n.Child("constructor")
+			}
+			text := calleeText(m, n)
+			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100),
+				Loops: ci.loops, Concurrent: ci.conc, Dominates: ci.top && len(ci.loops) > 0}
+			c.Method = text
+			if i := strings.LastIndexAny(text, "."); i >= 0 {
+				c.Method = text[i+1:]
+			}
+			tg := b.resolveExpr(fs, fn, 0)
+			if tg.cls != nil {
+				tg.fns = append(tg.fns, tg.cls.ctor()...)
+				c.Keys = append(c.Keys, tg.cls.key)
+			}
+			seen := map[int]bool{}
+			for _, t := range tg.fns {
+				if t == nil || seen[t.f.ID] {
+					continue
+				}
+				seen[t.f.ID] = true
+				c.Targets = append(c.Targets, t.f.ID)
+				c.Callees = append(c.Callees, t.f.Name)
+				if t.f.Key != "" {
+					c.Keys = append(c.Keys, t.f.Key)
+				}
+				if t.f.ID == f.ID {
+					c.Recursive = true
+				}
+			}
+			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
+				c.Callees = []string{tg.key}
+				c.Keys = []string{tg.key}
+			}
+			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
+				c.Abstract = ""
+			}
+			// callbacks passed as arguments
+			if args := n.Child("arguments"); args != nil {
+				for _, a := range args.NamedChildren() {
+					a = strip(a)
+					if a.Kind == "keyword_argument" {
+						a = strip(a.Child("value"))
+					}
+					if a == nil {
+						continue
+					}
+					if k := fs.kidsByNode[a]; k != nil {
+						c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
+						continue
+					}
+					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+						at := b.resolveExpr(fs, a, 0)
+						for _, t := range at.fns {
+							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+							if ci.conc != "" || concurrentTask[c.Method] {
+								// executor.submit(fn, ...): the call runs fn
+								if !seen[t.f.ID] {
+									seen[t.f.ID] = true
+									c.Targets = append(c.Targets, t.f.ID)
+									c.Callees = append(c.Callees, t.f.Name)
+								}
+								if c.Concurrent == "" {
+									c.Concurrent = "go"
+								}
+							}
+						}
+					}
+					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+						if pk := paramKind(fs, m.text(a)); pk == "context" || isSignalExpr(m.text(a)) {
+							c.PassesContext = true
+							c.ContextArg = "param"
+							if !fs.params[m.text(a)] {
+								c.ContextArg = "derived"
+							}
+						}
+					}
+				}
+			}
+			if c.Concurrent == "" {
+				for p := fs; p != nil; p = p.parent {
+					if p.f.Launch == "all" || p.f.Launch == "go" {
+						c.Concurrent = p.f.Launch
+						break
+					}
+				}
+			}
+			fs.callOf[n] = c.ID
+			f.Calls = append(f.Calls, c)
+		}
+	}
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
+
+func paramKind(fs *fnState, name string) string {
+	for _, p := range fs.f.Params {
+		if p.Name == name {
+			return p.Kind
+		}
+	}
+	return ""
+}
+
+func isSignalExpr(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasSuffix(l, "signal") || strings.HasSuffix(l, "abortsignal") || strings.HasSuffix(l, "cancel_event") ||
+		strings.HasSuffix(l, "cancellation_token") || strings.HasSuffix(l, "canceltoken")
+}
+
+// localAliases records local variables bound to functions (f = a or b, const f = x ? a : b,
+// const run = this.run.bind(this)) as locals of the function.
+func (b *builder) localAliases(fs *fnState) {
+	m := fs.mod
+	for _, a := range fs.assigns {
+		if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") {
+			continue
+		}
+		var got []*fnState
+		for _, alt := range alternatives(m, a.rhs) {
+			alt = strip(alt)
+			if k := fs.kidsByNode[alt]; k != nil {
+				got = append(got, k)
+				continue
+			}
+			if alt.Kind == "call_expression" && strings.HasSuffix(calleeText(m, alt), ".bind") {
+				alt = strip(alt.Child("function").Child("object"))
+			}
+			if m.t.idents[alt.Kind] || m.t.members[alt.Kind] {
+				if alt.Kind == "identifier" && m.text(alt) == a.lhs[0] {
+					continue
+				}
+				got = append(got, b.resolveExpr(fs, alt, 0).fns...)
+			}
+		}
+		if len(got) > 0 {
+			fs.locals[a.lhs[0]] = append(fs.locals[a.lhs[0]], got...)
+		}
+	}
+}
+
+// finish derives the per-function facts that need resolved calls, then program facts.
+func (b *builder) finish() {
+	for _, fs := range b.funcs {
+		b.overCalls(fs)
+		b.returns(fs)
+		b.branches(fs)
+		b.cancels(fs)
+		b.mints(fs)
+	}
+	for range 2 {
+		for _, fs := range b.funcs {
+			b.callCancels(fs, false)
+		}
+	}
+	for _, fs := range b.funcs {
+		b.callCancels(fs, true)
+	}
+	for _, fs := range b.funcs {
+		b.flows(fs)
+	}
+	b.defaults()
+	b.sentinels()
+}
+
+// overCalls links loops to the call whose result they range over.
+func (b *builder) overCalls(fs *fnState) {
+	m := fs.mod
+	fromCall := map[string]int{}
+	for _, a := range fs.assigns {
+		if a.iter || len(a.lhs) != 1 {
+			continue
+		}
+		if id, ok := fs.callOf[strip(a.rhs)]; ok {
+			fromCall[a.lhs[0]] = id
+		}
+	}
+	for _, a := range fs.assigns {
+		if !a.iter || a.loop < 0 {
+			continue
+		}
+		r := strip(a.rhs)
+		if id, ok := fs.callOf[r]; ok {
+			fs.f.Loops[a.loop].OverCall = id
+		} else if id, ok := fromCall[m.text(r)]; ok {
+			fs.f.Loops[a.loop].OverCall = id
+		}
+		// a sync for over a generator function of the set is a stream drain
+		if oc := fs.f.Loops[a.loop].OverCall; oc >= 0 && fs.f.Loops[a.loop].Kind == ir.LoopRangeList {
+			for _, t := range fs.f.Calls[oc].Targets {
+				if r := b.prog.Funcs[t].Results; len(r) > 0 && (r[0] == "iterator" || r[0] == "stream") {
+					fs.f.Loops[a.loop].Kind = ir.LoopRangeIter
+				}
+			}
+		}
+	}
+}
+
+func innermost(loops []int) int {
+	if len(loops) == 0 {
+		return -1
+	}
+	return loops[0]
+}
+
+// returns records return, raise and throw statements and the implicit return at the end.
+func (b *builder) returns(fs *fnState) {
+	m, f, t := fs.mod, fs.f, fs.mod.t
+	for i, n := range fs.retNodes {
+		r := ir.Return{Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100), InLoop: innermost(fs.retLoops[i])}
+		var e *syntax.Node
+		if k := n.NamedChildren(); len(k) > 0 {
+			e = k[0]
+		}
+		if t.raises[n.Kind] {
+			r.Err = b.raised(fs, e)
+		} else {
+			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
+			if e != nil {
+				v := b.value(fs, e)
+				r.Values = []ir.Value{v}
+				if v.Kind == ir.ValCall {
+					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
+				}
+			}
+		}
+		b.reach(fs, &r, n.Start)
+		f.Returns = append(f.Returns, r)
+	}
+	// the implicit return at the end of the body
+	if fs.body != nil {
+		last := lastStmt(fs.body)
+		if fs.exprBody {
+			r := ir.Return{Pos: m.pos(fs.body), Source: m.source(fs.body), Text: clip(oneLine(m.text(fs.body)), 100), InLoop: -1}
+			v := b.value(fs, fs.body)
+			r.Values = []ir.Value{v}
+			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
+			if v.Kind == ir.ValCall {
+				r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
+			}
+			b.reach(fs, &r, fs.body.End)
+			f.Returns = append(f.Returns, r)
+		} else if last == nil || !(t.returns[last.Kind] || t.raises[last.Kind] || endless(m, last)) {
+			r := ir.Return{Pos: ir.Pos{File: m.file, Line: fs.node.EndLine}, Source: m.sourceLine(fs.node.EndLine), InLoop: -1,
+				Err: &ir.Value{Kind: ir.ValNil, Call: -1}}
+			b.reach(fs, &r, fs.body.End)
+			f.Returns = append(f.Returns, r)
+		}
+	}
+}
+
+func (m *module) sourceLine(line int) string {
+	return m.source(&syntax.Node{Line: line})
+}
+
+// endless reports whether a statement is a loop without a condition that nothing breaks out
+// of (while True, for (;;)): the end of the body after it is unreachable.
+func endless(m *module, n *syntax.Node) bool {
+	t := m.t
+	if !t.whiles[n.Kind] && !t.cfors[n.Kind] {
+		return false
+	}
+	c := strings.Trim(m.text(n.Child("condition")), "() ;")
+	if c != "" && c != "True" && c != "true" && c != "1" {
+		return false
+	}
+	broke := false
+	depth := 0
+	var walk func(x *syntax.Node)
+	walk = func(x *syntax.Node) {
+		if broke || x == nil {
+			return
+		}
+		if t.breaks[x.Kind] && depth == 0 {
+			broke = true
+			return
+		}
+		loop := t.whiles[x.Kind] || t.foreachs[x.Kind] || t.cfors[x.Kind] || t.dos[x.Kind] || x.Kind == "switch_statement"
+		if loop {
+			depth++
+		}
+		for _, c := range x.Children {
+			if !t.funcs[c.Kind] && !t.lambdas[c.Kind] {
+				walk(c)
+			}
+		}
+		if loop {
+			depth--
+		}
+	}
+	walk(n.Child("body"))
+	return !broke
+}
+
+func lastStmt(body *syntax.Node) *syntax.Node {
+	k := body.NamedChildren()
+	for i := len(k) - 1; i >= 0; i-- {
+		if k[i].Kind != "comment" {
+			return k[i]
+		}
+	}
+	return nil
+}
+
+// reach fills AfterLoops and AfterCalls by source order: what starts before the return.
+func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
+	for i, ln := range fs.loopNodes {
+		if ln.Start < at {
+			r.AfterLoops = append(r.AfterLoops, i)
+		}
+	}
+	for i, ci := range fs.callInfo {
+		if ci.start < at {
+			r.AfterCalls = append(r.AfterCalls, i)
+		}
+	}
+}
+
+// value classifies a returned expression.
+func (b *builder) value(fs *fnState, e *syntax.Node) ir.Value {
+	m, t := fs.mod, fs.mod.t
+	e = strip(e)
+	v := ir.Value{Kind: ir.ValOther, Text: clip(oneLine(m.text(e)), 80), Call: -1}
+	switch {
+	case e == nil:
+		v.Kind = ir.ValNil
+	case t.literals[e.Kind] || t.numbers[e.Kind] || t.stringKinds[e.Kind]:
+		v.Kind = ir.ValConst
+		if t.nones[m.text(e)] {
+			v.Kind = ir.ValNil
+		}
+	case t.calls[e.Kind] || t.news[e.Kind]:
+		if id, ok := fs.callOf[e]; ok {
+			v.Kind, v.Call = ir.ValCall, id
+			if k := fs.f.Calls[id].Keys; len(k) > 0 {
+				v.Key = k[0]
+			}
+			for _, tg := range fs.f.Calls[id].Targets {
+				if r := b.prog.Funcs[tg].Results; len(r) > 0 && (r[0] == "iterator" || r[0] == "stream") {
+					v.Stream = true
+				}
+			}
+		}
+	}
+	return v
+}
+
+// raised classifies a raised or thrown value.
+func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
+	m, t := fs.mod, fs.mod.t
+	if e == nil {
+		return &ir.Value{Kind: ir.ValCall, Text: "re-raise", Call: -1}
+	}
+	e = strip(e)
+	v := &ir.Value{Kind: ir.ValError, Text: clip(oneLine(m.text(e)), 80), Call: -1}
+	ctor := e
+	if t.calls[e.Kind] || t.news[e.Kind] {
+		ctor = e.Child("function")
+		if ctor == nil {
+			ctor = e.Child("constructor")
+		}
+	}
+	name := m.text(strip(ctor))
+	short := name
+	if i := strings.LastIndexByte(short, '.'); i >= 0 {
+		short = short[i+1:]
+	}
+	if e.Kind == "identifier" && !isClassName(short) {
+		// raise err / throw e: a caught error passed on
+		return &ir.Value{Kind: ir.ValCall, Text: v.Text, Call: -1}
+	}
+	l := strings.ToLower(short)
+	if full := strings.ToLower(v.Text); genericErrors[short] && (strings.Contains(full, "abort") || strings.Contains(full, "cancel")) {
+		l = full
+	}
+	switch {
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+		v.Kind = ir.ValCtxErr
+	case isClassName(short) && !genericErrors[short]:
+		v.Kind = ir.ValSentinel
+		v.Key = name
+		if tg := b.resolveExpr(fs, ctor, 0); tg.cls != nil {
+			v.Key = tg.cls.key
+		} else if tg.key != "" {
+			v.Key = tg.key
+		}
+	}
+	if id, ok := fs.callOf[e]; ok && v.Kind == ir.ValError {
+		_ = id
+	}
+	return v
+}
+
+func isClassName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// mints records id mints.
+func (b *builder) mints(fs *fnState) {
+	m := fs.mod
+	field := map[*syntax.Node]string{}
+	for _, a := range fs.assigns {
+		if len(a.lhs) == 1 && a.rhs != nil {
+			field[strip(a.rhs)] = a.lhs[0]
+		}
+	}
+	for i, ci := range fs.callInfo {
+		text := calleeText(m, ci.node)
+		last := text
+		if j := strings.LastIndexByte(last, '.'); j >= 0 {
+			last = last[j+1:]
+		}
+		if !mintCalls[text] && !mintCalls[last] {
+			continue
+		}
+		if last == "v4" && !strings.Contains(strings.ToLower(text), "uuid") && !b.importedFrom(fs, text, "uuid") {
+			continue
+		}
+		mt := ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source, Text: fs.f.Calls[i].Text}
+		// the enclosing str(...) / f-string / template: the node assigned
+		for p := ci.node; p != nil; p = parentOf(fs, p) {
+			if f, ok := field[p]; ok {
+				mt.Field = f
+				if j := strings.LastIndexByte(f, '.'); j >= 0 {
+					mt.Field = f[j+1:]
+				}
+				break
+			}
+		}
+		fs.f.Mints = append(fs.f.Mints, mt)
+	}
+}
+
+// parentOf finds n's parent inside the function body (small bodies: a linear search is fine,
+// only used for mints).
+func parentOf(fs *fnState, n *syntax.Node) *syntax.Node {
+	var found *syntax.Node
+	var walk func(x *syntax.Node, depth int)
+	walk = func(x *syntax.Node, depth int) {
+		if found != nil || x == nil || depth > 60 || x.Start > n.Start || x.End < n.End {
+			return
+		}
+		for _, c := range x.Children {
+			if c == n {
+				found = x
+				return
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(fs.body, 0)
+	if found != nil && (found.Kind == "argument_list" || found.Kind == "arguments" || found.Kind == "interpolation" ||
+		found.Kind == "template_substitution" || found.Kind == "call" || found.Kind == "call_expression" ||
+		found.Kind == "string" || found.Kind == "template_string" || found.Kind == "member_expression" || found.Kind == "attribute") {
+		return found
+	}
+	return nil
+}
+
+func (b *builder) importedFrom(fs *fnState, name, mod string) bool {
+	s := fs.mod.syms[name]
+	return s != nil && s.kind == symImport && strings.Contains(s.from, mod)
+}
+
+// sentinels lists the exception and error classes of the set.
+func (b *builder) sentinels() {
+	for _, k := range b.sortedClasses() {
+		isErr := false
+		for _, base := range append([]string{}, k.bases...) {
+			bs := base
+			if i := strings.LastIndexByte(bs, '.'); i >= 0 {
+				bs = bs[i+1:]
+			}
+			if strings.HasSuffix(bs, "Error") || strings.HasSuffix(bs, "Exception") || genericErrors[bs] {
+				isErr = true
+			}
+		}
+		for _, a := range k.ancestors() {
+			isErr = isErr || strings.HasSuffix(a.name, "Error") || strings.HasSuffix(a.name, "Exception")
+		}
+		if isErr {
+			b.prog.Sentinels = append(b.prog.Sentinels, ir.Sentinel{Key: k.key, Text: k.name, Pos: k.pos})
+		}
+	}
+	sort.SliceStable(b.prog.Sentinels, func(i, j int) bool { return b.prog.Sentinels[i].Key < b.prog.Sentinels[j].Key })
+}
+
+// diagnostics reports unparsed regions that overlap a function with a loop or calls.
+func (b *builder) diagnostics() []Diag {
+	var out []Diag
+	for _, m := range b.order {
+		for _, r := range m.tree.Errors {
+			for _, fs := range b.funcs {
+				if fs.mod != m || fs.node.Start > r.Start || fs.node.End < r.End {
+					continue
+				}
+				if len(fs.f.Loops) == 0 && len(fs.f.Calls) == 0 {
+					continue
+				}
+				what := "unparsed region"
+				if r.Missing {
+					what = "incomplete syntax"
+				}
+				out = append(out, Diag{Pos: ir.Pos{File: m.file, Line: r.Line},
+					Msg: fmt.Sprintf("%s (lines %d-%d) inside %s: facts there may be missing", what, r.Line, r.EndLine, fs.f.Short)})
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,628 @@
+package srcir
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+var (
+	nameProp    = regexp.MustCompile(`(?i)^(name|tool_?name|function_?name|tool)$`)
+	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
+	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
+)
+
+// scope is a function and the closures nested in it (they see its variables).
+func scope(fs *fnState) []*fnState {
+	out := []*fnState{fs}
+	for i := 0; i < len(out) && len(out) < 200; i++ {
+		out = append(out, out[i].kids...)
+	}
+	return out
+}
+
+// flows records the data flow of call results that the agent shape keys on.
+func (b *builder) flows(fs *fnState) {
+	m := fs.mod
+	sc := scope(fs)
+	for i, ci := range fs.callInfo {
+		c := &fs.f.Calls[i]
+		if ignoredCall(m, c) || appendMeths[c.Method] {
+			continue
+		}
+		res := map[string]bool{}
+		elems := map[string]bool{}
+		fl := &ir.Flow{Delivery: "return"}
+		for _, a := range fs.assigns {
+			if a.rhs == nil || !rooted(m, a.rhs, ci.node) {
+				continue
+			}
+			if a.iter {
+				for _, n := range a.lhs {
+					elems[n] = true
+				}
+				fl.Delivery = "iterator"
+				continue
+			}
+			for _, n := range a.lhs {
+				res[n] = true
+			}
+		}
+		if len(res) == 0 && len(elems) == 0 {
+			continue
+		}
+		// derived values, over the scope
+		for range 3 {
+			for _, g := range sc {
+				for _, a := range g.assigns {
+					if a.rhs == nil || !mentions(m, a.rhs, res) {
+						continue
+					}
+					for _, n := range a.lhs {
+						if a.iter {
+							if !elems[n] {
+								elems[n] = true
+								fl.Iterated = append(fl.Iterated, m.pos(a.node))
+							}
+						} else if !res[n] && !appendLike(m, a) {
+							res[n] = true
+						}
+					}
+				}
+				for j, gc := range g.callInfo {
+					if !m.t.eachMethods[g.f.Calls[j].Method] {
+						continue
+					}
+					recv := gc.node.Child("function")
+					if recv == nil || !m.t.members[strip(recv).Kind] || !mentions(m, strip(recv).Child("object"), res) {
+						continue
+					}
+					for _, kid := range g.f.Calls[j].ArgFuncs {
+						k := b.funcs[kid]
+						for _, p := range k.f.Params {
+							if !elems[p.Name] {
+								elems[p.Name] = true
+								fl.Iterated = append(fl.Iterated, m.pos(gc.node))
+							}
+							break
+						}
+					}
+				}
+			}
+		}
+		all := union(res, elems)
+		fl.Fields = b.fieldsRead(sc, res)
+		for _, g := range sc {
+			b.checks(g, fl, all, c)
+		}
+		names := map[string]bool{}
+		for _, g := range sc {
+			for _, a := range g.assigns {
+				if a.iter || a.rhs == nil {
+					continue
+				}
+				if isNameExpr(m, a.rhs, elems, names) {
+					for _, n := range a.lhs {
+						names[n] = true
+					}
+				} else if mentions(m, a.rhs, elems) {
+					for _, n := range a.lhs {
+						if nameProp.MatchString(lastSeg(n)) {
+							names[n] = true
+						}
+					}
+				}
+			}
+		}
+		var toolCalls []ir.CallRef
+		toolVars := map[string]bool{}
+		for _, g := range sc {
+			ds := b.dispatch(g, elems, names, ci.node)
+			for _, d := range ds {
+				toolCalls = append(toolCalls, d.Calls...)
+			}
+			fl.Dispatch = append(fl.Dispatch, ds...)
+		}
+		if len(toolCalls) == 0 && len(elems) > 0 {
+			for _, g := range sc {
+				fl.Dispatch = append(fl.Dispatch, b.argDispatch(g, elems, names, ci.node)...)
+			}
+		}
+		for _, d := range fl.Dispatch {
+			for _, ref := range d.Calls {
+				g := b.funcs[ref.Func]
+				node := g.callInfo[ref.Call].node
+				for _, a := range g.assigns {
+					if a.rhs != nil && rooted(m, a.rhs, node) {
+						for _, n := range a.lhs {
+							toolVars[n] = true
+						}
+					}
+				}
+			}
+		}
+		b.feeds(fs, sc, fl, ci, union(all, union(names, toolVars)))
+		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
+			continue
+		}
+		c.Flow = fl
+	}
+}
+
+func union(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+func lastSeg(s string) string {
+	if i := strings.LastIndexAny(s, ".["); i >= 0 {
+		return strings.Trim(s[i+1:], `"']`)
+	}
+	return s
+}
+
+func ignoredCall(m *module, c *ir.Call) bool {
+	t := c.Text
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		t = t[:i]
+	}
+	if ignoredCallees[t] {
+		return true
+	}
+	for r := range ignoredRoots {
+		if strings.HasPrefix(t, r+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// appendLike reports whether an assignment only grows a collection (x = [...x, y]).
+func appendLike(m *module, a assign) bool {
+	return a.aug || len(a.lhs) == 1 && strings.Contains(m.text(a.rhs), "..."+a.lhs[0])
+}
+
+// rooted reports whether expr is call, or an attribute/subscript/await chain on it.
+func rooted(m *module, expr, call *syntax.Node) bool {
+	for n := expr; n != nil; {
+		if n == call {
+			return true
+		}
+		switch {
+		case n.Kind == "parenthesized_expression" || n.Kind == "await" || n.Kind == "await_expression" ||
+			n.Kind == "non_null_expression" || n.Kind == "as_expression":
+			k := n.NamedChildren()
+			if len(k) == 0 {
+				return false
+			}
+			n = k[0]
+		case m.t.members[n.Kind]:
+			n = n.Child("object")
+		case m.t.subscripts[n.Kind]:
+			n = n.Child(m.t.subObj)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func (b *builder) fieldsRead(sc []*fnState, res map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range sc {
+		m := g.mod
+		eachNode(m.t, g.body, func(n *syntax.Node) bool {
+			if m.t.members[n.Kind] && res[m.text(strip(n.Child("object")))] {
+				p := m.text(n.Child(m.t.memberProp))
+				if !seen[p] && len(out) < 12 {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// emptiness reports whether cond tests a value of vars for emptiness and whether the
+// condition is true when it is empty.
+func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTrue bool) {
+	n = strip(n)
+	if n == nil || !mentions(m, n, vars) {
+		return false, false
+	}
+	t := m.t
+	switch {
+	case t.nots[n.Kind]:
+		if n.Kind == "unary_expression" && m.text(n.Child("operator")) != "!" {
+			return false, false
+		}
+		ok, e := emptiness(m, n.Child("argument"), vars)
+		if !ok {
+			return true, true
+		}
+		return true, !e
+	case n.Kind == "boolean_operator" || n.Kind == "binary_expression" && (m.text(n.Child("operator")) == "&&" || m.text(n.Child("operator")) == "||"):
+		if ok, e := emptiness(m, n.Child("left"), vars); ok {
+			return true, e
+		}
+		return emptiness(m, n.Child("right"), vars)
+	}
+	if l, r, op, ok := compareOps(m, n); ok {
+		lt, rt := m.text(strip(l)), m.text(strip(r))
+		zero := func(s string) bool { return s == "0" || t.nones[s] }
+		other := rt
+		if !mentions(m, l, vars) {
+			other = lt
+		}
+		switch {
+		case zero(other) && (op == "==" || op == "===" || op == "is" || op == "<=" || op == "<"):
+			return true, true
+		case zero(other):
+			return true, false
+		case strings.Contains(strings.ToLower(other), "tool") && t.stringKinds[strip(r).Kind]:
+			// stop_reason == "tool_use": pending when equal
+			return true, op == "!=" || op == "!==" || op == "is not"
+		case op == "in" || op == "not in":
+			return false, false
+		}
+		return false, false
+	}
+	if t.idents[n.Kind] || t.members[n.Kind] || t.calls[n.Kind] || t.subscripts[n.Kind] {
+		return true, false
+	}
+	return false, false
+}
+
+func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *ir.Call) {
+	m := g.mod
+	for _, c := range g.conds {
+		if c.stmt == nil || !m.t.ifs[c.stmt.Kind] && c.loop < 0 {
+			continue
+		}
+		ok, emptyTrue := emptiness(m, c.expr, vars)
+		if !ok {
+			continue
+		}
+		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID}
+		if c.loop < 0 {
+			var branch *syntax.Node
+			if emptyTrue {
+				branch = c.stmt.Child("consequence")
+			} else {
+				branch = c.stmt.Child("alternative")
+			}
+			if branch != nil {
+				ch.Leaves, ch.Return = b.leaves(g, branch)
+			} else if !emptyTrue {
+				// if pending { ...; continue } / return answer: what follows the if
+				for n := b.after(g, c.stmt); n != nil; n = nil {
+					ch.Leaves, ch.Return = b.leaves(g, n)
+				}
+			}
+		} else if !emptyTrue {
+			// while pending: leaves when empty
+			ch.Leaves = true
+			if n := b.after(g, c.stmt); n != nil {
+				_, ch.Return = b.leaves(g, n)
+			}
+		}
+		fl.Checked = append(fl.Checked, ch)
+	}
+}
+
+// leaves reports whether a branch returns (a final answer) or breaks out, and the return.
+func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
+	m := g.mod
+	ret := -1
+	left := false
+	depth := 0
+	var walk func(x *syntax.Node)
+	walk = func(x *syntax.Node) {
+		if left || x == nil {
+			return
+		}
+		if m.t.returns[x.Kind] || m.t.yields[x.Kind] && depth == 0 {
+			for i, r := range g.retNodes {
+				if r == x {
+					ret = i
+				}
+			}
+			left = true
+			return
+		}
+		if m.t.breaks[x.Kind] && depth == 0 {
+			left = true
+			return
+		}
+		loop := m.t.whiles[x.Kind] || m.t.foreachs[x.Kind] || m.t.cfors[x.Kind] || m.t.dos[x.Kind]
+		if loop {
+			depth++
+		}
+		for _, c := range x.Children {
+			if m.t.funcs[c.Kind] || m.t.lambdas[c.Kind] || m.t.catches[c.Kind] {
+				continue
+			}
+			walk(c)
+		}
+		if loop {
+			depth--
+		}
+	}
+	walk(n)
+	return left, ret
+}
+
+// isNameExpr reports whether n is an element's name (tc.name, tc.function.name, tc["name"])
+// or a variable holding one.
+func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
+	n = strip(n)
+	if n == nil {
+		return false
+	}
+	txt := m.text(n)
+	if names[txt] {
+		return true
+	}
+	if (m.t.members[n.Kind] || m.t.subscripts[n.Kind]) && nameProp.MatchString(lastSeg(txt)) && mentions(m, n, elems) {
+		return true
+	}
+	return false
+}
+
+// dispatch finds where an element's name selects a callable in g, and the calls that run it.
+func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *syntax.Node) []ir.Dispatch {
+	m := g.mod
+	t := m.t
+	var out []ir.Dispatch
+	callsOn := func(v string) []ir.CallRef {
+		var refs []ir.CallRef
+		for _, h := range scope(g) {
+			for j := range h.callInfo {
+				ct := calleeText(m, h.callInfo[j].node)
+				if ct == v || strings.HasPrefix(ct, v+".") {
+					refs = append(refs, ir.CallRef{Func: h.f.ID, Call: j})
+				}
+			}
+		}
+		return refs
+	}
+	consumer := func(lookup *syntax.Node) []ir.CallRef {
+		// tools[name](...) / tools[name].invoke(...) / const tool = tools[name]
+		p := b.parentIn(g, lookup)
+		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members[p.Kind] || p.Kind == "non_null_expression") {
+			lookup, p = p, b.parentIn(g, p)
+		}
+		if p != nil && (t.calls[p.Kind] || t.news[p.Kind]) && p.Child("function") == lookup {
+			if id, ok := g.callOf[p]; ok {
+				return []ir.CallRef{{Func: g.f.ID, Call: id}}
+			}
+		}
+		var refs []ir.CallRef
+		for _, a := range g.assigns {
+			if a.rhs != nil && (a.rhs == lookup || strip(a.rhs) == strip(lookup) || alternativesHave(m, a.rhs, lookup)) {
+				for _, v := range a.lhs {
+					refs = append(refs, callsOn(v)...)
+				}
+			}
+		}
+		return refs
+	}
+	eachNode(t, g.body, func(n *syntax.Node) bool {
+		switch {
+		case t.subscripts[n.Kind]:
+			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) {
+				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+			}
+		case t.calls[n.Kind]:
+			fn := strip(n.Child("function"))
+			if fn == nil || !t.members[fn.Kind] || mentions(m, fn.Child("object"), elems) {
+				return true
+			}
+			meth := m.text(fn.Child(t.memberProp))
+			args := n.Child("arguments").NamedChildren()
+			if (meth == "get" || meth == "get_tool" || meth == "getTool" || meth == "lookup") && len(args) > 0 && isNameExpr(m, args[0], elems, names) {
+				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				return true
+			}
+			if meth == "find" || meth == "filter" || meth == "next" {
+				// tools.find(t => t.name === name)
+				if id, ok := g.callOf[n]; ok {
+					for _, kid := range g.f.Calls[id].ArgFuncs {
+						k := b.funcs[kid]
+						if b.comparesName(k, elems, names) {
+							out = append(out, ir.Dispatch{Pos: m.pos(n), How: "name_compare", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	// if tool.name == name: tool(...)
+	for _, c := range g.conds {
+		if !t.ifs[c.stmt.Kind] {
+			continue
+		}
+		l, r, op, ok := compareOps(m, c.expr)
+		if !ok || !(op == "==" || op == "===") {
+			continue
+		}
+		other := r
+		if !isNameExpr(m, l, elems, names) {
+			if !isNameExpr(m, r, elems, names) {
+				continue
+			}
+			other = l
+		}
+		other = strip(other)
+		if mentions(m, other, elems) {
+			continue
+		}
+		var refs []ir.CallRef
+		if t.members[other.Kind] {
+			refs = callsOnIn(g, m.text(strip(other.Child("object"))), c.stmt.Child("consequence"))
+		}
+		if len(refs) == 0 && !t.stringKinds[other.Kind] {
+			continue
+		}
+		out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
+	}
+	return out
+}
+
+func alternativesHave(m *module, rhs, n *syntax.Node) bool {
+	for _, a := range alternatives(m, rhs) {
+		if strip(a) == strip(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// callsOnIn lists the calls on v (v(...), v.m(...)) inside region.
+func callsOnIn(g *fnState, v string, region *syntax.Node) []ir.CallRef {
+	if region == nil || v == "" {
+		return nil
+	}
+	var refs []ir.CallRef
+	for j, ci := range g.callInfo {
+		if ci.node.Start < region.Start || ci.node.End > region.End {
+			continue
+		}
+		ct := calleeText(g.mod, ci.node)
+		if ct == v || strings.HasPrefix(ct, v+".") {
+			refs = append(refs, ir.CallRef{Func: g.f.ID, Call: j})
+		}
+	}
+	return refs
+}
+
+func (b *builder) comparesName(k *fnState, elems, names map[string]bool) bool {
+	m := k.mod
+	found := false
+	eachNode(m.t, k.node, func(n *syntax.Node) bool {
+		if l, r, op, ok := compareOps(m, n); ok && (op == "==" || op == "===") {
+			if isNameExpr(m, l, elems, names) || isNameExpr(m, r, elems, names) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// argDispatch: a call that receives an element's name (name_arg) or the element itself
+// (element_arg) and looks the callable up itself.
+func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *syntax.Node) []ir.Dispatch {
+	m := g.mod
+	var out []ir.Dispatch
+	for j, ci := range g.callInfo {
+		c := &g.f.Calls[j]
+		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] {
+			continue
+		}
+		args := ci.node.Child("arguments").NamedChildren()
+		how := ""
+		for _, a := range args {
+			if a.Kind == "keyword_argument" {
+				a = a.Child("value")
+			}
+			if isNameExpr(m, a, elems, names) {
+				how = "name_arg"
+				break
+			}
+			if elems[m.text(strip(a))] && (len(c.Targets) > 0 || toolishMeth.MatchString(c.Method)) && how == "" {
+				how = "element_arg"
+			}
+		}
+		if how == "" {
+			continue
+		}
+		out = append(out, ir.Dispatch{Pos: c.Pos, How: how, Func: g.f.ID, Calls: []ir.CallRef{{Func: g.f.ID, Call: j}}, Text: c.Text})
+	}
+	return out
+}
+
+// feeds decides whether what the dispatched calls return flows into the next model call: an
+// append into (or a rebuild of) a collection the model call receives.
+func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, vals map[string]bool) {
+	m := fs.mod
+	inputs := map[string]bool{}
+	args := ci.node.Child("arguments")
+	if args == nil {
+		return
+	}
+	eachNode(m.t, args, func(n *syntax.Node) bool {
+		if m.t.idents[n.Kind] || m.t.members[n.Kind] {
+			inputs[m.text(n)] = true
+			return !m.t.members[n.Kind]
+		}
+		return true
+	})
+	// one level of derivation: input_messages = self.write_memory_to_messages() / [...history]
+	for _, a := range fs.assigns {
+		if len(a.lhs) == 1 && inputs[a.lhs[0]] && a.rhs != nil {
+			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
+				if m.t.members[n.Kind] || m.t.idents[n.Kind] {
+					inputs[m.text(n)] = true
+					if m.t.members[n.Kind] {
+						inputs[m.text(strip(n.Child("object")))] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	delete(inputs, m.t.self)
+	if len(inputs) == 0 {
+		return
+	}
+	for _, g := range sc {
+		gm := g.mod
+		for j, gci := range g.callInfo {
+			c := &g.f.Calls[j]
+			if !appendMeths[c.Method] {
+				continue
+			}
+			fn := strip(gci.node.Child("function"))
+			if fn == nil || !gm.t.members[fn.Kind] {
+				continue
+			}
+			recv := gm.text(strip(fn.Child("object")))
+			if !inputs[recv] && !inputs[rootOf(recv)] {
+				continue
+			}
+			if mentions(gm, gci.node.Child("arguments"), vals) || g != fs {
+				fl.FeedsNext, fl.FeedPos = true, c.Pos
+				return
+			}
+		}
+		for _, a := range g.assigns {
+			if a.iter || len(a.lhs) != 1 || !inputs[a.lhs[0]] || a.rhs == nil {
+				continue
+			}
+			if (appendLike(gm, a) || mentions(gm, a.rhs, map[string]bool{a.lhs[0]: true})) && mentions(gm, a.rhs, vals) {
+				fl.FeedsNext, fl.FeedPos = true, gm.pos(a.node)
+				return
+			}
+		}
+	}
+}
+
+func rootOf(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i > 0 {
+		return s[:i]
+	}
+	return s
+}

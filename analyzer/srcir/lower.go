@@ -1,0 +1,324 @@
+package srcir
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+type callInfo struct {
+	node  *syntax.Node
+	loops []int
+	top   bool
+	conc  string
+	start int
+}
+
+type assign struct {
+	lhs   []string
+	rhs   *syntax.Node
+	node  *syntax.Node
+	loops []int
+	// iter is true for a loop or comprehension binding its element (lhs in rhs).
+	iter bool
+	loop int // the loop binding it (iter), -1 for a comprehension
+	top  bool
+	aug  bool // x += [...]
+}
+
+type cond struct {
+	expr  *syntax.Node
+	stmt  *syntax.Node
+	loops []int
+	top   bool
+	// loop is the loop whose condition this is, -1 otherwise.
+	loop int
+}
+
+type inc struct {
+	target string
+	node   *syntax.Node
+	loops  []int
+}
+
+type walkState struct {
+	loops []int
+	top   bool
+	conc  string
+}
+
+// lower walks a function body (not its nested functions) and records its loops, calls,
+// returns, assignments, conditions and increments.
+func (b *builder) lower(fs *fnState) {
+	if fs.body == nil {
+		return
+	}
+	byNode := map[*syntax.Node]*fnState{}
+	for _, k := range fs.kids {
+		byNode[k.node] = k
+	}
+	fs.kidsByNode = byNode
+	if fs.mod.t.lambdas[fs.node.Kind] && !fs.mod.t.blocks[fs.body.Kind] {
+		// an expression-bodied arrow function or lambda: an implicit return of the expression
+		b.walk(fs, fs.body, walkState{top: true})
+		fs.exprBody = true
+		return
+	}
+	b.walk(fs, fs.body, walkState{top: true})
+}
+
+func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
+	if n == nil {
+		return
+	}
+	t := fs.mod.t
+	m := fs.mod
+	switch {
+	case t.funcs[n.Kind] || t.lambdas[n.Kind]:
+		if k := fs.kidsByNode[n]; k != nil {
+			k.f.ParentLoops = append([]int{}, st.loops...)
+			if st.conc != "" {
+				k.f.Launch = st.conc
+			}
+		}
+		return
+	case t.classes[n.Kind]:
+		return
+	case t.whiles[n.Kind] || t.dos[n.Kind] || t.cfors[n.Kind]:
+		id := b.addLoop(fs, n, ir.LoopFor, st)
+		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
+		c := n.Child("condition")
+		if c != nil {
+			fs.f.Loops[id].Cond = m.text(c)
+			fs.conds = append(fs.conds, cond{expr: c, stmt: n, loops: inner.loops, top: true, loop: id})
+		}
+		for _, ch := range n.Children {
+			switch ch.Field {
+			case "body":
+				b.walk(fs, ch, inner)
+			case "increment":
+				b.walk(fs, ch, inner)
+			case "condition":
+				b.walk(fs, ch, inner)
+			default:
+				b.walk(fs, ch, st)
+			}
+		}
+		return
+	case t.foreachs[n.Kind]:
+		right := n.Child("right")
+		kind := ir.LoopRangeList
+		if n.Has("async") || n.Has("await") {
+			kind = ir.LoopRangeIter
+		}
+		r := strip(right)
+		if t.lang == "python" && r != nil && r.Kind == "call" && m.text(r.Child("function")) == "range" {
+			kind = ir.LoopRangeInt
+		}
+		id := b.addLoop(fs, n, kind, st)
+		fs.f.Loops[id].Over = clip(m.text(right), 80)
+		b.walk(fs, right, st)
+		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
+		fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: right, node: n, loops: inner.loops, iter: true, loop: id, top: st.top})
+		if kind == ir.LoopRangeInt {
+			args := r.Child("arguments").NamedChildren()
+			if len(args) > 0 {
+				fs.rangeBounds = append(fs.rangeBounds, rangeBound{loop: id, bound: args[len(args)-1], node: n})
+			}
+		}
+		for _, ch := range n.Children {
+			if ch.Field == "body" {
+				b.walk(fs, ch, inner)
+			} else if ch.Field != "right" && ch.Field != "left" {
+				b.walk(fs, ch, st)
+			}
+		}
+		return
+	case t.comprehensions[n.Kind]:
+		fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: n.Child("right"), node: n, loops: st.loops, iter: true, loop: -1})
+	case t.calls[n.Kind] || t.news[n.Kind]:
+		ci := callInfo{node: n, loops: st.loops, top: st.top, conc: st.conc, start: n.Start}
+		fs.callInfo = append(fs.callInfo, ci)
+		callee := calleeText(m, n)
+		sub := st
+		last := callee
+		if i := strings.LastIndexByte(last, '.'); i >= 0 {
+			last = last[i+1:]
+		}
+		switch {
+		case concurrentAll[callee] || strings.HasSuffix(callee, ".gather") || concurrentAll[last] && last != "race":
+			sub.conc = "all"
+		case concurrentTask[last]:
+			sub.conc = "go"
+		}
+		for _, ch := range n.Children {
+			if ch.Field == "arguments" {
+				b.walk(fs, ch, sub)
+			} else {
+				b.walk(fs, ch, st)
+			}
+		}
+		return
+	case t.ifs[n.Kind]:
+		c := n.Child("condition")
+		fs.conds = append(fs.conds, cond{expr: c, stmt: n, loops: st.loops, top: st.top, loop: -1})
+		for _, ch := range n.Children {
+			if ch.Field == "condition" {
+				b.walk(fs, ch, st)
+			} else {
+				b.walk(fs, ch, walkState{loops: st.loops, conc: st.conc})
+			}
+		}
+		return
+	case t.ternaries[n.Kind]:
+		var c *syntax.Node
+		if t.ternCond != "" {
+			c = n.Child(t.ternCond)
+		} else if k := n.NamedChildren(); len(k) == 3 {
+			c = k[1]
+		}
+		if c != nil {
+			fs.conds = append(fs.conds, cond{expr: c, stmt: n, loops: st.loops, top: false, loop: -1})
+		}
+	case t.catches[n.Kind] || n.Kind == "match_statement" || n.Kind == "switch_statement" || n.Kind == "case_clause" ||
+		n.Kind == "switch_case" || n.Kind == "else_clause":
+		for _, ch := range n.Children {
+			b.walk(fs, ch, walkState{loops: st.loops, conc: st.conc})
+		}
+		return
+	case t.returns[n.Kind] || t.raises[n.Kind]:
+		fs.retNodes = append(fs.retNodes, n)
+		fs.retLoops = append(fs.retLoops, st.loops)
+	case t.assigns[n.Kind] || t.declarators[n.Kind]:
+		l, r := n.Child("left"), n.Child("right")
+		if t.declarators[n.Kind] {
+			l, r = n.Child("name"), n.Child("value")
+		}
+		if r != nil {
+			fs.assigns = append(fs.assigns, assign{lhs: names(m, l), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top})
+			if ln := strip(l); ln != nil && r != nil {
+				if rr := strip(r); (rr.Kind == "binary_expression" || rr.Kind == "boolean_operator") && m.text(rr.Child("left")) == m.text(ln) && strings.Contains("+", m.text(rr.Child("operator"))) && t.numbers[strip(rr.Child("right")).Kind] {
+					fs.incs = append(fs.incs, inc{target: m.text(ln), node: n, loops: st.loops})
+				}
+			}
+		}
+	case t.augAssigns[n.Kind]:
+		op := m.text(n.Child("operator"))
+		if (op == "+=" || op == "-=") && n.Child("right") != nil && t.numbers[strip(n.Child("right")).Kind] {
+			fs.incs = append(fs.incs, inc{target: m.text(n.Child("left")), node: n, loops: st.loops})
+		} else if r := n.Child("right"); r != nil {
+			fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top, aug: true})
+		}
+	case t.updates[n.Kind]:
+		fs.incs = append(fs.incs, inc{target: m.text(n.Child("argument")), node: n, loops: st.loops})
+	}
+	for _, ch := range n.Children {
+		b.walk(fs, ch, st)
+	}
+}
+
+type rangeBound struct {
+	loop  int
+	bound *syntax.Node
+	node  *syntax.Node
+}
+
+func (b *builder) addLoop(fs *fnState, n *syntax.Node, kind ir.LoopKind, st walkState) int {
+	m := fs.mod
+	id := len(fs.f.Loops)
+	outer := -1
+	if len(st.loops) > 0 {
+		outer = st.loops[0]
+	}
+	end := ir.Pos{File: m.file, Line: n.EndLine + 1}
+	fs.f.Loops = append(fs.f.Loops, ir.Loop{ID: id, Kind: kind, Pos: m.pos(n), Source: m.source(n), End: end, Outer: outer, OverCall: -1})
+	fs.loopNodes = append(fs.loopNodes, n)
+	return id
+}
+
+// names returns the names a target binds: identifiers, attribute chains, destructured names.
+func names(m *module, n *syntax.Node) []string {
+	if n == nil {
+		return nil
+	}
+	n = strip(n)
+	switch n.Kind {
+	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "expression_list", "array_pattern", "object_pattern",
+		"lexical_declaration", "variable_declaration":
+		var out []string
+		for _, c := range n.NamedChildren() {
+			switch c.Kind {
+			case "pair_pattern":
+				out = append(out, names(m, c.Child("value"))...)
+			case "object_assignment_pattern":
+				out = append(out, names(m, c.Child("left"))...)
+			case "variable_declarator":
+				out = append(out, names(m, c.Child("name"))...)
+			default:
+				out = append(out, names(m, c)...)
+			}
+		}
+		return out
+	case "list_splat_pattern", "rest_pattern", "assignment_pattern":
+		if k := n.NamedChildren(); len(k) > 0 {
+			return names(m, k[0])
+		}
+		return nil
+	}
+	return []string{m.text(n)}
+}
+
+// calleeText is the callee expression as written, without parentheses, await or (0, f).
+func calleeText(m *module, call *syntax.Node) string {
+	fn := call.Child("function")
+	if fn == nil {
+		fn = call.Child("constructor")
+	}
+	return calleeNorm.Replace(m.text(strip(fn)))
+}
+
+var calleeNorm = strings.NewReplacer("?.", ".", "!.", ".", "!(", "(")
+
+var wordRe = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\s*\.\s*[A-Za-z_$#][A-Za-z0-9_$]*)*`)
+
+// mentions reports whether the expression n mentions one of the names (an identifier or an
+// attribute chain starting with one).
+func mentions(m *module, n *syntax.Node, vars map[string]bool) bool {
+	if n == nil || len(vars) == 0 {
+		return false
+	}
+	found := false
+	var walk func(x *syntax.Node)
+	walk = func(x *syntax.Node) {
+		if found || x == nil {
+			return
+		}
+		if m.t.idents[x.Kind] || m.t.members[x.Kind] || x.Kind == "this" || x.Kind == "subscript" || x.Kind == "subscript_expression" {
+			txt := m.text(x)
+			if vars[txt] {
+				found = true
+				return
+			}
+			if m.t.members[x.Kind] || x.Kind == "subscript" || x.Kind == "subscript_expression" {
+				for p := txt; ; {
+					i := strings.LastIndexAny(p, ".[")
+					if i <= 0 {
+						break
+					}
+					p = strings.TrimRight(p[:i], "?")
+					if vars[p] {
+						found = true
+						return
+					}
+				}
+			}
+		}
+		for _, c := range x.Children {
+			walk(c)
+		}
+	}
+	walk(n)
+	return found
+}

@@ -1,0 +1,395 @@
+package srcir
+
+import (
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// module finds an analysed module by name (JS: also dir/index, a package's dist or src index).
+func (b *builder) module(name string) *module {
+	if m := b.mods[name]; m != nil {
+		return m
+	}
+	for _, suf := range []string{"/index", "/dist/index", "/src/index", "/lib/index", "/dist/esm/index", "/dist/cjs/index"} {
+		if m := b.mods[name+suf]; m != nil {
+			return m
+		}
+	}
+	if m := b.mods[name+".__init__"]; m != nil {
+		return m
+	}
+	return nil
+}
+
+// target is what a name or expression refers to.
+type target struct {
+	fns []*fnState
+	cls *class
+	mod *module
+	// key is a qualified name for things outside the analysed set ("asyncio.gather").
+	key   string
+	value *syntax.Node // a module-level value
+	vmod  *module
+	vpos  *sym
+}
+
+// resolveSym resolves name in module modName, following imports and re-exports.
+func (b *builder) resolveSym(modName, name string, depth int) target {
+	if depth > 8 {
+		return target{}
+	}
+	m := b.module(modName)
+	if m == nil {
+		if name == "" {
+			return target{key: modName}
+		}
+		return target{key: modName + "." + name}
+	}
+	if name == "" {
+		return target{mod: m}
+	}
+	if s := m.syms[name]; s != nil {
+		return b.symTarget(m, s, depth)
+	}
+	if sub := b.module(m.name + "." + name); sub != nil && m.t.lang == "python" {
+		return target{mod: sub}
+	}
+	for _, st := range m.star {
+		if t := b.resolveSym(st, name, depth+1); t.fns != nil || t.cls != nil || t.mod != nil || t.value != nil {
+			return t
+		}
+	}
+	return target{key: modName + "." + name}
+}
+
+func (b *builder) symTarget(m *module, s *sym, depth int) target {
+	switch s.kind {
+	case symFunc:
+		return target{fns: []*fnState{s.fn}}
+	case symClass:
+		return target{cls: s.cls}
+	case symModule:
+		return b.resolveSym(s.from, "", depth+1)
+	case symImport:
+		if s.from == m.name && s.name != "" {
+			if s2 := m.syms[s.name]; s2 != nil && s2 != s {
+				return b.symTarget(m, s2, depth+1)
+			}
+			return target{}
+		}
+		return b.resolveSym(s.from, s.name, depth+1)
+	case symValue:
+		t := target{value: s.value, vmod: m, vpos: s}
+		// an alias of functions: f = a or b, const f = cond ? a : b
+		for _, alt := range alternatives(m, s.value) {
+			if alt.Kind == "identifier" && m.text(alt) != "" {
+				if s2 := m.syms[m.text(alt)]; s2 != nil && s2 != s && depth < 6 {
+					at := b.symTarget(m, s2, depth+1)
+					t.fns = append(t.fns, at.fns...)
+					if at.cls != nil && t.cls == nil {
+						t.cls = at.cls
+					}
+				}
+			}
+		}
+		return t
+	}
+	return target{}
+}
+
+// alternatives returns the operands of an "a or b" / "a || b" / "a ?? b" / "c ? a : b" alias
+// expression (the expression itself otherwise).
+func alternatives(m *module, n *syntax.Node) []*syntax.Node {
+	if n == nil {
+		return nil
+	}
+	n = strip(n)
+	switch n.Kind {
+	case "boolean_operator", "binary_expression":
+		op := m.text(n.Child("operator"))
+		if op == "or" || op == "||" || op == "??" {
+			return append(alternatives(m, n.Child("left")), alternatives(m, n.Child("right"))...)
+		}
+	case "conditional_expression":
+		kids := n.NamedChildren()
+		if len(kids) == 3 {
+			return append(alternatives(m, kids[0]), alternatives(m, kids[2])...)
+		}
+	case "ternary_expression":
+		return append(alternatives(m, n.Child("consequence")), alternatives(m, n.Child("alternative"))...)
+	}
+	return []*syntax.Node{n}
+}
+
+// strip removes parentheses, await and TS type assertions around an expression.
+func strip(n *syntax.Node) *syntax.Node {
+	for n != nil {
+		switch n.Kind {
+		case "parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
+			"satisfies_expression", "type_assertion":
+			kids := n.NamedChildren()
+			if len(kids) == 0 {
+				return n
+			}
+			n = kids[0]
+		case "sequence_expression": // (0, mod.f)
+			kids := n.NamedChildren()
+			if len(kids) == 0 {
+				return n
+			}
+			n = kids[len(kids)-1]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// linkClasses resolves base classes and records subclasses.
+func (b *builder) linkClasses() {
+	for _, m := range b.order {
+		_ = m
+	}
+	for _, k := range b.sortedClasses() {
+		for _, base := range k.bases {
+			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k {
+				k.baseCls = append(k.baseCls, bc)
+				bc.subs = append(bc.subs, k)
+			}
+		}
+	}
+	b.methodsByName = map[string][]*fnState{}
+	for _, k := range b.sortedClasses() {
+		for name, fs := range k.methods {
+			b.methodsByName[name] = append(b.methodsByName[name], fs)
+			// overrides
+			for _, anc := range k.ancestors() {
+				if am := anc.methods[name]; am != nil {
+					fs.f.Implements = append(fs.f.Implements, am.f.Key)
+				}
+			}
+		}
+	}
+}
+
+func (b *builder) sortedClasses() []*class {
+	var out []*class
+	for _, fs := range b.funcs {
+		_ = fs
+	}
+	seen := map[*class]bool{}
+	for _, m := range b.order {
+		for _, s := range sortedSyms(m) {
+			if s.kind == symClass && !seen[s.cls] {
+				seen[s.cls] = true
+				out = append(out, s.cls)
+			}
+		}
+	}
+	for _, k := range b.classes {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func sortedSyms(m *module) []*sym {
+	var out []*sym
+	for _, s := range m.syms {
+		out = append(out, s)
+	}
+	// deterministic: by position then kind
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].pos.Line < out[j-1].pos.Line; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func (b *builder) classByExpr(m *module, expr string) *class {
+	expr = strings.TrimSpace(expr)
+	if i := strings.IndexAny(expr, "[<("); i > 0 {
+		expr = expr[:i] // Generic[T], Base<T>
+	}
+	parts := strings.Split(expr, ".")
+	s := m.syms[parts[0]]
+	if s == nil {
+		return nil
+	}
+	t := b.symTarget(m, s, 0)
+	for _, p := range parts[1:] {
+		if t.mod == nil {
+			return nil
+		}
+		t = b.resolveSym(t.mod.name, p, 0)
+	}
+	return t.cls
+}
+
+// ancestors returns the base classes, transitively, nearest first.
+func (k *class) ancestors() []*class {
+	var out []*class
+	seen := map[*class]bool{k: true}
+	queue := append([]*class{}, k.baseCls...)
+	for len(queue) > 0 && len(out) < 50 {
+		c := queue[0]
+		queue = queue[1:]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		out = append(out, c)
+		queue = append(queue, c.baseCls...)
+	}
+	return out
+}
+
+// descendants returns the subclasses, transitively.
+func (k *class) descendants() []*class {
+	var out []*class
+	seen := map[*class]bool{k: true}
+	queue := append([]*class{}, k.subs...)
+	for len(queue) > 0 && len(out) < 200 {
+		c := queue[0]
+		queue = queue[1:]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		out = append(out, c)
+		queue = append(queue, c.subs...)
+	}
+	return out
+}
+
+// methodOf finds the implementations a call of name on an instance of k may run: the nearest
+// definition in k or its bases, and the overrides in its subclasses.
+func methodOf(k *class, name string, withSubs bool) []*fnState {
+	var out []*fnState
+	if fs := k.methods[name]; fs != nil {
+		out = append(out, fs)
+	} else {
+		for _, a := range k.ancestors() {
+			if fs := a.methods[name]; fs != nil {
+				out = append(out, fs)
+				break
+			}
+		}
+	}
+	if withSubs {
+		for _, d := range k.descendants() {
+			if fs := d.methods[name]; fs != nil {
+				out = append(out, fs)
+			}
+		}
+	}
+	return out
+}
+
+func (k *class) ctor() []*fnState {
+	for _, n := range []string{"__init__", "constructor"} {
+		if fs := methodOf(k, n, false); len(fs) > 0 {
+			return fs
+		}
+	}
+	return nil
+}
+
+// resolveName resolves an identifier in a function's scope.
+func (b *builder) resolveName(fs *fnState, name string) target {
+	for s := fs; s != nil; s = s.parent {
+		if l := s.locals[name]; len(l) > 0 {
+			return target{fns: l}
+		}
+	}
+	m := fs.mod
+	if s := m.syms[name]; s != nil {
+		return b.symTarget(m, s, 0)
+	}
+	return target{key: name}
+}
+
+// resolveExpr resolves a callee expression: a name, a module attribute, a method of self/this
+// (through the class, its bases and subclasses), super().m, a field whose class is known.
+func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
+	n = strip(n)
+	if n == nil || depth > 6 {
+		return target{}
+	}
+	m, t := fs.mod, fs.mod.t
+	switch {
+	case t.idents[n.Kind]:
+		return b.resolveName(fs, m.text(n))
+	case t.members[n.Kind]:
+		obj, prop := strip(n.Child("object")), m.text(n.Child(t.memberProp))
+		ot := m.text(obj)
+		cls := enclosingClass(fs)
+		switch {
+		case (ot == t.self || ot == "cls") && cls != nil:
+			return target{fns: methodOf(cls, prop, true)}
+		case (ot == "super()" || ot == "super") && cls != nil:
+			for _, a := range cls.ancestors() {
+				if f := a.methods[prop]; f != nil {
+					return target{fns: []*fnState{f}}
+				}
+			}
+			return target{}
+		}
+		if obj != nil && t.members[obj.Kind] && cls != nil && m.text(strip(obj.Child("object"))) == t.self {
+			if fk := b.fieldClass(cls, m.text(obj.Child(t.memberProp))); fk != nil {
+				return target{fns: methodOf(fk, prop, true)}
+			}
+		}
+		ut := b.resolveExpr(fs, obj, depth+1)
+		switch {
+		case ut.mod != nil:
+			return b.resolveSym(ut.mod.name, prop, 0)
+		case ut.cls != nil: // a class attribute or static method
+			return target{fns: methodOf(ut.cls, prop, false)}
+		case ut.key != "" && ut.fns == nil && ut.value == nil:
+			return target{key: ut.key + "." + prop}
+		}
+		return target{}
+	case n.Kind == "call" || n.Kind == "call_expression":
+		// super().m handled above; a factory's result: unknown
+		return target{}
+	}
+	return target{}
+}
+
+func enclosingClass(fs *fnState) *class {
+	for s := fs; s != nil; s = s.parent {
+		if s.cls != nil {
+			return s.cls
+		}
+	}
+	return nil
+}
+
+// fieldClass finds the class of self.<field> from an assignment self.field = Class(...) in a
+// method of k or its bases, or a class-level annotation field: Class.
+func (b *builder) fieldClass(k *class, field string) *class {
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		for _, fs := range c.methods {
+			for _, a := range fs.assigns {
+				if len(a.lhs) == 1 && a.lhs[0] == fs.mod.t.self+"."+field && a.rhs != nil {
+					r := strip(a.rhs)
+					if r.Kind == "call" || r.Kind == "new_expression" {
+						fn := r.Child("function")
+						if fn == nil {
+							fn = r.Child("constructor")
+						}
+						if kk := b.classByExpr(c.mod, c.mod.text(fn)); kk != nil {
+							return kk
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+// Package srcir is the Python and TypeScript/JavaScript front-end of lifeline's lifecycle IR
+// (analyzer/ir): it reads files parsed by analyzer/syntax (tree-sitter trees copied into Go
+// values) and records, for each function, method, closure, arrow function and (async)
+// generator, its loops, calls with callee candidates from a simple cross-file call graph
+// (self/this methods through the class and its bases and subclasses, imported functions across
+// modules, relative imports, require and re-exports, aliases), counter/bound comparisons,
+// returns and raises, cancellation checks, id mints, defaults of bound candidates and the data
+// flow of call results that the agent shape keys on. The language knowledge is in small
+// declarative tables (lang.go); the lowering is shared.
+package srcir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// IsSourcePath reports whether arg names Python or TypeScript/JavaScript sources: a file with
+// one of their extensions, or a directory that holds some (and no Go package pattern).
+func IsSourcePath(arg string) bool {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return false
+	}
+	if !st.IsDir() {
+		return syntax.LangOf(arg) != ""
+	}
+	found := false
+	_ = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if p != arg && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if syntax.LangOf(p) != "" {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func skipDir(name string) bool {
+	switch name {
+	case "node_modules", "__pycache__", ".git", ".venv", "venv", ".tox", ".mypy_cache", "site-packages":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
+}
+
+// Collect lists the source files under paths (files or directories), sorted, each once.
+// Nested node_modules, virtual environments and hidden directories are not entered (name
+// them explicitly to read them). Of a compiled module present as .js, .mjs and .cjs, one is
+// read (.js, else .mjs); a .js beside its .ts source is skipped.
+func Collect(paths []string) ([]string, error) {
+	var files []string
+	seen := map[string]bool{}
+	for _, arg := range paths {
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			if syntax.LangOf(abs) == "" {
+				return nil, fmt.Errorf("%s: not a Python, TypeScript or JavaScript file", arg)
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				files = append(files, abs)
+			}
+			continue
+		}
+		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable entries are skipped
+			}
+			if d.IsDir() {
+				if p != abs && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || syntax.LangOf(p) == "" || strings.HasSuffix(p, ".min.js") || seen[p] {
+				return nil
+			}
+			seen[p] = true
+			files = append(files, p)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// one of each compiled module's variants
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	var out []string
+	for _, f := range files {
+		ext := filepath.Ext(f)
+		stem := strings.TrimSuffix(f, ext)
+		switch ext {
+		case ".js", ".jsx":
+			if have[stem+".ts"] || have[stem+".tsx"] {
+				continue
+			}
+		case ".mjs":
+			if have[stem+".js"] || have[stem+".mts"] || have[stem+".ts"] {
+				continue
+			}
+		case ".cjs":
+			if have[stem+".js"] || have[stem+".mjs"] || have[stem+".cts"] || have[stem+".ts"] {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no Python, TypeScript or JavaScript files in %s", strings.Join(paths, " "))
+	}
+	return out, nil
+}
+
+// Diag is a problem with the input that does not stop the build: an unparsed region
+// overlapping a function that matters, an unreadable file.
+type Diag struct {
+	Pos ir.Pos
+	Msg string
+}
+
+func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Pos.Line, d.Msg) }
+
+// BuildFiles reads and parses files and builds their IR. Files that cannot be read are
+// reported as Diags; a build without cgo fails with syntax.ErrNoCgo.
+func BuildFiles(files []string) (*ir.Program, []Diag, error) {
+	var trees []*syntax.Tree
+	var diags []Diag
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			diags = append(diags, Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: "cannot read: " + err.Error()})
+			continue
+		}
+		t, err := syntax.Parse(f, syntax.LangOf(f), src)
+		if errors.Is(err, syntax.ErrNoCgo) {
+			return nil, nil, err
+		}
+		if err != nil {
+			diags = append(diags, Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: err.Error()})
+			continue
+		}
+		trees = append(trees, t)
+	}
+	prog, d := Build(trees)
+	return prog, append(diags, d...), nil
+}
+
+// Build builds the IR of parsed files. It is pure Go and never panics on any tree.
+func Build(trees []*syntax.Tree) (*ir.Program, []Diag) {
+	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}}
+	lang := ""
+	for _, t := range trees {
+		tb := tableOf(t.Lang)
+		if tb == nil || t.Root == nil {
+			continue
+		}
+		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
+		m.name, m.isPkg = moduleName(t.File, tb)
+		if b.mods[m.name] != nil { // two files claim a name: keep both, the second by file
+			m.name = m.name + "#" + filepath.Base(t.File)
+		}
+		b.mods[m.name] = m
+		b.byFile[m.file] = m
+		b.order = append(b.order, m)
+		switch {
+		case lang == "":
+			lang = tb.lang
+		case lang != tb.lang && !(strings.Contains(lang, "script") && strings.Contains(tb.lang, "script")):
+			lang = "mixed"
+		case lang != tb.lang:
+			lang = "typescript"
+		}
+	}
+	b.prog = &ir.Program{Lang: lang}
+	for _, m := range b.order {
+		b.declare(m)
+	}
+	b.linkClasses()
+	for _, fs := range b.funcs {
+		b.lower(fs)
+	}
+	b.resolveCalls()
+	b.finish()
+	return b.prog, b.diagnostics()
+}
+
+// moduleName returns a file's module name: Python's dotted path from the first directory
+// without __init__.py; for JS/TS the package name (from the nearest package.json) and the
+// path inside it, without extension.
+func moduleName(file string, t *table) (string, bool) {
+	dir, base := filepath.Split(file)
+	dir = filepath.Clean(dir)
+	if t.lang == "python" {
+		stem := strings.TrimSuffix(base, filepath.Ext(base))
+		parts := []string{}
+		isPkg := stem == "__init__"
+		if !isPkg {
+			parts = append(parts, stem)
+		}
+		for d := dir; ; {
+			if _, err := os.Stat(filepath.Join(d, "__init__.py")); err != nil {
+				break
+			}
+			parts = append([]string{filepath.Base(d)}, parts...)
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+		if len(parts) == 0 {
+			parts = []string{filepath.Base(dir)}
+		}
+		return strings.Join(parts, "."), isPkg
+	}
+	stem := strings.TrimSuffix(file, filepath.Ext(file))
+	for d := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+			name := pkgJSONName(data)
+			if name == "" {
+				name = filepath.Base(d)
+			}
+			rel, _ := filepath.Rel(d, stem)
+			return name + "/" + filepath.ToSlash(rel), false
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return filepath.Base(dir) + "/" + filepath.Base(stem), false
+}
+
+// pkgJSONName reads the "name" of a package.json without a JSON library pass over the
+// whole (possibly large) file: the first "name" key.
+func pkgJSONName(data []byte) string {
+	s := string(data)
+	i := strings.Index(s, `"name"`)
+	if i < 0 {
+		return ""
+	}
+	s = strings.TrimLeft(s[i+6:], " \t\r\n:")
+	if !strings.HasPrefix(s, `"`) {
+		return ""
+	}
+	s = s[1:]
+	if j := strings.IndexByte(s, '"'); j >= 0 {
+		return s[:j]
+	}
+	return ""
+}
