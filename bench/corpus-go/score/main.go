@@ -521,6 +521,27 @@ func normFunc(s string) string {
 	return prefix + s
 }
 
+// funcMatch reports whether a reported function name is the truth's. For Go both are
+// normalized (normFunc). For Python/TS, where a name may or may not carry its module
+// ("agents.run.Runner.run", "Runner.run", "dist/run.js Runner.run"), one must end the other at a
+// dot, and the shorter must still name a class or module and a function ("Runner.run", never "run").
+func funcMatch(lang, want, got string) bool {
+	w, g := normFunc(want), normFunc(got)
+	if w == g {
+		return true
+	}
+	if lang == "" || !strings.Contains(w, ".") || !strings.Contains(g, ".") {
+		return false
+	}
+	// Separators other than dots (a "#" for private members, spaces, "::") read as dots.
+	clean := func(s string) string {
+		s = strings.NewReplacer("#", "", "::", ".", " ", ".", "(*", "", "(", "", ")", "", "*", "").Replace(s)
+		return strings.Trim(s, ".")
+	}
+	w, g = clean(w), clean(g)
+	return w == g || strings.HasSuffix(g, "."+w) || strings.HasSuffix(w, "."+g)
+}
+
 // exprMatch reports whether a reported bound expression names the truth's: equal without
 // spaces, or the same last selector ("b.Params.MaxIterations" and "MaxIterations").
 func exprMatch(want, got string) bool {
@@ -569,7 +590,8 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 	P := func(s string) pos { return rebase(parsePos(s, module, root), root, paths) }
 	unscored := func(p pos) bool {
 		for _, f := range t.UnscoredFiles {
-			if p.file == f {
+			// A file, or a directory (every file under it).
+			if p.file == f || strings.HasPrefix(p.file, strings.TrimSuffix(f, "/")+"/") {
 				return true
 			}
 		}
@@ -600,13 +622,30 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 			names := append([]string{e.Func}, e.Also...)
 			match := near(P(got.Pos.String()), ep, 2)
 			for _, n := range names {
-				if normFunc(n) == normFunc(got.Func) {
+				if funcMatch(t.Lang, n, got.Func) {
 					match = true
 				}
 			}
 			if match {
 				me = got
 				break
+			}
+		}
+		// A Python/TS entry often delegates (Runner.run -> AgentRunner._run_impl): its exits
+		// are looked for in every map entry that matches one of its names.
+		var alsoEntries []*model.Entry
+		if t.Lang != "" {
+			for i := range m.Entries {
+				got := &m.Entries[i]
+				if got == me {
+					continue
+				}
+				for _, n := range append([]string{e.Func}, e.Also...) {
+					if funcMatch(t.Lang, n, got.Func) || near(P(got.Pos.String()), ep, 2) {
+						alsoEntries = append(alsoEntries, got)
+						break
+					}
+				}
 			}
 		}
 		f := Fact{ID: e.ID, Kind: "entry", Want: e.Func + " @ " + e.Pos}
@@ -734,7 +773,11 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 			f := Fact{ID: x.ID, Kind: "exit", Want: x.Outcome + " @ " + x.Pos, IsExit: true}
 			if me != nil {
 				xp := P(x.Pos)
-				for _, gx := range me.Exits {
+				var exits []model.Exit
+				for _, ent := range append([]*model.Entry{me}, alsoEntries...) {
+					exits = append(exits, ent.Exits...)
+				}
+				for _, gx := range exits {
 					if near(P(gx.Pos.String()), xp, 1) {
 						f.Got = gx.Outcome + " @ " + gx.Pos.String()
 						if gx.Outcome == x.Outcome {

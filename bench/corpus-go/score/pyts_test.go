@@ -193,3 +193,22 @@ func TestPyTSTruthFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestFuncMatch(t *testing.T) {
+	for _, tc := range []struct {
+		lang, want, got string
+		ok              bool
+	}{
+		{"python", "Runner.run", "agents.run.Runner.run", true},
+		{"python", "agents.run.Runner.run", "Runner.run", true},
+		{"python", "Runner.run", "Runner.run_streamed", false},
+		{"python", "Runner.run", "run", false},
+		{"typescript", "Runner.#runIndividualNonStream", "Runner.runIndividualNonStream", true},
+		{"", "Runner.run", "agents.run.Runner.run", false},
+		{"", "(*agent.Agent).Run", "(*github.com/x/agent.Agent).Run", true},
+	} {
+		if got := funcMatch(tc.lang, tc.want, tc.got); got != tc.ok {
+			t.Errorf("funcMatch(%q, %q, %q) = %v, want %v", tc.lang, tc.want, tc.got, got, tc.ok)
+		}
+	}
+}
