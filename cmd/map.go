@@ -25,7 +25,7 @@ type mapFlags struct {
 func newMapCmd() *cobra.Command {
 	var f mapFlags
 	c := &cobra.Command{
-		Use:   "map PACKAGES…",
+		Use:   "map PACKAGES|PATHS…",
 		Short: "Map Go agent code onto the lifecycle: run entries, turn loops, bounds, model and tool calls, exits",
 		Long: `map type-checks Go packages and reconstructs, for each run entry point, its turn loops (a for
 loop, a recursion, or a framework engine loop named by a profile) with their bound and default,
@@ -34,6 +34,11 @@ parallel), whether they check cancellation between steps, the exits with their o
 where run ids are minted. Roles come from //lifeline: directives, mapping profiles (built in
 for lifeline, eino, langchaingo, genkit; more with --profile) and structural inference; every
 element says which, as its confidence. See docs/analyzer.md.
+
+Python and TypeScript/JavaScript sources are read too: a file (.py, .ts, .tsx, .mts, .cts,
+.js, .mjs, .cjs), a directory, an installed package (site-packages/smolagents,
+node_modules/@openai/agents-core) or a checkout; .d.ts files carry no bodies and are skipped.
+Their positions are relative to the package's parent directory.
 
 Positions are module-relative: dir/file.go:line in the main module, module/path/dir/file.go:line
 in a dependency.
@@ -67,13 +72,12 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		return &exitError{code: exitFailure, err: err}
 	}
 	tuneGC()
-	pkgs, err := lifemap.Load(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags})
+	m, warns, err := lifemap.MapArgs(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags, Deps: true})
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
-	m, err := lifemap.Build(pkgs)
-	if err != nil {
-		return &exitError{code: exitFailure, err: err}
+	for _, w := range warns {
+		fmt.Fprintln(termsafe.NewWriter(cmd.ErrOrStderr()), "lifeline: warning: "+w)
 	}
 	out := cmd.OutOrStdout()
 	switch f.format {
