@@ -21,12 +21,14 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
 	"github.com/lifeline-dev/lifeline/render/internal/view"
 )
 
@@ -88,6 +90,11 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 	} else {
 		r.buf = append(r.buf, `,"trace_start":`...)
 		r.buf = appendString(r.buf, r.v.Start.UTC().Format(time.RFC3339Nano))
+		if r.v.Overflow() {
+			r.buf = append(r.buf, `,"time_clamped":`...)
+			r.buf = appendString(r.buf, "absurd clock: the trace spans "+view.DurNS(r.v.TotalNS())+
+				", more than the 292 years a trace timestamp holds; later times are clamped to +292y")
+		}
 	}
 	if len(t.Notes) > 0 {
 		r.buf = append(r.buf, `,"notes":`...)
@@ -146,9 +153,26 @@ func (r *renderer) times(n *view.Node) (int64, int64, bool) {
 	if n.Span.Start.IsZero() {
 		return 0, 0, false
 	}
-	s := int64(r.v.Offset(n.Span.Start))
-	e := int64(r.v.Offset(r.v.EndOf(n)))
+	s := clampNS(r.v.OffsetNS(n.Span.Start))
+	e := clampNS(r.v.OffsetNS(r.v.EndOf(n)))
 	return s, max(e, s), true
+}
+
+// maxNS is the latest offset a Chrome trace can place: Perfetto and chrome://tracing keep
+// timestamps as signed 64-bit nanoseconds, about 292 years.
+const maxNS = math.MaxInt64
+
+// clampNS turns a float offset in nanoseconds into the trace's int64 nanoseconds, clamped to
+// [0, maxNS] (a trace whose clock spans more, an absurd clock, has its late times clamped and
+// says so in otherData and in the args of the slices concerned).
+func clampNS(f float64) int64 {
+	switch {
+	case f <= 0 || f != f:
+		return 0
+	case f >= maxNS:
+		return maxNS
+	}
+	return int64(f)
 }
 
 // layout assigns every node below a session a pid (its run) and a track lane.
@@ -417,8 +441,9 @@ func (r *renderer) complete(i int) {
 		}
 	}
 	if n.Parent >= 0 && n.Kind != view.KindRun {
-		p := &r.v.Nodes[n.Parent]
-		r.arg(p.Kind.String()+"_id", p.ID)
+		if p := &r.v.Nodes[n.Parent]; p.Kind != view.KindRun { // run_id is written above: no key twice
+			r.arg(p.Kind.String()+"_id", p.ID)
+		}
 	}
 	r.arg("status", n.Status)
 	r.arg("stop_reason", string(n.Stop))
@@ -435,13 +460,16 @@ func (r *renderer) complete(i int) {
 			r.buf = append(r.buf, `,"cached_tokens":`...)
 			r.buf = strconv.AppendInt(r.buf, u.CachedTokens, 10)
 		}
-		if u.CostUSD != 0 {
+		if c, ok := jsonw.Finite(u.CostUSD); ok && c != 0 {
 			r.buf = append(r.buf, `,"cost_usd":`...)
-			r.buf = strconv.AppendFloat(r.buf, u.CostUSD, 'g', -1, 64)
+			r.buf = strconv.AppendFloat(r.buf, c, 'g', -1, 64)
 		}
 	}
 	if n.Open() {
 		r.buf = append(r.buf, `,"open":true`...)
+	}
+	if !r.timeless && (r.v.OffsetNS(r.v.EndOf(n)) > maxNS || r.v.OffsetNS(n.Span.Start) > maxNS) {
+		r.buf = append(r.buf, `,"time_clamped":true`...)
 	}
 	if len(n.Span.Inferred) > 0 {
 		r.arg("inferred", joinComma(n.Span.Inferred))

@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
 	"github.com/lifeline-dev/lifeline/render/internal/view"
 )
 
@@ -233,6 +234,7 @@ func build(t *model.Tree, findings []model.Finding, opts Options) *payload {
 	for _, se := range t.Sessions {
 		p.Sum.Usage = p.Sum.Usage.Add(se.Usage)
 	}
+	p.Sum.Usage.CostUSD = finite(p.Sum.Usage.CostUSD) // encoding/json refuses ±Inf and NaN
 
 	// Positions on the time axis, absolute in units from the trace start.
 	abs := make([]int64, n)
@@ -245,17 +247,19 @@ func build(t *model.Tree, findings []model.Finding, opts Options) *payload {
 	} else {
 		p.T0 = v.Start.Format(time.RFC3339Nano)
 		p.T0ms = float64(v.Start.UnixMicro()) / 1000
-		total := v.End.Sub(v.Start).Microseconds()
+		// Microseconds from the trace start, computed without overflow: an absurd clock (a span of
+		// more than the 292 years a time.Duration holds) still fits int64 microseconds.
+		total := micros(v, v.End)
 		for i := range v.Nodes {
 			nd := &v.Nodes[i]
 			if !nd.Span.Start.IsZero() {
-				abs[i], known[i] = nd.Span.Start.Sub(v.Start).Microseconds(), true
+				abs[i], known[i] = micros(v, nd.Span.Start), true
 			} else if nd.Parent >= 0 {
 				abs[i] = abs[nd.Parent]
 			}
 			end[i] = -1
 			if nd.Span.Ended && !nd.Span.End.IsZero() {
-				end[i] = nd.Span.End.Sub(v.Start).Microseconds()
+				end[i] = micros(v, nd.Span.End)
 			}
 		}
 		p.Total = total
@@ -446,11 +450,21 @@ func placeBySeq(v *view.View, abs, end []int64, known []bool) {
 	}
 }
 
+// finite applies the rule of every JSON output (jsonw.Finite): an overflowed cost is the largest
+// finite float; NaN, which has no value, is 0 (no cost).
 func finite(f float64) float64 {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
-	}
+	f, _ = jsonw.Finite(f)
 	return f
+}
+
+// micros is ts in whole microseconds from the trace start, without overflow.
+func micros(v *view.View, ts time.Time) int64 {
+	if d, ok := view.Sub(v.Start, ts); ok {
+		return d.Microseconds()
+	}
+	// Seconds apart fit int64 microseconds for every time.Time a log can carry (years 1–9999
+	// are ±3.2e17 µs); the sub-second part is exact.
+	return (ts.Unix()-v.Start.Unix())*1e6 + int64(ts.Nanosecond()-v.Start.Nanosecond())/1e3
 }
 
 func (b *builder) finding(row int, f *model.Finding) findingRec {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
+	"github.com/lifeline-dev/lifeline/render/internal/view"
 )
 
 // Options control the JSON rendering.
@@ -216,10 +217,11 @@ func (e *enc) str(s string) {
 	e.buf = jsonw.AppendString(e.buf, s, jsonw.HTMLSafe)
 }
 
-// float writes a float64 the way encoding/json does.
+// float writes a float64 the way encoding/json does; callers apply jsonw.Finite first, and a
+// non-finite value that still gets here is written as null.
 func (e *enc) float(f float64) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		e.raw("0")
+		e.raw("null")
 		return
 	}
 	abs := math.Abs(f)
@@ -280,9 +282,9 @@ func (e *enc) usage(u model.Usage) {
 	e.intField("input_tokens", u.InputTokens, true)
 	e.intField("output_tokens", u.OutputTokens, true)
 	e.intField("cached_tokens", u.CachedTokens, true)
-	if u.CostUSD != 0 {
+	if c, ok := jsonw.Finite(u.CostUSD); ok && c != 0 { // an overflowed sum: the largest float
 		e.key("cost_usd")
-		e.float(u.CostUSD)
+		e.float(c)
 	}
 	e.buf = append(e.buf, '}')
 }
@@ -731,7 +733,7 @@ func (e *enc) runSummary(r *model.Run) {
 	e.bool(r.Ended)
 	if !r.Start.IsZero() && !r.End.IsZero() {
 		e.key("duration_ms")
-		e.float(float64(r.End.Sub(r.Start)) / float64(time.Millisecond))
+		e.float(view.Between(r.Start, r.End) / float64(time.Millisecond)) // no overflow on an absurd clock
 	}
 	var steps, tools, failed, models int64
 	for _, t := range r.Turns {

@@ -179,7 +179,7 @@ func taskName(n *view.Node, v *view.View) string {
 		b.WriteString(" ⚑" + n.Findings[0].Code)
 	}
 	if !v.Tree.Timeless && !n.Span.Start.IsZero() && !n.Open() {
-		b.WriteString(" " + view.Dur(n.Span.Duration()))
+		b.WriteString(" " + spanDur(n))
 	}
 	return Label(b.String())
 }

@@ -11,9 +11,24 @@ import (
 	"github.com/lifeline-dev/lifeline/render/internal/view"
 )
 
+// pos is where a message goes: its time (nanoseconds from the trace start, as a float so that an
+// absurd clock cannot overflow it; the seq in a timeless tree), then the seq of the event it
+// draws, so that messages whose times tie keep the order of the log.
+type pos struct {
+	t float64
+	q int64
+}
+
+func (a pos) before(b pos) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.q < b.q
+}
+
 // event is a unit of the sequence diagram placed at a point in time (or in seq order).
 type event struct {
-	key int64
+	key pos
 	ord int
 	u   unit
 }
@@ -44,28 +59,29 @@ func sequence(v *view.View, title string) diagram {
 		d.header = append(d.header, "    participant tools as tools")
 	}
 	timeless := v.Tree.Timeless || v.Start.IsZero()
-	key := func(ts time.Time, seq int64) int64 {
+	key := func(ts time.Time, seq int64) pos {
 		if timeless {
-			return seq
+			return pos{float64(seq), seq}
 		}
 		if ts.IsZero() {
-			return 0
+			return pos{0, seq}
 		}
-		return ts.Sub(v.Start).Nanoseconds()
+		return pos{v.OffsetNS(ts), seq}
 	}
 	var evs []event
-	add := func(k int64, lvl int, lines ...string) {
+	add := func(k pos, lvl int, lines ...string) {
 		u := unit{lines: lines, size: sizeOf(lines), level: lvl}
 		evs = append(evs, event{key: k, ord: len(evs), u: u})
 	}
-	endKey := func(n *view.Node) int64 {
-		if timeless {
-			if n.Span.EndSeq > 0 {
-				return n.Span.EndSeq
+	endKey := func(n *view.Node) pos {
+		if !n.Span.Ended || n.Span.EndSeq <= 0 {
+			// open or end seq unknown: at its drawn end, after every recorded event of that time
+			if timeless {
+				return pos{1 << 62, 1 << 62}
 			}
-			return 1 << 62
+			return pos{v.OffsetNS(v.EndOf(n)), 1 << 62}
 		}
-		return key(v.EndOf(n), 0)
+		return key(v.EndOf(n), n.Span.EndSeq)
 	}
 	for i := range v.Nodes {
 		n := &v.Nodes[i]
@@ -123,7 +139,7 @@ func sequence(v *view.View, title string) diagram {
 	}
 	sort.SliceStable(evs, func(i, j int) bool {
 		if evs[i].key != evs[j].key {
-			return evs[i].key < evs[j].key
+			return evs[i].key.before(evs[j].key)
 		}
 		return evs[i].ord < evs[j].ord
 	})
@@ -134,7 +150,8 @@ func sequence(v *view.View, title string) diagram {
 }
 
 // toolEvents makes the messages of a step's tool calls: overlapping calls go into one par block.
-func toolEvents(v *view.View, step int, me string, _ int64, key func(time.Time, int64) int64, endKey func(*view.Node) int64, ord int) []event {
+// Calls overlap when one starts before the other ends, by time and, when times tie, by seq.
+func toolEvents(v *view.View, step int, me string, _ pos, key func(time.Time, int64) pos, endKey func(*view.Node) pos, ord int) []event {
 	var calls []*view.Node
 	for j := step + 1; j < len(v.Nodes) && v.Nodes[j].Parent == step; j++ {
 		if v.Nodes[j].Kind == view.KindTool {
@@ -146,8 +163,10 @@ func toolEvents(v *view.View, step int, me string, _ int64, key func(time.Time, 
 		// A cluster: calls that start before the latest end so far.
 		j := i + 1
 		end := endKey(calls[i])
-		for j < len(calls) && key(calls[j].Span.Start, calls[j].Span.Seq) < end {
-			end = max(end, endKey(calls[j]))
+		for j < len(calls) && key(calls[j].Span.Start, calls[j].Span.Seq).before(end) {
+			if e := endKey(calls[j]); end.before(e) {
+				end = e
+			}
 			j++
 		}
 		first := key(calls[i].Span.Start, calls[i].Span.Seq)
@@ -193,7 +212,7 @@ func reply(from, to string, n *view.Node) string {
 	}
 	txt += flags(n)
 	if !n.Span.Start.IsZero() {
-		txt += " · " + view.Dur(n.Span.Duration())
+		txt += " · " + spanDur(n)
 	}
 	arrow := "-->>"
 	if n.Failed() {
@@ -221,4 +240,13 @@ func flags(n *view.Node) string {
 		b.WriteString(" ~inferred " + strings.Join(n.Span.Inferred, ","))
 	}
 	return b.String()
+}
+
+// spanDur is a node's recorded duration (0s when its start or end time is unknown), without
+// overflow however far apart its clock puts the two.
+func spanDur(n *view.Node) string {
+	if n.Span.Start.IsZero() || n.Span.End.IsZero() {
+		return view.Dur(0)
+	}
+	return view.DurBetween(n.Span.Start, n.Span.End)
 }

@@ -31,6 +31,7 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 
@@ -39,6 +40,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/render/internal/jsonw"
 	"github.com/lifeline-dev/lifeline/render/internal/view"
 )
 
@@ -121,11 +123,34 @@ type builder struct {
 	inTree map[*model.Run]int
 }
 
+// ns is t in Unix nanoseconds (0 when unknown). OTLP's fixed64 cannot hold a time before 1970 and
+// the readers that parse it as a signed int64 (Go's time.Unix(0, n) among them) none after
+// 2262-04-11, so a time outside that range (an absurd clock) is clamped to it; clamped says so.
 func ns(t time.Time) uint64 {
-	if t.IsZero() {
-		return 0
+	n, _ := nsClamped(t)
+	return n
+}
+
+var maxNS = time.Unix(0, math.MaxInt64)
+
+func nsClamped(t time.Time) (n uint64, clamped bool) {
+	switch {
+	case t.IsZero():
+		return 0, false
+	case t.Unix() < 0 || t.Equal(time.Unix(0, 0)):
+		return 1, true // 0 means "unset" in OTLP
+	case t.After(maxNS):
+		return math.MaxInt64, true
 	}
-	return uint64(t.UnixNano())
+	return uint64(t.UnixNano()), false
+}
+
+// cost is a cost attribute under the rule of every JSON output (jsonw.Finite): an overflowed
+// sum is the largest finite double, NaN is left out.
+func (a *attrs) cost(k string, v float64) {
+	if f, ok := jsonw.Finite(v); ok && f != 0 {
+		*a = append(*a, flt(k, f))
+	}
 }
 
 func str(k, v string) *commonpb.KeyValue {
@@ -232,6 +257,9 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 	}
 	a := attrs{str("lifeline.layer", n.Kind.String()), str("lifeline.session_id", se.ID)}
 	a = append(a, boolean("lifeline.ended", n.Span.Ended))
+	if _, c1 := nsClamped(n.Span.Start); c1 || n.Span.Ended && clamped(n.Span.End) || !n.Span.Ended && clamped(v.EndOf(n)) {
+		a = append(a, boolean("lifeline.time_clamped", true)) // an absurd clock: see ns
+	}
 	if n.Run != nil {
 		a.s("lifeline.run_id", n.Run.ID)
 	}
@@ -301,9 +329,7 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 			a = append(a, num("gen_ai.usage.input_tokens", m.Usage.InputTokens), num("gen_ai.usage.output_tokens", m.Usage.OutputTokens))
 			a.i("gen_ai.usage.cache_read.input_tokens", m.Usage.CachedTokens)
 			a.i("lifeline.usage.cached_tokens", m.Usage.CachedTokens)
-			if m.Usage.CostUSD != 0 {
-				a = append(a, flt("lifeline.usage.cost_usd", m.Usage.CostUSD))
-			}
+			a.cost("lifeline.usage.cost_usd", m.Usage.CostUSD)
 		}
 		b.attrsJSON(&a, m.Attrs)
 	case view.KindTool:
@@ -334,9 +360,7 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 	if n.Kind != view.KindModel && !n.Usage.IsZero() {
 		// Roll-ups under lifeline.* only: gen_ai.usage.* stays on model calls (no double counting).
 		a = append(a, num("lifeline.rollup.input_tokens", n.Usage.InputTokens), num("lifeline.rollup.output_tokens", n.Usage.OutputTokens))
-		if n.Usage.CostUSD != 0 {
-			a = append(a, flt("lifeline.rollup.cost_usd", n.Usage.CostUSD))
-		}
+		a.cost("lifeline.rollup.cost_usd", n.Usage.CostUSD)
 	}
 	if len(n.Span.Inferred) > 0 {
 		a = append(a, strList("lifeline.inferred", n.Span.Inferred))
@@ -523,3 +547,5 @@ func (b *builder) sessionEvents(se *model.Session) []*tracepb.Span_Event {
 	}
 	return out
 }
+
+func clamped(t time.Time) bool { _, c := nsClamped(t); return c }

@@ -132,7 +132,11 @@ func (p *printer) header() {
 	case t.Timeless:
 		info = append(info, "timeless: no event carried a time; rows keep the recorded order, the start column shows seq")
 	case !p.v.Start.IsZero():
-		info = append(info, "trace "+view.Dur(p.v.Total())+" from "+p.v.Start.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+		tr := "trace " + view.DurBetween(p.v.Start, p.v.End) + " from " + p.v.Start.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+		if p.v.Overflow() {
+			tr += " (absurd clock: longer than 292 years)"
+		}
+		info = append(info, tr)
 	}
 	if !total.IsZero() {
 		u := "tokens " + view.Count(total.InputTokens) + " in / " + view.Count(total.OutputTokens) + " out"
@@ -183,11 +187,13 @@ func (p *printer) header() {
 
 // wrap writes s in lines of at most the width, breaking at spaces.
 func (p *printer) wrap(s string, st style) {
+	indent := 0 // continuation lines start with two spaces; a cut must come after them
 	for view.Width(s) > p.width {
 		cut := strings.LastIndexByte(s[:min(len(s), p.width)], ' ')
-		if cut <= 0 {
+		if cut <= indent {
 			break
 		}
+		indent = 2
 		p.line([]seg{{s[:cut], st}})
 		s = "  " + s[cut+1:]
 	}
@@ -449,13 +455,13 @@ func (p *printer) columns(n *view.Node) []seg {
 	case n.Span.Start.IsZero():
 		start, dur = "?", "?"
 	default:
-		start = "+" + view.Dur(p.v.Offset(n.Span.Start))
+		start = "+" + view.DurBetween(p.v.Start, n.Span.Start)
 		if n.Kind == view.KindSession && !n.Span.Ended {
-			dur = view.Dur(p.v.EndOf(n).Sub(n.Span.Start)) // a session normally outlives its trace
+			dur = view.DurBetween(n.Span.Start, p.v.EndOf(n)) // a session normally outlives its trace
 		} else if n.Open() || n.Span.End.IsZero() {
-			dur = ">" + view.Dur(p.v.EndOf(n).Sub(n.Span.Start))
+			dur = ">" + view.DurBetween(n.Span.Start, p.v.EndOf(n))
 		} else {
-			dur = view.Dur(n.Span.Duration())
+			dur = view.DurBetween(n.Span.Start, n.Span.End)
 		}
 	}
 	var tok, cost string
@@ -475,17 +481,19 @@ func (p *printer) columns(n *view.Node) []seg {
 	return []seg{{pad(start, colStart) + " ", dim}, {pad(dur, colDur), durStyle}, {" " + pad(tok, colTokens) + " " + pad(cost, colCost), plain}}
 }
 
-// compact prints counts below 100,000 in full and larger ones as 123k / 1.2M.
+// compact prints counts below 100,000 in full and larger ones as 123k / 1.2M / 9.2E.
 func compact(n int64) string {
 	switch {
 	case n < 100_000:
 		return view.Count(n)
 	case n < 10_000_000:
 		return fmt.Sprintf("%dk", n/1000)
-	case n < 1_000_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	}
-	return fmt.Sprintf("%.1fG", float64(n)/1e9)
+	f, unit := float64(n)/1e6, 0
+	for f >= 1000 && unit < 4 {
+		f, unit = f/1000, unit+1
+	}
+	return fmt.Sprintf("%.1f%c", f, "MGTPE"[unit])
 }
 
 func (p *printer) footer() {

@@ -16,7 +16,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/render/internal/view"
@@ -84,7 +83,7 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 	c := &chart{w: bufio.NewWriterSize(w, 64<<10), opt: opts, v: view.Flatten(t, opts.Findings), width: width}
 	c.labelW = min(max(width*2/5, 24), 56)
 	c.barW = width - c.labelW - 3 // " │" before the bars, "│" after
-	c.timeless = t.Timeless || c.v.Total() <= 0
+	c.timeless = t.Timeless || c.v.TotalNS() <= 0
 	if c.timeless {
 		c.layoutOrdinal()
 	} else {
@@ -103,13 +102,13 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 }
 
 func (c *chart) layoutTime() {
-	total := float64(c.v.Total())
+	total := c.v.TotalNS() // float nanoseconds: no overflow however far apart the clock puts events
 	c.pos = func(n *view.Node) (float64, float64) {
 		if n.Span.Start.IsZero() {
 			return -1, -1
 		}
-		s := float64(c.v.Offset(n.Span.Start)) / total
-		e := float64(c.v.Offset(c.v.EndOf(n))) / total
+		s := c.v.OffsetNS(n.Span.Start) / total
+		e := c.v.OffsetNS(c.v.EndOf(n)) / total
 		return s, math.Max(s, e)
 	}
 }
@@ -205,17 +204,25 @@ func (c *chart) header() {
 		c.w.WriteString(pad + axisRule(c.barW, nil) + "\n")
 		return
 	}
-	total := v.Total()
-	c.w.WriteString(view.Truncate(fmt.Sprintf("trace %s from %s · 1 column ≈ %s", view.Dur(total), v.Start.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
-		view.Dur(time.Duration(float64(total)/float64(c.barW)))), c.width) + "\n")
-	// Ticks at a round interval, about every 12 columns.
+	total := v.TotalNS()
+	head = fmt.Sprintf("trace %s from %s · 1 column ≈ %s", view.DurNS(total), v.Start.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
+		view.DurNS(total/float64(c.barW)))
+	if v.Overflow() {
+		head += " · absurd clock: longer than 292 years"
+	}
+	c.w.WriteString(view.Truncate(head, c.width) + "\n")
+	// Ticks at a round interval, about every 12 columns (float nanoseconds: no overflow).
 	step := niceStep(total, max(c.barW/12, 2))
 	var ticks []int
 	labels := []byte(strings.Repeat(" ", c.barW+1))
-	for t := time.Duration(0); t <= total; t += step {
-		col := min(int(float64(t)/float64(total)*float64(c.barW)), c.barW-1)
+	for k := 0; ; k++ {
+		t := float64(k) * step
+		if t > total || k > c.barW {
+			break
+		}
+		col := min(int(t/total*float64(c.barW)), c.barW-1)
 		ticks = append(ticks, col)
-		lab := view.Dur(t)
+		lab := view.DurNS(t)
 		if col+len(lab) <= len(labels) && (col == 0 || labels[col-1] == ' ') {
 			copy(labels[col:], lab)
 		}
@@ -241,22 +248,22 @@ func axisRule(n int, ticks []int) string {
 	return string(r)
 }
 
-// niceStep is the smallest 1, 2 or 5 × 10^k duration at least total/parts.
-func niceStep(total time.Duration, parts int) time.Duration {
+// niceStep is the smallest 1, 2 or 5 × 10^k nanoseconds at least total/parts.
+func niceStep(total float64, parts int) float64 {
 	if parts < 1 {
 		parts = 1
 	}
-	raw := float64(total) / float64(parts)
+	raw := total / float64(parts)
 	if raw < 1 {
 		return 1
 	}
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	for _, m := range []float64{1, 2, 5, 10} {
 		if m*mag >= raw {
-			return time.Duration(m * mag)
+			return m * mag
 		}
 	}
-	return time.Duration(10 * mag)
+	return 10 * mag
 }
 
 func (c *chart) id(id string) string {
@@ -327,8 +334,7 @@ func (c *chart) row(i int) {
 	marks, markCode := c.marks(i, n)
 	dur := ""
 	if !c.timeless && !n.Span.Start.IsZero() {
-		d := c.v.EndOf(n).Sub(n.Span.Start)
-		dur = view.Dur(d)
+		dur = view.DurBetween(n.Span.Start, c.v.EndOf(n))
 		if n.Open() {
 			dur = ">" + dur
 		}

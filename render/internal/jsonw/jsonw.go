@@ -1,8 +1,11 @@
 // Package jsonw holds the JSON string writer shared by the hand-written JSON encoders of
-// render/json and render/otlp.
+// render/json and render/otlp, and the rule for numbers that overflowed (Finite).
 package jsonw
 
-import "unicode/utf8"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // Escapes says how AppendString writes the characters a JSON string may carry as they are.
 // Characters JSON requires to be escaped (", \ and control characters) are always escaped.
@@ -83,4 +86,20 @@ func AppendString(b []byte, s string, esc *Escapes) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Finite is the rule every JSON output of render/ applies to a number that may have overflowed
+// (a cost summed past the largest float64): ±Inf becomes ±math.MaxFloat64, the largest finite
+// value, so the document stays valid JSON and the number still reads as huge; NaN has no
+// meaningful value and is reported as not ok, and the field is left out.
+func Finite(f float64) (float64, bool) {
+	switch {
+	case math.IsNaN(f):
+		return 0, false
+	case math.IsInf(f, 1):
+		return math.MaxFloat64, true
+	case math.IsInf(f, -1):
+		return -math.MaxFloat64, true
+	}
+	return f, true
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -198,10 +199,14 @@ func RuneWidth(r rune) int {
 	return 1
 }
 
-// Dur formats a duration compactly for people: 850µs, 12ms, 1.234s, 2m03s, 1h02m.
+// Dur formats a duration compactly for people: 850µs, 12ms, 1.234s, 2m03s, 1h02m, from a
+// year on 3y012d, from a century on 292y.
 func Dur(d time.Duration) string {
 	neg := ""
 	if d < 0 {
+		if d == math.MinInt64 {
+			return "-" + DurNS(-float64(d))
+		}
 		neg, d = "-", -d
 	}
 	switch {
@@ -217,8 +222,33 @@ func Dur(d time.Duration) string {
 		return neg + strconv.FormatFloat(float64(d/time.Millisecond)/1000, 'f', 3, 64) + "s"
 	case d < time.Hour:
 		return fmt.Sprintf("%s%dm%02ds", neg, int(d/time.Minute), int(d%time.Minute/time.Second))
+	case d < year:
+		return fmt.Sprintf("%s%dh%02dm", neg, int(d/time.Hour), int(d%time.Hour/time.Minute))
 	}
-	return fmt.Sprintf("%s%dh%02dm", neg, int(d/time.Hour), int(d%time.Hour/time.Minute))
+	return neg + DurNS(float64(d))
+}
+
+// year is the mean Gregorian year.
+const year = 365*24*time.Hour + 5*time.Hour + 49*time.Minute + 12*time.Second
+
+// DurNS formats a duration given in nanoseconds as a float64, which may exceed what a
+// time.Duration holds (an absurd clock), like Dur: from a year on as 9998y.
+func DurNS(ns float64) string {
+	switch {
+	case math.IsNaN(ns):
+		return "?"
+	case ns < 0:
+		return "-" + DurNS(-ns)
+	case math.IsInf(ns, 1) || ns >= 1e30:
+		return "∞"
+	case ns < float64(year):
+		return Dur(time.Duration(ns))
+	}
+	y := int64(ns / float64(year))
+	if y >= 100 {
+		return strconv.FormatInt(y, 10) + "y"
+	}
+	return fmt.Sprintf("%dy%03dd", y, int64((ns-float64(y)*float64(year))/float64(24*time.Hour)))
 }
 
 // Count formats an integer with thousands separators: 1234567 → 1,234,567.
@@ -245,11 +275,21 @@ func Count(n int64) string {
 	return neg + b.String()
 }
 
-// Cost formats a cost in US dollars: $0.0123, $1.23.
+// Cost formats a cost in US dollars: $0.0123, $1.23, $1.2e+15 from a trillion on, $∞ for a
+// sum that overflowed.
 func Cost(usd float64) string {
 	switch {
 	case usd == 0:
 		return "$0"
+	case math.IsNaN(usd):
+		return "$?"
+	case math.IsInf(usd, 0):
+		if usd < 0 {
+			return "-$∞"
+		}
+		return "$∞"
+	case math.Abs(usd) >= 1e12:
+		return "$" + strconv.FormatFloat(usd, 'g', 3, 64)
 	case usd < 0.01:
 		return "$" + strconv.FormatFloat(usd, 'f', 4, 64)
 	}
