@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -80,4 +81,43 @@ func TestUniqueLinear(t *testing.T) {
 	if len(s.used) > n+10 || s.next["step\x00x"] != n+1 {
 		t.Errorf("used %d next %d", len(s.used), s.next["step\x00x"])
 	}
+}
+
+// FuzzLineReader: the lines returned, joined by newlines, are the input (without \r before a
+// newline and without a final newline), numbered 1, 2, …
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("a\nb\r\n\nc"), 4)
+	f.Add([]byte("xxxxxxxx\nyy\n"), 3)
+	f.Fuzz(func(t *testing.T, b []byte, max int) {
+		if max < 1 || max > 1<<20 {
+			max = 1 << 20
+		}
+		lr := NewLineReader(bytes.NewReader(b))
+		lr.Max = max
+		var lines [][]byte
+		skipped := false
+		for want := 1; ; want++ {
+			line, n, _, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if n != want {
+				t.Fatalf("line number %d, want %d", n, want)
+			}
+			if errors.Is(err, ErrLineTooLong) {
+				skipped = true
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, append([]byte(nil), line...))
+		}
+		if skipped || bytes.IndexByte(b, '\r') >= 0 {
+			return
+		}
+		if got, want := bytes.Join(lines, []byte("\n")), bytes.TrimSuffix(b, []byte("\n")); !bytes.Equal(got, want) {
+			t.Fatalf("lines %q, input %q", lines, b)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package langchain
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -222,4 +223,22 @@ func TestPruneDeep(t *testing.T) {
 			t.Errorf("pruneDeep(%s) = %s, %d; want %s, %d", tt.in, got, n, tt.want, tt.dropped)
 		}
 	}
+}
+
+// FuzzPruneDeep: pruning keeps valid JSON valid and leaves input that nests no deeper than the
+// limit as it is.
+func FuzzPruneDeep(f *testing.F) {
+	f.Add([]byte(`[{"a":[{"b":[1]},"]"]}]`), 3)
+	f.Fuzz(func(t *testing.T, b []byte, limit int) {
+		if limit < 1 || limit > 64 {
+			limit = 3
+		}
+		out, n := pruneDeep(b, limit)
+		if n == 0 && !bytes.Equal(out, b) {
+			t.Fatalf("nothing dropped but %q became %q", b, out)
+		}
+		if json.Valid(b) && !json.Valid(out) {
+			t.Fatalf("%q pruned to invalid %q", b, out)
+		}
+	})
 }
