@@ -109,8 +109,9 @@ func Flatten(t *model.Tree, findings []model.Finding) *View {
 			inSession[r.ID] = true
 		}
 		var top []*model.Run
+		loops := cyclic(se.Runs)
 		for _, r := range se.Runs {
-			if r.ParentRunID != "" && r.ParentRunID != r.ID && inSession[r.ParentRunID] && !cyclic(se.Runs, r) {
+			if r.ParentRunID != "" && r.ParentRunID != r.ID && inSession[r.ParentRunID] && !loops[r] {
 				children[r.ParentRunID] = append(children[r.ParentRunID], r)
 			} else {
 				top = append(top, r)
@@ -133,20 +134,43 @@ func Flatten(t *model.Tree, findings []model.Finding) *View {
 	return v
 }
 
-// cyclic reports whether following parent_run_id from r comes back to r.
-func cyclic(runs []*model.Run, r *model.Run) bool {
+// cyclic returns the runs whose parent_run_id chain comes back to a run already on it (the runs
+// of a parent cycle and those that lead into one). It visits every run once: O(len(runs)).
+func cyclic(runs []*model.Run) map[*model.Run]bool {
 	byID := make(map[string]*model.Run, len(runs))
 	for _, x := range runs {
 		byID[x.ID] = x
 	}
-	seen := map[string]bool{r.ID: true}
-	for p := byID[r.ParentRunID]; p != nil; p = byID[p.ParentRunID] {
-		if seen[p.ID] {
-			return true
+	const (
+		onPath = iota + 1
+		clean
+		loops
+	)
+	state := make(map[*model.Run]int, len(runs))
+	out := map[*model.Run]bool{}
+	var path []*model.Run
+	for _, r := range runs {
+		path = path[:0]
+		end := clean
+		for p := r; p != nil; p = byID[p.ParentRunID] {
+			if s := state[p]; s != 0 {
+				end = s
+				if s == onPath {
+					end = loops
+				}
+				break
+			}
+			state[p] = onPath
+			path = append(path, p)
 		}
-		seen[p.ID] = true
+		for _, p := range path {
+			state[p] = end
+			if end == loops {
+				out[p] = true
+			}
+		}
 	}
-	return false
+	return out
 }
 
 func (v *View) bound(s *model.Span) {
