@@ -16,7 +16,7 @@ root=$(cd "$here/../.." && pwd)
 export SEEDS_DIR=${SEEDS_DIR:-${TMPDIR:-/tmp}/lifeline-seeds}
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
-"$here/install.sh" >"$list"
+"$here/install.sh" --list "$SEEDS_DIR" >"$list"
 bin=${LIFELINE:-}
 if [ -z "$bin" ]; then
 	bin=$(mktemp -d)/lifeline

@@ -143,7 +143,7 @@ func TestPyTSTruthFiles(t *testing.T) {
 			if tr.Lang == "" || tr.Package == "" {
 				t.Errorf("%s/%s: lang and package are required", dir, tr.Project)
 			}
-			if !regexp.MustCompile(`(?m)^\s*"` + regexp.QuoteMeta(tr.Project) + `\t`).Match(script) {
+			if !regexp.MustCompile(`(?m)^\s*"?` + regexp.QuoteMeta(tr.Project) + `"?[\t ]`).Match(script) {
 				t.Errorf("%s/%s: not installed by install.sh", dir, tr.Project)
 			}
 			seen := map[string]bool{}
