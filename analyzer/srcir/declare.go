@@ -405,7 +405,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 	t := m.t
 	for _, c := range n.Children {
 		switch {
-		case t.funcs[c.Kind] || t.lambdas[c.Kind]:
+		case c.Named && (t.funcs[c.Kind] || t.lambdas[c.Kind]):
 			name := b.fnName(m, c, n)
 			var fs *fnState
 			if parent == nil && cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") {
@@ -426,7 +426,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 				fs = b.newFn(m, c, nil, parent, name)
 			}
 			b.walkDecl(m, c, nil, fs)
-		case t.classes[c.Kind]:
+		case c.Named && t.classes[c.Kind]:
 			k := b.newClass(m, c, parent)
 			b.walkDecl(m, c, k, parent)
 		default:

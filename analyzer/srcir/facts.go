@@ -92,6 +92,9 @@ func (b *builder) branches(fs *fnState) {
 	seen := map[string]bool{}
 	for _, c := range fs.conds {
 		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
+			if n.Kind == "parenthesized_expression" {
+				return true
+			}
 			l, r, op, ok := compareOps(m, n)
 			if !ok || !strings.ContainsAny(op, "<>=") || op == "!=" || op == "!==" {
 				return true

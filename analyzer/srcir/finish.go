@@ -23,6 +23,7 @@ func (b *builder) resolveCalls() {
 			if fn == nil {
 				fn = n.Child("constructor")
 			}
+			fn = unAwait(m, fn)
 			text := calleeText(m, n)
 			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100),
 				Loops: ci.loops, Concurrent: ci.conc, Dominates: ci.top && len(ci.loops) > 0}

@@ -27,9 +27,26 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
+	// values that are call results: a method called on one (response.output.filter(...)) is
+	// a step of that result's flow, not a call of its own
+	results := map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter || a.rhs == nil {
+			continue
+		}
+		if r := strip(a.rhs); r != nil && (m.t.calls[r.Kind] || m.t.news[r.Kind]) {
+			for _, n := range a.lhs {
+				results[n] = true
+			}
+		}
+	}
 	for i, ci := range fs.callInfo {
 		c := &fs.f.Calls[i]
-		if ignoredCall(m, c) || appendMeths[c.Method] {
+		if ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || transforms[c.Method] {
+			continue
+		}
+		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members[fn.Kind] && derives(m, fn.Child("object"), results, 0) &&
+			!strings.HasPrefix(m.text(fn), m.t.self+".") {
 			continue
 		}
 		res := map[string]bool{}
@@ -57,7 +74,7 @@ func (b *builder) flows(fs *fnState) {
 		for range 3 {
 			for _, g := range sc {
 				for _, a := range g.assigns {
-					if a.rhs == nil || !mentions(m, a.rhs, res) {
+					if a.rhs == nil || !derives(m, a.rhs, res, 0) {
 						continue
 					}
 					for _, n := range a.lhs {
@@ -132,10 +149,9 @@ func (b *builder) flows(fs *fnState) {
 		}
 		for _, d := range fl.Dispatch {
 			for _, ref := range d.Calls {
-				g := b.funcs[ref.Func]
-				node := g.callInfo[ref.Call].node
-				for _, a := range g.assigns {
-					if a.rhs != nil && rooted(m, a.rhs, node) {
+				node := b.funcs[ref.Func].callInfo[ref.Call].node
+				for _, a := range allAssigns(sc) {
+					if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
 						for _, n := range a.lhs {
 							toolVars[n] = true
 						}
@@ -625,4 +641,64 @@ func rootOf(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
+	"Object.values", "Object.entries", "next", "zip", "dict", "set")
+
+// derives reports whether the value of expr is (a part of) a value of vars: an attribute,
+// element or method result of one, a conversion of one, a collection or choice holding one.
+// A call that only receives a value (f(x)) makes something new and does not derive from it.
+func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
+	n = strip(n)
+	if n == nil || depth > 40 {
+		return false
+	}
+	t := m.t
+	switch {
+	case t.idents[n.Kind] || n.Kind == "this":
+		return vars[m.text(n)]
+	case t.members[n.Kind]:
+		return vars[m.text(n)] || derives(m, n.Child("object"), vars, depth+1)
+	case t.subscripts[n.Kind]:
+		return vars[m.text(n)] || derives(m, n.Child(t.subObj), vars, depth+1)
+	case t.calls[n.Kind]:
+		fn := unAwait(m, n.Child("function"))
+		if fn != nil && t.members[fn.Kind] && derives(m, fn.Child("object"), vars, depth+1) {
+			return true
+		}
+		args := n.Child("arguments")
+		if transforms[m.text(fn)] {
+			for _, a := range args.NamedChildren() {
+				if derives(m, a, vars, depth+1) {
+					return true
+				}
+			}
+		}
+		for _, a := range args.NamedChildren() {
+			a = strip(a)
+			if a != nil && (t.members[a.Kind] || t.subscripts[a.Kind]) && derives(m, a, vars, depth+1) {
+				return true // f(response.tool_calls): a part of the value, converted
+			}
+		}
+		return false
+	case t.calls[n.Kind] || t.news[n.Kind]:
+		return false
+	case t.lambdas[n.Kind] || t.funcs[n.Kind]:
+		return false
+	}
+	for _, c := range n.Children {
+		if c.Named && derives(m, c, vars, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func allAssigns(sc []*fnState) []assign {
+	var out []assign
+	for _, g := range sc {
+		out = append(out, g.assigns...)
+	}
+	return out
 }

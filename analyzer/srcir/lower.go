@@ -75,6 +75,9 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 	}
 	t := fs.mod.t
 	m := fs.mod
+	if !n.Named && len(n.Children) == 0 {
+		return
+	}
 	switch {
 	case t.funcs[n.Kind] || t.lambdas[n.Kind]:
 		if k := fs.kidsByNode[n]; k != nil {
@@ -138,6 +141,10 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		return
 	case t.comprehensions[n.Kind]:
 		fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: n.Child("right"), node: n, loops: st.loops, iter: true, loop: -1})
+	case (t.calls[n.Kind] || t.news[n.Kind]) && isAwaitCall(m, n):
+		// JS grammars read "await (0, f)(x)" as a call of an identifier named await
+		b.walk(fs, n.Child("arguments"), st)
+		return
 	case t.calls[n.Kind] || t.news[n.Kind]:
 		ci := callInfo{node: n, loops: st.loops, top: st.top, conc: st.conc, start: n.Start}
 		fs.callInfo = append(fs.callInfo, ci)
@@ -270,13 +277,30 @@ func names(m *module, n *syntax.Node) []string {
 	return []string{m.text(n)}
 }
 
+// isAwaitCall reports whether call is "await (expr)" misread as a call of await.
+func isAwaitCall(m *module, call *syntax.Node) bool {
+	fn := call.Child("function")
+	return fn != nil && fn.Kind == "identifier" && m.text(fn) == "await"
+}
+
+// unAwait turns a callee "await (0, f)" misread as a call back into f.
+func unAwait(m *module, fn *syntax.Node) *syntax.Node {
+	fn = strip(fn)
+	if fn != nil && (fn.Kind == "call_expression") && isAwaitCall(m, fn) {
+		if k := fn.Child("arguments").NamedChildren(); len(k) > 0 {
+			return strip(k[len(k)-1])
+		}
+	}
+	return fn
+}
+
 // calleeText is the callee expression as written, without parentheses, await or (0, f).
 func calleeText(m *module, call *syntax.Node) string {
 	fn := call.Child("function")
 	if fn == nil {
 		fn = call.Child("constructor")
 	}
-	return calleeNorm.Replace(m.text(strip(fn)))
+	return calleeNorm.Replace(m.text(unAwait(m, fn)))
 }
 
 var calleeNorm = strings.NewReplacer("?.", ".", "!.", ".", "!(", "(")
