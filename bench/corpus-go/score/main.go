@@ -590,8 +590,10 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 	P := func(s string) pos { return rebase(parsePos(s, module, root), root, paths) }
 	unscored := func(p pos) bool {
 		for _, f := range t.UnscoredFiles {
-			// A file, or a directory (every file under it).
-			if p.file == f || strings.HasPrefix(p.file, strings.TrimSuffix(f, "/")+"/") {
+			// A file, a directory (every file under it), or "*.ext" (every file with that
+			// ending: the .mjs twins of a package's .js files).
+			if p.file == f || strings.HasPrefix(p.file, strings.TrimSuffix(f, "/")+"/") ||
+				strings.HasPrefix(f, "*.") && strings.HasSuffix(p.file, f[1:]) {
 				return true
 			}
 		}
