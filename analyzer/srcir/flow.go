@@ -136,6 +136,9 @@ func (b *builder) flows(fs *fnState) {
 		var toolCalls []ir.CallRef
 		toolVars := map[string]bool{}
 		for _, g := range sc {
+			if len(elems) == 0 && len(names) == 0 {
+				break // a dispatch selects by an element's name
+			}
 			ds := b.dispatch(g, elems, names, ci.node)
 			for _, d := range ds {
 				toolCalls = append(toolCalls, d.Calls...)
@@ -234,9 +237,8 @@ func rooted(m *module, expr, call *syntax.Node) bool {
 func (b *builder) fieldsRead(sc []*fnState, res map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, g := range sc {
-		m := g.mod
-		eachNode(m.t, g.body, func(n *syntax.Node) bool {
+	visit := func(m *module, root *syntax.Node) {
+		eachNode(m.t, root, func(n *syntax.Node) bool {
 			if m.t.members[n.Kind] && res[m.text(strip(n.Child("object")))] {
 				p := m.text(n.Child(m.t.memberProp))
 				if !seen[p] && len(out) < 12 {
@@ -246,6 +248,15 @@ func (b *builder) fieldsRead(sc []*fnState, res map[string]bool) []string {
 			}
 			return true
 		})
+	}
+	// the reads that matter are in conditions and in derived values
+	for _, g := range sc {
+		for _, c := range g.conds {
+			visit(g.mod, c.expr)
+		}
+		for _, a := range g.assigns {
+			visit(g.mod, a.rhs)
+		}
 	}
 	return out
 }

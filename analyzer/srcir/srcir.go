@@ -15,8 +15,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
@@ -151,23 +153,53 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 // BuildFiles reads and parses files and builds their IR. Files that cannot be read are
 // reported as Diags; a build without cgo fails with syntax.ErrNoCgo.
 func BuildFiles(files []string) (*ir.Program, []Diag, error) {
+	type result struct {
+		tree *syntax.Tree
+		diag *Diag
+		err  error
+	}
+	results := make([]result, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				f := files[i]
+				src, err := os.ReadFile(f)
+				if err != nil {
+					results[i].diag = &Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: "cannot read: " + err.Error()}
+					continue
+				}
+				t, err := syntax.Parse(f, syntax.LangOf(f), src)
+				switch {
+				case errors.Is(err, syntax.ErrNoCgo):
+					results[i].err = err
+				case err != nil:
+					results[i].diag = &Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: err.Error()}
+				default:
+					results[i].tree = t
+				}
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 	var trees []*syntax.Tree
 	var diags []Diag
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			diags = append(diags, Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: "cannot read: " + err.Error()})
-			continue
+	for _, r := range results {
+		switch {
+		case r.err != nil:
+			return nil, nil, r.err
+		case r.diag != nil:
+			diags = append(diags, *r.diag)
+		case r.tree != nil:
+			trees = append(trees, r.tree)
 		}
-		t, err := syntax.Parse(f, syntax.LangOf(f), src)
-		if errors.Is(err, syntax.ErrNoCgo) {
-			return nil, nil, err
-		}
-		if err != nil {
-			diags = append(diags, Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: err.Error()})
-			continue
-		}
-		trees = append(trees, t)
 	}
 	prog, d := Build(trees)
 	return prog, append(diags, d...), nil

@@ -4,6 +4,7 @@ package syntax
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -18,6 +19,7 @@ const Available = true
 type grammar struct {
 	lang   *sitter.Language
 	kinds  []string // by kind id
+	named  []bool   // by kind id
 	fields []string // by field id
 }
 
@@ -38,6 +40,7 @@ func loadGrammars() {
 		g := &grammar{lang: p}
 		for i := uint32(0); i < p.NodeKindCount(); i++ {
 			g.kinds = append(g.kinds, p.NodeKindForId(uint16(i)))
+			g.named = append(g.named, p.NodeKindIsNamed(uint16(i)))
 		}
 		for i := uint32(0); i <= p.FieldCount(); i++ {
 			g.fields = append(g.fields, p.FieldNameForId(uint16(i)))
@@ -74,43 +77,86 @@ func Parse(file string, lang Lang, src []byte) (*Tree, error) {
 	}
 	defer tr.Close()
 	t := &Tree{File: file, Lang: lang, Src: src}
+	c := &copier{t: t, g: g, lines: lineStarts(src)}
 	cur := tr.Walk()
 	defer cur.Close()
-	t.Root = t.copy(g, cur, 0)
+	t.Root = c.copy(cur, 0)
 	return t, nil
 }
 
-func (t *Tree) copy(g *grammar, cur *sitter.TreeCursor, depth int) *Node {
+// lineStarts returns the byte offsets where lines begin.
+func lineStarts(src []byte) []int {
+	out := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+type copier struct {
+	t     *Tree
+	g     *grammar
+	lines []int
+	last  int // line index of the previous lookup: offsets mostly grow
+}
+
+// line returns the 1-based line of byte offset off.
+func (c *copier) line(off int) int {
+	i := c.last
+	if i >= len(c.lines) || c.lines[i] > off {
+		i = sort.Search(len(c.lines), func(j int) bool { return c.lines[j] > off }) - 1
+	} else {
+		for i+1 < len(c.lines) && c.lines[i+1] <= off {
+			i++
+		}
+	}
+	c.last = max(i, 0)
+	return max(i, 0) + 1
+}
+
+// copy copies the node under the cursor and its subtree. It asks the C library only what it
+// cannot derive (kind, field, range, missing flag): every call crosses cgo.
+func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
+	g, t := c.g, c.t
 	n := cur.Node()
-	kind := ""
-	if id := int(n.KindId()); id < len(g.kinds) {
-		kind = g.kinds[id]
+	id := int(n.KindId())
+	out := &Node{Start: int(n.StartByte()), End: int(n.EndByte())}
+	if id < len(g.kinds) {
+		out.Kind, out.Named = g.kinds[id], g.named[id]
 	}
-	field := ""
-	if id := int(cur.FieldId()); id > 0 && id < len(g.fields) {
-		field = g.fields[id]
+	if id == 65535 { // ts_builtin_sym_error
+		out.Kind, out.Named, out.Error = "ERROR", true, true
 	}
-	sp, ep := n.StartPosition(), n.EndPosition()
-	out := &Node{Kind: kind, Field: field, Named: n.IsNamed(), Error: n.IsError(), Missing: n.IsMissing(),
-		Start: int(n.StartByte()), End: int(n.EndByte()), Line: int(sp.Row) + 1, EndLine: int(ep.Row) + 1}
+	if fid := int(cur.FieldId()); fid > 0 && fid < len(g.fields) {
+		out.Field = g.fields[fid]
+	}
+	out.Line = c.line(out.Start)
+	out.EndLine = out.Line
+	if out.End > out.Start {
+		out.EndLine = c.line(out.End - 1)
+	}
+	if n.IsMissing() {
+		out.Missing = true
+	}
 	if out.Error || out.Missing {
 		t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End, Missing: out.Missing})
 	}
-	if depth >= MaxDepth {
-		if n.ChildCount() > 0 {
-			t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End})
-		}
+	if !cur.GotoFirstChild() {
 		return out
 	}
-	if cur.GotoFirstChild() {
-		out.Children = make([]*Node, 0, n.ChildCount())
-		for {
-			out.Children = append(out.Children, t.copy(g, cur, depth+1))
-			if !cur.GotoNextSibling() {
-				break
-			}
-		}
+	if depth >= MaxDepth {
 		cur.GotoParent()
+		t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End})
+		return out
 	}
+	for {
+		out.Children = append(out.Children, c.copy(cur, depth+1))
+		if !cur.GotoNextSibling() {
+			break
+		}
+	}
+	cur.GotoParent()
 	return out
 }

@@ -1,0 +1,26 @@
+//go:build cgo
+
+package srcir
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkBuild maps the directory SRCIR_BENCH (an installed framework, see
+// bench/seeds/install.sh): parse and lower every file. Skipped without it.
+func BenchmarkBuild(b *testing.B) {
+	dir := os.Getenv("SRCIR_BENCH")
+	if dir == "" {
+		b.Skip("set SRCIR_BENCH to a directory")
+	}
+	files, err := Collect([]string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := BuildFiles(files); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
