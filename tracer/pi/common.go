@@ -327,3 +327,37 @@ func lineType(line []byte) string {
 	}
 	return p.Type
 }
+
+// abortedTool reports whether a tool result is the result of a tool cancelled by an abort: it is
+// an error whose text says it was aborted (pi's tools answer "Command aborted", "Operation
+// aborted"; an AbortError says "…aborted…") and the run's next model call, if there is one,
+// ended aborted (nextStop is its stopReason, "" when the run has none after it). A tool that
+// failed on its own, followed by an aborted model call, stays failed.
+func abortedTool(isErr bool, text, nextStop string) bool {
+	return isErr && strings.Contains(strings.ToLower(text), "abort") && (nextStop == "aborted" || nextStop == "")
+}
+
+// abortedResults is the set of tool result entries of a run's chain that abortedTool calls
+// cancelled.
+func abortedResults(entries []*entry) map[*entry]bool {
+	var out map[*entry]bool
+	next := "" // stopReason of the next assistant message in the chain
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if e.Type != "message" || e.Message == nil {
+			continue
+		}
+		switch m := e.Message; m.Role {
+		case "assistant":
+			next = m.StopReason
+		case "toolResult":
+			if abortedTool(m.IsError != nil && *m.IsError, m.text(), next) {
+				if out == nil {
+					out = map[*entry]bool{}
+				}
+				out[e] = true
+			}
+		}
+	}
+	return out
+}

@@ -52,6 +52,8 @@ type evRec struct {
 	tsOwn    bool
 	hdr      *header
 	retryMsg string
+	// cancelled marks a tool_execution_end of a tool cancelled by an abort (abortedTool)
+	cancelled bool
 }
 
 type rawEvent struct {
@@ -101,12 +103,32 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 		return nil
 	})
 	fillTimes(recs)
+	markAborted(recs)
 	b := &evBuilder{em: em, st: em.Shared()}
 	for _, rec := range recs {
 		b.apply(rec)
 	}
 	b.finish()
 	return err
+}
+
+// markAborted marks the tool_execution_end records of tools cancelled by an abort: the next
+// assistant message_end of the same run (before agent_end) decides, with abortedTool.
+func markAborted(recs []*evRec) {
+	next := ""
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		switch r.typ {
+		case "agent_end", "agent_start":
+			next = ""
+		case "message_end":
+			if r.msg != nil && r.msg.Role == "assistant" {
+				next = r.msg.StopReason
+			}
+		case "tool_execution_end":
+			r.cancelled = abortedTool(r.isError, resultText(r.result), next)
+		}
+	}
 }
 
 // fillTimes gives every record a time: its own (message_start), else the last one before it, else
@@ -410,6 +432,13 @@ func (b *evBuilder) toolEnd(rec *evRec) {
 	}
 	if !ok {
 		b.em.Error(rec.line, fmt.Errorf("%s: line %d: tool_execution_end for %q, which was not started in this step; ignored", EventsName, rec.line, rec.toolCallID))
+		return
+	}
+	if rec.cancelled {
+		text := resultText(rec.result)
+		b.emit(rec, model.Event{Type: model.ToolEnd, RunID: b.run, TurnID: b.turn, StepID: b.step, CallID: id, Source: model.SourceTool,
+			Outcome: model.OutcomeCancelled, Error: &model.ErrorInfo{Kind: "cancelled", Message: text}, Inferred: []string{"outcome"},
+			Attrs: map[string]any{"result": text, "note": "the tool was aborted: its error result says so and the run's next model call ended aborted"}})
 		return
 	}
 	b.endTool(rec, id, rec.isError, resultText(rec.result), nil)

@@ -62,6 +62,16 @@ func checkScenario(t *testing.T, view string, tree *model.Tree) {
 		if len(r.Inputs) != 1 || r.Inputs[0].Kind != model.InputSteer || r.Inputs[0].ConsumedBy != r.Turns[0].Steps[1].ID {
 			t.Errorf("inputs = %+v, want one steer consumed by step 2", r.Inputs)
 		}
+	case strings.HasPrefix(view, "03_steer_mid_tool"):
+		r := tree.Sessions[0].Runs[0]
+		if len(r.Inputs) != 1 || r.Inputs[0].Kind != model.InputSteer || r.Inputs[0].ConsumedBy != r.Turns[0].Steps[1].ID {
+			t.Errorf("inputs = %+v, want one steer consumed by step 2", r.Inputs)
+		}
+	case strings.HasPrefix(view, "04_abort_mid_tool"):
+		c := tree.Sessions[0].Runs[0].Turns[0].Steps[0].ToolCalls[0]
+		if c.Outcome != model.OutcomeCancelled {
+			t.Errorf("aborted bash tool outcome = %s, want cancelled", c.Outcome)
+		}
 	case strings.HasPrefix(view, "04_follow_up"):
 		r := tree.Sessions[0].Runs[0]
 		if len(r.Inputs) != 1 || r.Inputs[0].Kind != model.InputFollowUp || r.Inputs[0].ConsumedBy != r.Turns[1].ID {

@@ -70,6 +70,18 @@ type entry struct {
 	// continued is set once a child of the entry (in file order) continues the entry's run: a
 	// later child starts a branch run.
 	continued bool
+	// steer marks a user message that steers the run it is in (written right after a tool
+	// result the model has not answered yet) rather than prompting a new run.
+	steer bool
+}
+
+// steersAfter reports whether a user message written right after p steers the run p is in:
+// p is a tool result (the model has not answered it yet) or a steer itself.
+func steersAfter(p *entry) bool {
+	if p.steer {
+		return true
+	}
+	return p.Type == "message" && p.Message != nil && p.Message.Role == "toolResult"
 }
 
 // sessRun is a run reconstructed from the tree: a user prompt and the chain of entries after it.
@@ -176,6 +188,12 @@ func (b *sessBuilder) build(hdr *header, hdrLine int, entries []*entry, byID map
 			pr = e.parent.run
 		}
 		switch {
+		case isPrompt && pr != nil && !e.parent.continued && steersAfter(e.parent):
+			// Pi delivers a steer after the tool calls of the current step ran and before the
+			// next model call: the user entry hangs off the last tool result (or an earlier
+			// steer) and continues the same run.
+			e.run, e.steer = pr, true
+			e.parent.continued = true
 		case isPrompt:
 			e.run = &sessRun{prompt: e}
 			b.runs = append(b.runs, e.run)
@@ -274,6 +292,8 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 		lastMsg   *piMessage
 		open      openCalls // tool calls of the step without their result yet
 		lastEntry = first
+		steers    []string // steer inputs not consumed by a step yet
+		cancelled = abortedResults(r.entries)
 	)
 	endStep := func(e *entry) {
 		if step == "" {
@@ -296,7 +316,8 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 			open = openCalls{}
 			// the request started when the entry before it was written
 			start := lastTS
-			b.emit(e, model.Event{Type: model.StepStart, TS: start, RunID: r.id, TurnID: turn, StepID: step, Source: model.SourceRuntime, Inferred: []string{"ts"}})
+			b.emit(e, model.Event{Type: model.StepStart, TS: start, RunID: r.id, TurnID: turn, StepID: step, Source: model.SourceRuntime, Consumes: steers, Inferred: []string{"ts"}})
+			steers = nil
 			call := b.st.Unique("model", step+"/model")
 			b.emit(e, model.Event{Type: model.ModelStart, TS: start, RunID: r.id, TurnID: turn, StepID: step, CallID: call, Name: m.Model, Source: model.SourceModel,
 				Inferred: []string{"ts"}, Attrs: map[string]any{"provider": m.Provider, "entry": e.ID}})
@@ -334,10 +355,25 @@ func (b *sessBuilder) emitRun(r *sessRun) {
 			}
 			ev := model.Event{Type: model.ToolEnd, RunID: r.id, TurnID: turn, StepID: step, CallID: id, Name: m.ToolName, Source: model.SourceTool,
 				Outcome: model.OutcomeOK, Attrs: map[string]any{"result": m.text(), "entry": e.ID}}
-			if m.IsError != nil && *m.IsError {
+			switch {
+			case cancelled[e]:
+				ev.Outcome, ev.Error = model.OutcomeCancelled, &model.ErrorInfo{Kind: "cancelled", Message: m.text()}
+				ev.Inferred = []string{"outcome"}
+				ev.Attrs["note"] = "the tool was aborted: its error result says so and the run's next model call ended aborted"
+			case m.IsError != nil && *m.IsError:
 				ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: m.text()}
 			}
 			b.emit(e, ev)
+		case "user":
+			if !e.steer {
+				b.emit(e, model.Event{Type: model.Message, RunID: r.id, Role: "user", Text: messageText(m), Source: model.SourceClient, Attrs: map[string]any{"entry": e.ID}})
+				break
+			}
+			id := b.st.Unique("input", fmt.Sprintf("%s/input-%d", r.id, stepN*10+len(steers)+1))
+			steers = append(steers, id)
+			b.emit(e, model.Event{Type: model.Message, RunID: r.id, Role: "user", Text: messageText(m), Source: model.SourceClient, Attrs: map[string]any{"entry": e.ID}})
+			b.emit(e, model.Event{Type: model.InputSteer, RunID: r.id, InputID: id, Text: messageText(m), Source: model.SourceClient, Inferred: []string{"kind"},
+				Attrs: map[string]any{"entry": e.ID, "note": "a user message right after an unanswered tool result: Pi steering, delivered to the next model call of the run"}})
 		default:
 			b.emit(e, model.Event{Type: model.Message, RunID: r.id, Role: roleOf(m.Role), Text: messageText(m), Source: model.SourceClient, Attrs: map[string]any{"entry": e.ID}})
 		}
