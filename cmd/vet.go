@@ -34,7 +34,7 @@ type vetFlags struct {
 func newVetCmd() *cobra.Command {
 	var f vetFlags
 	c := &cobra.Command{
-		Use:   "vet PACKAGES…",
+		Use:   "vet PACKAGES|PATHS…",
 		Short: "Report lifecycle defects in Go agent code (go vet-style checks)",
 		Long: `vet type-checks Go packages and runs lifeline's checks on them: turn loops with no bound and no
 cancellation exit, loops that never check cancellation between steps, terminal statuses written
@@ -45,6 +45,11 @@ consequence and links to its documentation (docs/checks/NAME.md). Suppress one w
 "//lifeline:ignore CHECK reason" comment on its line or the line above.
 
 The same checks run under go vet: go vet -vettool=$(which lifeline) ./...
+
+Python and TypeScript/JavaScript paths (files, directories, installed packages, as for
+lifeline map) get the checks that apply to the turn loops lifeline recognizes there:
+unboundedloop and loopcancel; "# lifeline:ignore CHECK" / "// lifeline:ignore CHECK"
+suppress them.
 
 Positions are module-relative, as in lifeline map: dir/file.go:line:col in the main module,
 module/path/dir/file.go:line:col in a dependency.
@@ -150,35 +155,21 @@ func runVet(cmd *cobra.Command, args []string, f vetFlags) error {
 		return &exitError{code: exitFailure, err: err}
 	}
 	tuneGC()
-	pkgs, err := lifemap.Load(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags})
+	goArgs, srcs := lifemap.SplitArgsIn(f.dir, args)
+	ds, err := vetSources(cmd, srcs, checks)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
-	graph, err := checker.Analyze(checks, pkgs, nil)
-	if err != nil {
-		return &exitError{code: exitFailure, err: fmt.Errorf("analyzing: %w", err)}
-	}
-	var ds []diag.Diagnostic
 	failures := map[string]map[string]string{}
 	var failed []string
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if failures[act.Package.ID] == nil {
-				failures[act.Package.ID] = map[string]string{}
-			}
-			failures[act.Package.ID][act.Analyzer.Name] = act.Err.Error()
-			failed = append(failed, fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
-			continue
+	if len(goArgs) > 0 {
+		gds, gfailures, gfailed, err := vetGo(goArgs, f, checks)
+		if err != nil {
+			return err
 		}
-		for _, d := range act.Diagnostics {
-			ds = append(ds, convert(act.Package.Fset, act.Package.ID, act.Analyzer, d))
-		}
+		ds, failures, failed = append(ds, gds...), gfailures, gfailed
 	}
 	diag.Sort(ds)
-	if f.format == "sarif" {
-		toUTF16Columns(ds) // reads the files: before positions are made relative
-	}
-	relativize(ds, lifemap.NewRelativizer(pkgs).Rel)
 	switch f.format {
 	case "json":
 		err = diag.WriteJSON(out, ds, failures)
@@ -314,4 +305,65 @@ func loadProfileFile(path string) ([]*roles.Profile, error) {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
 	return ps, nil
+}
+
+// vetSources runs the checks that apply to Python and TypeScript/JavaScript sources
+// (lifemap.VetSources) and prints its warnings (unparsed regions) on stderr.
+func vetSources(cmd *cobra.Command, srcs []string, checks []*analysis.Analyzer) ([]diag.Diagnostic, error) {
+	if len(srcs) == 0 {
+		return nil, nil
+	}
+	enabled := map[string]bool{}
+	urls := map[string]string{}
+	for _, a := range checks {
+		enabled[a.Name], urls[a.Name] = true, a.URL
+	}
+	found, warns, rel, err := lifemap.VetSources(srcs, enabled)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warns {
+		fmt.Fprintln(termsafe.NewWriter(cmd.ErrOrStderr()), "lifeline: warning: "+w)
+	}
+	var ds []diag.Diagnostic
+	for _, x := range found {
+		p := diag.Position{Filename: x.File, Line: x.Line, Column: 1}
+		ds = append(ds, diag.Diagnostic{Check: x.Check, Pos: p, End: p, Message: x.Message, URL: urls[x.Check]})
+	}
+	relativize(ds, rel)
+	return ds, nil
+}
+
+// vetGo loads Go packages and runs the checks on them.
+func vetGo(args []string, f vetFlags, checks []*analysis.Analyzer) ([]diag.Diagnostic, map[string]map[string]string, []string, error) {
+	pkgs, err := lifemap.Load(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags})
+	if err != nil {
+		return nil, nil, nil, &exitError{code: exitFailure, err: err}
+	}
+	graph, err := checker.Analyze(checks, pkgs, nil)
+	if err != nil {
+		return nil, nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("analyzing: %w", err)}
+	}
+	var ds []diag.Diagnostic
+	failures := map[string]map[string]string{}
+	var failed []string
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			if failures[act.Package.ID] == nil {
+				failures[act.Package.ID] = map[string]string{}
+			}
+			failures[act.Package.ID][act.Analyzer.Name] = act.Err.Error()
+			failed = append(failed, fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			ds = append(ds, convert(act.Package.Fset, act.Package.ID, act.Analyzer, d))
+		}
+	}
+	diag.Sort(ds)
+	if f.format == "sarif" {
+		toUTF16Columns(ds) // reads the files: before positions are made relative
+	}
+	relativize(ds, lifemap.NewRelativizer(pkgs).Rel)
+	return ds, failures, failed, nil
 }

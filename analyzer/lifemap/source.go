@@ -6,25 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
 	"github.com/lifeline-dev/lifeline/analyzer/recognize"
 	"github.com/lifeline-dev/lifeline/analyzer/srcir"
 	"github.com/lifeline-dev/lifeline/model"
 )
-
-// SplitArgs separates the arguments that name Python or TypeScript/JavaScript sources (a
-// file with their extension, or a directory holding some and no Go files or go.mod) from Go
-// package patterns, which keep going to the Go path.
-func SplitArgs(args []string) (goPatterns, sources []string) {
-	for _, a := range args {
-		if isSourceArg(a) {
-			sources = append(sources, a)
-		} else {
-			goPatterns = append(goPatterns, a)
-		}
-	}
-	return goPatterns, sources
-}
 
 func isSourceArg(a string) bool {
 	if strings.Contains(a, "...") || !srcir.IsSourcePath(a) {
@@ -43,22 +30,39 @@ func isSourceArg(a string) bool {
 
 // BuildSources maps Python and TypeScript/JavaScript sources (files, directories, installed
 // packages, checkouts) with the same recognizer as Go (analyzer/srcir → analyzer/recognize)
-// and the same profiles. Positions are relative to each argument's parent directory for a
-// package (a directory with __init__.py or package.json: "smolagents/agents.py"), to the
-// argument itself for another directory, to its directory for a file. The warnings name
+// and the same profiles. Positions are relative to the current directory for files under it; otherwise
+// to each argument's parent directory for a package (a directory with __init__.py or
+// package.json: "smolagents/agents.py"), to the argument itself for another directory, to its
+// directory for a file. The warnings name
 // unparsed regions inside functions that matter (file:line).
 func BuildSources(paths []string) (*model.Map, []string, error) {
-	files, err := srcir.Collect(paths)
+	r, err := recognizeSources(paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	prog, diags, err := srcir.BuildFiles(files)
+	return r.m, r.warns, nil
+}
+
+type sourceResult struct {
+	m     *model.Map
+	res   *recognize.Result
+	prog  *ir.Program
+	warns []string
+	rel   func(string) string
+}
+
+func recognizeSources(paths []string) (*sourceResult, error) {
+	files, err := srcir.Collect(paths)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	prog, diags, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		return nil, err
 	}
 	table, err := lifecycle.ProfileTable()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rel := sourceRel(paths)
 	res := recognize.Recognize(prog, recognize.Options{Table: table, Rel: rel})
@@ -88,7 +92,121 @@ func BuildSources(paths []string) (*model.Map, []string, error) {
 	for _, d := range diags {
 		warns = append(warns, rel(d.Pos.File)+":"+itoa(d.Pos.Line)+": "+d.Msg)
 	}
-	return m, warns, nil
+	return &sourceResult{m: m, res: res, prog: prog, warns: warns, rel: rel}, nil
+}
+
+// SourceFinding is a finding of lifeline vet on Python or TypeScript/JavaScript sources.
+type SourceFinding struct {
+	Check string
+	// File is absolute; Line 1-based.
+	File    string
+	Line    int
+	Message string
+}
+
+// VetSources runs the checks that apply to Python and TypeScript/JavaScript on the turn loops
+// the recognizer finds in paths: unboundedloop (a turn loop with no bound and no cancellation
+// check) and loopcancel (a bounded turn loop whose function has a cancellation carrier, an
+// AbortSignal or a cancel event, that no step checks; Python's implicit asyncio cancellation
+// is propagation and no finding). enabled selects checks by name (nil: all). A
+// "# lifeline:ignore CHECK" or "// lifeline:ignore CHECK" comment on the loop's line or the
+// line above suppresses a finding. Rel makes the findings' file names relative, as the map's.
+func VetSources(paths []string, enabled map[string]bool) (findings []SourceFinding, warns []string, rel func(string) string, err error) {
+	r, err := recognizeSources(paths)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	on := func(c string) bool { return enabled == nil || enabled[c] }
+	lines := map[string][]string{}
+	ignored := func(file string, line int, check string) bool {
+		ls, ok := lines[file]
+		if !ok {
+			if data, err := os.ReadFile(file); err == nil {
+				ls = strings.Split(string(data), "\n")
+			}
+			lines[file] = ls
+		}
+		for _, l := range []int{line - 1, line - 2} {
+			if l < 0 || l >= len(ls) {
+				continue
+			}
+			t := ls[l]
+			i := strings.Index(t, "lifeline:ignore")
+			if i < 0 {
+				continue
+			}
+			pre := strings.TrimRight(t[:i], " ")
+			if !strings.HasSuffix(pre, "#") && !strings.HasSuffix(pre, "//") {
+				continue
+			}
+			fields := strings.Fields(t[i+len("lifeline:ignore"):])
+			if len(fields) > 0 && (fields[0] == check || strings.Contains(","+fields[0]+",", ","+check+",")) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, l := range r.res.Loops {
+		if len(l.Entries) == 0 {
+			continue
+		}
+		ml := l.Map
+		what := "turn loop"
+		if ml.Kind == model.LoopRecursion {
+			what = "turn recursion"
+		}
+		file, line := ml.Pos.File, ml.Pos.Line
+		switch {
+		case ml.Bound == nil && !ml.ChecksCancel && on("unboundedloop"):
+			if !ignored(file, line, "unboundedloop") {
+				findings = append(findings, SourceFinding{Check: "unboundedloop", File: file, Line: line,
+					Message: what + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check cancellation between steps"})
+			}
+		case ml.Bound != nil && !ml.ChecksCancel && hasCarrier(r.prog, l) && on("loopcancel"):
+			if !ignored(file, line, "loopcancel") {
+				findings = append(findings, SourceFinding{Check: "loopcancel", File: file, Line: line,
+					Message: what + " never checks cancellation between steps: a cancelled run keeps calling the model until " + ml.Bound.Expr + " is reached; check the signal (signal.aborted / throwIfAborted, a cancel event) at the top of each step"})
+			}
+		}
+	}
+	sort.SliceStable(findings, func(i, j int) bool {
+		if findings[i].File != findings[j].File {
+			return findings[i].File < findings[j].File
+		}
+		return findings[i].Line < findings[j].Line
+	})
+	return findings, r.warns, r.rel, nil
+}
+
+// hasCarrier reports whether a cancellation carrier reaches the loop: a parameter of its
+// function (or of the function a closure is in) or an argument of a call in the loop.
+func hasCarrier(p *ir.Program, l *recognize.Loop) bool {
+	for f := l.Func; f != nil; {
+		for _, pa := range f.Params {
+			if pa.Kind == "context" {
+				return true
+			}
+		}
+		if f.Parent < 0 {
+			break
+		}
+		f = p.Funcs[f.Parent]
+	}
+	for _, c := range l.Func.Calls {
+		if c.PassesContext && (l.LoopID < 0 || contains(c.Loops, l.LoopID)) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 func itoa(i int) string {
@@ -98,9 +216,13 @@ func itoa(i int) string {
 	return itoa(i/10) + string(rune('0'+i%10))
 }
 
-// sourceRel makes file names relative to the arguments' bases (see BuildSources).
+// sourceRel makes file names relative to the current directory when they are under it, to
+// the arguments' bases (see BuildSources) otherwise.
 func sourceRel(paths []string) func(string) string {
 	var bases []string
+	if wd, err := os.Getwd(); err == nil {
+		bases = append(bases, wd)
+	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -118,7 +240,6 @@ func sourceRel(paths []string) func(string) string {
 			bases = append(bases, abs)
 		}
 	}
-	sort.Slice(bases, func(i, j int) bool { return len(bases[i]) > len(bases[j]) })
 	return func(file string) string {
 		if file == "" {
 			return ""
@@ -141,18 +262,30 @@ func exists(p string) bool {
 // Python/TypeScript/JavaScript sources with BuildSources (relative to opts.Dir), one map
 // of both. The warnings are BuildSources'.
 func MapArgs(args []string, opts Options) (*model.Map, []string, error) {
-	var goArgs, srcs []string
+	goArgs, srcs := SplitArgsIn(opts.Dir, args)
+	return mapArgs(goArgs, srcs, opts)
+}
+
+// SplitArgsIn separates the arguments that name Python or TypeScript/JavaScript sources (a
+// file with their extension, or a directory holding some and no Go files or go.mod),
+// resolved in dir ("" = current directory) and returned joined with it, from Go package
+// patterns, returned as given: they keep going to the Go path.
+func SplitArgsIn(dir string, args []string) (goPatterns, sources []string) {
 	for _, a := range args {
 		p := a
-		if opts.Dir != "" && !filepath.IsAbs(a) {
-			p = filepath.Join(opts.Dir, a)
+		if dir != "" && !filepath.IsAbs(a) {
+			p = filepath.Join(dir, a)
 		}
 		if isSourceArg(p) {
-			srcs = append(srcs, p)
+			sources = append(sources, p)
 		} else {
-			goArgs = append(goArgs, a)
+			goPatterns = append(goPatterns, a)
 		}
 	}
+	return goPatterns, sources
+}
+
+func mapArgs(goArgs, srcs []string, opts Options) (*model.Map, []string, error) {
 	var m *model.Map
 	var warns []string
 	if len(srcs) > 0 {

@@ -19,6 +19,8 @@ type builder struct {
 	// methodsByName indexes every method by bare name (for calls on values of unknown type
 	// whose method name is defined by exactly one class of the analysed set).
 	methodsByName map[string][]*fnState
+	// nsRoot marks the analysis roots that are Python namespace packages themselves.
+	nsRoot map[string]bool
 }
 
 type module struct {
@@ -101,6 +103,7 @@ type fnState struct {
 	// callOf maps a call node to its index in f.Calls.
 	callOf  map[*syntax.Node]int
 	parents map[*syntax.Node]*syntax.Node
+	idx     *fnIndex
 }
 
 func (b *builder) file(m *module) *syntax.Tree { return m.tree }

@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
@@ -70,11 +71,27 @@ func (b *builder) flows(fs *fnState) {
 		if len(res) == 0 && len(elems) == 0 {
 			continue
 		}
-		// derived values, over the scope
-		for range 3 {
+		// derived values, over the scope: a worklist over the assignments that mention a
+		// new value (indexed by the names and attribute chains they contain)
+		queue := make([]string, 0, len(res)+len(elems))
+		for n := range res {
+			queue = append(queue, n)
+		}
+		for n := range elems {
+			queue = append(queue, n)
+		}
+		sortStrings(queue)
+		for len(queue) > 0 && len(queue) < 10000 {
+			v := queue[0]
+			queue = queue[1:]
+			if !res[v] {
+				continue // elements are not followed further (their names are, below)
+			}
+			one := map[string]bool{v: true}
 			for _, g := range sc {
-				for _, a := range g.assigns {
-					if a.rhs == nil || !derives(m, a.rhs, res, 0) {
+				for _, ai := range g.index().assigns[v] {
+					a := g.assigns[ai]
+					if !derives(m, a.rhs, one, 0) {
 						continue
 					}
 					for _, n := range a.lhs {
@@ -85,15 +102,14 @@ func (b *builder) flows(fs *fnState) {
 							}
 						} else if !res[n] && !appendLike(m, a) {
 							res[n] = true
+							queue = append(queue, n)
 						}
 					}
 				}
-				for j, gc := range g.callInfo {
-					if !m.t.eachMethods[g.f.Calls[j].Method] {
-						continue
-					}
-					recv := gc.node.Child("function")
-					if recv == nil || !m.t.members[strip(recv).Kind] || !mentions(m, strip(recv).Child("object"), res) {
+				for _, j := range g.index().each {
+					gc := g.callInfo[j]
+					recv := strip(unAwait(m, gc.node.Child("function")))
+					if recv == nil || !m.t.members[recv.Kind] || !derives(m, recv.Child("object"), one, 0) {
 						continue
 					}
 					for _, kid := range g.f.Calls[j].ArgFuncs {
@@ -116,6 +132,9 @@ func (b *builder) flows(fs *fnState) {
 		}
 		names := map[string]bool{}
 		for _, g := range sc {
+			if len(elems) == 0 {
+				break
+			}
 			for _, a := range g.assigns {
 				if a.iter || a.rhs == nil {
 					continue
@@ -162,7 +181,9 @@ func (b *builder) flows(fs *fnState) {
 				}
 			}
 		}
-		b.feeds(fs, sc, fl, ci, union(all, union(names, toolVars)))
+		if len(fl.Checked) > 0 || len(elems) > 0 {
+			b.feeds(fs, sc, fl, ci, union(all, union(names, toolVars)))
+		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
 		}
@@ -313,7 +334,19 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 
 func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *ir.Call) {
 	m := g.mod
-	for _, c := range g.conds {
+	var cand []int
+	seen := map[int]bool{}
+	for v := range vars {
+		for _, ci := range g.index().conds[v] {
+			if !seen[ci] {
+				seen[ci] = true
+				cand = append(cand, ci)
+			}
+		}
+	}
+	sortInts(cand)
+	for _, ci := range cand {
+		c := g.conds[ci]
 		if c.stmt == nil || !m.t.ifs[c.stmt.Kind] && c.loop < 0 {
 			continue
 		}
@@ -713,3 +746,50 @@ func allAssigns(sc []*fnState) []assign {
 	}
 	return out
 }
+
+// fnIndex indexes a function's assignments and conditions by the names and attribute chains
+// they mention, and lists its per-element method calls (map, forEach).
+type fnIndex struct {
+	assigns, conds map[string][]int
+	each           []int
+}
+
+func (g *fnState) index() *fnIndex {
+	if g.idx != nil {
+		return g.idx
+	}
+	m := g.mod
+	x := &fnIndex{assigns: map[string][]int{}, conds: map[string][]int{}}
+	add := func(into map[string][]int, i int, n *syntax.Node) {
+		var last string
+		eachNode(m.t, n, func(c *syntax.Node) bool {
+			if m.t.idents[c.Kind] || m.t.members[c.Kind] || c.Kind == "this" {
+				txt := m.text(c)
+				if txt != last {
+					if l := into[txt]; len(l) == 0 || l[len(l)-1] != i {
+						into[txt] = append(into[txt], i)
+					}
+					last = txt
+				}
+			}
+			return true
+		})
+	}
+	for i, a := range g.assigns {
+		add(x.assigns, i, a.rhs)
+	}
+	for i, c := range g.conds {
+		add(x.conds, i, c.expr)
+	}
+	for j := range g.callInfo {
+		if j < len(g.f.Calls) && m.t.eachMethods[g.f.Calls[j].Method] {
+			x.each = append(x.each, j)
+		}
+	}
+	g.idx = x
+	return x
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+func sortInts(s []int) { sort.Ints(s) }

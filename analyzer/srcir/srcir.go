@@ -10,6 +10,7 @@
 package srcir
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,7 +153,11 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 
 // BuildFiles reads and parses files and builds their IR. Files that cannot be read are
 // reported as Diags; a build without cgo fails with syntax.ErrNoCgo.
-func BuildFiles(files []string) (*ir.Program, []Diag, error) {
+//
+// roots are the directories the files were collected from (Collect's paths): a Python
+// namespace package (a directory without __init__.py, PEP 420) inside one of them is part of
+// its modules' names.
+func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	type result struct {
 		tree *syntax.Tree
 		diag *Diag
@@ -201,13 +206,39 @@ func BuildFiles(files []string) (*ir.Program, []Diag, error) {
 			trees = append(trees, r.tree)
 		}
 	}
-	prog, d := Build(trees)
+	prog, d := Build(trees, roots...)
 	return prog, append(diags, d...), nil
 }
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
-func Build(trees []*syntax.Tree) (*ir.Program, []Diag) {
-	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}}
+func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
+	var absRoots []string
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			if st, err := os.Stat(a); err == nil && !st.IsDir() {
+				a = filepath.Dir(a)
+			}
+			absRoots = append(absRoots, a)
+		}
+	}
+	// a root without __init__.py is itself a namespace package when its files import
+	// themselves by its name (langgraph/: "from langgraph.graph import ..."); otherwise it
+	// only holds packages
+	nsRoot := map[string]bool{}
+	for _, r := range absRoots {
+		if exists(filepath.Join(r, "__init__.py")) {
+			continue
+		}
+		base := filepath.Base(r)
+		for _, t := range trees {
+			if t.Lang == syntax.Python && strings.HasPrefix(t.File, r+string(filepath.Separator)) &&
+				(bytes.Contains(t.Src, []byte("from "+base+".")) || bytes.Contains(t.Src, []byte("import "+base+"."))) {
+				nsRoot[r] = true
+				break
+			}
+		}
+	}
+	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot}
 	lang := ""
 	for _, t := range trees {
 		tb := tableOf(t.Lang)
@@ -215,7 +246,7 @@ func Build(trees []*syntax.Tree) (*ir.Program, []Diag) {
 			continue
 		}
 		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
-		m.name, m.isPkg = moduleName(t.File, tb)
+		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)
 		if b.mods[m.name] != nil { // two files claim a name: keep both, the second by file
 			m.name = m.name + "#" + filepath.Base(t.File)
 		}
@@ -247,7 +278,7 @@ func Build(trees []*syntax.Tree) (*ir.Program, []Diag) {
 // moduleName returns a file's module name: Python's dotted path from the first directory
 // without __init__.py; for JS/TS the package name (from the nearest package.json) and the
 // path inside it, without extension.
-func moduleName(file string, t *table) (string, bool) {
+func moduleName(file string, t *table, roots []string, nsRoot map[string]bool) (string, bool) {
 	dir, base := filepath.Split(file)
 	dir = filepath.Clean(dir)
 	if t.lang == "python" {
@@ -258,7 +289,7 @@ func moduleName(file string, t *table) (string, bool) {
 			parts = append(parts, stem)
 		}
 		for d := dir; ; {
-			if _, err := os.Stat(filepath.Join(d, "__init__.py")); err != nil {
+			if _, err := os.Stat(filepath.Join(d, "__init__.py")); err != nil && !namespacePkg(d, roots, nsRoot) {
 				break
 			}
 			parts = append([]string{filepath.Base(d)}, parts...)
@@ -309,4 +340,31 @@ func pkgJSONName(data []byte) string {
 		return s[:j]
 	}
 	return ""
+}
+
+// namespacePkg reports whether d, a directory without __init__.py, is a namespace package
+// of the analysis: inside (or one of) the roots, and not a source root itself (src, lib,
+// site-packages, a project directory with pyproject.toml or setup.py).
+func namespacePkg(d string, roots []string, nsRoot map[string]bool) bool {
+	switch filepath.Base(d) {
+	case "src", "lib", "site-packages", "dist-packages", "python", ".":
+		return false
+	}
+	if exists(filepath.Join(d, "pyproject.toml")) || exists(filepath.Join(d, "setup.py")) {
+		return false
+	}
+	for _, r := range roots {
+		if d == r {
+			return nsRoot[r]
+		}
+		if rel, err := filepath.Rel(r, d); err == nil && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

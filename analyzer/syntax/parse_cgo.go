@@ -20,6 +20,10 @@ type grammar struct {
 	lang   *sitter.Language
 	kinds  []string // by kind id
 	named  []bool   // by kind id
+	// keep marks the anonymous kinds copied even without a field (keywords the readers
+	// test for: async, await, the generator star); other anonymous tokens (punctuation,
+	// keywords) are skipped unless they have a field (operators do).
+	keep []bool
 	fields []string // by field id
 }
 
@@ -41,6 +45,8 @@ func loadGrammars() {
 		for i := uint32(0); i < p.NodeKindCount(); i++ {
 			g.kinds = append(g.kinds, p.NodeKindForId(uint16(i)))
 			g.named = append(g.named, p.NodeKindIsNamed(uint16(i)))
+			k := g.kinds[len(g.kinds)-1]
+			g.keep = append(g.keep, k == "async" || k == "await" || k == "*")
 		}
 		for i := uint32(0); i <= p.FieldCount(); i++ {
 			g.fields = append(g.fields, p.FieldNameForId(uint16(i)))
@@ -122,6 +128,15 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	g, t := c.g, c.t
 	n := cur.Node()
 	id := int(n.KindId())
+	fid := int(cur.FieldId())
+	if id < len(g.kinds) && !g.named[id] && fid == 0 && !g.keep[id] && depth > 0 {
+		if n.IsMissing() {
+			start := int(n.StartByte())
+			l := c.line(start)
+			t.Errors = append(t.Errors, Region{Line: l, EndLine: l, Start: start, End: start, Missing: true})
+		}
+		return nil
+	}
 	out := &Node{Start: int(n.StartByte()), End: int(n.EndByte())}
 	if id < len(g.kinds) {
 		out.Kind, out.Named = g.kinds[id], g.named[id]
@@ -129,7 +144,7 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	if id == 65535 { // ts_builtin_sym_error
 		out.Kind, out.Named, out.Error = "ERROR", true, true
 	}
-	if fid := int(cur.FieldId()); fid > 0 && fid < len(g.fields) {
+	if fid > 0 && fid < len(g.fields) {
 		out.Field = g.fields[fid]
 	}
 	out.Line = c.line(out.Start)
@@ -152,7 +167,9 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 		return out
 	}
 	for {
-		out.Children = append(out.Children, c.copy(cur, depth+1))
+		if k := c.copy(cur, depth+1); k != nil {
+			out.Children = append(out.Children, k)
+		}
 		if !cur.GotoNextSibling() {
 			break
 		}

@@ -10,7 +10,9 @@ import (
 	"strings"
 )
 
-// Node is one node of a concrete syntax tree.
+// Node is one node of a concrete syntax tree. Anonymous tokens (punctuation, keywords) are
+// kept only when they have a field name (operators) or are one of the keywords readers test
+// for (async, await, the generator's *).
 type Node struct {
 	// Kind is the grammar's node kind ("function_definition", "call_expression", "(").
 	Kind string

@@ -1,0 +1,2 @@
+export class AgentsError extends Error {}
+export class MaxTurnsExceededError extends AgentsError {}
