@@ -17,13 +17,13 @@ import (
 const Available = true
 
 type grammar struct {
-	lang   *sitter.Language
-	kinds  []string // by kind id
-	named  []bool   // by kind id
+	lang  *sitter.Language
+	kinds []string // by kind id
+	named []bool   // by kind id
 	// keep marks the anonymous kinds copied even without a field (keywords the readers
 	// test for: async, await, the generator star); other anonymous tokens (punctuation,
 	// keywords) are skipped unless they have a field (operators do).
-	keep []bool
+	keep   []bool
 	fields []string // by field id
 }
 
