@@ -329,6 +329,33 @@ func (b *builder) calls(fs *funcState) {
 					}
 				}
 			}
+			for _, a := range com.Args {
+				for _, af := range resolveFunc(a, 0) {
+					if id, ok := b.ids[af]; ok {
+						c.ArgFuncs = append(c.ArgFuncs, id)
+					}
+				}
+				// a predicate list: []func(...) bool or a slice of a named func type
+				if sl, ok := a.Type().Underlying().(*types.Slice); ok && len(c.Loops) > 0 {
+					if sig, ok := sl.Elem().Underlying().(*types.Signature); ok && sig.Results().Len() == 1 {
+						if bt, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); ok && bt.Kind() == types.Bool {
+							ss := ir.StopSet{Pos: c.Pos, Source: c.Source, Text: c.Text, Loop: c.Loops[0]}
+							if ce := fs.calls[com.Pos()]; ce != nil {
+								for _, ae := range ce.Args {
+									if t := b.info(fn).TypeOf(ae); t != nil && types.Identical(t, a.Type()) {
+										ss.Text = render(ae)
+									}
+								}
+							}
+							op := b.operand(a)
+							if op.Kind == "field" {
+								ss.Key = op.Key
+							}
+							f.Stops = append(f.Stops, ss)
+						}
+					}
+				}
+			}
 			fs.callIdx[ci] = len(f.Calls)
 			f.Calls = append(f.Calls, c)
 		}

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lifeline-dev/lifeline/analyzer/goir"
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"golang.org/x/tools/go/packages"
 )
 
 func summary(prog *ir.Program, pkg string) string {
@@ -61,5 +63,26 @@ func TestSummary(t *testing.T) {
 	}
 	for _, d := range prog.Defaults {
 		fmt.Printf("default %s = %s line %d %s\n", d.Key, d.Value, d.Pos.Line, d.Via)
+	}
+}
+
+func TestSummaryDir(t *testing.T) {
+	dir, fn := os.Getenv("GOIR_DIR"), os.Getenv("GOIR_FUNC")
+	if dir == "" {
+		t.Skip()
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: dir}, os.Getenv("GOIR_PKG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := goir.Build(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range prog.Funcs {
+		if f.Short == fn {
+			p := &ir.Program{Funcs: []*ir.Func{f}}
+			fmt.Print(summary(p, f.Pkg))
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"sort"
 	"strings"
 
@@ -33,6 +34,8 @@ type titem struct {
 	k     taintKind
 	fs    *funcState
 	depth int
+	// disp is the dispatch (index in Flow.Dispatch) that selected a tool value, -1 if none.
+	disp int
 }
 
 type tracer struct {
@@ -46,6 +49,13 @@ type tracer struct {
 	seedRoots map[string]bool
 	toolCalls map[ir.CallRef]bool
 	budget    int
+	cur       titem
+	pending   []pendingTool
+}
+
+type pendingTool struct {
+	fs *funcState
+	ci ssa.CallInstruction
 }
 
 // flows computes the Flow of every call result that shows part of the agent shape.
@@ -70,8 +80,14 @@ func (b *builder) flows() {
 			if v.Common().IsInvoke() {
 				t.roots(v.Common().Value, 0, t.seedRoots)
 			}
+			t.cur = titem{disp: -1}
 			t.push(v, kResult, fs, 0)
 			t.run()
+			for _, p := range t.pending {
+				if idx, ok := p.fs.callIdx[p.ci]; ok && !t.toolCalls[ir.CallRef{Func: p.fs.f.ID, Call: idx}] {
+					t.addToolD(p.fs, p.ci, t.dispatch(p.fs, p.ci.Common().Pos(), "name_arg", p.ci))
+				}
+			}
 			if len(t.flow.Checked) == 0 && len(t.flow.Dispatch) == 0 && len(t.flow.Iterated) == 0 {
 				continue
 			}
@@ -124,11 +140,20 @@ func isStdCall(keys []string) bool {
 		return false
 	}
 	for _, k := range keys {
-		if k == "" || !isStdPath(k) {
+		if k == "" || !isStdPath(keyPkg(k)) {
 			return false
 		}
 	}
 	return true
+}
+
+// keyPkg returns the package path of a key ("pkg/path.Type.Method" → "pkg/path").
+func keyPkg(key string) string {
+	i := strings.LastIndexByte(key, '/')
+	if j := strings.IndexByte(key[i+1:], '.'); j >= 0 {
+		return key[:i+1+j]
+	}
+	return key
 }
 
 func isModelHTTP(keys []string) bool {
@@ -141,15 +166,22 @@ func isModelHTTP(keys []string) bool {
 }
 
 func (t *tracer) push(v ssa.Value, k taintKind, fs *funcState, depth int) {
+	t.pushD(v, k, fs, depth, t.cur.disp)
+}
+
+func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int) {
 	if v == nil || fs == nil {
 		return
 	}
-	it := titem{v: v, k: k, fs: fs, depth: depth}
+	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp}
 	key := titem{v: v, k: k}
 	if t.seen[key] {
 		return
 	}
 	t.seen[key] = true
+	if debugFlow && fs.f.Pos.Line > 0 && t.seedFS.f.Short == debugFunc {
+		fmt.Fprintf(os.Stderr, "flow %d: %s k=%d %s in %s\n", t.seedCall, v.Name(), k, v.String(), fs.f.Short)
+	}
 	t.work = append(t.work, it)
 	if k == kOut && t.seedRoots[valueRoot(v)] {
 		t.feed(v.Pos(), fs)
@@ -194,6 +226,10 @@ func (t *tracer) roots(v ssa.Value, depth int, out map[string]bool) {
 		t.roots(x.X, depth+1, out)
 	case *ssa.MakeInterface:
 		t.roots(x.X, depth+1, out)
+	case *ssa.MakeClosure:
+		for _, bnd := range x.Bindings {
+			t.roots(bnd, depth+1, out)
+		}
 	case *ssa.ChangeType:
 		t.roots(x.X, depth+1, out)
 	case *ssa.Convert:
@@ -240,6 +276,7 @@ func (t *tracer) run() {
 		it := t.work[len(t.work)-1]
 		t.work = t.work[:len(t.work)-1]
 		t.budget--
+		t.cur = it
 		t.step(it)
 	}
 }
@@ -261,6 +298,11 @@ func (t *tracer) step(it titem) {
 	refs := v.Referrers()
 	if refs == nil {
 		return
+	}
+	if debugFlow && v.Name() == os.Getenv("GOIR_DEBUG_VALUE") {
+		for _, r := range *refs {
+			fmt.Fprintf(os.Stderr, "referrer of %s: %T %s\n", v.Name(), r, r)
+		}
 	}
 	for _, r := range *refs {
 		switch x := r.(type) {
@@ -321,8 +363,8 @@ func (t *tracer) step(it titem) {
 			} else if x.X == v && (k == kTool || k == kOut) {
 				t.push(x, k, fs, it.depth)
 			} else if x.Index == v && k == kName {
-				t.dispatch(fs, x.Pos(), "map_lookup", x)
-				t.push(x, kTool, fs, it.depth)
+				d := t.dispatch(fs, x.Pos(), "map_lookup", x)
+				t.pushD(x, kTool, fs, it.depth, d)
 			}
 		case *ssa.Range:
 			if x.X == v && k == kResult {
@@ -332,6 +374,10 @@ func (t *tracer) step(it titem) {
 		case *ssa.Next:
 			if x.Iter == v {
 				t.push(x, k, fs, it.depth)
+			}
+		case *ssa.MapUpdate:
+			if x.Value == v && (k == kResult || k == kElem) {
+				t.push(x.Map, kResult, fs, it.depth) // tool calls gathered into a map
 			}
 		case *ssa.UnOp:
 			switch x.Op {
@@ -362,6 +408,12 @@ func (t *tracer) step(it titem) {
 			}
 			t.store(it, x)
 		case *ssa.MakeClosure:
+			if k == kOut && t.seedRoots[valueRoot(x)] {
+				t.feed(x.Pos(), fs)
+			}
+			if k == kTool {
+				t.push(x, kTool, fs, it.depth) // a bound method value: runTool = tool.Run
+			}
 			if fn, ok := x.Fn.(*ssa.Function); ok {
 				if cfs := t.fsOf(fn); cfs != nil {
 					for i, bnd := range x.Bindings {
@@ -372,7 +424,7 @@ func (t *tracer) step(it titem) {
 				}
 			}
 		case *ssa.Return:
-			if k == kOut || k == kTool {
+			if k == kOut || k == kTool || (k == kResult || k == kElem) && it.depth > 0 {
 				t.returned(it, x)
 			}
 		case ssa.CallInstruction:
@@ -398,7 +450,7 @@ func (t *tracer) iterated(fs *funcState, in ssa.Instruction) {
 	t.flow.Iterated = append(t.flow.Iterated, p)
 }
 
-func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruction) *ir.Dispatch {
+func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruction) int {
 	pos := t.b.pos(p)
 	if !pos.IsValid() && at != nil && at.Block() != nil {
 		for _, in := range at.Block().Instrs {
@@ -411,28 +463,33 @@ func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruc
 	for i := range t.flow.Dispatch {
 		d := &t.flow.Dispatch[i]
 		if d.Pos == pos && d.How == how {
-			return d
+			return i
 		}
 	}
 	t.flow.Dispatch = append(t.flow.Dispatch, ir.Dispatch{Pos: pos, How: how, Func: fs.f.ID, Text: t.b.source(p)})
-	return &t.flow.Dispatch[len(t.flow.Dispatch)-1]
+	return len(t.flow.Dispatch) - 1
 }
 
 // addTool records a call that runs a selected callable.
-func (t *tracer) addTool(fs *funcState, ci ssa.CallInstruction) {
+func (t *tracer) addTool(fs *funcState, ci ssa.CallInstruction) { t.addToolD(fs, ci, t.cur.disp) }
+
+func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 	idx, ok := fs.callIdx[ci]
 	if !ok {
 		return
+	}
+	if c := fs.f.Calls[idx]; !c.Pos.IsValid() || isStdCall(c.Keys) && (c.Abstract == "" || isStdPath(keyPkg(c.Abstract))) {
+		return // the standard library runs no tools
 	}
 	ref := ir.CallRef{Func: fs.f.ID, Call: idx}
 	if t.toolCalls[ref] {
 		return
 	}
 	t.toolCalls[ref] = true
-	if len(t.flow.Dispatch) == 0 {
-		t.dispatch(fs, ci.Common().Pos(), "element_arg", ci)
+	if disp < 0 || disp >= len(t.flow.Dispatch) {
+		disp = t.dispatch(fs, ci.Common().Pos(), "element_arg", ci)
 	}
-	d := &t.flow.Dispatch[len(t.flow.Dispatch)-1]
+	d := &t.flow.Dispatch[disp]
 	d.Calls = append(d.Calls, ref)
 }
 
@@ -462,8 +519,10 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 		if x.Op != token.EQL && x.Op != token.NEQ {
 			return
 		}
+		if isConst && isNamedConst(c) {
+			return // a kind test (content.Type() == ContentTypeToolCall), not a name dispatch
+		}
 		d := t.dispatch(fs, x.Pos(), "name_compare", x)
-		_ = d
 		if isConst {
 			// switch call.Name { case "search": … }: the calls in the matching branch
 			for _, in := range *x.Referrers() {
@@ -483,7 +542,7 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 					for _, bin := range blk.Instrs {
 						if ci, ok := bin.(ssa.CallInstruction); ok && n < 3 {
 							if _, ok := fs.callIdx[ci]; ok {
-								t.addTool(fs, ci)
+								t.addToolD(fs, ci, d)
 								if cv, ok := ci.(*ssa.Call); ok {
 									t.push(cv, kOut, fs, it.depth)
 								}
@@ -496,7 +555,7 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			return
 		}
 		if base := baseOf(other, 0); base != nil {
-			t.push(base, kTool, fs, it.depth)
+			t.pushD(base, kTool, fs, it.depth, d)
 		}
 	}
 }
@@ -654,8 +713,14 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			}
 		}
 	case *ssa.IndexAddr:
-		if k == kOut {
+		switch k {
+		case kOut:
 			t.push(a.X, kOut, fs, it.depth)
+		case kElem:
+			// the backing array of append(s, e): its slice is a collection of elements
+			if _, ok := a.X.(*ssa.Alloc); ok {
+				t.push(a.X, kElem, fs, it.depth)
+			}
 		}
 	}
 }
@@ -740,6 +805,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 					if yfs := t.fsOf(yf); yfs != nil {
 						for _, p := range yf.Params {
 							t.push(p, kResult, yfs, it.depth)
+							t.push(p, kElem, yfs, it.depth) // each item may be one event of a stream
 						}
 					}
 				}
@@ -760,7 +826,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 					t.fields[name+"()"] = true
 				}
 			}
-			if cv != nil && (recv || calledValue || tfs != nil) {
+			if cv != nil && (recv || calledValue) {
 				t.push(cv, kResult, fs, it.depth)
 			}
 		}
@@ -781,13 +847,14 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.param(target, tfs, argIdx, kElem, it.depth+1)
 			}
 			if cv != nil {
+				if elemLike(cv.Type()) {
+					t.push(cv, kElem, fs, it.depth) // a converted, validated or repaired element
+				}
 				t.push(cv, kOut, fs, it.depth)
 			}
 		}
 	case kName:
-		if argIdx >= 0 && !recv {
-			d := t.dispatch(fs, com.Pos(), "name_arg", ci)
-			_ = d
+		if argIdx >= 0 && !recv && !(isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && com.Method == nil) {
 			if tfs != nil && it.depth < 3 {
 				t.param(target, tfs, argIdx, kName, it.depth+1)
 			}
@@ -797,9 +864,12 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 					rt = tup.At(0).Type()
 				}
 				if isCallable(rt) {
-					t.push(cv, kTool, fs, it.depth)
-				} else if tfs == nil {
-					t.addTool(fs, ci)
+					// registry.Get(name): the callable a name selects
+					t.pushD(cv, kTool, fs, it.depth, t.dispatch(fs, com.Pos(), "name_arg", ci))
+				} else if tfs == nil && t.cur.disp < 0 {
+					// registry.Execute(name, args): the call runs the tool it names, unless a
+					// lookup or comparison selected what it calls (decided once the trace is done)
+					t.pending = append(t.pending, pendingTool{fs, ci})
 					t.push(cv, kOut, fs, it.depth)
 				}
 			}
@@ -874,16 +944,9 @@ func isGetter(com *ssa.CallCommon) bool {
 	if !com.IsInvoke() {
 		n-- // the receiver
 	}
-	if n > 0 || sig.Results().Len() == 0 {
-		return false
-	}
-	for i := 0; i < sig.Results().Len(); i++ {
-		bt, ok := sig.Results().At(i).Type().Underlying().(*types.Basic)
-		if !ok || bt.Info()&(types.IsString|types.IsBoolean) == 0 {
-			return false
-		}
-	}
-	return true
+	// a tool needs its input: a method without arguments reads the callable (Name, Info,
+	// Definition) rather than running it
+	return n == 0 && sig.Results().Len() > 0
 }
 
 // isCollectionLen reports whether v is len(x) of a slice, map or channel (not of a string).
@@ -901,3 +964,31 @@ func isCollectionLen(v ssa.Value) bool {
 	}
 	return false
 }
+
+// elemLike reports whether a call's (first) result can stand for an element: a struct, a
+// pointer or an interface other than error.
+func elemLike(res types.Type) bool {
+	if tup, ok := res.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		res = tup.At(0).Type()
+	}
+	if isErrorType(res) {
+		return false
+	}
+	switch res.Underlying().(type) {
+	case *types.Struct, *types.Pointer, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// isNamedConst reports whether c is a constant of a named (enum-like) type.
+func isNamedConst(c *ssa.Const) bool {
+	_, named := types.Unalias(c.Type()).(*types.Named)
+	return named
+}
+
+var debugFunc = os.Getenv("GOIR_DEBUG_FLOW")
+var debugFlow = debugFunc != ""

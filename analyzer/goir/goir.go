@@ -44,7 +44,7 @@ type builder struct {
 	fset    *token.FileSet
 	prog    *ssa.Program
 	src     []*ssa.Package // packages built from source
-	srcPkgs map[*types.Package]*packages.Package
+	srcPkgs map[*types.Package]*Source
 	cg      *callgraph.Graph
 	out     *ir.Program
 	ids     map[*ssa.Function]int
@@ -79,28 +79,62 @@ type natLoop struct {
 	stmt    ast.Stmt
 }
 
+// Source is one package to build the IR of: its types, syntax and type information.
+type Source struct {
+	Types     *types.Package
+	Syntax    []*ast.File
+	TypesInfo *types.Info
+}
+
+// BuildSources builds the IR of the given packages (other packages they import contribute
+// types only), as Build does; the analysis passes use it on the package they analyze.
+func BuildSources(fset *token.FileSet, srcs []Source) (prog *ir.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("goir: building SSA: %v", r)
+		}
+	}()
+	var all []*Source
+	for i := range srcs {
+		all = append(all, &srcs[i])
+	}
+	b := newBuilderFrom(fset, all)
+	return b.build(), nil
+}
+
 func newBuilder(pkgs []*packages.Package) *builder {
 	var fset *token.FileSet
-	srcPkgs := map[*types.Package]*packages.Package{}
-	var all []*packages.Package
+	var all []*Source
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if fset == nil && p.Fset != nil {
 			fset = p.Fset
 		}
-		all = append(all, p)
+		if p.Types == nil || p.IllTyped {
+			return
+		}
+		s := &Source{Types: p.Types}
+		if len(p.Syntax) > 0 && p.TypesInfo != nil && len(p.TypesInfo.Defs) > 0 && !isStdPath(p.PkgPath) {
+			s.Syntax, s.TypesInfo = p.Syntax, p.TypesInfo
+		}
+		all = append(all, s)
 	})
 	if fset == nil {
 		return nil
 	}
+	return newBuilderFrom(fset, all)
+}
+
+func newBuilderFrom(fset *token.FileSet, all []*Source) *builder {
+	srcPkgs := map[*types.Package]*Source{}
 	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var src []*ssa.Package
 	for _, p := range all {
-		if p.Types == nil || p.IllTyped || created[p.Types] {
+		if created[p.Types] {
 			continue
 		}
 		created[p.Types] = true
-		if len(p.Syntax) > 0 && p.TypesInfo != nil && len(p.TypesInfo.Defs) > 0 && !isStdPath(p.PkgPath) {
+		if len(p.Syntax) > 0 {
 			src = append(src, prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true))
 			srcPkgs[p.Types] = p
 		} else {
@@ -119,9 +153,7 @@ func newBuilder(pkgs []*packages.Package) *builder {
 		}
 	}
 	for _, p := range all {
-		if p.Types != nil {
-			visit(p.Types)
-		}
+		visit(p.Types)
 	}
 	for _, p := range src {
 		p.Build()

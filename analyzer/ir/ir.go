@@ -168,6 +168,9 @@ type Call struct {
 	Abstract string   `json:"abstract,omitempty"`
 	// Targets are the Func ids among Callees that have bodies in the Program.
 	Targets []int `json:"targets,omitempty"`
+	// ArgFuncs are the Funcs passed as arguments (callbacks: a retry wrapper's attempt, a
+	// tracing span's body, a Promise.all member).
+	ArgFuncs []int `json:"arg_funcs,omitempty"`
 	// Method is the called method's or function's bare name.
 	Method string `json:"method,omitempty"`
 	// Loops are the loops of the Func the call is in (innermost first).
@@ -344,11 +347,17 @@ type Mint struct {
 	Field string `json:"field,omitempty"`
 }
 
-// StopSet is a list of stop conditions checked each step (a StopWhen-style predicate list).
+// StopSet is a list of stop conditions checked each step (a StopWhen-style predicate list):
+// a call in a loop that receives a collection of predicates and whose boolean result decides
+// whether the loop goes on.
 type StopSet struct {
-	Pos  Pos    `json:"pos"`
+	Pos    Pos    `json:"pos"`
+	Source string `json:"source,omitempty"`
+	// Text is the predicate list as written.
 	Text string `json:"text"`
 	Loop int    `json:"loop"`
+	// Key is the predicate list's field key, when it is a field.
+	Key string `json:"key,omitempty"`
 }
 
 // Default is a default value of a field, variable or option.

@@ -260,9 +260,25 @@ func moduleImports(roots []*packages.Package) []string {
 	return extra
 }
 
-// nonStdImports returns the import paths of the packages outside the standard library that
-// roots import, directly or indirectly, and that are not among roots.
+// nonStdImports returns the import paths of the packages that roots import, directly or
+// through other packages, that belong to roots' own modules or to the modules roots import
+// directly (the framework an agent is built on), and that are not among roots. Deeper
+// dependencies (provider SDKs' transports, cloud clients) stay export data: following every
+// module from source costs minutes and gigabytes on real projects.
 func nonStdImports(roots []*packages.Package) []string {
+	mods := map[string]bool{}
+	for _, p := range roots {
+		if p.Module != nil {
+			mods[p.Module.Path] = true
+		}
+	}
+	for _, p := range roots {
+		for _, q := range p.Imports {
+			if q.Module != nil {
+				mods[q.Module.Path] = true
+			}
+		}
+	}
 	paths := map[string]bool{}
 	for _, p := range roots {
 		paths[p.PkgPath] = true
@@ -272,7 +288,7 @@ func nonStdImports(roots []*packages.Package) []string {
 	var visit func(p *packages.Package)
 	visit = func(p *packages.Package) {
 		for _, q := range p.Imports {
-			if seen[q.ID] || q.Module == nil {
+			if seen[q.ID] || q.Module == nil || !mods[q.Module.Path] {
 				continue
 			}
 			seen[q.ID] = true

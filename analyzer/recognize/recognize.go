@@ -60,11 +60,12 @@ type rec struct {
 	callers map[int][]ir.CallRef
 	loops   map[string]*Loop // by "func:loop"
 	order   []*Loop
+	cands   map[*Loop][]*site
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}}
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
@@ -78,6 +79,23 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 		for i := range f.Calls {
 			r.decision(f, &f.Calls[i])
+		}
+	}
+	// Rank: a loop's model calls are its best-scoring candidates (within half a point).
+	for _, l := range r.order {
+		best, withTools := 0.0, false
+		for _, s := range r.cands[l] {
+			withTools = withTools || len(s.tools) > 0
+		}
+		for _, s := range r.cands[l] {
+			if s.score > best && (len(s.tools) > 0 || !withTools) {
+				best = s.score
+			}
+		}
+		for _, s := range r.cands[l] {
+			if s.score >= best-0.5 && (len(s.tools) > 0 || !withTools) {
+				r.addModel(l, s)
+			}
 		}
 	}
 	res := &Result{Loops: r.order}
@@ -179,6 +197,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		for _, ch := range fl.Checked {
 			if ch.Leaves {
 				s.score += 2
+				if ch.Func != f.ID && ch.Func != f.Parent {
+					s.score-- // a helper's early return: weaker than leaving the loop itself
+				}
 				s.leaves = true
 				s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
 				break
@@ -197,8 +218,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var at ir.Pos
 		for _, d := range fl.Dispatch {
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "element_arg": 1}[d.How]
-			if len(d.Calls) == 0 && d.How != "map_lookup" && d.How != "name_compare" {
-				w = 0
+			if len(d.Calls) == 0 {
+				w = 0 // a name compared or looked up without a callable run: a filter
+				if d.How == "map_lookup" {
+					w = 1
+				}
 			}
 			if w > best {
 				best, how, at = w, d.How, d.Pos
@@ -238,10 +262,54 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			break
 		}
 	}
+	if !s.confirmed && len(s.tools) > 0 && r.runsItsTools(c, s.tools) {
+		// the call's own body runs the tools it is handed: a tool executor, not the decision
+		s.score -= 4
+		s.evidence = append(s.evidence, "its own body runs the dispatched tools (a tool executor)")
+		s.dispatch, s.feeds = false, false
+	}
 	if s.prov.Confidence == "" {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// runsItsTools reports whether every tool call of a site is in code its callees run.
+func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
+	if len(c.Targets) == 0 {
+		return false
+	}
+	inside := map[int]bool{}
+	queue := append([]int{}, c.Targets...)
+	for _, t := range queue {
+		inside[t] = true
+	}
+	for i := 0; i < len(queue) && i < 400; i++ {
+		g := r.p.Funcs[queue[i]]
+		for _, gc := range g.Calls {
+			if len(gc.Targets) > 4 {
+				continue
+			}
+			for _, t := range append(append([]int{}, gc.Targets...), gc.ArgFuncs...) {
+				if !inside[t] {
+					inside[t] = true
+					queue = append(queue, t)
+				}
+			}
+		}
+		for _, f := range r.p.Funcs {
+			if f.Parent == g.ID && !inside[f.ID] {
+				inside[f.ID] = true
+				queue = append(queue, f.ID)
+			}
+		}
+	}
+	for _, t := range tools {
+		if !inside[t.Func] {
+			return false
+		}
+	}
+	return true
 }
 
 // decision considers a call as the model call of a turn loop.
@@ -253,7 +321,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{})
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds)
 	if holder == nil {
 		return
 	}
@@ -264,12 +332,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		r.loops[key] = l
 		r.order = append(r.order, l)
 	}
-	r.addModel(l, s)
+	r.cands[l] = append(r.cands[l], s)
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
 
-func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool) (*ir.Func, int) {
+// turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
+// dispatches and feeds back) allows a caller's loop (a state machine's step function).
+func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) (*ir.Func, int) {
 	if depth > 3 || seen[f.ID] {
 		return nil, -1
 	}
@@ -295,7 +365,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool) (*i
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen); h != nil {
+			if h, l := r.turnLoop(p, nil, depth+1, seen, strong); h != nil {
 				return h, l
 			}
 		}
@@ -306,9 +376,12 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool) (*i
 		}
 	}
 	// a helper called from a loop: the caller's loop
+	if !strong || len(r.callers[f.ID]) > 4 {
+		return nil, -1
+	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen); h != nil {
+		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong); h != nil {
 			return h, l
 		}
 	}
@@ -440,12 +513,21 @@ func calleeName(c *ir.Call) string {
 	return c.Method
 }
 
-// via follows a helper down to the provider call whose result it returns.
+// via follows a helper (or a callback a wrapper runs: a retry's attempt) down to the provider
+// call whose result it returns.
 func (r *rec) via(c *ir.Call, depth int) []string {
-	if depth > 3 || len(c.Targets) != 1 {
+	if depth > 3 {
 		return nil
 	}
-	g := r.p.Funcs[c.Targets[0]]
+	var g *ir.Func
+	switch {
+	case len(c.Targets) == 1:
+		g = r.p.Funcs[c.Targets[0]]
+	case len(c.ArgFuncs) == 1:
+		g = r.p.Funcs[c.ArgFuncs[0]]
+	default:
+		return nil
+	}
 	for _, ret := range g.Returns {
 		for _, v := range ret.Values {
 			if v.Kind != ir.ValCall || v.Call < 0 {
@@ -498,6 +580,13 @@ func (r *rec) bound(l *Loop) {
 		}
 	}
 	if best == nil {
+		for _, ss := range f.Stops {
+			if ss.Loop == l.LoopID && l.LoopID >= 0 {
+				l.Map.Bound = &model.Bound{Expr: ss.Text + " (stop conditions)", Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
+				l.Map.OnBound = &model.OnBound{Kind: model.OnBoundStopReason, Value: "a stop condition holds", Pos: pos(ss.Pos), Source: ss.Source}
+				return
+			}
+		}
 		return
 	}
 	b := best

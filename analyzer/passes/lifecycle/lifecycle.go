@@ -328,6 +328,7 @@ func run(pass *analysis.Pass) (any, error) {
 			result.Loops = append(result.Loops, l)
 		}
 	}
+	a.recognizeLoops(result, table)
 	// Loops reached through calls, to a fixpoint.
 	for _, f := range a.order {
 		for _, l := range f.loops {

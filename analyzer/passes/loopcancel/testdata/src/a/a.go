@@ -116,3 +116,27 @@ func turnWithTools(ctx context.Context, m fw.Model, maxSteps int) error {
 	}
 	return nil
 }
+
+// backoffOnly observes cancellation only while waiting to retry a failed model call: the
+// iterations that succeed never pass a check.
+func backoffOnly(ctx context.Context, m fw.Model, tools map[string]func(string) string, maxSteps int) (string, error) {
+	var msgs []fw.Message
+	for i := 0; i < maxSteps; i++ { // want `turn loop never checks cancellation between steps`
+		msg, err := m.Generate(ctx, msgs)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return "", ctx.Err()
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		if len(msg.ToolCalls) == 0 {
+			return msg.Text, nil
+		}
+		for _, tc := range msg.ToolCalls {
+			msgs = append(msgs, fw.Message{Text: tools[tc.Name](tc.Args)})
+		}
+	}
+	return "", fw.ErrMaxSteps
+}

@@ -1,0 +1,206 @@
+package lifecycle
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/lifeline-dev/lifeline/analyzer/goir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// recognizeLoops runs the structural recognizer (analyzer/goir → analyzer/recognize) on the
+// package and reconciles the pass's loops with it, so that the checks see the recognizer's
+// turn loops:
+//   - a loop the pass inferred from names only (every element inferred) that the recognizer
+//     does not find is dropped (a loop over a finite slice around a database write);
+//   - a loop both find takes the recognizer's cancellation verdict (a check must be on every
+//     iteration's path: a ctx.Done() inside a retry backoff does not count);
+//   - a loop only the recognizer finds is added.
+//
+// SSA is built only for packages with a loop around a call whose result is inspected (see
+// worthRecognizing): the others hold no turn loop the recognizer could find.
+func (a *state) recognizeLoops(result *Result, table *roles.Table) {
+	if !a.worthRecognizing() {
+		return
+	}
+	prog, err := goir.BuildSources(a.pass.Fset, []goir.Source{{Types: a.pass.Pkg, Syntax: a.pass.Files, TypesInfo: a.pass.TypesInfo}})
+	if err != nil {
+		return // SSA could not be built: keep the pass's own loops
+	}
+	res := recognize.Recognize(prog, recognize.Options{Table: table})
+	found := map[model.Position]*recognize.Loop{}
+	for _, l := range res.Loops {
+		found[l.Map.Pos] = l
+	}
+	have := map[model.Position]bool{}
+	kept := result.Loops[:0]
+	for _, l := range result.Loops {
+		have[l.Map.Pos] = true
+		rl := found[l.Map.Pos]
+		if rl == nil && !l.Retry && inferredOnly(l.Map) && a.finiteRange(l.Node) {
+			continue // a loop over a finite collection the agent shape does not support
+		}
+		if rl != nil {
+			l.Retry = false // tool results feed the next call: a turn loop, not a retry
+		}
+		if rl != nil && l.Map.Provenance.Confidence == model.ConfidenceInferred {
+			l.Map.ChecksCancel, l.Map.CancelPos = rl.Map.ChecksCancel, rl.Map.CancelPos
+			if !rl.Map.ChecksCancel {
+				l.CancelPos = token.NoPos
+			}
+		}
+		kept = append(kept, l)
+	}
+	result.Loops = kept
+	for _, rl := range res.Loops {
+		if have[rl.Map.Pos] {
+			continue
+		}
+		node, fn := a.nodeAt(rl)
+		if node == nil {
+			continue
+		}
+		l := &Loop{Node: node, Func: fn, Map: rl.Map}
+		for _, p := range rl.Func.Params {
+			l.HasContext = l.HasContext || p.Kind == "context"
+		}
+		if !l.HasContext && rl.Func.Parent >= 0 {
+			for _, p := range prog.Funcs[rl.Func.Parent].Params {
+				l.HasContext = l.HasContext || p.Kind == "context"
+			}
+		}
+		result.Loops = append(result.Loops, l)
+	}
+}
+
+// finiteRange reports whether n ranges over a finite collection (slice, array, map, string).
+func (a *state) finiteRange(n ast.Node) bool {
+	rs, ok := n.(*ast.RangeStmt)
+	if !ok {
+		return false
+	}
+	t := a.pass.TypesInfo.TypeOf(rs.X)
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+		return true
+	case *types.Pointer:
+		_, arr := u.Elem().Underlying().(*types.Array)
+		return arr
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	}
+	return false
+}
+
+// inferredOnly reports whether every element of a loop is inferred by the pass's name rules.
+func inferredOnly(l model.Loop) bool {
+	if l.Provenance.Confidence != model.ConfidenceInferred {
+		return false
+	}
+	for _, c := range append(append([]model.CallSite{}, l.ModelCalls...), l.ToolCalls...) {
+		if c.Provenance.Confidence != model.ConfidenceInferred {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeAt finds the loop statement (or the recursive function) of a recognized loop, and the
+// function holding it.
+func (a *state) nodeAt(rl *recognize.Loop) (node, fn ast.Node) {
+	for _, file := range a.pass.Files {
+		if a.pass.Fset.File(file.Pos()).Name() != rl.Map.Pos.File {
+			continue
+		}
+		var stack []ast.Node
+		ast.Inspect(file, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if node != nil {
+				return false
+			}
+			stack = append(stack, n)
+			line := a.pass.Fset.Position(n.Pos()).Line
+			match := false
+			switch n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				match = rl.LoopID >= 0 && line == rl.Map.Pos.Line
+			case *ast.FuncDecl, *ast.FuncLit:
+				match = rl.LoopID < 0 && line == rl.Map.Pos.Line
+			}
+			if match {
+				node = n
+				for i := len(stack) - 1; i >= 0; i-- {
+					switch stack[i].(type) {
+					case *ast.FuncDecl, *ast.FuncLit:
+						if stack[i] != n || rl.LoopID < 0 {
+							fn = stack[i]
+							return false
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return node, fn
+}
+
+// worthRecognizing is a cheap syntactic test: the package has a loop whose body compares a
+// len(...) with a constant or ranges over a selector (tool calls in a result), and calls
+// something.
+func (a *state) worthRecognizing() bool {
+	info := a.pass.TypesInfo
+	found := false
+	for _, file := range a.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			var body *ast.BlockStmt
+			switch l := n.(type) {
+			case *ast.ForStmt:
+				body = l.Body
+			case *ast.RangeStmt:
+				body = l.Body
+			default:
+				return true
+			}
+			calls, inspects := false, false
+			ast.Inspect(body, func(m ast.Node) bool {
+				switch x := m.(type) {
+				case *ast.CallExpr:
+					if t, ok := info.Types[x]; ok && !t.IsVoid() {
+						calls = true
+					}
+				case *ast.BinaryExpr:
+					if c, ok := ast.Unparen(x.X).(*ast.CallExpr); ok {
+						if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "len" {
+							inspects = true
+						}
+					}
+				case *ast.RangeStmt:
+					if _, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok {
+						if t := info.TypeOf(x.X); t != nil {
+							if _, isSlice := t.Underlying().(*types.Slice); isSlice {
+								inspects = true
+							}
+						}
+					}
+				}
+				return true
+			})
+			found = calls && inspects
+			return !found
+		})
+	}
+	return found
+}
