@@ -23,8 +23,19 @@ type builder struct {
 var (
 	reRecursion = regexp.MustCompile(`(?i)recursion limit|GraphRecursionError`)
 	reAbort     = regexp.MustCompile(`(?i)\babort|AbortError|CancelledError|cancelled|canceled`)
-	reInterrupt = regexp.MustCompile(`GraphInterrupt|NodeInterrupt|__interrupt__`)
+	// reInterrupt matches an interrupt() error: the JS/Python class names, and Python's
+	// astream_events error text, which is str(GraphInterrupt) = "(Interrupt(value=…),)".
+	reInterrupt = regexp.MustCompile(`GraphInterrupt|NodeInterrupt|__interrupt__|^\(Interrupt\(|Interrupt\(value=`)
 )
+
+// stepLimitAnswer is the answer LangGraph's prebuilt ReAct agent (createReactAgent /
+// create_react_agent) gives instead of the model's tool calls when the recursion limit is about
+// to be hit (its remaining_steps guard): the loop stopped at its bound without raising.
+const stepLimitAnswer = "Sorry, need more steps to process this request."
+
+// interrupted says whether r (a tool or node run) stopped at interrupt(): its error is a
+// GraphInterrupt, which pauses the graph rather than failing the call.
+func interrupted(r *run) bool { return r.hasErr && reInterrupt.MatchString(r.errText) }
 
 func (b *builder) sessionOf(root *run) (string, bool) {
 	var found string
@@ -289,14 +300,16 @@ func (b *builder) emitRoot(root *run) {
 			items = append(items, item{c.start, c.startOrder, ev})
 			if ended(c) {
 				ee := model.Event{Type: model.ToolEnd, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, TS: c.end, Name: c.name, Source: model.SourceTool, Outcome: model.OutcomeOK, Origin: b.em.At(c.line)}
-				if c.hasErr || c.toolStatusError {
+				if interrupted(c) {
+					ee.Attrs = map[string]any{"interrupted": true, "note": "interrupt() paused the graph inside this call: not a failure; the call runs again when the thread is resumed"}
+				} else if c.hasErr || c.toolStatusError {
 					msg := c.errText
 					if msg == "" {
 						msg = "the tool returned an error ToolMessage (status error)"
 					}
 					ee.Outcome, ee.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: firstLineOf(msg)}
 					if reAbort.MatchString(msg) {
-						ee.Error.Kind = "cancelled"
+						ee.Outcome, ee.Error.Kind = model.OutcomeCancelled, "cancelled"
 						if out == model.OutcomeOK {
 							out = model.OutcomeCancelled
 						}
@@ -326,10 +339,18 @@ func (b *builder) emitRoot(root *run) {
 
 	// Run status from the root.
 	status, stop, errInfo, cause := b.outcome(root, calls)
+	var endInferred []string
+	if root.endInferred {
+		endInferred = []string{"end", "status", "stop_reason"}
+	}
 	switch {
 	case status == model.StatusWaiting:
-		emit(root, model.Event{Type: model.RunStatusChange, RunID: runID, TS: root.end, Status: model.StatusWaiting, WaitReason: model.WaitApproval,
-			StopReason: model.StopAwaitingApproval, Source: model.SourceRuntime, Cause: "interrupt", Inferred: []string{"status"}})
+		ws := model.Event{Type: model.RunStatusChange, RunID: runID, TS: root.end, Status: model.StatusWaiting, WaitReason: model.WaitApproval,
+			StopReason: model.StopAwaitingApproval, Source: model.SourceRuntime, Cause: cause, Inferred: []string{"status"}}
+		if cause == "breakpoint" {
+			ws.Attrs = map[string]any{"pending_tool_calls": pendingCalls(calls), "note": "the graph ended after a model call whose requested tools never ran (a static breakpoint such as interrupt_before=[\"tools\"])"}
+		}
+		emit(root, ws)
 		if !open {
 			emit(root, model.Event{Type: model.TurnEnd, RunID: runID, TurnID: turnID, TS: root.end, Outcome: model.OutcomeOK, StopReason: model.StopAwaitingApproval, Source: model.SourceRuntime, Inferred: []string{"turn"}})
 		}
@@ -342,7 +363,7 @@ func (b *builder) emitRoot(root *run) {
 	b.st.SetValue("waiting\x00"+sess, "")
 	if open {
 		// the root ended while some call never did: the turn stays open with it
-		emit(root, model.Event{Type: model.RunEnd, RunID: runID, TS: root.end, Status: status, StopReason: stop, Error: errInfo, Source: model.SourceRuntime, Cause: cause})
+		emit(root, model.Event{Type: model.RunEnd, RunID: runID, TS: root.end, Status: status, StopReason: stop, Error: errInfo, Source: model.SourceRuntime, Cause: cause, Inferred: endInferred})
 		return
 	}
 	tout := model.OutcomeOK
@@ -353,7 +374,7 @@ func (b *builder) emitRoot(root *run) {
 		tout = model.OutcomeCancelled
 	}
 	emit(root, model.Event{Type: model.TurnEnd, RunID: runID, TurnID: turnID, TS: root.end, Outcome: tout, StopReason: stop, Error: errInfo, Source: model.SourceRuntime, Inferred: []string{"turn"}})
-	emit(root, model.Event{Type: model.RunEnd, RunID: runID, TS: root.end, Status: status, StopReason: stop, Error: errInfo, Source: model.SourceRuntime, Cause: cause})
+	emit(root, model.Event{Type: model.RunEnd, RunID: runID, TS: root.end, Status: status, StopReason: stop, Error: errInfo, Source: model.SourceRuntime, Cause: cause, Inferred: endInferred})
 }
 
 func countCalls(r *run) int {
@@ -367,24 +388,70 @@ func countCalls(r *run) int {
 	return n
 }
 
+// firstLineOf is the first line of an error text; Python tracers append the traceback right
+// after repr(exception), without a newline, so the text stops before "Traceback (".
 func firstLineOf(s string) string {
 	if i := strings.Index(s, "\n"); i >= 0 {
-		return s[:i]
+		s = s[:i]
+	}
+	if i := strings.Index(s, "Traceback (most recent call last)"); i > 0 {
+		s = s[:i]
 	}
 	return s
+}
+
+// pendingCalls lists the tool calls the last model call of calls requested that no later tool
+// run answered: a static breakpoint (interrupt_before=["tools"]) stops the graph there.
+func pendingCalls(calls []*run) []string {
+	last := -1
+	for i, c := range calls {
+		if isLLM(c) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	ran := map[string]bool{}
+	for _, c := range calls[last+1:] {
+		if isTool(c) {
+			ran[c.toolCallID] = true
+		}
+	}
+	if len(calls[last+1:]) > 0 && len(ran) == 0 {
+		return nil
+	}
+	var out []string
+	for _, id := range calls[last].toolCalls {
+		if !ran[id] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // outcome decides a root run's status and stop reason; "" means the run never ended.
 func (b *builder) outcome(root *run, calls []*run) (model.RunStatus, model.StopReason, *model.ErrorInfo, string) {
 	if root.interrupt || root.hasErr && reInterrupt.MatchString(root.errText) {
-		return model.StatusWaiting, model.StopAwaitingApproval, nil, ""
+		return model.StatusWaiting, model.StopAwaitingApproval, nil, "interrupt"
 	}
 	failed := root.hasErr || root.status == "error"
 	if !failed {
-		if root.hasEnd {
-			return model.StatusCompleted, model.StopGoalReached, nil, ""
+		if !root.hasEnd {
+			return "", "", nil, ""
 		}
-		return "", "", nil, ""
+		if root.stepLimit {
+			return model.StatusFailed, model.StopMaxSteps, &model.ErrorInfo{Kind: "max_steps", Message: "the agent answered \"" + stepLimitAnswer + "\" (recursion limit reached)"}, ""
+		}
+		for _, c := range calls {
+			if interrupted(c) {
+				return model.StatusWaiting, model.StopAwaitingApproval, nil, "interrupt"
+			}
+		}
+		if len(pendingCalls(calls)) > 0 {
+			return model.StatusWaiting, model.StopAwaitingApproval, nil, "breakpoint"
+		}
+		return model.StatusCompleted, model.StopGoalReached, nil, ""
 	}
 	msg := root.errText
 	if msg == "" {

@@ -170,16 +170,25 @@ func decodeRunObject(s *store, raw []byte, n int, order *int) error {
 	if rr.ID == "" {
 		return fmt.Errorf("object without \"id\": expected a run record, a createRun/updateRun payload or a post/patch batch")
 	}
-	s.merge(&rr, n, true, order, "")
+	// A plain record of a run already seen that carries its end is the update: the bodies the
+	// Python langsmith Client sends without batching are POST /runs (start) then PATCH
+	// /runs/<id> (the whole run again, with end_time), one per line.
+	update := s.byID[rr.ID] != nil && s.byID[rr.ID].created && !s.byID[rr.ID].hasEnd && isSet(rr.EndTime)
+	s.merge(&rr, n, !update, order, "")
 	return nil
 }
 
 // streamEvent is one streamEvents v2 record.
+func isSet(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && string(t) != "null"
+}
+
 type streamEvent struct {
 	Event     string         `json:"event"`
 	Name      string         `json:"name"`
 	RunID     string         `json:"run_id"`
-	ParentIDs []string       `json:"parent_ids"`
+	ParentIDs *[]string      `json:"parent_ids"`
 	Metadata  map[string]any `json:"metadata"`
 	Data      struct {
 		Output     json.RawMessage `json:"output"`
@@ -194,6 +203,9 @@ type streamEvent struct {
 func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 	s := newStore()
 	var open []*run
+	// lastErr is the run of the last event when that event was an _error: if the stream ends
+	// there with the root still open, the error left the stream and ended the root.
+	var lastErr *run
 	err := ingest.EachLine(r, em, EventsName, func(line []byte, n int) error {
 		var ev streamEvent
 		if err := json.Unmarshal(line, &ev); err != nil {
@@ -205,6 +217,7 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 		if ev.Event == "on_custom_event" {
 			return nil
 		}
+		lastErr = nil
 		i := strings.LastIndexByte(ev.Event, '_')
 		if i <= 3 {
 			return fmt.Errorf("event %q: expected on_<type>_<phase>", ev.Event)
@@ -214,6 +227,19 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			return fmt.Errorf("%s without run_id", ev.Event)
 		}
 		switch phase {
+		case "stream":
+			// a graph's stream chunk {"__interrupt__": […]} (Python astream_events) says the
+			// invocation stopped at interrupt(); no other stream event matters here
+			if r := s.byID[ev.RunID]; r != nil && bytes.Contains(line, []byte(`"__interrupt__"`)) {
+				var chunk struct {
+					Data struct {
+						Chunk map[string]json.RawMessage `json:"chunk"`
+					} `json:"data"`
+				}
+				if json.Unmarshal(line, &chunk) == nil && chunk.Data.Chunk["__interrupt__"] != nil {
+					r.interrupt = true
+				}
+			}
 		case "start":
 			r := s.get(ev.RunID, n)
 			if r.startOrder >= 0 {
@@ -224,8 +250,11 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			if typ == "chat_model" {
 				r.runType = "llm"
 			}
-			if len(ev.ParentIDs) > 0 {
-				r.parentID = ev.ParentIDs[len(ev.ParentIDs)-1]
+			if ev.ParentIDs != nil && len(*ev.ParentIDs) > 0 {
+				r.parentID = (*ev.ParentIDs)[len(*ev.ParentIDs)-1]
+			} else if ev.ParentIDs != nil {
+				// Python astream_events sends parent_ids on every event: [] is a root, even while
+				// a run of an earlier invocation (an interrupted tools node) never ended
 			} else if p := innermost(open); p != nil {
 				r.parentID, r.parentInferred = p.id, true
 			}
@@ -250,6 +279,7 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 					r.errText = msg
 				}
 				r.hasErr = true
+				lastErr = r
 			} else {
 				r.hasEnd = true
 			}
@@ -269,6 +299,15 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 		return nil
 	})
 	roots := s.link()
+	if lastErr != nil && !reInterrupt.MatchString(lastErr.errText) {
+		root := lastErr
+		for root.parent != nil {
+			root = root.parent
+		}
+		if root != lastErr && !ended(root) {
+			root.errText, root.hasErr, root.endInferred = lastErr.errText, true, true
+		}
+	}
 	for _, le := range s.errs {
 		em.Error(le.line, fmt.Errorf("%s: line %d: %w", EventsName, le.line, le.err))
 	}

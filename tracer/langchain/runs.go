@@ -41,6 +41,11 @@ type run struct {
 	usage                                        *usageInfo
 	modelName                                    string
 	interrupt                                    bool
+	// stepLimit: the run's outputs end with the prebuilt agent's recursion-limit answer.
+	stepLimit bool
+	// endInferred: the stream ended right after an error event under this open root, which is
+	// read as the root failing with that error (the exception left astream_events/streamEvents).
+	endInferred bool
 	line                                         int
 	startOrder, endOrder                         int
 	parent                                       *run
@@ -297,6 +302,14 @@ func (r *run) scanOutputs(raw json.RawMessage) {
 	if m, ok := v.(map[string]any); ok {
 		if _, ok := m["__interrupt__"]; ok {
 			r.interrupt = true
+		}
+		if msgs, ok := m["messages"].([]any); ok && len(msgs) > 0 && r.runType != "llm" && r.runType != "tool" {
+			last, _ := msgs[len(msgs)-1].(map[string]any)
+			content, _ := last["content"].(string)
+			if kw, ok := last["kwargs"].(map[string]any); ok && content == "" {
+				content, _ = kw["content"].(string)
+			}
+			r.stepLimit = content == stepLimitAnswer
 		}
 	}
 	switch r.runType {

@@ -6,8 +6,9 @@ runs with astream_events(version="v2") and two callback handlers, so the three v
 same execution:
   <name>.stream_events_v2.jsonl   every astream_events v2 event, json.dumps with pydantic objects
                                   dumped by model_dump() (as langgraph's JSON serializers do)
-  <name>.run_tree.json            the root runs a BaseTracer persists (_persist_run), with their
-                                  child_runs, as Run.dict() serializes them (json.dumps(default=str))
+  <name>.run_tree.json            the root runs a BaseTracer persists (_persist_run), each run as
+                                  Run.dict() serializes it (json.dumps(default=str)) with its
+                                  child_runs put back (RunTree excludes them from dict())
   <name>.langsmith_payloads.jsonl the JSON request bodies LangChainTracer's langsmith Client sends
                                   (auto_batch_tracing=False: POST /runs on start, PATCH /runs/<id> on
                                   end), captured by the requests.Session it is given (no server is
@@ -57,7 +58,15 @@ class Persist(BaseTracer):
         self.roots = []
 
     def _persist_run(self, run):
-        self.roots.append(json.loads(json.dumps(run.dict(), default=str)))  # Run.dict(): pydantic v1 style, what the tracers use
+        self.roots.append(tree(run))
+
+
+def tree(run):
+    """Run.dict() of each run (RunTree's child_runs field is exclude=True, so dict()/json() drop
+    the children: they are put back under "child_runs", recursively)."""
+    d = json.loads(json.dumps(run.dict(), default=str))
+    d["child_runs"] = [tree(c) for c in run.child_runs]
+    return d  # Run.dict(): pydantic v1 style, what the tracers use
 
 
 class Capture(requests.Session):

@@ -364,3 +364,31 @@ func FuzzEvents(t testing.TB, evs []model.Event) {
 	model.Project(evs)
 	model.CheckEvents(evs)
 }
+
+// EachViewWith is EachView for folders that keep other files beside the views (observations,
+// serialized state): only the files <scenario><suffix> for the given suffixes are views. It
+// returns the number of views run.
+func EachViewWith(t *testing.T, glob string, suffixes []string, f func(t *testing.T, v View)) int {
+	t.Helper()
+	exps, _ := filepath.Glob(glob)
+	n := 0
+	for _, exp := range exps {
+		base := strings.TrimSuffix(exp, ".expected.json")
+		want := LoadExpected(t, exp)
+		for _, suf := range suffixes {
+			view := base + suf
+			b, err := os.ReadFile(view)
+			if os.IsNotExist(err) {
+				continue
+			}
+			n++
+			t.Run(filepath.Base(view), func(t *testing.T) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				f(t, View{Scenario: filepath.Base(base), Path: view, Data: b, Want: want})
+			})
+		}
+	}
+	return n
+}
