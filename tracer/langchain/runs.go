@@ -45,13 +45,13 @@ type run struct {
 	stepLimit bool
 	// endInferred: the stream ended right after an error event under this open root, which is
 	// read as the root failing with that error (the exception left astream_events/streamEvents).
-	endInferred bool
-	line                                         int
-	startOrder, endOrder                         int
-	parent                                       *run
-	children                                     []*run
-	parentInferred                               bool
-	created                                      bool
+	endInferred          bool
+	line                 int
+	startOrder, endOrder int
+	parent               *run
+	children             []*run
+	parentInferred       bool
+	created              bool
 	// index is the run's place in store.order.
 	index int
 }
