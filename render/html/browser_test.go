@@ -130,8 +130,8 @@ func TestBrowserInteractive(t *testing.T) {
 	}
 	failed := eval[int](t, b, `JSON.parse(document.getElementById('lifeline-data').textContent).sum.failed`)
 	waitFor(t, b, fmt.Sprintf(`document.getElementById('rowcount').getAttribute('data-matches') === '%d'`, failed))
-	if failed < 3 {
-		t.Errorf("complex trace has %d failed nodes, want ≥ 3", failed)
+	if failed < 2 { // errors that originated where they are shown (their steps, turns, runs not counted)
+		t.Errorf("complex trace has %d errors, want ≥ 2", failed)
 	}
 	if err := chromedp.Do(b.Ctx, chromedp.Evaluate[chromedp.Void](`(function(){var st=document.getElementById('status'); st.value=''; st.dispatchEvent(new Event('change'));})()`)); err != nil {
 		t.Fatal(err)

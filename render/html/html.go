@@ -140,6 +140,7 @@ const (
 	flagStopping                // turn reached turn/stopping
 	flagChildRun                // run nested under its parent run (sub-agent, handoff, retry)
 	flagNoEnd                   // ended, but its end time is unknown
+	flagPropagated              // failed because a descendant failed (not counted as an error of its own)
 )
 
 // payload is the JSON the page reads. Per-node arrays are indexed by row (display order).
@@ -180,12 +181,15 @@ type payload struct {
 
 type summary struct {
 	model.Summary
-	Usage    model.Usage `json:"usage"`
-	Failed   int         `json:"failed"`
-	Open     int         `json:"open"`
-	Findings int         `json:"findings"`
-	Errors   int         `json:"finding_errors"`
-	Nodes    int         `json:"nodes"`
+	Usage model.Usage `json:"usage"`
+	// Failed counts the failures that originated where they are shown (one root cause, one
+	// error); FailedNodes every failed node, the steps, turns and runs it failed included.
+	Failed      int `json:"failed"`
+	FailedNodes int `json:"failed_nodes"`
+	Open        int `json:"open"`
+	Findings    int `json:"findings"`
+	Errors      int `json:"finding_errors"`
+	Nodes       int `json:"nodes"`
 }
 
 type extraRec [2]any
@@ -215,6 +219,8 @@ func build(t *model.Tree, findings []model.Finding, opts Options) *payload {
 		opts.MaxText = 4096
 	}
 	v := view.Flatten(t, findings)
+	startedBy := nestChildRuns(v)
+	prop := propagated(v)
 	n := len(v.Nodes)
 	b := &builder{opts: opts, str: []string{""}, index: map[string]int{"": 0}}
 	title := opts.Title
@@ -312,7 +318,12 @@ func build(t *model.Tree, findings []model.Finding, opts Options) *payload {
 		}
 		if nd.Failed() {
 			f |= flagFailed
-			p.Sum.Failed++
+			p.Sum.FailedNodes++
+			if prop[i] {
+				f |= flagPropagated
+			} else {
+				p.Sum.Failed++
+			}
 		}
 		if !known[i] {
 			f |= flagNoStart
@@ -333,8 +344,11 @@ func build(t *model.Tree, findings []model.Finding, opts Options) *payload {
 			b.session(o, x)
 		case *model.Run:
 			b.run(o, x)
-			if nd.Parent >= 0 && v.Nodes[nd.Parent].Kind == view.KindRun {
+			if nd.Parent >= 0 && (v.Nodes[nd.Parent].Kind == view.KindRun || startedBy[i] >= 0) {
 				f |= flagChildRun
+			}
+			if startedBy[i] >= 0 {
+				x["started_by"] = view.Clean(v.Nodes[startedBy[i]].ID)
 			}
 		case *model.Turn:
 			if o.Stopping {

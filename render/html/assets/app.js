@@ -7,7 +7,7 @@
   performance.mark('lifeline-parsed');
   var KINDS = ['session', 'run', 'wait', 'turn', 'step', 'model', 'tool'];
   var KIND_LABEL = ['session', 'run', 'wait', 'turn', 'step', 'model', 'tool'];
-  var F_OPEN = 1, F_INF = 2, F_FAIL = 4, F_NOSTART = 8, F_PLACE = 16, F_SIDE = 32, F_STOPPING = 64, F_CHILD = 128, F_NOEND = 256;
+  var F_OPEN = 1, F_INF = 2, F_FAIL = 4, F_NOSTART = 8, F_PLACE = 16, F_SIDE = 32, F_STOPPING = 64, F_CHILD = 128, F_NOEND = 256, F_PROP = 512;
   var ROW = 24;
   var N = D.k.length;
   var STR = D.str;
@@ -17,6 +17,8 @@
   // ---- decode the columns: O(n) ----
   var kind = new Uint8Array(N), par = new Int32Array(N), depth = new Int32Array(N);
   var S = new Float64Array(N), E = new Float64Array(N), flags = new Uint16Array(N);
+  // a failure that originated at the row (not one carried up from a failed descendant)
+  function rootFail(i) { return (flags[i] & (F_FAIL | F_PROP)) === F_FAIL; }
   var seq = new Float64Array(N), last = new Int32Array(N), nkids = new Int32Array(N), ord = new Int32Array(N);
   var counter = new Int32Array(N + 1);
   var q = 0;
@@ -62,7 +64,7 @@
   }
   var failedRows = [], findingRows = [], boundaryRows = [];
   for (i = 0; i < N; i++) {
-    if (flags[i] & F_FAIL) failedRows.push(i);
+    if (rootFail(i)) failedRows.push(i);
     if (fcount[i]) findingRows.push(i);
     if (kind[i] === 1 || kind[i] === 3) boundaryRows.push(i);
   }
@@ -98,7 +100,21 @@
     if (us < 1e6) return (us < 1e4 ? (us / 1000).toFixed(1) : Math.round(us / 1000)) + 'ms';
     if (us < 6e7) return (us / 1e6).toFixed(us < 1e7 ? 2 : 1) + 's';
     if (us < 36e8) { var m = Math.floor(us / 6e7); return m + 'm' + String(Math.floor(us % 6e7 / 1e6)).padStart(2, '0') + 's'; }
-    var h = Math.floor(us / 36e8); return h + 'h' + String(Math.floor(us % 36e8 / 6e7)).padStart(2, '0') + 'm';
+    if (us < YEAR) { var h = Math.floor(us / 36e8); return h + 'h' + String(Math.floor(us % 36e8 / 6e7)).padStart(2, '0') + 'm'; }
+    var y = Math.floor(us / YEAR); // an absurd clock: centuries apart
+    return y >= 100 ? y + 'y' : y + 'y' + String(Math.floor((us - y * YEAR) / 864e8)).padStart(3, '0') + 'd';
+  }
+  var YEAR = 31556952e6; // the mean Gregorian year in µs
+  // fmtTick labels an axis tick with as many decimals as the tick step needs, so that zoomed-in
+  // ticks read +26.40s +26.41s instead of repeating +26.4s.
+  function fmtTick(us, step) {
+    if (TIMELESS) return '#' + Math.round(us);
+    if (step >= 6e7 || us >= 36e8) return '+' + fmtDur(us);
+    if (us === 0) return '+0';
+    var unit = us < 1e3 ? 1 : us < 1e6 ? 1e3 : 1e6, suffix = unit === 1 ? 'µs' : unit === 1e3 ? 'ms' : 's';
+    var dec = Math.max(0, Math.min(9, Math.ceil(Math.log10(unit / step) - 1e-9)));
+    if (us >= 6e7) { var m = Math.floor(us / 6e7), sec = (us - m * 6e7) / 1e6; return '+' + m + 'm' + (sec < 10 ? '0' : '') + sec.toFixed(dec) + 's'; }
+    return '+' + (us / unit).toFixed(dec) + suffix;
   }
   function fmtOff(us) { return TIMELESS ? '#' + Math.round(us) : '+' + fmtDur(us); }
   function fmtShort(n) { return n < 1000 ? String(n) : n < 1e6 ? (n / 1e3).toFixed(n < 1e4 ? 1 : 0) + 'k' : (n / 1e6).toFixed(n < 1e7 ? 1 : 0) + 'M'; }
@@ -140,8 +156,8 @@
     item(fmtNum(s.runs), s.runs === 1 ? 'run' : 'runs');
     item(fmtNum(s.turns), s.turns === 1 ? 'turn' : 'turns');
     item(fmtNum(s.steps), s.steps === 1 ? 'step' : 'steps');
-    item(fmtNum(s.model_calls), 'model calls');
-    item(fmtNum(s.tool_calls), 'tool calls');
+    item(fmtNum(s.model_calls), s.model_calls === 1 ? 'model call' : 'model calls');
+    item(fmtNum(s.tool_calls), s.tool_calls === 1 ? 'tool call' : 'tool calls');
     if (!TIMELESS) item(fmtDur(D.total), 'total');
     var u = s.usage || {};
     if (u.input_tokens || u.output_tokens) item(fmtNum((u.input_tokens || 0) + (u.output_tokens || 0)), 'tokens');
@@ -226,7 +242,7 @@
   function statusOK(i, want) {
     var st = status(i);
     switch (want) {
-      case 'failed': return (flags[i] & F_FAIL) !== 0;
+      case 'failed': return rootFail(i);
       case 'findings': return fcount[i] > 0;
       case 'open': return (flags[i] & F_OPEN) !== 0;
       case 'inferred': return (flags[i] & F_INF) !== 0;
@@ -272,8 +288,9 @@
     var rc = $('rowcount');
     rc.setAttribute('data-rows', String(nrows));
     rc.setAttribute('data-matches', String(filtering ? matches : nrows));
-    rc.textContent = filtering ? fmtNum(matches) + ' match' + (matches === 1 ? '' : 'es') + ' · ' + fmtNum(nrows) + ' rows shown of ' + fmtNum(N)
-      : fmtNum(nrows) + ' rows' + (nrows < N ? ' shown of ' + fmtNum(N) : '');
+    var rowsWord = nrows === 1 ? ' row' : ' rows';
+    rc.textContent = filtering ? fmtNum(matches) + ' match' + (matches === 1 ? '' : 'es') + ' · ' + fmtNum(nrows) + rowsWord + ' shown of ' + fmtNum(N)
+      : fmtNum(nrows) + rowsWord + (nrows < N ? ' shown of ' + fmtNum(N) : '');
     $('empty').hidden = nrows > 0;
     $('spacer').style.height = (nrows * ROW) + 'px';
     draw();
@@ -323,9 +340,9 @@
   function rowEl(k) {
     while (pool.length <= k) {
       var r = el('div', 'row'); r.setAttribute('role', 'treeitem');
-      var ind = el('span', 'ind'), tw = el('span', 'tw'), kd = el('span', 'kind'), lb = el('span', 'label'), ch = el('span', 'chips'), tk = el('span', 'tok'), du = el('span', 'dur');
-      r.appendChild(ind); r.appendChild(tw); r.appendChild(kd); r.appendChild(lb); r.appendChild(ch); r.appendChild(tk); r.appendChild(du);
-      r._p = { ind: ind, tw: tw, kd: kd, lb: lb, ch: ch, tk: tk, du: du };
+      var ind = el('span', 'ind'), tw = el('span', 'tw'), kd = el('span', 'kind'), lb = el('span', 'label'), sc = el('span', 'stchip'), ch = el('span', 'chips'), tk = el('span', 'tok'), du = el('span', 'dur');
+      r.appendChild(ind); r.appendChild(tw); r.appendChild(kd); r.appendChild(lb); r.appendChild(sc); r.appendChild(ch); r.appendChild(tk); r.appendChild(du);
+      r._p = { ind: ind, tw: tw, kd: kd, lb: lb, sc: sc, ch: ch, tk: tk, du: du };
       tree.appendChild(r); pool.push(r);
     }
     return pool[k];
@@ -343,27 +360,29 @@
   function fillRow(r, i) {
     var P = r._p;
     r.setAttribute('data-i', String(i));
-    r.className = 'row' + (i === selected ? ' sel' : '') + (filtering && !(keep[i] & 1) ? ' ctx' : '') + (flags[i] & F_FAIL ? ' failed' : '');
+    r.className = 'row' + (i === selected ? ' sel' : '') + (filtering && !(keep[i] & 1) ? ' ctx' : '') + (flags[i] & F_FAIL ? ' failed' : '') + (flags[i] & F_PROP ? ' prop' : '');
     r.setAttribute('aria-selected', i === selected ? 'true' : 'false');
     P.ind.style.width = (vdepth[i] * 14 + 4) + 'px';
     P.tw.textContent = nkids[i] ? (collapsed[i] ? '▸' : '▾') : '';
     P.kd.className = 'kind k' + kind[i];
     P.kd.textContent = KIND_LABEL[kind[i]];
     P.lb.textContent = label(i);
-    P.lb.className = 'label' + ((kind[i] === 3 || kind[i] === 4 || kind[i] === 0) ? ' dim' : '');
-    var ch = P.ch; ch.textContent = '';
+    P.lb.className = 'label' + ((kind[i] === 3 || kind[i] === 4 || kind[i] === 0) ? ' dim' : '') + ((flags[i] & F_INF) && !(flags[i] & F_PLACE) ? ' inf' : '');
+    P.lb.title = (flags[i] & F_INF) && !(flags[i] & F_PLACE) ? 'partly inferred (' + ((X[i] && X[i].inferred) || []).join(', ') + '): see the details' : '';
+    var ch = P.ch; ch.textContent = ''; P.sc.textContent = '';
     var x = X[i] || {};
     var st = status(i), sr = stop(i);
+    // the status comes first: it is what a row must never lose to a long label
+    // (in a box of its own that never shrinks; the other chips give way first)
+    if (st && !(kind[i] >= 3 && st === 'ok')) chip(P.sc, statusClass(st) + ((flags[i] & F_PROP) ? ' via' : ''), st, (flags[i] & F_PROP) ? 'failed because a step or call inside it failed' : '');
     if (fcount[i]) {
       var codes = []; for (var j = 0; j < FI[i].length && j < 3; j++) if (codes.indexOf(FI[i][j][1]) < 0) codes.push(FI[i][j][1]);
       chip(ch, 'find' + (fsev[i] === 1 ? ' info' : ''), '⚠ ' + codes.join(' ') + (fcount[i] > codes.length ? ' +' + (fcount[i] - codes.length) : ''), FI[i][0][3]);
     }
-    if (flags[i] & F_CHILD) chip(ch, 'child', (x.kind || 'child run') + (x.attempt > 1 ? ' #' + x.attempt : ''), 'nested under parent run ' + (x.parent_run_id || ''));
-    if (st && !(kind[i] >= 3 && st === 'ok')) chip(ch, statusClass(st), st);
-    if (sr) chip(ch, 'stop', sr, 'stop reason');
+    if (flags[i] & F_CHILD) chip(ch, 'child', (x.kind || 'child run') + (x.attempt > 1 ? ' #' + x.attempt : ''), x.started_by ? 'started by tool call ' + x.started_by + ' of run ' + (x.parent_run_id || '') : 'nested under parent run ' + (x.parent_run_id || ''));
+    if (sr && sr !== 'goal_reached') chip(ch, 'stop', sr, 'stop reason'); // the happy ending is in the details
     if (flags[i] & F_OPEN) chip(ch, 'open', 'open', 'never ended');
     if (flags[i] & F_PLACE) chip(ch, 'inf', 'placeholder', 'opened by a later event; its start was never recorded');
-    else if (flags[i] & F_INF) chip(ch, 'inf', 'inferred', 'reconstructed: ' + ((x.inferred || []).join(', ')));
     if (flags[i] & F_SIDE) chip(ch, '', 'side effect');
     var u = U[i];
     P.du.textContent = (flags[i] & F_OPEN) ? '…' : (D.d[i] >= 0 && !TIMELESS ? fmtDur(D.d[i]) : '');
@@ -373,12 +392,17 @@
 
   // ---- drawing ----
   var scroller = $('scroller');
-  var pending = false;
+  var pending = false, drawn = [];
   function draw() {
     if (pending) return; pending = true;
     requestAnimationFrame(function () { pending = false; drawNow(); });
   }
-  function xOf(t) { return (t - v0) / (v1 - v0) * BW; }
+  // The plot leaves a margin on both sides so that bars and labels never touch the edge.
+  var PAD_L = 6, PAD_R = 24;
+  function plotW(w) { return Math.max(w - PAD_L - PAD_R, 10); }
+  function xAt(t, w) { return PAD_L + (t - v0) / (v1 - v0) * plotW(w); }
+  function tAt(x, w) { return v0 + (x - PAD_L) / plotW(w) * (v1 - v0); }
+  function xOf(t) { return xAt(t, BW); }
   function drawNow() {
     var top = scroller.scrollTop;
     var first = Math.floor(top / ROW), off = -(top - first * ROW);
@@ -393,6 +417,7 @@
       fillRow(r, rows[ri]);
     }
     for (k = used; k < pool.length; k++) pool[k].hidden = true;
+    drawn = Array.prototype.slice.call(rows, first, Math.min(first + count, nrows));
     drawBars(first, off, count);
     drawAxis();
   }
@@ -404,7 +429,7 @@
     ctx.stroke(); ctx.restore();
   }
   function barColor(i) {
-    if (flags[i] & F_FAIL) return C.err;
+    if (flags[i] & F_FAIL) return C.err; // a propagated failure is drawn lighter (drawBar)
     return C.kind[kind[i]];
   }
   function drawBars(first, off, count) {
@@ -474,7 +499,8 @@
       hatch(c, cx0, by, cw, h, kind[i] === 2 ? col : C.cancel);
     } else {
       c.fillStyle = col;
-      if (kind[i] <= 1 || kind[i] === 3) { c.globalAlpha *= 0.85; }
+      if (flags[i] & F_PROP) { c.globalAlpha *= 0.55; }
+      else if (kind[i] <= 1 || kind[i] === 3) { c.globalAlpha *= 0.85; }
       c.fillRect(cx0, by, cw, h);
       c.globalAlpha = dimmed ? 0.35 : 1;
     }
@@ -489,7 +515,7 @@
     var txt = barText(i);
     var tw = c.measureText(txt).width;
     var plain = !open && !noend && kind[i] !== 2 && st !== 'cancelled';
-    var inW = plain ? cw - 10 : 0, rightX = Math.min(x0 + w, BW) + 5, rightW = BW - rightX - 4, leftW = x0 - 10;
+    var inW = plain ? cw - 10 : 0, rightX = Math.min(x0 + w, BW) + 5, rightW = BW - PAD_R / 2 - rightX, leftW = x0 - 10;
     var ty = y + ROW / 2 + 0.5;
     c.fillStyle = (flags[i] & F_FAIL) ? C.err : C.fg2;
     if (tw <= inW) { c.fillStyle = '#fff'; c.fillText(txt, cx0 + 5, ty); }
@@ -526,7 +552,7 @@
     var st = status(i), sr = stop(i);
     if (flags[i] & F_FAIL) { var x = X[i]; parts.push('✕ ' + (x && x.error ? (x.error.kind ? x.error.kind + ': ' : '') + x.error.message : st)); }
     else if (kind[i] === 1 && st) parts.push(st);
-    if (sr) parts.push('■ ' + sr);
+    if (sr) parts.push(sr);
     if (flags[i] & F_OPEN) parts.push('open …');
     var s = parts.join(' · ');
     return s.length > 90 ? s.slice(0, 89) + '…' : s;
@@ -550,9 +576,9 @@
     var tk = ticks(AW);
     c.beginPath();
     for (var k = 0; k < tk.length; k++) {
-      var x = Math.round((tk[k] - v0) / (v1 - v0) * AW) + 0.5;
+      var x = Math.round(xAt(tk[k], AW)) + 0.5;
       c.moveTo(x, AH - 6); c.lineTo(x, AH);
-      c.fillText(fmtOff(tk[k]), x + 3, AH / 2 - 1);
+      c.fillText(fmtTick(tk[k], tk.length > 1 ? tk[1] - tk[0] : v1 - v0), x + 3, AH / 2 - 1);
     }
     c.stroke();
     if (brush) {
@@ -662,7 +688,13 @@
     var body = $('d-body'); body.textContent = '';
     var x = X[i] || {};
     var st = status(i), sr = stop(i);
-    if (flags[i] & F_FAIL) {
+    if (flags[i] & F_PROP) {
+      var from = -1; for (var fj = i + 1; fj <= last[i]; fj++) if (rootFail(fj)) { from = fj; break; }
+      var pb = el('div', 'box err'); pb.appendChild(el('div', 't', '✕ ' + (st || 'error') + ' because a ' + (from >= 0 ? KINDS[kind[from]] + ' inside it' : 'descendant') + ' failed'));
+      if (x.error) pb.appendChild(el('div', 'm', x.error.message));
+      if (from >= 0) { var sdiv = el('div', 's'); sdiv.appendChild(document.createTextNode('origin: ')); sdiv.appendChild(link(KINDS[kind[from]] + ' ' + label(from), from)); pb.appendChild(sdiv); }
+      body.appendChild(pb);
+    } else if (flags[i] & F_FAIL) {
       var box = el('div', 'box err'); box.appendChild(el('div', 't', '✕ ' + (x.error && x.error.kind ? x.error.kind : (st || 'error'))));
       if (x.error) { box.appendChild(el('div', 'm', x.error.message)); if (x.error.retryable) box.appendChild(el('div', 's', 'retryable')); }
       body.appendChild(box);
@@ -694,6 +726,7 @@
       var a = ancestor(i, k); if (a >= 0) kv(t, names[k], link(D.id[a], a));
     });
     if (x.parent_run_id) { var pr = findRun(x.parent_run_id); kv(t, 'parent_run_id', pr >= 0 ? link(x.parent_run_id, pr) : x.parent_run_id + ' (not in this trace)'); }
+    if (x.started_by && par[i] >= 0 && kind[par[i]] === 6) kv(t, 'started by', link('tool call ' + (name(par[i]) || '') + ' (' + x.started_by + ')', par[i]));
     kv(t, 'kind', x.kind); kv(t, 'attempt', x.attempt); kv(t, 'agent_version', x.agent_version);
     if (kind[i] === 2) { kv(t, 'call_id', D.id[i]); }
     t = section(body, 'Status');
@@ -723,7 +756,7 @@
     if (nkids[i]) {
       t = section(body, 'Children');
       var cnt = [0, 0, 0, 0, 0, 0, 0], bad = 0;
-      for (j = i + 1; j <= last[i]; j++) { cnt[kind[j]]++; if (flags[j] & F_FAIL) bad++; }
+      for (j = i + 1; j <= last[i]; j++) { cnt[kind[j]]++; if (rootFail(j)) bad++; }
       var parts = []; for (j = 1; j < 7; j++) if (cnt[j]) parts.push(fmtNum(cnt[j]) + ' ' + KINDS[j] + (cnt[j] > 1 ? 's' : ''));
       kv(t, 'descendants', parts.join(', '));
       if (bad) kv(t, 'errors', fmtNum(bad));
@@ -836,7 +869,7 @@
   window.addEventListener('mousemove', function (e) {
     if (drag) {
       var dx = e.clientX - drag.x; if (Math.abs(dx) > 3) { drag.moved = true; bars.classList.add('panning'); }
-      if (drag.moved) { var dt = dx / BW * (drag.v1 - drag.v0); v0 = drag.v0 - dt; v1 = drag.v1 - dt; clampView(); draw(); drawOverviewWindow(); }
+      if (drag.moved) { var dt = dx / plotW(BW) * (drag.v1 - drag.v0); v0 = drag.v0 - dt; v1 = drag.v1 - dt; clampView(); draw(); drawOverviewWindow(); }
       hideTip(); return;
     }
     if (brush) { brush.b = Math.max(0, Math.min(AW, e.clientX - axis.getBoundingClientRect().left)); drawAxis(); return; }
@@ -850,7 +883,7 @@
     }
     if (brush) {
       var a = Math.min(brush.a, brush.b), b = Math.max(brush.a, brush.b); brush = null;
-      if (b - a > 4) { var t0 = v0 + a / AW * (v1 - v0), t1 = v0 + b / AW * (v1 - v0); v0 = t0; v1 = t1; clampView(); }
+      if (b - a > 4) { var t0 = tAt(a, AW), t1 = tAt(b, AW); v0 = t0; v1 = t1; clampView(); }
       draw(); drawOverviewWindow();
     }
     ovDrag = null;
@@ -858,11 +891,11 @@
   function onWheel(e, el) {
     if (e.ctrlKey || e.metaKey || el !== bars) {
       e.preventDefault();
-      var rect = el.getBoundingClientRect(), frac = (e.clientX - rect.left - (el === ov ? OV_LABEL : 0)) / (rect.width - (el === ov ? OV_LABEL : 0));
+      var rect = el.getBoundingClientRect(), frac = el === ov ? (e.clientX - rect.left - OV_LABEL) / (rect.width - OV_LABEL) : (e.clientX - rect.left - PAD_L) / plotW(rect.width);
       zoomAt(Math.max(0, Math.min(1, frac)), Math.pow(1.0015, e.deltaY));
     } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
       e.preventDefault();
-      var d = (e.shiftKey ? e.deltaY : e.deltaX) / BW * (v1 - v0); v0 += d; v1 += d; clampView(); draw(); drawOverviewWindow();
+      var d = (e.shiftKey ? e.deltaY : e.deltaX) / plotW(BW) * (v1 - v0); v0 += d; v1 += d; clampView(); draw(); drawOverviewWindow();
     }
   }
   bars.addEventListener('wheel', function (e) { onWheel(e, bars); }, { passive: false });
@@ -968,6 +1001,8 @@
     matches: function () { return filtering ? matches : nrows; },
     selected: function () { return selected; },
     select: function (i) { select(i, true); },
-    view: function () { return [v0, v1]; }
+    view: function () { return [v0, v1]; },
+    // the node of each chart row drawn in the last frame, top to bottom
+    drawn: function () { return drawn.slice(); }
   };
 })();
