@@ -336,6 +336,10 @@ func (d *decoder) classify(sp *spantree.Span, sd *spanData, errs *fieldErrs) {
 		}
 		if s := rawText(sd.Output); s != "" {
 			sp.Attrs["result"] = clip(s)
+		} else if sp.Err == nil {
+			// Python SDK: a needs_approval call that interrupted the run, or a call cancelled
+			// under its run, ends with output null and no error (see spantree.Span.NoResult)
+			sp.NoResult = true
 		}
 		if sp.Err != nil && sp.Err.Kind == "" {
 			sp.Err.Kind = "tool"

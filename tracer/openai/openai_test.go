@@ -267,3 +267,34 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestPythonSamples walks testdata/samples-py/openai-agents (openai-agents 0.24 Python, the real
+// OpenAIResponsesModel over a scripted transport): counts, statuses and stop reasons are the
+// truth the generator observed. The approval scenarios were resumed from RunState.to_json() in a
+// second process: the full log is one run of two turns (the first ends awaiting_approval, then
+// approval/resolve), the _paused log alone is one waiting run.
+func TestPythonSamples(t *testing.T) {
+	n := tracertest.EachViewWith(t, "../../testdata/samples-py/openai-agents/*.expected.json", []string{".jsonl"}, func(t *testing.T, v tracertest.View) {
+		if openai.Detect(v.Data) == 0 {
+			t.Fatal("not detected")
+		}
+		evs := tracertest.DecodeClean(t, openai.Decode, filepath.Base(v.Path), v.Data)
+		tree := tracertest.AssertTree(t, evs, v.Want)
+		var resolved []model.Decision
+		for _, ev := range evs {
+			if ev.Type == model.ApprovalResolve {
+				resolved = append(resolved, ev.Decision)
+			}
+		}
+		want := map[string]model.Decision{"04_approval_approve": model.DecisionApproved, "05_approval_reject": model.DecisionDenied}[v.Scenario]
+		if want != "" && (len(resolved) != 1 || resolved[0] != want) {
+			t.Errorf("approval decisions = %v, want [%s]", resolved, want)
+		}
+		if run := tree.Sessions[0].Runs[0]; len(run.Turns) == 2 && run.Turns[0].StopReason != model.StopAwaitingApproval {
+			t.Errorf("turn 1 stop reason = %s, want awaiting_approval", run.Turns[0].StopReason)
+		}
+	})
+	if n != 9 {
+		t.Fatalf("%d views, want 9", n)
+	}
+}

@@ -279,6 +279,11 @@ type runB struct {
 	subs                             map[*Span][]*runB
 	line                             int
 	file                             string
+	// next are the later turns of the run: the further Run-layer top spans of one trace (an
+	// OpenAI Agents run resumed from its RunState keeps its trace id and opens a new task span).
+	next []*runB
+	// asks are the approval requests the run stopped at (NoResult tool spans, see settle).
+	asks []*callB
 }
 
 type stepB struct {
@@ -330,6 +335,10 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 			r.inferred = appendOnce(r.inferred, "parent")
 		}
 	}
+	if segs := runTops(tops); len(segs) > 1 {
+		b.emitResumed(t, r, segs, kids)
+		return
+	}
 	r.ended = true
 	for _, sp := range tops {
 		b.walk(r, sp, kids, nil, nil, "")
@@ -353,6 +362,83 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		r.agent = tops[0].Name
 	}
 	b.emitRun(r)
+}
+
+// runTops returns the tops when every top of a trace is a Run-layer span and there are several:
+// one run, resumed (each top is a turn of it).
+func runTops(tops []*Span) []*Span {
+	if len(tops) < 2 {
+		return nil
+	}
+	for _, sp := range tops {
+		if sp.Layer != Run || sp.Parent != "" {
+			return nil
+		}
+	}
+	return tops
+}
+
+// emitResumed emits a trace whose Run-layer tops are the turns of one run (a run paused for
+// approval and resumed later under the same trace id): each top is walked into its own segment.
+func (b *Builder) emitResumed(t *trace, r *runB, segs []*Span, kids map[*Span][]*Span) {
+	r.inferred = nil
+	for i, sp := range segs {
+		seg := r
+		if i > 0 {
+			seg = &runB{id: r.id, session: r.session, tops: []*Span{sp}, subs: map[*Span][]*runB{}, line: sp.Line, file: sp.File}
+			r.next = append(r.next, seg)
+		}
+		seg.tops, seg.ended = []*Span{sp}, sp.Ended
+		seg.start, seg.end = sp.Start, sp.End
+		b.walk(seg, sp, kids, nil, nil, "")
+		if sp.Err != nil {
+			seg.fatal = append(seg.fatal, sp)
+		}
+		if seg.agent == "" {
+			seg.agent = t.name
+		}
+	}
+	r.tops = segs
+	b.emitRun(r)
+}
+
+// settle reads the NoResult tool spans of a run segment: one that ended after the span
+// enclosing it was cut off by a cancellation (a cancelled call that ends the run cancelled);
+// one in the last step of a segment that ended without error is an approval request: taken out
+// of the step's calls into r.asks.
+func (r *runB) settle() {
+	for _, st := range r.steps {
+		for _, c := range st.tools {
+			if !c.sp.NoResult || c.sp.Err != nil {
+				continue
+			}
+			encl := r.tops[0]
+			if st.span != nil {
+				encl = st.span
+			}
+			if c.sp.Ended && encl.Ended && c.sp.End.After(encl.End) {
+				c.sp.Err = &model.ErrorInfo{Kind: "cancelled", Message: "the call was still running when its run ended: cancelled (it recorded no output and no error)"}
+				c.sp.Cancelled = true
+				r.fatal = append(r.fatal, c.sp)
+			}
+		}
+	}
+	if len(r.fatal) > 0 || len(r.steps) == 0 || !r.ended {
+		return
+	}
+	last := r.steps[len(r.steps)-1]
+	if last.model == nil {
+		return
+	}
+	var kept []*callB
+	for _, c := range last.tools {
+		if c.sp.NoResult && c.sp.Err == nil && c.sp.Start.After(last.lastModel().sp.Start) {
+			r.asks = append(r.asks, c)
+			continue
+		}
+		kept = append(kept, c)
+	}
+	last.tools = kept
 }
 
 // walk places sp (and its subtree) in run r. call is the enclosing model/tool call, step the
@@ -639,13 +725,20 @@ func (b *Builder) startSession(id string, ts time.Time, origin *model.Origin, in
 }
 
 func (b *Builder) emitRun(r *runB) {
-	r.group()
+	segs := append([]*runB{r}, r.next...)
+	for _, sg := range segs {
+		sg.group()
+		sg.settle()
+	}
 	b.sh.mu.Lock()
 	if b.sh.runs[r.session+"\x00"+r.id] {
 		r.id = r.id + "/" + r.tops[0].ID
 	}
 	b.sh.runs[r.session+"\x00"+r.id] = true
 	b.sh.mu.Unlock()
+	for _, sg := range r.next {
+		sg.id = r.id
+	}
 	top := r.tops[0]
 	if r.parent == "" {
 		b.startSession(r.session, r.start, &model.Origin{File: top.File, Line: top.Line}, []string{"session"})
@@ -661,31 +754,77 @@ func (b *Builder) emitRun(r *runB) {
 	}
 	b.em.Emit(e)
 
-	turnID := r.id + "/turn-1"
-	te := b.ev(model.TurnStart, r, top, r.start)
+	var asked []Request // approval requests of the previous turn, resolved by this one
+	for i, sg := range segs {
+		turnID := r.id + "/turn-1"
+		if i > 0 {
+			turnID = fmt.Sprintf("%s/turn-%d", r.id, i+1)
+		}
+		stop, more := b.emitTurn(r, sg, turnID, asked, i == len(segs)-1)
+		if !more {
+			return
+		}
+		asked = stop
+	}
+}
+
+// emitTurn emits one turn of run r from segment sg (r itself for a run of one turn): its steps,
+// the approvals it asked for, and — when last — the run's end. asked are the approval requests
+// of the previous turn: resolved here (approved when this turn runs a call of that tool before
+// its first model call). It returns this turn's approval requests and whether a later turn may
+// follow.
+func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last bool) ([]Request, bool) {
+	top := sg.tops[0]
+	if len(asked) > 0 {
+		ran := map[string]*callB{}
+		for _, st := range sg.steps {
+			if st.model != nil {
+				break
+			}
+			for _, c := range st.tools {
+				if ran[c.sp.Tool] == nil {
+					ran[c.sp.Tool] = c
+				}
+			}
+		}
+		for _, q := range asked {
+			a := b.ev(model.ApprovalResolve, r, top, sg.start)
+			a.CallID, a.Name, a.Decision, a.Source = q.ID, q.Name, model.DecisionDenied, model.SourceClient
+			a.Inferred = []string{"decision"}
+			if c := ran[q.Name]; c != nil {
+				a.Decision = model.DecisionApproved
+				c.sp.CallID = q.ID
+				delete(ran, q.Name)
+			}
+			b.em.Emit(a)
+		}
+		w := b.ev(model.RunStatusChange, r, top, sg.start)
+		w.Status, w.Cause, w.Inferred = model.StatusRunning, string(model.ApprovalResolve), []string{"status"}
+		b.em.Emit(w)
+	}
+	te := b.ev(model.TurnStart, r, top, sg.start)
 	te.TurnID, te.Inferred = turnID, []string{"turn"}
 	b.em.Emit(te)
 
 	// Run outcome (after matching, which pending requests depend on).
-	for _, st := range r.steps {
+	for _, st := range sg.steps {
 		b.match(st, r.session)
 	}
-	status, stop, runErr := b.outcome(r)
-	var lastStepEnd time.Time
-	for i, st := range r.steps {
-		end := b.emitStep(r, turnID, st, i+1)
-		if end.After(lastStepEnd) {
-			lastStepEnd = end
-		}
+	status, stop, runErr := b.outcome(sg)
+	for i, st := range sg.steps {
+		b.emitStep(r, turnID, st, i+1)
 	}
 	var waiting []Request
-	if status == model.StatusCompleted && len(r.steps) > 0 {
-		waiting = r.steps[len(r.steps)-1].pending()
+	if status == model.StatusCompleted && len(sg.steps) > 0 {
+		waiting = sg.steps[len(sg.steps)-1].pending()
 	}
-	if !r.ended {
-		return // live: run and turn are reported open
+	for _, c := range sg.asks {
+		waiting = append(waiting, Request{ID: c.sp.ID, Name: c.sp.Tool})
 	}
-	end := r.end
+	if !sg.ended {
+		return nil, false // live: run and turn are reported open
+	}
+	end := sg.end
 	tEnd := b.evHeld(model.TurnEnd, r, top, end) // approval requests may come first
 	tEnd.TurnID, tEnd.Inferred = turnID, []string{"turn", "stop_reason"}
 	if len(waiting) > 0 {
@@ -700,7 +839,7 @@ func (b *Builder) emitRun(r *runB) {
 		b.em.Emit(w)
 		tEnd.Outcome, tEnd.StopReason = model.OutcomeOK, model.StopAwaitingApproval
 		b.em.Emit(tEnd)
-		return
+		return waiting, true
 	}
 	tEnd.StopReason = stop
 	switch status {
@@ -712,17 +851,22 @@ func (b *Builder) emitRun(r *runB) {
 		tEnd.Outcome = model.OutcomeError
 		tEnd.Error = runErr
 	}
+	if !last && status == model.StatusCompleted {
+		b.em.Emit(tEnd) // the run went on in a later turn
+		return nil, true
+	}
 	b.em.Emit(tEnd)
 	re := b.ev(model.RunEnd, r, top, end)
 	re.Status, re.StopReason, re.Error = status, stop, runErr
 	re.Inferred = []string{"status", "stop_reason"}
-	if a := r.endAgent; runErr == nil && status == model.StatusFailed && a != nil && a.EndStop == stop {
+	if a := sg.endAgent; runErr == nil && status == model.StatusFailed && a != nil && a.EndStop == stop {
 		re.Attrs = map[string]any{"note": "the agent span ended without an error, but its end state implies this stop reason", "agent_span": a.ID}
 		if fr, ok := a.Attrs["finish_reason"]; ok {
 			re.Attrs["finish_reason"] = fr
 		}
 	}
 	b.em.Emit(re)
+	return nil, false
 }
 
 // outcome infers a finished run's status and stop reason from the errors of its spans.

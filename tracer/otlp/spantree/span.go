@@ -133,6 +133,12 @@ type Span struct {
 	// decides the run's outcome only when no span of the run failed and no requested tool call is
 	// pending; the latest-ending agent span of a run counts.
 	EndStop model.StopReason
+	// NoResult marks a tool span that ended with no output and no error (OpenAI Agents Python: the
+	// function span of a needs_approval call that interrupted the run, or of a call whose run
+	// was cancelled while it ran). If it ended after the span enclosing it, the run was
+	// cancelled under it (a cancelled call); else, as the last thing its run did, it is an
+	// approval request, not an executed call.
+	NoResult bool
 	// Events are the span's events that replay as canonical events (lifeline output).
 	Events []SpanEvent
 	// Explicit holds lifeline.* attributes; nil when the span has none.
