@@ -21,6 +21,8 @@ type builder struct {
 	methodsByName map[string][]*fnState
 	// nsRoot marks the analysis roots that are Python namespace packages themselves.
 	nsRoot map[string]bool
+	// fieldCls caches fieldClass.
+	fieldCls map[string]*class
 }
 
 type module struct {

@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
@@ -478,17 +479,17 @@ func (b *builder) defaults() {
 		b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: key, Value: clip(value, 60), Pos: pos, Via: via})
 	}
 	for _, m := range b.order {
-		for _, s := range sortedSyms(m) {
-			if s.kind != symValue || s.value == nil {
+		names := make([]string, 0, len(m.syms))
+		for n := range m.syms {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			s := m.syms[name]
+			if s.kind != symValue || s.value == nil || !isBoundish(name) {
 				continue
 			}
-			name := ""
-			for n, x := range m.syms {
-				if x == s {
-					name = n
-				}
-			}
-			if v, _, ok := b.literal(m, s.value, 0); ok && isBoundish(name) {
+			if v, _, ok := b.literal(m, s.value, 0); ok {
 				add(m.name+"."+name, v, s.pos, "const")
 			}
 		}

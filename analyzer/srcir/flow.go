@@ -135,7 +135,13 @@ func (b *builder) flows(fs *fnState) {
 			if len(elems) == 0 {
 				break
 			}
-			for _, a := range g.assigns {
+			var cand []int
+			for v := range union(elems, names) {
+				cand = append(cand, g.index().assigns[v]...)
+			}
+			sort.Ints(cand)
+			for _, ai := range cand {
+				a := g.assigns[ai]
 				if a.iter || a.rhs == nil {
 					continue
 				}
@@ -478,7 +484,7 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		}
 		return refs
 	}
-	eachNode(t, g.body, func(n *syntax.Node) bool {
+	for _, n := range g.index().lookups {
 		switch {
 		case t.subscripts[n.Kind]:
 			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) {
@@ -487,13 +493,13 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		case t.calls[n.Kind]:
 			fn := strip(n.Child("function"))
 			if fn == nil || !t.members[fn.Kind] || mentions(m, fn.Child("object"), elems) {
-				return true
+				continue
 			}
 			meth := m.text(fn.Child(t.memberProp))
 			args := n.Child("arguments").NamedChildren()
 			if (meth == "get" || meth == "get_tool" || meth == "getTool" || meth == "lookup") && len(args) > 0 && isNameExpr(m, args[0], elems, names) {
 				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
-				return true
+				continue
 			}
 			if meth == "find" || meth == "filter" || meth == "next" {
 				// tools.find(t => t.name === name)
@@ -507,10 +513,10 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 			}
 		}
-		return true
-	})
+	}
 	// if tool.name == name: tool(...)
-	for _, c := range g.conds {
+	for _, ci := range g.condsMentioning(union(elems, names)) {
+		c := g.conds[ci]
 		if !t.ifs[c.stmt.Kind] {
 			continue
 		}
@@ -631,7 +637,13 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 		return true
 	})
 	// one level of derivation: input_messages = self.write_memory_to_messages() / [...history]
-	for _, a := range fs.assigns {
+	var direct []int
+	for in := range inputs {
+		direct = append(direct, fs.index().byLHS[in]...)
+	}
+	sort.Ints(direct)
+	for _, ai := range direct {
+		a := fs.assigns[ai]
 		if len(a.lhs) == 1 && inputs[a.lhs[0]] && a.rhs != nil {
 			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
 				if m.t.members[n.Kind] || m.t.idents[n.Kind] {
@@ -650,11 +662,9 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 	}
 	for _, g := range sc {
 		gm := g.mod
-		for j, gci := range g.callInfo {
+		for _, j := range g.index().appends {
+			gci := g.callInfo[j]
 			c := &g.f.Calls[j]
-			if !appendMeths[c.Method] {
-				continue
-			}
 			fn := strip(gci.node.Child("function"))
 			if fn == nil || !gm.t.members[fn.Kind] {
 				continue
@@ -668,7 +678,13 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 				return
 			}
 		}
-		for _, a := range g.assigns {
+		var cand []int
+		for in := range inputs {
+			cand = append(cand, g.index().byLHS[in]...)
+		}
+		sort.Ints(cand)
+		for _, ai := range cand {
+			a := g.assigns[ai]
 			if a.iter || len(a.lhs) != 1 || !inputs[a.lhs[0]] || a.rhs == nil {
 				continue
 			}
@@ -752,6 +768,27 @@ func allAssigns(sc []*fnState) []assign {
 type fnIndex struct {
 	assigns, conds map[string][]int
 	each           []int
+	// lookups are the subscripts and get/find/filter/next calls: where a name may select a
+	// callable; appends the calls that grow a collection; byLHS the assignments by target.
+	lookups []*syntax.Node
+	appends []int
+	byLHS   map[string][]int
+}
+
+// condsMentioning lists the conditions that mention one of vars, in order.
+func (g *fnState) condsMentioning(vars map[string]bool) []int {
+	var out []int
+	seen := map[int]bool{}
+	for v := range vars {
+		for _, ci := range g.index().conds[v] {
+			if !seen[ci] {
+				seen[ci] = true
+				out = append(out, ci)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 func (g *fnState) index() *fnIndex {
@@ -781,11 +818,35 @@ func (g *fnState) index() *fnIndex {
 	for i, c := range g.conds {
 		add(x.conds, i, c.expr)
 	}
-	for j := range g.callInfo {
-		if j < len(g.f.Calls) && m.t.eachMethods[g.f.Calls[j].Method] {
-			x.each = append(x.each, j)
+	x.byLHS = map[string][]int{}
+	for i, a := range g.assigns {
+		for _, n := range a.lhs {
+			x.byLHS[n] = append(x.byLHS[n], i)
 		}
 	}
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) {
+			break
+		}
+		meth := g.f.Calls[j].Method
+		if m.t.eachMethods[meth] {
+			x.each = append(x.each, j)
+		}
+		if appendMeths[meth] {
+			x.appends = append(x.appends, j)
+		}
+		switch meth {
+		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
+			x.lookups = append(x.lookups, ci.node)
+		}
+	}
+	eachNode(m.t, g.body, func(n *syntax.Node) bool {
+		if m.t.subscripts[n.Kind] {
+			x.lookups = append(x.lookups, n)
+		}
+		return true
+	})
+	sort.SliceStable(x.lookups, func(i, j int) bool { return x.lookups[i].Start < x.lookups[j].Start })
 	g.idx = x
 	return x
 }

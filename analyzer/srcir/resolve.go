@@ -373,6 +373,19 @@ func enclosingClass(fs *fnState) *class {
 // fieldClass finds the class of self.<field> from an assignment self.field = Class(...) in a
 // method of k or its bases, or a class-level annotation field: Class.
 func (b *builder) fieldClass(k *class, field string) *class {
+	key := k.key + "\x00" + field
+	if c, ok := b.fieldCls[key]; ok {
+		return c
+	}
+	c := b.findFieldClass(k, field)
+	if b.fieldCls == nil {
+		b.fieldCls = map[string]*class{}
+	}
+	b.fieldCls[key] = c
+	return c
+}
+
+func (b *builder) findFieldClass(k *class, field string) *class {
 	for _, c := range append([]*class{k}, k.ancestors()...) {
 		for _, fs := range c.methods {
 			for _, a := range fs.assigns {

@@ -1,0 +1,73 @@
+//go:build cgo
+
+package srcir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// fuzzBuild parses src as lang and lowers it: whatever the bytes, neither may panic, and
+// every position of the IR is inside the input.
+func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
+	tr, err := syntax.Parse(name, lang, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, _ := Build([]*syntax.Tree{tr})
+	lines := 1
+	for _, b := range src {
+		if b == '\n' {
+			lines++
+		}
+	}
+	for _, f := range prog.Funcs {
+		if f.Pos.Line < 1 || f.Pos.Line > lines {
+			t.Fatalf("func %s at line %d of %d", f.Name, f.Pos.Line, lines)
+		}
+		for _, c := range f.Calls {
+			for _, tg := range c.Targets {
+				if tg < 0 || tg >= len(prog.Funcs) {
+					t.Fatalf("call target %d of %d funcs", tg, len(prog.Funcs))
+				}
+			}
+		}
+	}
+}
+
+func seeds(f *testing.F, exts ...string) {
+	f.Helper()
+	for _, dir := range []string{"testdata/pyagent/pyagent", "testdata/tsagent/src"} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			for _, x := range exts {
+				if filepath.Ext(e.Name()) == x {
+					if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+						f.Add(data)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzPython(f *testing.F) {
+	seeds(f, ".py")
+	f.Add([]byte("def f(:\n  while x <\n"))
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.Python, "fuzz.py", src) })
+}
+
+func FuzzTypeScript(f *testing.F) {
+	seeds(f, ".ts")
+	f.Add([]byte("class A { async *m() { for await (const x of y) { if (!x.length) return; } } }"))
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.TypeScript, "fuzz.ts", src) })
+}
+
+func FuzzJavaScript(f *testing.F) {
+	seeds(f, ".js")
+	f.Add([]byte("exports.x = void 0; const a = require('./a'); await (0, a.f)(1)"))
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.JavaScript, "fuzz.js", src) })
+}
