@@ -122,3 +122,61 @@ func TestFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestUnparsedRegions: a syntax error inside a function that has calls is reported with its
+// file and line; the rest of the file is still lowered.
+func TestUnparsedRegions(t *testing.T) {
+	dir := t.TempDir()
+	src := "def ok(client):\n    return client.chat([])\n\n\ndef broken(client):\n    while True:\n        r = client.chat(\n        if r ]:\n            return r\n"
+	path := filepath.Join(dir, "broken.py")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := BuildFiles([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) == 0 {
+		t.Fatal("no diagnostic for the unparsed region")
+	}
+	d := diags[0]
+	if d.Pos.File != path || d.Pos.Line < 6 || d.Pos.Line > 8 || !strings.Contains(d.Msg, "broken") {
+		t.Errorf("diagnostic %v, want %s:6-8 naming broken", d, path)
+	}
+	found := false
+	for _, f := range prog.Funcs {
+		found = found || f.Short == "broken.ok" && len(f.Calls) == 1
+	}
+	if !found {
+		t.Errorf("the function before the error is missing or incomplete")
+	}
+}
+
+// TestCollect: compiled variants are read once (.js over .mjs/.cjs, .ts over its .js),
+// declaration files and nested node_modules are skipped.
+func TestCollect(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.js", "a.mjs", "a.cjs", "b.mjs", "b.cjs", "c.ts", "c.js", "d.d.ts", "node_modules/x/e.js", "f.py", "g.txt"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := Collect([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, filepath.Base(f))
+	}
+	if strings.Join(got, " ") != "a.js b.mjs c.ts f.py" {
+		t.Errorf("Collect = %v", got)
+	}
+	if _, err := Collect([]string{filepath.Join(dir, "g.txt")}); err == nil {
+		t.Error("a .txt file is accepted")
+	}
+}

@@ -22,6 +22,13 @@ func TestParsePositionsAndFields(t *testing.T) {
 		{TSX, "const A = () => <div>{x satisfies number}</div>;\n", "jsx_element", "body", 1, 0},
 		{JavaScript, "module.exports = async function* g() {\n  yield 1\n}\n", "yield_expression", "", 2, 0},
 		{Python, "def f(:\n    pass\n", "", "", 0, 1},
+		// Python 3.12: PEP 695 generics, PEP 701 f-strings reusing their quotes, async
+		{Python, "def first[T](xs: list[T]) -> T:\n    return xs[0]\nclass Box[T: int]:\n    pass\n", "class_definition", "", 3, 0},
+		{Python, "msg = f\"{d[\"k\"]} {f\"{x:>{w}}\"}\"\nasync def g():\n    async with a as b:\n        async for c in b:\n            await c\n", "for_statement", "body", 4, 0},
+		{Python, "match cmd:\n    case {\"tool\": str(name), **rest} if name:\n        pass\n    case Point(x=0) | None:\n        pass\n", "case_clause", "", 2, 0},
+		// TypeScript 5: satisfies, const type parameters, decorators, using, accessor
+		{TypeScript, "function f<const T extends readonly unknown[]>(x: T) { return x satisfies T; }\n@sealed class C { accessor n = 1; }\n", "class_declaration", "body", 2, 0},
+		{TypeScript, "async function g() {\n  await using res = open();\n  for await (const e of res.events()) { if (e.type === 'done') break; }\n}\n", "for_in_statement", "body", 3, 0},
 	}
 	for _, tt := range tests {
 		tr, err := Parse("x", tt.lang, []byte(tt.src))
