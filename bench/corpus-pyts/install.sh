@@ -19,7 +19,7 @@ fi
 DIR=${1:-${CORPUS_PYTS_DIR:-/tmp/lifeline-corpus-pyts}}
 mkdir -p "$DIR/py" "$DIR/npm"
 
-PY="autogen-agentchat==0.7.5 langchain-classic==1.0.8 openai-swarm==0.1.1"
+PY="autogen-agentchat==0.7.5 langchain-classic==1.0.8 openai-swarm==0.1.1 strands-agents==1.62.0"
 NPM="ai@7.0.173 @anthropic-ai/sdk@1.14.0"
 
 stamp() { echo "$1" | tr ' /@=' '____'; }
@@ -50,5 +50,6 @@ printf '%s\t%s\t%s\n' \
 	autogen "$DIR/py" autogen_agentchat \
 	langchain-classic "$DIR/py" langchain_classic/agents \
 	swarm "$DIR/py" swarm \
+	strands "$DIR/py" strands \
 	vercel-ai "$nm/ai" dist \
 	anthropic-ts "$nm/@anthropic-ai/sdk" lib
