@@ -62,9 +62,34 @@ const (
 
 var sgr = [...]string{"", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m", "\x1b[35m", ""}
 
+// How a segment gives way when a row is too long: names are cut first, then ids are shortened
+// around "…", then the list of inferred facts becomes a bare "~"; the rest is never cut unless
+// nothing else is left.
+type give uint8
+
+const (
+	keep give = iota
+	giveID
+	giveInferred
+)
+
 type seg struct {
 	s  string
 	st style
+	// id is the whole id of a giveID segment, written as " "+id; pre and post go around it
+	// (" (subagent of " … ")").
+	g         give
+	id        string
+	pre, post string
+}
+
+// idSeg is a segment holding an id that is shortened only when the row needs the room.
+func (p *printer) idSeg(pre, id, post string, st style) seg {
+	if !p.opt.FullIDs {
+		id = view.Clean(id)
+		return seg{s: pre + id + post, st: st, g: giveID, id: id, pre: pre, post: post}
+	}
+	return seg{s: pre + view.Clean(id) + post, st: st}
 }
 
 type printer struct {
@@ -105,6 +130,9 @@ func (p *printer) id(id string) string {
 	}
 	return view.ShortID(id, 14)
 }
+
+// minID is the fewest cells an id is shortened to.
+const minID = 12
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -170,7 +198,7 @@ func (p *printer) header() {
 		p.wrap(s, dim)
 	}
 	if len(p.v.Nodes) == 0 {
-		p.line([]seg{{"(no sessions)", dim}})
+		p.line([]seg{{s: "(no sessions)", st: dim}})
 		return
 	}
 	p.w.WriteByte('\n')
@@ -182,7 +210,7 @@ func (p *printer) header() {
 	if !p.narrow {
 		right += " " + pad("tokens in/out", colTokens) + " " + pad("cost", colCost)
 	}
-	p.row(nil, []seg{{"layer id name · status stop reason", dim}}, []seg{{right, dim}})
+	p.row(nil, []seg{{s: "layer id name · status stop reason", st: dim}}, []seg{{s: right, st: dim}})
 }
 
 // wrap writes s in lines of at most the width, breaking at spaces.
@@ -194,10 +222,10 @@ func (p *printer) wrap(s string, st style) {
 			break
 		}
 		indent = 2
-		p.line([]seg{{s[:cut], st}})
+		p.line([]seg{{s: s[:cut], st: st}})
 		s = "  " + s[cut+1:]
 	}
-	p.line([]seg{{s, st}})
+	p.line([]seg{{s: s, st: st}})
 }
 
 func pad(s string, n int) string {
@@ -234,13 +262,32 @@ func (p *printer) row(prefix []seg, left []seg, right []seg) {
 	p.w.WriteByte('\n')
 }
 
-// shrink cuts the shrinkable segments (names) so that segs fit in n cells if it can, keeping at
-// least 8 cells of each name.
+// shrink makes segs fit in n cells if it can, in this order: ids are shortened around "…" to
+// 20 cells (a UUID to its first 8 digits), names are cut to 8 cells, ids to minID cells, and
+// the list of inferred facts becomes a bare "~". Ids stay whole when the row has the room.
 func shrink(segs []seg, n int) []seg {
 	total := 0
 	for _, s := range segs {
 		total += view.Width(s.s)
 	}
+	ids := func(floor int) {
+		for i := range segs {
+			if total <= n {
+				return
+			}
+			sg := &segs[i]
+			if sg.g != giveID {
+				continue
+			}
+			w := view.Width(sg.s)
+			cur := w - view.Width(sg.pre) - view.Width(sg.post) // the id as shortened so far
+			if want := max(floor, cur-(total-n)); want < cur {
+				sg.s = sg.pre + view.ShortID(sg.id, want) + sg.post
+				total -= w - view.Width(sg.s)
+			}
+		}
+	}
+	ids(20)
 	for i := range segs {
 		if total <= n {
 			break
@@ -253,6 +300,17 @@ func shrink(segs []seg, n int) []seg {
 		if keep < w {
 			segs[i].s = view.Truncate(segs[i].s, keep)
 			total -= w - view.Width(segs[i].s)
+		}
+	}
+	ids(minID)
+	for i := range segs {
+		if total <= n {
+			break
+		}
+		if segs[i].g == giveInferred {
+			w := view.Width(segs[i].s)
+			segs[i].s = " ~"
+			total -= w - 2
 		}
 	}
 	return segs
@@ -280,7 +338,7 @@ func fit(segs []seg, n int) []seg {
 		if strings.HasSuffix(cut, "……") {
 			cut = strings.TrimSuffix(cut, "…")
 		}
-		out = append(out, seg{cut, s.st})
+		out = append(out, seg{s: cut, st: s.st})
 		break
 	}
 	return out
@@ -345,7 +403,7 @@ func (p *printer) rows() {
 			}
 		}
 		cont[d+1] = childCont
-		p.row([]seg{{glyph, dim}}, p.label(n), p.columns(n))
+		p.row([]seg{{s: glyph, st: dim}}, p.label(n), p.columns(n))
 		// Continuation lines: errors and findings.
 		sub := childCont + "  "
 		if i+1 < len(nodes) && nodes[i+1].Parent == i {
@@ -356,54 +414,54 @@ func (p *printer) rows() {
 			if n.Usage.CostUSD > 0 {
 				u += " · " + view.Cost(n.Usage.CostUSD)
 			}
-			p.line([]seg{{sub, dim}, {u, dim}})
+			p.line([]seg{{s: sub, st: dim}, {s: u, st: dim}})
 		}
 		if n.Err != nil {
-			p.line([]seg{{sub, dim}, {"! ", red}, {view.Clean(n.Err.String()), red}})
+			p.line([]seg{{s: sub, st: dim}, {s: "! ", st: red}, {s: view.Clean(n.Err.String()), st: red}})
 		}
 		for _, f := range n.Findings {
 			st := yellow
 			if f.Severity == model.SevError {
 				st = red
 			}
-			p.line([]seg{{sub, dim}, {"⚑ " + f.Code + " " + string(f.Severity) + ": ", st}, {view.Clean(f.Message), plain}})
+			p.line([]seg{{s: sub, st: dim}, {s: "⚑ " + f.Code + " " + string(f.Severity) + ": ", st: st}, {s: view.Clean(f.Message), st: plain}})
 		}
 	}
 }
 
 func (p *printer) label(n *view.Node) []seg {
 	segs := make([]seg, 0, 12)
-	segs = append(segs, seg{n.Kind.String(), bold})
+	segs = append(segs, seg{s: n.Kind.String(), st: bold})
 	switch n.Kind {
 	case view.KindStep:
 		if st, ok := n.Obj.(*model.Step); ok && st.Index > 0 {
-			segs = append(segs, seg{fmt.Sprintf(" %d", st.Index), bold})
+			segs = append(segs, seg{s: fmt.Sprintf(" %d", st.Index), st: bold})
 		}
-		segs = append(segs, seg{" " + p.id(n.ID), cyan})
+		segs = append(segs, p.idSeg(" ", n.ID, "", cyan))
 	case view.KindWait:
-		segs = append(segs, seg{" " + view.Clean(n.Name), plain})
+		segs = append(segs, seg{s: " " + view.Clean(n.Name), st: plain})
 		if n.ID != "" {
-			segs = append(segs, seg{" for " + p.id(n.ID), cyan})
+			segs = append(segs, p.idSeg(" for ", n.ID, "", cyan))
 		}
 	default:
-		segs = append(segs, seg{" " + p.id(n.ID), cyan})
+		segs = append(segs, p.idSeg(" ", n.ID, "", cyan))
 		if n.Name != "" {
-			segs = append(segs, seg{" " + view.Clean(n.Name), name})
+			segs = append(segs, seg{s: " " + view.Clean(n.Name), st: name})
 		}
 	}
 	if r, ok := n.Obj.(*model.Run); ok {
 		if r.AgentVersion != "" {
-			segs = append(segs, seg{"@" + view.Clean(r.AgentVersion), dim})
+			segs = append(segs, seg{s: "@" + view.Clean(r.AgentVersion), st: dim})
 		}
 		if r.Attempt > 1 {
-			segs = append(segs, seg{fmt.Sprintf(" attempt %d", r.Attempt), magenta})
+			segs = append(segs, seg{s: fmt.Sprintf(" attempt %d", r.Attempt), st: magenta})
 		}
 		if r.ParentRunID != "" {
 			kind := r.Kind
 			if kind == "" {
 				kind = "child"
 			}
-			segs = append(segs, seg{" (" + view.Clean(kind) + " of " + p.id(r.ParentRunID) + ")", magenta})
+			segs = append(segs, p.idSeg(" ("+view.Clean(kind)+" of ", r.ParentRunID, ")", magenta))
 		}
 	}
 	status := n.Status
@@ -411,22 +469,22 @@ func (p *printer) label(n *view.Node) []seg {
 		status = "open"
 	}
 	if status != "" || n.Stop != "" {
-		segs = append(segs, seg{" ·", dim})
+		segs = append(segs, seg{s: " ·", st: dim})
 	}
 	if status != "" {
-		segs = append(segs, seg{" " + view.Clean(status), statusStyle(status)})
+		segs = append(segs, seg{s: " " + view.Clean(status), st: statusStyle(status)})
 	}
 	if n.Kind == view.KindRun && n.Run.WaitReason != "" && n.Run.Status == model.StatusWaiting {
-		segs = append(segs, seg{" (" + view.Clean(string(n.Run.WaitReason)) + ")", yellow})
+		segs = append(segs, seg{s: " (" + view.Clean(string(n.Run.WaitReason)) + ")", st: yellow})
 	}
 	if n.Stop != "" {
-		segs = append(segs, seg{" " + view.Clean(string(n.Stop)), stopStyle(n.Stop)})
+		segs = append(segs, seg{s: " " + view.Clean(string(n.Stop)), st: stopStyle(n.Stop)})
 	}
 	if n.Open() && status != "open" {
-		segs = append(segs, seg{" [open]", yellow})
+		segs = append(segs, seg{s: " [open]", st: yellow})
 	}
 	if len(n.Span.Inferred) > 0 {
-		segs = append(segs, seg{" ~" + view.Clean(strings.Join(n.Span.Inferred, ",")), dim})
+		segs = append(segs, seg{s: " ~" + view.Clean(strings.Join(n.Span.Inferred, ",")), st: dim, g: giveInferred})
 	}
 	return segs
 }
@@ -476,9 +534,9 @@ func (p *printer) columns(n *view.Node) []seg {
 		durStyle = yellow
 	}
 	if p.narrow {
-		return []seg{{pad(start, colStart) + " ", dim}, {pad(dur, colDur), durStyle}}
+		return []seg{{s: pad(start, colStart) + " ", st: dim}, {s: pad(dur, colDur), st: durStyle}}
 	}
-	return []seg{{pad(start, colStart) + " ", dim}, {pad(dur, colDur), durStyle}, {" " + pad(tok, colTokens) + " " + pad(cost, colCost), plain}}
+	return []seg{{s: pad(start, colStart) + " ", st: dim}, {s: pad(dur, colDur), st: durStyle}, {s: " " + pad(tok, colTokens) + " " + pad(cost, colCost), st: plain}}
 }
 
 // compact prints counts below 100,000 in full and larger ones as 123k / 1.2M / 9.2E.
@@ -500,20 +558,20 @@ func (p *printer) footer() {
 	t := p.v.Tree
 	if len(p.v.Unplaced) > 0 {
 		p.w.WriteByte('\n')
-		p.line([]seg{{"findings not tied to a node:", bold}})
+		p.line([]seg{{s: "findings not tied to a node:", st: bold}})
 		for _, f := range p.v.Unplaced {
 			st := yellow
 			if f.Severity == model.SevError {
 				st = red
 			}
-			p.line([]seg{{"  ⚑ " + f.Code + " " + string(f.Severity) + ": ", st}, {view.Clean(f.Message), plain}})
+			p.line([]seg{{s: "  ⚑ " + f.Code + " " + string(f.Severity) + ": ", st: st}, {s: view.Clean(f.Message), st: plain}})
 		}
 	}
 	if len(t.Notes) > 0 {
 		p.w.WriteByte('\n')
-		p.line([]seg{{"notes (what the projection had to repair or infer):", bold}})
+		p.line([]seg{{s: "notes (what the projection had to repair or infer):", st: bold}})
 		for _, n := range t.Notes {
-			p.line([]seg{{"  - " + view.Clean(n), plain}})
+			p.line([]seg{{s: "  - " + view.Clean(n), st: plain}})
 		}
 	}
 }

@@ -3,6 +3,7 @@ package text
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,4 +107,38 @@ func TestEmptyTree(t *testing.T) {
 func BenchmarkRender100k(b *testing.B) {
 	tr := rendertest.Big(100_000)
 	rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{Width: 120}) })
+}
+
+// TestWidthUsed: a wide terminal shows ids whole; at 100 columns ids are shortened only as much
+// as the row needs, and status, stop reason and the inferred marker are never cut mid-word.
+func TestWidthUsed(t *testing.T) {
+	var sc rendertest.Scenario
+	for _, s := range rendertest.All(t) {
+		if s.Name == "sample-openai-agents" {
+			sc = s
+		}
+	}
+	render := func(w int) string {
+		var buf bytes.Buffer
+		if err := Render(&buf, sc.Tree, Options{Width: w, Findings: sc.Findings}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	wide := render(200)
+	for _, id := range []string{"trace_dcbde66869f14928907e5a279ec9a8a9", "trace_dcbde66869f14928907e5a279ec9a8a9/turn-1", "span_01593aa37a714129acd7f4f7"} {
+		if !strings.Contains(wide, " "+id+" ") {
+			t.Errorf("width 200: id %s is not whole:\n%s", id, wide)
+		}
+	}
+	cutMarker := regexp.MustCompile(`~[a-z_,]*…|goal…|complet…`)
+	for _, w := range []int{100, 120} {
+		out := render(w)
+		if m := cutMarker.FindString(out); m != "" {
+			t.Errorf("width %d: marker or status cut (%q):\n%s", w, m, out)
+		}
+		if !strings.Contains(out, "· completed goal_reached") {
+			t.Errorf("width %d: the run's status and stop reason are not whole:\n%s", w, out)
+		}
+	}
 }

@@ -39,6 +39,7 @@ const (
 	fillFailed = '▓'
 	fillOpen   = '░'
 	fillWait   = '┄'
+	fillCancel = '╳'
 	instant    = '│'
 )
 
@@ -81,7 +82,7 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 		width = 50
 	}
 	c := &chart{w: bufio.NewWriterSize(w, 64<<10), opt: opts, v: view.Flatten(t, opts.Findings), width: width}
-	c.labelW = min(max(width*2/5, 24), 56)
+	c.labelW = min(max(width*2/5, 24), 80) // wide terminals give labels (whole ids) the room
 	c.barW = width - c.labelW - 3 // " │" before the bars, "│" after
 	c.timeless = t.Timeless || c.v.TotalNS() <= 0
 	if c.timeless {
@@ -266,14 +267,18 @@ func niceStep(total float64, parts int) float64 {
 	return 10 * mag
 }
 
-func (c *chart) id(id string) string {
-	if c.opt.FullIDs {
-		return view.Clean(id)
+// label is the row's label in at most budget cells: ids are whole when they fit, else shortened
+// around "…" to what is left (at least 12 cells), then the label is cut.
+func (c *chart) label(n *view.Node, budget int) string {
+	whole := c.labelWith(n, func(id string) string { return view.Clean(id) })
+	if c.opt.FullIDs || view.Width(whole) <= budget {
+		return view.Truncate(whole, budget)
 	}
-	return view.ShortID(id, 12)
+	rest := view.Width(c.labelWith(n, func(string) string { return "" }))
+	return view.Truncate(c.labelWith(n, func(id string) string { return view.ShortID(id, max(12, budget-rest)) }), budget)
 }
 
-func (c *chart) label(n *view.Node) string {
+func (c *chart) labelWith(n *view.Node, id func(string) string) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", n.Depth))
 	b.WriteString(n.Kind.String())
@@ -283,22 +288,22 @@ func (c *chart) label(n *view.Node) string {
 		if st, ok := n.Obj.(*model.Step); ok && st.Index > 0 {
 			fmt.Fprintf(&b, "%d ", st.Index)
 		}
-		b.WriteString(c.id(n.ID))
+		b.WriteString(id(n.ID))
 	case view.KindWait:
 		b.WriteString(view.Clean(n.Name))
 	case view.KindModel, view.KindTool:
 		if n.Name != "" {
 			b.WriteString(view.Clean(n.Name))
 		} else {
-			b.WriteString(c.id(n.ID))
+			b.WriteString(id(n.ID))
 		}
 	case view.KindRun:
-		b.WriteString(c.id(n.ID))
+		b.WriteString(id(n.ID))
 		if n.Name != "" {
 			b.WriteString(" " + view.Clean(n.Name))
 		}
 	default:
-		b.WriteString(c.id(n.ID))
+		b.WriteString(id(n.ID))
 	}
 	return b.String()
 }
@@ -346,7 +351,7 @@ func (c *chart) row(i int) {
 		right = marks
 	}
 	rw := view.Width(right)
-	label := view.Truncate(c.label(n), c.labelW-rw-1)
+	label := c.label(n, c.labelW-rw-1)
 	gap := c.labelW - view.Width(label) - rw
 	c.w.WriteString(c.color(kindColor[n.Kind], label))
 	c.w.WriteString(strings.Repeat(" ", max(gap, 1)))
@@ -381,6 +386,8 @@ func (c *chart) bar(n *view.Node) string {
 		fill, code = fillFailed, red
 	case n.Open():
 		fill, code = fillOpen, yellow
+	case n.Status == "cancelled":
+		fill, code = fillCancel, grey
 	}
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", from))
@@ -397,12 +404,13 @@ func (c *chart) legend() {
 	if len(c.v.Nodes) == 0 {
 		return
 	}
-	c.w.WriteString("\n" + view.Truncate(string(fillOK)+" recorded  "+string(fillFailed)+" failed ✗  "+string(fillOpen)+
-		" open ▸ (never ended: drawn to the trace end)  "+string(fillWait)+" wait  ∥ parallel  ⚑ finding  ~ inferred", c.width) + "\n")
+	c.w.WriteByte('\n')
+	c.wrapItems([]string{string(fillOK) + " recorded", string(fillFailed) + " failed ✗", string(fillCancel) + " cancelled",
+		string(fillOpen) + " open ▸ (never ended: drawn to the trace end)", string(fillWait) + " wait", "∥ parallel", "⚑ finding", "~ inferred"})
 	for i := range c.v.Nodes {
 		n := &c.v.Nodes[i]
 		for _, f := range n.Findings {
-			c.w.WriteString(view.Truncate("⚑ "+f.Code+" "+string(f.Severity)+" on "+n.Kind.String()+" "+c.id(n.ID)+": "+view.Clean(f.Message), c.width) + "\n")
+			c.w.WriteString(view.Truncate("⚑ "+f.Code+" "+string(f.Severity)+" on "+n.Kind.String()+" "+c.id(n.ID, 24)+": "+view.Clean(f.Message), c.width) + "\n")
 		}
 	}
 	for _, f := range c.v.Unplaced {
@@ -410,5 +418,33 @@ func (c *chart) legend() {
 	}
 	for _, note := range c.v.Tree.Notes {
 		c.w.WriteString(view.Truncate("note: "+view.Clean(note), c.width) + "\n")
+	}
+}
+
+// id is an id for the findings list: whole when FullIDs, else shortened to max cells.
+func (c *chart) id(id string, max int) string {
+	if c.opt.FullIDs {
+		return view.Clean(id)
+	}
+	return view.ShortID(id, max)
+}
+
+// wrapItems writes legend items two spaces apart, wrapped at the width.
+func (c *chart) wrapItems(items []string) {
+	line := ""
+	for _, it := range items {
+		it = view.Truncate(it, c.width)
+		switch {
+		case line == "":
+			line = it
+		case view.Width(line)+2+view.Width(it) <= c.width:
+			line += "  " + it
+		default:
+			c.w.WriteString(line + "\n")
+			line = it
+		}
+	}
+	if line != "" {
+		c.w.WriteString(line + "\n")
 	}
 }

@@ -111,3 +111,35 @@ func BenchmarkRender100k(b *testing.B) {
 	tr := rendertest.Big(100_000)
 	rendertest.Bench(b, func(w io.Writer) error { return Render(w, tr, Options{Width: 120}) })
 }
+
+// TestWidthUsedAndCancelled: a wide terminal shows ids whole, the legend wraps instead of being
+// cut at any width, and a cancelled call is drawn unlike a completed one.
+func TestWidthUsedAndCancelled(t *testing.T) {
+	byName := map[string]rendertest.Scenario{}
+	for _, s := range rendertest.All(t) {
+		byName[s.Name] = s
+	}
+	wide := strings.Join(render(t, byName["sample-openai-agents"].Tree, Options{Width: 200}), "\n")
+	for _, id := range []string{"trace_dcbde66869f14928907e5a279ec9a8a9", "span_093f14db823c423f9a0cc86f"} {
+		if !strings.Contains(wide, id) {
+			t.Errorf("width 200: id %s is not whole:\n%s", id, wide)
+		}
+	}
+	for _, w := range []int{50, 80, 100, 200} {
+		out := strings.Join(render(t, byName["basic"].Tree, Options{Width: w}), "\n")
+		for _, item := range []string{"recorded", "failed ✗", "cancelled", "(never ended: drawn to the trace end)", "wait", "∥ parallel", "⚑ finding", "~ inferred"} {
+			if !strings.Contains(out, item) {
+				t.Errorf("width %d: legend lacks %q:\n%s", w, item, out)
+			}
+		}
+	}
+	lines := render(t, byName["demo-cancel-run"].Tree, Options{Width: 100})
+	_, crawl := rowOf(t, lines, "tool crawl")
+	_, model := rowOf(t, lines, "model scripted-llm")
+	if !strings.ContainsRune(crawl, fillCancel) || strings.ContainsRune(crawl, fillOK) {
+		t.Errorf("cancelled tool call drawn %q, want %c", crawl, fillCancel)
+	}
+	if !strings.ContainsRune(model, fillOK) {
+		t.Errorf("completed model call drawn %q, want %c", model, fillOK)
+	}
+}
