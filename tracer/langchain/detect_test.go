@@ -27,7 +27,7 @@ func mine(path string) string {
 		return "pi-events"
 	case strings.Contains(path, "/pi-coding-agent/") && strings.HasSuffix(base, ".session.jsonl"):
 		return "pi-session"
-	case strings.Contains(path, "smolagents/testdata/") && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonl")):
+	case strings.Contains(path, "samples-py/smolagents/") && (strings.HasSuffix(base, ".steps.json") || strings.HasSuffix(base, ".run_result.json") || strings.HasSuffix(base, ".callbacks.jsonl")):
 		return "smolagents"
 	}
 	return ""
@@ -36,11 +36,10 @@ func mine(path string) string {
 var myFormats = map[string]bool{"deepseek-harness": true, "langchain-events": true, "langsmith-runs": true, "pi-events": true, "pi-session": true, "smolagents": true}
 
 // TestDetectAll runs format detection over every file of testdata/samples, testdata/traces and
-// the smolagents fixtures: each of our files is detected as its format, no other file as one of
-// ours.
+// testdata/samples-py: each of our files is detected as its format, no other file as one of ours.
 func TestDetectAll(t *testing.T) {
 	n := 0
-	for _, root := range []string{"../../testdata/samples", "../../testdata/traces", "../smolagents/testdata"} {
+	for _, root := range []string{"../../testdata/samples", "../../testdata/traces", "../../testdata/samples-py"} {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil

@@ -196,6 +196,7 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	}
 	var doc []byte
 	docLine := 0
+	firstArray := false
 	lr := ingest.NewLineReader(r)
 	for {
 		line, n, final, err := lr.Next()
@@ -226,6 +227,9 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 			continue
 		}
 		docLine = -1
+		if t[0] == '[' {
+			firstArray = true
+		}
 		if err := decodeValue(t, n, add); err != nil {
 			var se *json.SyntaxError
 			if final && errors.As(err, &se) {
@@ -239,9 +243,15 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 			em.Error(docLine, fmt.Errorf("%s: line %d: %w", Name, docLine, err))
 		}
 	}
-	b := &builder{em: em, st: em.Shared()}
+	b := &builder{em: em, st: em.Shared(), dump: result != nil || isArray(doc) || firstArray}
 	b.build(steps, result)
 	return nil
+}
+
+// isArray says whether a document is a JSON array (a memory dump).
+func isArray(doc []byte) bool {
+	t := bytes.TrimSpace(doc)
+	return len(t) > 0 && t[0] == '['
 }
 
 func decodeValue(t []byte, n int, add func(*step)) error {
@@ -299,6 +309,9 @@ type builder struct {
 	em      *ingest.Emitter
 	st      *ingest.Shared
 	session string
+	// dump: the input is a whole memory (get_full_steps() list or a RunResult), written after
+	// run() returned or raised — not step_callback lines of a run that may still be going on.
+	dump bool
 }
 
 func secs(f *float64) time.Time {
@@ -346,6 +359,9 @@ func (b *builder) build(steps []*step, result *step) {
 			if cur != nil {
 				cur.final = s
 			}
+			// a FinalAnswerStep ends its run(): steps after it (step_callback lines carry no
+			// TaskStep) belong to the next run
+			cur = nil
 			continue
 		}
 		if cur == nil {
@@ -369,8 +385,22 @@ func (b *builder) build(steps []*step, result *step) {
 		if i == len(groups)-1 {
 			res = result
 		}
-		b.emitRun(i+1, g, res)
+		b.emitRun(i+1, g, res, i == len(groups)-1)
 	}
+}
+
+// messageToolCalls reads the tool_calls of a step's model_output_message.
+func messageToolCalls(raw *json.RawMessage) []toolCall {
+	if raw == nil {
+		return nil
+	}
+	var m struct {
+		ToolCalls []toolCall `json:"tool_calls"`
+	}
+	if json.Unmarshal(*raw, &m) != nil {
+		return nil
+	}
+	return m.ToolCalls
 }
 
 func stepNum(s *step, dflt int) int {
@@ -396,7 +426,7 @@ func firstTime(steps []*step) time.Time {
 	return time.Time{}
 }
 
-func (b *builder) emitRun(n int, g *runGroup, result *step) {
+func (b *builder) emitRun(n int, g *runGroup, result *step, last bool) {
 	line := 0
 	if g.task != nil {
 		line = g.task.line
@@ -489,7 +519,13 @@ func (b *builder) emitRun(n int, g *runGroup, result *step) {
 			}
 		}
 		toolErr := s.Error != nil && (s.Error.Type == "AgentToolExecutionError" || s.Error.Type == "AgentToolCallError" || s.Error.Type == "AgentExecutionError")
-		for j, c := range s.ToolCalls {
+		calls, fromMsg := s.ToolCalls, false
+		if len(calls) == 0 && toolErr {
+			// ToolCallingAgent stores tool_calls only after they all ran: when one raised, the
+			// step's tool_calls is [] and the calls it attempted are the model message's
+			calls, fromMsg = messageToolCalls(s.ModelOutputMessage), true
+		}
+		for j, c := range calls {
 			id := c.ID
 			if id == "" {
 				id = fmt.Sprintf("%s/call-%d", stepID, j+1)
@@ -499,7 +535,12 @@ func (b *builder) emitRun(n int, g *runGroup, result *step) {
 			if c.Function.Arguments != nil {
 				a["args"] = c.Function.Arguments
 			}
-			b.emit(s.line, model.Event{Type: model.ToolStart, TS: st, RunID: runID, TurnID: turnID, StepID: stepID, CallID: id, Name: c.Function.Name, Source: model.SourceRuntime, Inferred: []string{"ts"}, Attrs: a})
+			inf := []string{"ts"}
+			if fromMsg {
+				inf = append(inf, "start")
+				a["note"] = "the step's tool_calls is empty (a call raised): the call is the one the model message requested"
+			}
+			b.emit(s.line, model.Event{Type: model.ToolStart, TS: st, RunID: runID, TurnID: turnID, StepID: stepID, CallID: id, Name: c.Function.Name, Source: model.SourceRuntime, Inferred: inf, Attrs: a})
 			if !ended {
 				continue
 			}
@@ -509,7 +550,7 @@ func (b *builder) emitRun(n int, g *runGroup, result *step) {
 			}
 			if toolErr {
 				ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: s.Error.Message}
-				if len(s.ToolCalls) > 1 {
+				if len(calls) > 1 {
 					ev.Inferred = append(ev.Inferred, "outcome")
 				}
 			}
@@ -567,12 +608,23 @@ func (b *builder) emitRun(n int, g *runGroup, result *step) {
 		}
 	case final || state == "success" || g.final != nil:
 		status, stop = model.StatusCompleted, model.StopGoalReached
+	case b.dump || !last:
+		// every step ended, no final answer, no error, and the memory was dumped after run()
+		// (or another task followed): run() stopped between steps without recording why — the
+		// agent.interrupt() path, which raises AgentError("Agent interrupted.")
+		status, stop = model.StatusCancelled, model.StopCancelled
+		e = &model.ErrorInfo{Kind: "cancelled", Message: "the run stopped between steps with no final answer and no error: agent.interrupt()"}
+		inferred = []string{"status", "stop_reason"}
 	default:
-		// ended without a final answer and with no record of why (e.g. interrupt()): open
+		// step_callback lines of a run with no final answer yet: still going on (or interrupted;
+		// interrupt() leaves no record): open
 		return
 	}
 	tout := model.OutcomeOK
-	if status != model.StatusCompleted {
+	switch status {
+	case model.StatusCancelled:
+		tout = model.OutcomeCancelled
+	case model.StatusFailed:
 		tout = model.OutcomeError
 	}
 	b.emit(endLine, model.Event{Type: model.TurnEnd, TS: lastEnd, RunID: runID, TurnID: turnID, Source: model.SourceRuntime, Outcome: tout, StopReason: stop, Error: e, Inferred: []string{"turn"}})

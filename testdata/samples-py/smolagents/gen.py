@@ -4,6 +4,9 @@ OpenInference's smolagents instrumentation exporting to the OTel SDK.
 
 Every scenario writes:
   <name>.steps.json       agent.memory.get_full_steps() after the run (json.dumps, as a user dumps it)
+  <name>.callbacks.jsonl  one step.dict() per line, written by a step_callback registered for
+                          ActionStep, PlanningStep and FinalAnswerStep (TaskSteps are not passed
+                          to callbacks)
   <name>.run_result.json  the RunResult of run(..., return_full_result=True), when run() returned
   <name>.otlp.json        the OTLP/HTTP JSON body of the exported spans (encode_spans + MessageToJson)
   <name>.expected.json    the ground truth, from what this script observed (never from lifeline)
@@ -27,7 +30,7 @@ provider.add_span_processor(SimpleSpanProcessor(exporter))
 SmolagentsInstrumentor().instrument(tracer_provider=provider)
 
 from smolagents import CodeAgent, OpenAIModel, ToolCallingAgent, tool  # noqa: E402
-from smolagents.memory import ActionStep, PlanningStep, TaskStep  # noqa: E402
+from smolagents.memory import ActionStep, FinalAnswerStep, PlanningStep, TaskStep  # noqa: E402
 
 OUT = os.path.dirname(os.path.abspath(__file__))
 
@@ -161,6 +164,13 @@ def scenario(name, make_agent, tasks, notes, script_calls_check=True):
     script = Script(make_agent.replies)
     agent = make_agent(make_model(script))
     ABORT["agent"] = agent
+    callback_lines = []
+
+    def log_step(step, agent=None):  # a step_callback writing step.dict() as it is called
+        callback_lines.append(json.dumps(step.dict(), default=str))
+
+    for cls in (ActionStep, PlanningStep, FinalAnswerStep):
+        agent.step_callbacks.register(cls, log_step)
     outcomes, result = [], None
     for i, (task, kwargs) in enumerate(tasks):
         try:
@@ -181,6 +191,8 @@ def scenario(name, make_agent, tasks, notes, script_calls_check=True):
     truth = observe(agent, script, outcomes)
     truth["notes"] = notes + f"; HTTP chat.completions requests answered: {script.calls}"
     write(f"{name}.steps.json", agent.memory.get_full_steps())
+    with open(os.path.join(OUT, f"{name}.callbacks.jsonl"), "w") as f:
+        f.write("".join(line + "\n" for line in callback_lines))
     if result is not None and len(tasks) == 1:
         write(f"{name}.run_result.json", dataclasses.asdict(result) if dataclasses.is_dataclass(result) else result.dict())
     write(f"{name}.otlp.json", otlp_json(exporter.get_finished_spans()))
@@ -247,23 +259,52 @@ def two_runs(model):
     return ToolCallingAgent(tools=[get_weather, get_time], model=model, max_steps=6)
 
 
+@with_replies([
+    {"content": "1. Get the weather of Paris.\n2. Answer."},  # the initial plan (planning step)
+    {"tool_calls": [tc("call_1", "get_weather", city="Paris")]},
+    final("sunny"),
+])
+def planning(model):
+    return ToolCallingAgent(tools=[get_weather], model=model, max_steps=4, planning_interval=5)
+
+
 @with_replies([500])
 def model_error(model):
     return ToolCallingAgent(tools=[get_weather], model=model, max_steps=3)
 
 
+SCENARIOS = {}
+
+
+def add(name, make_agent, tasks, notes):
+    SCENARIOS[name] = (make_agent, tasks, notes)
+
+
+add("01_multi_step_tools", multi_step, [("Weather and time in Paris, then Rome?", {})],
+    "ToolCallingAgent: 2 parallel tool calls in step 1, 1 in step 2, final_answer tool in step 3")
+add("02_tool_error", tool_error, [("Look up a, then Oslo weather", {})],
+    "flaky_lookup raises: AgentToolExecutionError stored on step 1, returned to the model")
+add("03_max_steps", max_steps, [("Weather forever", {})],
+    "max_steps=2: two tool steps then the forced final-answer step 3 with AgentMaxStepsError")
+add("04_aborted", aborted, [("Run the backup", {})],
+    "agent.interrupt() called inside the tool: run() raises AgentError('Agent interrupted.') before step 2")
+add("05_code_agent", code_agent, [("What is 6*7?", {})],
+    "CodeAgent: python_interpreter call per step, final_answer in step 2")
+add("06_two_runs", two_runs, [("Weather in Paris?", {}), ("And the time?", {})],
+    "run(reset=False) twice on one memory: two TaskSteps")
+add("08_planning", planning, [("Weather in Paris?", {})],
+    "planning_interval=5: a PlanningStep (one model call, no tools) before action step 1")
+add("07_model_error", model_error, [("Weather?", {})],
+    "HTTP 500 from the provider: AgentGenerationError raised from run(); step 1 stored without model output")
+
+
 if __name__ == "__main__":
-    scenario("01_multi_step_tools", multi_step, [("Weather and time in Paris, then Rome?", {})],
-             "ToolCallingAgent: 2 parallel tool calls in step 1, 1 in step 2, final_answer tool in step 3")
-    scenario("02_tool_error", tool_error, [("Look up a, then Oslo weather", {})],
-             "flaky_lookup raises: AgentToolExecutionError stored on step 1, returned to the model")
-    scenario("03_max_steps", max_steps, [("Weather forever", {})],
-             "max_steps=2: two tool steps then the forced final-answer step 3 with AgentMaxStepsError")
-    scenario("04_aborted", aborted, [("Run the backup", {})],
-             "agent.interrupt() called inside the tool: run() raises AgentError('Agent interrupted.') before step 2")
-    scenario("05_code_agent", code_agent, [("What is 6*7?", {})],
-             "CodeAgent: python_interpreter call per step, final_answer in step 2")
-    scenario("06_two_runs", two_runs, [("Weather in Paris?", {}), ("And the time?", {})],
-             "run(reset=False) twice on one memory: two TaskSteps")
-    scenario("07_model_error", model_error, [("Weather?", {})],
-             "HTTP 500 from the provider: AgentGenerationError raised from run(); step 1 stored without model output")
+    # one process per scenario: a run that raises (04_aborted) leaves its AGENT span open in the
+    # OTel context, which would become the dangling parent of every later scenario's spans
+    if len(sys.argv) > 1:
+        for name in sys.argv[1:]:
+            scenario(name, *SCENARIOS[name])
+    else:
+        import subprocess
+        for name in SCENARIOS:
+            subprocess.run([sys.executable, __file__, name], check=True)
