@@ -78,3 +78,17 @@ func TestMapArgsSplitsGoAndSources(t *testing.T) {
 		t.Errorf("sources: %v", srcs)
 	}
 }
+
+// BenchmarkBuildSources maps SRCIR_BENCH (an installed framework, see bench/seeds) as
+// lifeline map does: parse, lower, recognize. Skipped without it.
+func BenchmarkBuildSources(b *testing.B) {
+	dir := os.Getenv("SRCIR_BENCH")
+	if dir == "" {
+		b.Skip("set SRCIR_BENCH to a directory")
+	}
+	for b.Loop() {
+		if _, _, err := lifemap.BuildSources([]string{dir}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

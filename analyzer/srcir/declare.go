@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
@@ -23,6 +24,7 @@ type builder struct {
 	nsRoot map[string]bool
 	// fieldCls caches fieldClass.
 	fieldCls map[string]*class
+	fieldMu  sync.Mutex
 }
 
 type module struct {

@@ -388,7 +388,20 @@ func (b *builder) hasFieldDefault(k *class, prop string) bool {
 	return false
 }
 
-var cancelName = regexp.MustCompile(`(?i)(cancel|abort|interrupt|stop_event|stopevent|shutdown|should_stop|shouldstop|stop_requested|_stopped|halt)`)
+// cancelWords are the parts of the names of cancellation flags and events.
+var cancelWords = []string{"cancel", "abort", "interrupt", "stop_event", "stopevent", "shutdown", "should_stop", "shouldstop",
+	"stop_requested", "_stopped", "halt"}
+
+func isCancelName(s string) bool { return containsAny(strings.ToLower(s), cancelWords) }
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // cancels records cancellation observations: flags and signals read in conditions,
 // check calls (throwIfAborted, raise_if_cancelled).
@@ -411,7 +424,7 @@ func (b *builder) cancels(fs *fnState) {
 			if t.members[n.Kind] || t.idents[n.Kind] {
 				txt := m.text(n)
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
-				if last == "aborted" || cancelName.MatchString(last) && !strings.Contains(strings.ToLower(last), "approval") {
+				if last == "aborted" || isCancelName(last) && !strings.Contains(strings.ToLower(last), "approval") {
 					hit = n
 					return false
 				}
@@ -548,6 +561,7 @@ func (b *builder) defaults() {
 	}
 }
 
-var boundish = regexp.MustCompile(`(?i)(max|limit|turn|step|iter|round|budget|depth|recursion|attempt|retr|bound|cap)`)
+// boundWords are the parts of the names of bound candidates.
+var boundWords = []string{"max", "limit", "turn", "step", "iter", "round", "budget", "depth", "recursion", "attempt", "retr", "bound", "cap"}
 
-func isBoundish(name string) bool { return boundish.MatchString(name) }
+func isBoundish(name string) bool { return containsAny(strings.ToLower(name), boundWords) }

@@ -14,7 +14,11 @@ func (b *builder) resolveCalls() {
 	for _, fs := range b.funcs {
 		b.localAliases(fs)
 	}
-	for _, fs := range b.funcs {
+	b.each(b.resolveCallsOf)
+}
+
+func (b *builder) resolveCallsOf(fs *fnState) {
+	{
 		m, f := fs.mod, fs.f
 		fs.callOf = map[*syntax.Node]int{}
 		for _, ci := range fs.callInfo {
@@ -169,13 +173,15 @@ func (b *builder) localAliases(fs *fnState) {
 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
-	for _, fs := range b.funcs {
+	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
 		b.branches(fs)
 		b.cancels(fs)
 		b.mints(fs)
-	}
+		fs.index()
+		b.parentIn(fs, fs.node)
+	})
 	for range 2 {
 		for _, fs := range b.funcs {
 			b.callCancels(fs, false)
@@ -184,9 +190,7 @@ func (b *builder) finish() {
 	for _, fs := range b.funcs {
 		b.callCancels(fs, true)
 	}
-	for _, fs := range b.funcs {
-		b.flows(fs)
-	}
+	b.each(b.flows)
 	b.defaults()
 	b.sentinels()
 }

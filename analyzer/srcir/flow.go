@@ -10,7 +10,6 @@ import (
 )
 
 var (
-	nameProp    = regexp.MustCompile(`(?i)^(name|tool_?name|function_?name|tool)$`)
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
 )
@@ -151,7 +150,7 @@ func (b *builder) flows(fs *fnState) {
 					}
 				} else if mentions(m, a.rhs, elems) {
 					for _, n := range a.lhs {
-						if nameProp.MatchString(lastSeg(n)) {
+						if isNameProp(lastSeg(n)) {
 							names[n] = true
 						}
 					}
@@ -276,13 +275,22 @@ func (b *builder) fieldsRead(sc []*fnState, res map[string]bool) []string {
 			return true
 		})
 	}
-	// the reads that matter are in conditions and in derived values
+	// the reads that matter are in conditions and in derived values that mention the result
 	for _, g := range sc {
-		for _, c := range g.conds {
-			visit(g.mod, c.expr)
+		for _, ci := range g.condsMentioning(res) {
+			visit(g.mod, g.conds[ci].expr)
 		}
-		for _, a := range g.assigns {
-			visit(g.mod, a.rhs)
+		var cand []int
+		for v := range res {
+			cand = append(cand, g.index().assigns[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, ai := range cand {
+			if ai != last {
+				visit(g.mod, g.assigns[ai].rhs)
+			}
+			last = ai
 		}
 	}
 	return out
@@ -440,7 +448,7 @@ func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
 	if names[txt] {
 		return true
 	}
-	if (m.t.members[n.Kind] || m.t.subscripts[n.Kind]) && nameProp.MatchString(lastSeg(txt)) && mentions(m, n, elems) {
+	if (m.t.members[n.Kind] || m.t.subscripts[n.Kind]) && isNameProp(lastSeg(txt)) && mentions(m, n, elems) {
 		return true
 	}
 	return false
@@ -854,3 +862,12 @@ func (g *fnState) index() *fnIndex {
 func sortStrings(s []string) { sort.Strings(s) }
 
 func sortInts(s []int) { sort.Ints(s) }
+
+// isNameProp reports whether a field names a tool call's callable.
+func isNameProp(s string) bool {
+	switch strings.ToLower(s) {
+	case "name", "tool_name", "toolname", "function_name", "functionname", "tool":
+		return true
+	}
+	return false
+}

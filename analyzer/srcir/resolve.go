@@ -374,14 +374,19 @@ func enclosingClass(fs *fnState) *class {
 // method of k or its bases, or a class-level annotation field: Class.
 func (b *builder) fieldClass(k *class, field string) *class {
 	key := k.key + "\x00" + field
-	if c, ok := b.fieldCls[key]; ok {
+	b.fieldMu.Lock()
+	c, ok := b.fieldCls[key]
+	b.fieldMu.Unlock()
+	if ok {
 		return c
 	}
-	c := b.findFieldClass(k, field)
+	c = b.findFieldClass(k, field)
+	b.fieldMu.Lock()
 	if b.fieldCls == nil {
 		b.fieldCls = map[string]*class{}
 	}
 	b.fieldCls[key] = c
+	b.fieldMu.Unlock()
 	return c
 }
 

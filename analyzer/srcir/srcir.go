@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
@@ -267,9 +268,7 @@ func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
 		b.declare(m)
 	}
 	b.linkClasses()
-	for _, fs := range b.funcs {
-		b.lower(fs)
-	}
+	b.each(b.lower)
 	b.resolveCalls()
 	b.finish()
 	return b.prog, b.diagnostics()
@@ -367,4 +366,33 @@ func namespacePkg(d string, roots []string, nsRoot map[string]bool) bool {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// each runs fn on every function, on as many goroutines as there are processors: the phases
+// that call it only write the state of the function they are given (and read what earlier
+// phases wrote).
+func (b *builder) each(fn func(*fnState)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(b.funcs)/64))
+	if workers == 1 {
+		for _, fs := range b.funcs {
+			fn(fs)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(b.funcs) {
+					return
+				}
+				fn(b.funcs[i])
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -180,3 +180,44 @@ func TestCollect(t *testing.T) {
 		t.Error("a .txt file is accepted")
 	}
 }
+
+// TestParallelDeterministic builds a program large enough for the parallel phases twice:
+// the IR is the same (run with -race, it also checks the phases share no writes).
+func TestParallelDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	agent, err := os.ReadFile("testdata/pyagent/pyagent/agent.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner, err := os.ReadFile("testdata/tsagent/src/runner.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		for name, data := range map[string][]byte{fmt.Sprintf("agent%d.py", i): agent, fmt.Sprintf("runner%d.ts", i): runner} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	files, err := Collect([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dumps [2][]byte
+	for i := range dumps {
+		prog, _, err := BuildFiles(files, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(prog.Funcs) < 128 {
+			t.Fatalf("%d funcs: too few for the parallel phases", len(prog.Funcs))
+		}
+		if dumps[i], err = json.Marshal(prog); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(dumps[0], dumps[1]) {
+		t.Error("two builds of the same files differ")
+	}
+}

@@ -23,8 +23,18 @@ type grammar struct {
 	// keep marks the anonymous kinds copied even without a field (keywords the readers
 	// test for: async, await, the generator star); other anonymous tokens (punctuation,
 	// keywords) are skipped unless they have a field (operators do).
-	keep   []bool
-	fields []string // by field id
+	keep []bool
+	// drop marks kinds not copied at all (comments); prune kinds copied without their
+	// children (type annotations and declarations: their text is still there by range).
+	drop, prune []bool
+	fields      []string // by field id
+}
+
+// pruned are the TypeScript kinds whose subtrees say nothing about the lifecycle.
+var pruned = map[string]bool{
+	"type_annotation": true, "type_arguments": true, "type_parameters": true, "interface_declaration": true,
+	"type_alias_declaration": true, "implements_clause": true, "opting_type_annotation": true,
+	"omitting_type_annotation": true, "asserts_annotation": true, "type_predicate_annotation": true,
 }
 
 var (
@@ -47,6 +57,8 @@ func loadGrammars() {
 			g.named = append(g.named, p.NodeKindIsNamed(uint16(i)))
 			k := g.kinds[len(g.kinds)-1]
 			g.keep = append(g.keep, k == "async" || k == "await" || k == "*")
+			g.drop = append(g.drop, k == "comment" && g.named[len(g.named)-1])
+			g.prune = append(g.prune, pruned[k] && g.named[len(g.named)-1] && l != Python)
 		}
 		for i := uint32(0); i <= p.FieldCount(); i++ {
 			g.fields = append(g.fields, p.FieldNameForId(uint16(i)))
@@ -129,7 +141,7 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	n := cur.Node()
 	id := int(n.KindId())
 	fid := int(cur.FieldId())
-	if id < len(g.kinds) && !g.named[id] && fid == 0 && !g.keep[id] && depth > 0 {
+	if id < len(g.kinds) && (g.drop[id] || !g.named[id] && fid == 0 && !g.keep[id]) && depth > 0 {
 		if n.IsMissing() {
 			start := int(n.StartByte())
 			l := c.line(start)
@@ -158,7 +170,7 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	if out.Error || out.Missing {
 		t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End, Missing: out.Missing})
 	}
-	if !cur.GotoFirstChild() {
+	if id < len(g.prune) && g.prune[id] || !cur.GotoFirstChild() {
 		return out
 	}
 	if depth >= MaxDepth {

@@ -21,6 +21,8 @@ if [ -z "$bin" ]; then
 	(cd "$root" && CGO_ENABLED=1 go build -o "$bin" .)
 fi
 nm=$DIR/npm/node_modules
+tf=$(mktemp) out=$(mktemp)
+trap 'rm -f "$tf" "$out"' EXIT
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo
 echo "| framework | path | files | MB | wall median (s) | CPU median (s) | entries |"
@@ -31,14 +33,14 @@ while IFS=$'\t' read -r name dir path; do
 	bytes=$(find "$dir/$path" -type d -name node_modules -prune -o -type f \( -name '*.py' -o -name '*.ts' -o -name '*.tsx' -o -name '*.js' -o -name '*.mjs' -o -name '*.cjs' \) ! -name '*.d.ts' -print0 | xargs -0 cat | wc -c)
 	walls=() cpus=()
 	for _ in $(seq "$RUNS"); do
-		t=$( { cd "$dir" && /usr/bin/time -f '%e %U %S' "$bin" map $path >/tmp/lifeline-bench.out 2>/dev/null; } 2>&1 | tail -1)
-		read -r w u s <<<"$t"
+		(cd "$dir" && /usr/bin/time -o "$tf" -f '%e %U %S' "$bin" map $path >"$out" 2>/dev/null) || true
+		read -r w u s <"$tf"
 		walls+=("$w")
 		cpus+=("$(echo "$u + $s" | bc)")
 	done
 	wm=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
 	cm=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
-	entries=$(grep -c '^run entry' /tmp/lifeline-bench.out || true)
+	entries=$(grep -c '^run entry' "$out" || true)
 	printf '| %s | %s | %s | %.1f | %s | %s | %s |\n' "$name" "$path" "$files" "$(echo "$bytes / 1000000" | bc -l)" "$wm" "$cm" "$entries"
 done < <(
 	printf '%s\t%s\t%s\n' \
