@@ -543,6 +543,14 @@ func (b *builder) defaults() {
 			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") {
 				via = "zero_check"
 			}
+			// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
+			if r := strip(a.rhs); r != nil && m.t.calls[r.Kind] {
+				meth := calleeText(m, r)
+				meth = meth[strings.LastIndexByte(meth, '.')+1:]
+				if args := r.Child("arguments").NamedChildren(); len(args) >= 2 && (meth == "get" || meth == "getattr" || meth == "pop" || meth == "setdefault") {
+					alts, via = []*syntax.Node{args[len(args)-1]}, "zero_check"
+				}
+			}
 			for _, alt := range alts {
 				alt = strip(alt)
 				if m.t.idents[alt.Kind] && fs.params[m.text(alt)] {

@@ -96,5 +96,15 @@ class AsyncAgent(BaseAgent):
             messages.extend(results)
         return "max turns reached"
 
+    async def run_kwargs(self, task: str, **kwargs) -> str:
+        max_turns = kwargs.get("max_turns", DEFAULT_MAX_STEPS)
+        for _ in range(max_turns):
+            response = await self.model.complete([task])
+            if not response.tool_calls:
+                return response.text
+            for tc in response.tool_calls:
+                task += await self.tools[tc.name].arun(tc.arguments)
+        raise MaxStepsExceeded()
+
     async def run_tool(self, tc):
         return await self.tools[tc.name].arun(tc.arguments)
