@@ -117,7 +117,12 @@
     return '+' + (us / unit).toFixed(dec) + suffix;
   }
   function fmtOff(us) { return TIMELESS ? '#' + Math.round(us) : '+' + fmtDur(us); }
-  function fmtShort(n) { return n < 1000 ? String(n) : n < 1e6 ? (n / 1e3).toFixed(n < 1e4 ? 1 : 0) + 'k' : (n / 1e6).toFixed(n < 1e7 ? 1 : 0) + 'M'; }
+  function fmtShort(n) {
+    if (n < 1000) return String(n);
+    var units = ['k', 'M', 'G', 'T', 'P', 'E', 'Z'], u = 0;
+    n /= 1e3; while (n >= 999.5 && u < units.length - 1) { n /= 1e3; u++; }
+    return n.toFixed(n < 10 ? 1 : 0) + units[u];
+  }
   function fmtNum(n) { return Number(n).toLocaleString('en-US'); }
   function fmtCost(c) { return c === 0 ? '$0' : c < 0.01 ? '$' + c.toFixed(4) : '$' + c.toFixed(2); }
   function fmtAbs(us) {
