@@ -252,6 +252,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 			sp.Usage = &model.Usage{InputTokens: in, OutputTokens: out, CachedTokens: cached, CostUSD: cost}
 		}
 		sp.Requests = requests(a)
+		sp.CodeAction = codeAction(a)
 		if sp.Explicit == nil {
 			if fr := strs(a.val("gen_ai.response.finish_reasons")); len(fr) > 0 {
 				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}
@@ -284,6 +285,23 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 	}
 	return sp
+}
+
+// codeAction says whether an OpenInference LLM span's output text holds a smolagents CodeAgent
+// code action (a <code>…</code> block, or the older ```py fence after "Code:").
+func codeAction(a attrSet) bool {
+	if a.fam&famOther == 0 {
+		return false
+	}
+	for k, v := range a.m {
+		if !strings.HasPrefix(k, "llm.output_messages.") || strings.Contains(k, ".tool_calls.") {
+			continue
+		}
+		if t, ok := v.(string); ok && (strings.Contains(t, "<code>") && strings.Contains(t, "</code>") || strings.Contains(t, "Code:\n```py")) {
+			return true
+		}
+	}
+	return false
 }
 
 // requests lists the tool calls a model call's output asked for: GenAI gen_ai.output.messages

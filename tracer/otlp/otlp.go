@@ -519,7 +519,9 @@ func keep(k []byte, where int) bool {
 		return keepAISDK(k)
 	}
 	if bytes.HasPrefix(k, []byte("llm.output_messages.")) {
-		return bytes.Contains(k, []byte(".tool_calls."))
+		// the requested tool calls, and the text (a smolagents CodeAgent's code action is a
+		// <code> block in it: classify keeps only that fact)
+		return bytes.Contains(k, []byte(".tool_calls.")) || bytes.HasSuffix(k, []byte(".message_content.text")) || bytes.HasSuffix(k, []byte(".message.content"))
 	}
 	switch string(k) {
 	case "openinference.span.kind", "session.id", "agent.name", "graph.node.id", "llm.model_name", "llm.token_count.prompt",

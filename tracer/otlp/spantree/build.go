@@ -408,6 +408,9 @@ func (b *Builder) emitResumed(t *trace, r *runB, segs []*Span, kids map[*Span][]
 // of the step's calls into r.asks.
 func (r *runB) settle() {
 	for _, st := range r.steps {
+		st.codeAction()
+	}
+	for _, st := range r.steps {
 		for _, c := range st.tools {
 			if !c.sp.NoResult || c.sp.Err != nil {
 				continue
@@ -439,6 +442,36 @@ func (r *runB) settle() {
 		kept = append(kept, c)
 	}
 	last.tools = kept
+}
+
+// codeAction makes the execution of a code action (CodeAction model call) the step's tool call:
+// python_interpreter, from the model call's end to the end of the last tool span of the step,
+// with those tool spans (tools the code called, e.g. final_answer) folded into it.
+func (st *stepB) codeAction() {
+	m := st.lastModel()
+	if m == nil || !m.sp.CodeAction || !m.sp.Ended {
+		return
+	}
+	sp := &Span{TraceID: m.sp.TraceID, ID: m.sp.ID + "/code", Parent: m.sp.Parent, Line: m.sp.Line, File: m.sp.File,
+		Name: "python_interpreter", Layer: Tool, Tool: "python_interpreter", Start: m.sp.End, End: m.sp.End, Ended: true, Order: m.sp.Order}
+	var inner []any
+	for _, c := range st.tools {
+		inner = append(inner, c.sp.Tool)
+		if c.sp.End.After(sp.End) {
+			sp.End = c.sp.End
+		}
+		if !c.sp.Ended {
+			sp.Ended = false
+		}
+		if c.sp.Err != nil && sp.Err == nil {
+			sp.Err, sp.Cancelled = c.sp.Err, c.sp.Cancelled
+		}
+	}
+	sp.Attrs = map[string]any{"note": "a CodeAgent code action: its execution has no span of its own; the tool spans of the step ran inside it"}
+	if len(inner) > 0 {
+		sp.Attrs["inner_tools"] = inner
+	}
+	st.tools = []*callB{{sp: sp, agent: m.agent, infer: []string{"start", "end", "ids"}}}
 }
 
 // walk places sp (and its subtree) in run r. call is the enclosing model/tool call, step the
@@ -869,9 +902,27 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	return nil, false
 }
 
+// forcedFinal says whether the run ended the way smolagents ends a run that hit max_steps (as
+// OpenInference records it): the agent span carries max_steps, and the last model call is its
+// direct child with no tool call, after the "Step N" chains — provide_final_answer, called
+// outside any step once the step budget is spent (a planning call, also a direct child, always
+// precedes a step).
+func (r *runB) forcedFinal() bool {
+	a := r.endAgent
+	if a == nil || a.Attrs["max_steps"] == nil || len(r.steps) < 2 {
+		return false
+	}
+	last := r.steps[len(r.steps)-1]
+	lm := last.lastModel()
+	return lm != nil && len(last.tools) == 0 && lm.sp.Parent == a.ID && len(lm.sp.Requests) == 0
+}
+
 // outcome infers a finished run's status and stop reason from the errors of its spans.
 func (b *Builder) outcome(r *runB) (model.RunStatus, model.StopReason, *model.ErrorInfo) {
 	if len(r.fatal) == 0 {
+		if r.forcedFinal() {
+			return model.StatusFailed, model.StopMaxSteps, &model.ErrorInfo{Kind: "AgentMaxStepsError", Message: "the run's last model call is the forced final answer after max_steps (a model call directly under the agent span, after its steps)"}
+		}
 		// An agent span that ended normally may still say the loop stopped short of an answer
 		// (its step bound), unless the last step's requested calls are pending (approval).
 		if a := r.endAgent; a != nil && a.EndStop != "" && a.EndStop.ConsistentWith(model.StatusFailed) &&

@@ -133,6 +133,10 @@ type Span struct {
 	// decides the run's outcome only when no span of the run failed and no requested tool call is
 	// pending; the latest-ending agent span of a run counts.
 	EndStop model.StopReason
+	// CodeAction marks a model call whose output is a smolagents CodeAgent code action: its
+	// execution (python_interpreter, recorded by no span of its own) is the step's one tool
+	// call, and the tool spans of the step ran inside that code.
+	CodeAction bool
 	// NoResult marks a tool span that ended with no output and no error (OpenAI Agents Python: the
 	// function span of a needs_approval call that interrupted the run, or of a call whose run
 	// was cancelled while it ran). If it ended after the span enclosing it, the run was
