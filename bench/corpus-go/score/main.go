@@ -1,6 +1,7 @@
 // Command score measures `lifeline map` and `lifeline vet` against the hand-written ground truth
 // of the Go agent corpus (bench/corpus-go/*.truth.json, read from each project's source, never
-// from lifeline's output).
+// from lifeline's output) and of the Python/TypeScript/JavaScript frameworks (bench/seeds,
+// bench/corpus-pyts: `-truth DIR -projects LIST`, with LIST as their install.sh --list prints it).
 //
 //	bench/corpus-go/fetch.sh                       # fetch the projects (prints where)
 //	go build -o /tmp/lifeline . && go run ./bench/corpus-go/score -lifeline /tmp/lifeline
