@@ -257,9 +257,43 @@ func main() {
 	verbose := flag.Bool("v", false, "list every missed fact and every false positive")
 	keep := flag.String("keep", "", "directory to keep each project's map and vet output in")
 	reuse := flag.String("reuse", "", "score the map/vet outputs kept earlier in this directory instead of running lifeline")
+	check := flag.Bool("check", false, "with -projects: print every position of the truths with the source line it names, and fail on a position whose file or line does not exist in the installed tree (run it after changing a pinned version)")
 	timeout := flag.Duration("timeout", 15*time.Minute, "time limit of one lifeline run")
 	projects := flag.String("projects", "", "project list as install.sh prints it (name<TAB>package root<TAB>paths): run lifeline in each root on those paths instead of CORPUS_DIR/<name> on the truth's patterns (the Python/TypeScript corpora)")
 	flag.Parse()
+	if *check {
+		if *projects == "" {
+			fmt.Fprintln(os.Stderr, "score: -check needs -projects")
+			os.Exit(2)
+		}
+		dir := *truthDir
+		if dir == "" {
+			dir = "bench/corpus-go"
+		}
+		truths, err := loadTruths(dir, flag.Args())
+		if err == nil {
+			var list map[string]project
+			if list, err = readProjects(*projects); err == nil {
+				bad := 0
+				for _, t := range truths {
+					p, ok := list[t.Project]
+					if !ok {
+						fmt.Printf("%s: not in %s\n", t.Project, *projects)
+						bad++
+						continue
+					}
+					bad += checkPositions(os.Stdout, t, p.root)
+				}
+				if bad > 0 {
+					fmt.Fprintf(os.Stderr, "score: %d positions do not exist\n", bad)
+					os.Exit(1)
+				}
+				return
+			}
+		}
+		fmt.Fprintln(os.Stderr, "score:", err)
+		os.Exit(1)
+	}
 	if *lifeline == "" && *reuse == "" {
 		fmt.Fprintln(os.Stderr, "score: -lifeline BINARY is required (or -reuse DIR)")
 		os.Exit(2)
@@ -1195,4 +1229,98 @@ func containsWord(s, w string) bool {
 		}
 		i = j + 1
 	}
+}
+
+// truthPositions lists every position of a truth with a label: entries, loops, bounds and their
+// defaults, on-bound places, call sites and the calls that lead to them, boolean facts' places,
+// exits, id sites, and the defect, arguable, must-not-flag, not-turn-loop and extra-loop places.
+func truthPositions(t *Truth) [][2]string {
+	var out [][2]string
+	add := func(label, p string) {
+		if p != "" {
+			out = append(out, [2]string{label, p})
+		}
+	}
+	for _, e := range t.Entries {
+		add(e.ID, e.Pos)
+		for _, l := range e.Loops {
+			add(l.ID, l.Pos)
+			if l.Bound != nil {
+				add(l.Bound.ID, l.Bound.Pos)
+				add(l.Bound.ID+".default", l.Bound.DefaultPos)
+			}
+			if l.OnBound != nil {
+				add(l.OnBound.ID, l.OnBound.Pos)
+			}
+			for _, c := range append(append([]TCall{}, l.ModelCalls...), l.ToolCalls...) {
+				add(c.ID, c.Pos)
+				for _, v := range c.Via {
+					add(c.ID+".via", v)
+				}
+			}
+			add(l.ParallelTools.ID, l.ParallelTools.Pos)
+			add(l.ChecksCancel.ID, l.ChecksCancel.Pos)
+		}
+		for _, x := range e.Exits {
+			add(x.ID, x.Pos)
+		}
+		for _, i := range e.IDs {
+			add(i.ID, i.Pos)
+			for _, v := range i.Via {
+				add(i.ID+".via", v)
+			}
+		}
+	}
+	for _, d := range t.Defects {
+		add(d.ID, d.Pos)
+		for _, p := range d.AlsoPos {
+			add(d.ID+".also", p)
+		}
+	}
+	for _, f := range t.Arguable {
+		add("arguable "+f.Check, f.Pos)
+	}
+	for _, f := range t.MustNotFlag {
+		add("must_not_flag "+f.Check, f.Pos)
+	}
+	for _, f := range t.NotTurnLoops {
+		add("not_turn_loop", f.Pos)
+	}
+	for _, f := range t.ExtraLoops {
+		add("extra_loop", f.Pos)
+	}
+	return out
+}
+
+// checkPositions prints each position of t with the source line it names under root and returns
+// how many name a missing file or a line past the file's end.
+func checkPositions(w io.Writer, t *Truth, root string) int {
+	bad := 0
+	lines := map[string][]string{}
+	for _, lp := range truthPositions(t) {
+		p := parsePos(lp[1], "", "")
+		src, ok := lines[p.file]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p.file)))
+			if err == nil {
+				src = strings.Split(string(b), "\n")
+			}
+			lines[p.file] = src
+		}
+		text := "!! missing file"
+		switch {
+		case src == nil:
+			bad++
+		case p.line < 1 || p.line > len(src):
+			text = "!! no such line"
+			bad++
+		default:
+			text = strings.TrimSpace(src[p.line-1])
+			if len(text) > 100 {
+				text = text[:100] + "…"
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", t.Project, lp[0], lp[1], text)
+	}
+	return bad
 }

@@ -212,3 +212,24 @@ func TestFuncMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPositions: a position inside the installed file is printed with its line, a line past
+// the end and a missing file are counted.
+func TestCheckPositions(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg", "a.py"), []byte("def run():\n    while True:\n        pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := &Truth{Project: "demo", Entries: []TEntry{{ID: "e", Pos: "pkg/a.py:1", Loops: []TLoop{{ID: "l", Pos: "pkg/a.py:2",
+		ModelCalls: []TCall{{ID: "m", Pos: "pkg/a.py:9"}}}}, Exits: []TExit{{ID: "x", Pos: "pkg/b.py:1"}}}}}
+	var out strings.Builder
+	if bad := checkPositions(&out, tr, root); bad != 2 {
+		t.Errorf("checkPositions = %d bad, want 2 (a line past the end, a missing file):\n%s", bad, out.String())
+	}
+	if !strings.Contains(out.String(), "pkg/a.py:2\twhile True:") || !strings.Contains(out.String(), "!! no such line") || !strings.Contains(out.String(), "!! missing file") {
+		t.Errorf("output lacks the source line or the markers:\n%s", out.String())
+	}
+}
