@@ -308,6 +308,7 @@ func (d *decoder) classify(sp *spantree.Span, sd *spanData, errs *fieldErrs) {
 			if data.Agent != "" {
 				sp.Agent = data.Agent
 			}
+			sp.Seq = data.Turn
 		}
 	case "agent":
 		sp.Layer, sp.Agent = spantree.Agent, sd.Name

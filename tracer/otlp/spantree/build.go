@@ -335,7 +335,7 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 			r.inferred = appendOnce(r.inferred, "parent")
 		}
 	}
-	if segs := runTops(tops); len(segs) > 1 {
+	if segs := runTops(tops, kids); len(segs) > 1 {
 		b.emitResumed(t, r, segs, kids)
 		return
 	}
@@ -364,18 +364,37 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 	b.emitRun(r)
 }
 
-// runTops returns the tops when every top of a trace is a Run-layer span and there are several:
-// one run, resumed (each top is a turn of it).
-func runTops(tops []*Span) []*Span {
+// runTops returns the tops when every top of a trace is a Run-layer span, there are several, and
+// each later one continues the step numbering of the one before (its first explicit step span
+// has Seq > 1: the OpenAI Agents SDK resuming a RunState under the same trace id goes on from
+// the interrupted turn's number, a fresh Runner.run in the same trace starts at 1): one run,
+// resumed, each top a turn of it.
+func runTops(tops []*Span, kids map[*Span][]*Span) []*Span {
 	if len(tops) < 2 {
 		return nil
 	}
-	for _, sp := range tops {
+	for i, sp := range tops {
 		if sp.Layer != Run || sp.Parent != "" {
+			return nil
+		}
+		if i > 0 && firstSeq(sp, kids) <= 1 {
 			return nil
 		}
 	}
 	return tops
+}
+
+// firstSeq is the Seq of the first explicit step span under sp (depth first, in order), 0 if none.
+func firstSeq(sp *Span, kids map[*Span][]*Span) int {
+	for _, k := range kids[sp] {
+		if k.Layer == Step {
+			return k.Seq
+		}
+		if n := firstSeq(k, kids); n != 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // emitResumed emits a trace whose Run-layer tops are the turns of one run (a run paused for

@@ -133,6 +133,9 @@ type Span struct {
 	// decides the run's outcome only when no span of the run failed and no requested tool call is
 	// pending; the latest-ending agent span of a run counts.
 	EndStop model.StopReason
+	// Seq is the producer's own number of an explicit step span (the OpenAI Agents SDK's turn
+	// number, which a run resumed from its RunState continues), 0 when not recorded.
+	Seq int
 	// CodeAction marks a model call whose output is a smolagents CodeAgent code action: its
 	// execution (python_interpreter, recorded by no span of its own) is the step's one tool
 	// call, and the tool spans of the step ran inside that code.
