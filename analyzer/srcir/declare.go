@@ -329,10 +329,12 @@ func (b *builder) params(fs *fnState) {
 		switch p.Kind {
 		case "identifier":
 			name = m.text(p)
+		case "list_splat_pattern", "dictionary_splat_pattern", "rest_pattern":
+			name = strings.TrimLeft(m.text(p), "*.")
 		case "typed_parameter":
 			for _, c := range p.NamedChildren() {
-				if c.Kind == "identifier" {
-					name = m.text(c)
+				if c.Kind == "identifier" || c.Kind == "list_splat_pattern" || c.Kind == "dictionary_splat_pattern" {
+					name = strings.TrimLeft(m.text(c), "*")
 					break
 				}
 			}

@@ -133,6 +133,12 @@ func (b *builder) branches(fs *fnState) {
 				return true
 			}
 			seen[key] = true
+			// a first-iteration test (turn == 1, step > 0) is no bound
+			if bs := strip(bound); bs != nil && m.t.numbers[bs.Kind] {
+				if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
+					return true
+				}
+			}
 			exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
 			br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
 				Bound: b.operand(fs, bound), Return: -1}
@@ -392,7 +398,12 @@ func (b *builder) hasFieldDefault(k *class, prop string) bool {
 var cancelWords = []string{"cancel", "abort", "interrupt", "stop_event", "stopevent", "shutdown", "should_stop", "shouldstop",
 	"stop_requested", "_stopped", "halt"}
 
-func isCancelName(s string) bool { return containsAny(strings.ToLower(s), cancelWords) }
+// isCancelName reports whether a flag's name says cancellation. An approval interruption
+// (interruptions, needs_interruption) is not cancellation.
+func isCancelName(s string) bool {
+	l := strings.ToLower(s)
+	return containsAny(l, cancelWords) && !strings.Contains(l, "interruption") && !strings.Contains(l, "approval")
+}
 
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
@@ -424,7 +435,7 @@ func (b *builder) cancels(fs *fnState) {
 			if t.members[n.Kind] || t.idents[n.Kind] {
 				txt := m.text(n)
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
-				if last == "aborted" || isCancelName(last) && !strings.Contains(strings.ToLower(last), "approval") {
+				if last == "aborted" || isCancelName(last) {
 					hit = n
 					return false
 				}

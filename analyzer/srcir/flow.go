@@ -70,124 +70,12 @@ func (b *builder) flows(fs *fnState) {
 		if len(res) == 0 && len(elems) == 0 {
 			continue
 		}
-		// derived values, over the scope: a worklist over the assignments that mention a
-		// new value (indexed by the names and attribute chains they contain)
-		queue := make([]string, 0, len(res)+len(elems))
-		for n := range res {
-			queue = append(queue, n)
-		}
-		for n := range elems {
-			queue = append(queue, n)
-		}
-		sortStrings(queue)
-		for len(queue) > 0 && len(queue) < 10000 {
-			v := queue[0]
-			queue = queue[1:]
-			if !res[v] {
-				continue // elements are not followed further (their names are, below)
-			}
-			one := map[string]bool{v: true}
-			for _, g := range sc {
-				for _, ai := range g.index().assigns[v] {
-					a := g.assigns[ai]
-					if !derives(m, a.rhs, one, 0) {
-						continue
-					}
-					for _, n := range a.lhs {
-						if a.iter {
-							if !elems[n] {
-								elems[n] = true
-								fl.Iterated = append(fl.Iterated, m.pos(a.node))
-							}
-						} else if !res[n] && !appendLike(m, a) {
-							res[n] = true
-							queue = append(queue, n)
-						}
-					}
-				}
-				for _, j := range g.index().each {
-					gc := g.callInfo[j]
-					recv := strip(unAwait(m, gc.node.Child("function")))
-					if recv == nil || !m.t.members[recv.Kind] || !derives(m, recv.Child("object"), one, 0) {
-						continue
-					}
-					for _, kid := range g.f.Calls[j].ArgFuncs {
-						k := b.funcs[kid]
-						for _, p := range k.f.Params {
-							if !elems[p.Name] {
-								elems[p.Name] = true
-								fl.Iterated = append(fl.Iterated, m.pos(gc.node))
-							}
-							break
-						}
-					}
-				}
-			}
-		}
-		all := union(res, elems)
 		fl.Fields = b.fieldsRead(sc, res)
-		for _, g := range sc {
-			b.checks(g, fl, all, c)
-		}
-		names := map[string]bool{}
-		for _, g := range sc {
-			if len(elems) == 0 {
-				break
-			}
-			var cand []int
-			for v := range union(elems, names) {
-				cand = append(cand, g.index().assigns[v]...)
-			}
-			sort.Ints(cand)
-			for _, ai := range cand {
-				a := g.assigns[ai]
-				if a.iter || a.rhs == nil {
-					continue
-				}
-				if isNameExpr(m, a.rhs, elems, names) {
-					for _, n := range a.lhs {
-						names[n] = true
-					}
-				} else if mentions(m, a.rhs, elems) {
-					for _, n := range a.lhs {
-						if isNameProp(lastSeg(n)) {
-							names[n] = true
-						}
-					}
-				}
-			}
-		}
-		var toolCalls []ir.CallRef
-		toolVars := map[string]bool{}
-		for _, g := range sc {
-			if len(elems) == 0 && len(names) == 0 {
-				break // a dispatch selects by an element's name
-			}
-			ds := b.dispatch(g, elems, names, ci.node)
-			for _, d := range ds {
-				toolCalls = append(toolCalls, d.Calls...)
-			}
-			fl.Dispatch = append(fl.Dispatch, ds...)
-		}
-		if len(toolCalls) == 0 && len(elems) > 0 {
-			for _, g := range sc {
-				fl.Dispatch = append(fl.Dispatch, b.argDispatch(g, elems, names, ci.node)...)
-			}
-		}
-		for _, d := range fl.Dispatch {
-			for _, ref := range d.Calls {
-				node := b.funcs[ref.Func].callInfo[ref.Call].node
-				for _, a := range allAssigns(sc) {
-					if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
-						for _, n := range a.lhs {
-							toolVars[n] = true
-						}
-					}
-				}
-			}
-		}
+		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
 		if len(fl.Checked) > 0 || len(elems) > 0 {
-			b.feeds(fs, sc, fl, ci, union(all, union(names, toolVars)))
+			// what the tools produced: elements, their names, the dispatched calls' results
+			// (not the model call's own result: x = next(x) walks a list, it feeds nothing)
+			b.feeds(fs, sc, fl, ci, union(elems, union(names, toolVars)))
 		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
@@ -632,6 +520,12 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 // append into (or a rebuild of) a collection the model call receives.
 func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, vals map[string]bool) {
 	m := fs.mod
+	var toolNodes []*syntax.Node
+	for _, d := range fl.Dispatch {
+		for _, ref := range d.Calls {
+			toolNodes = append(toolNodes, b.funcs[ref.Func].callInfo[ref.Call].node)
+		}
+	}
 	inputs := map[string]bool{}
 	args := ci.node.Child("arguments")
 	if args == nil {
@@ -681,7 +575,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 			if !inputs[recv] && !inputs[rootOf(recv)] {
 				continue
 			}
-			if mentions(gm, gci.node.Child("arguments"), vals) || g != fs {
+			if mentions(gm, gci.node.Child("arguments"), vals) || containsCall(gci.node, toolNodes) {
 				fl.FeedsNext, fl.FeedPos = true, c.Pos
 				return
 			}
@@ -868,6 +762,195 @@ func isNameProp(s string) bool {
 	switch strings.ToLower(s) {
 	case "name", "tool_name", "toolname", "function_name", "functionname", "tool":
 		return true
+	}
+	return false
+}
+
+// follow traces a call's result (res: variables holding it or a part of it; elems: its
+// elements) through the scope sc (a function and its closures): what derives from it, the
+// tests of it, the dispatch of its elements by name. A value passed to a function of the set
+// (a helper that decides or dispatches: processModelResponse(response)) is followed into
+// that function's parameter, two calls deep.
+func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool, model *syntax.Node, depth int, seen map[int]bool) (names, toolVars map[string]bool) {
+	m := sc[0].mod
+	// derived values, over the scope: a worklist over the assignments that mention a
+	// new value (indexed by the names and attribute chains they contain)
+	queue := make([]string, 0, len(res)+len(elems))
+	for n := range res {
+		queue = append(queue, n)
+	}
+	for n := range elems {
+		queue = append(queue, n)
+	}
+	sortStrings(queue)
+	for len(queue) > 0 && len(queue) < 10000 {
+		v := queue[0]
+		queue = queue[1:]
+		if !res[v] {
+			continue // elements are not followed further (their names are, below)
+		}
+		one := map[string]bool{v: true}
+		for _, g := range sc {
+			for _, ai := range g.index().assigns[v] {
+				a := g.assigns[ai]
+				if !derives(m, a.rhs, one, 0) {
+					continue
+				}
+				for _, n := range a.lhs {
+					if a.iter {
+						if !elems[n] {
+							elems[n] = true
+							fl.Iterated = append(fl.Iterated, m.pos(a.node))
+						}
+					} else if !res[n] && !appendLike(m, a) {
+						res[n] = true
+						queue = append(queue, n)
+					}
+				}
+			}
+			for _, j := range g.index().each {
+				gc := g.callInfo[j]
+				recv := strip(unAwait(m, gc.node.Child("function")))
+				if recv == nil || !m.t.members[recv.Kind] || !derives(m, recv.Child("object"), one, 0) {
+					continue
+				}
+				for _, kid := range g.f.Calls[j].ArgFuncs {
+					k := b.funcs[kid]
+					for _, p := range k.f.Params {
+						if !elems[p.Name] {
+							elems[p.Name] = true
+							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+	all := union(res, elems)
+	for _, g := range sc {
+		b.checks(g, fl, all, nil)
+	}
+	names = map[string]bool{}
+	for _, g := range sc {
+		if len(elems) == 0 {
+			break
+		}
+		var cand []int
+		for v := range union(elems, names) {
+			cand = append(cand, g.index().assigns[v]...)
+		}
+		sort.Ints(cand)
+		for _, ai := range cand {
+			a := g.assigns[ai]
+			if a.iter || a.rhs == nil {
+				continue
+			}
+			if isNameExpr(m, a.rhs, elems, names) {
+				for _, n := range a.lhs {
+					names[n] = true
+				}
+			} else if mentions(m, a.rhs, elems) {
+				for _, n := range a.lhs {
+					if isNameProp(lastSeg(n)) {
+						names[n] = true
+					}
+				}
+			}
+		}
+	}
+	var toolCalls []ir.CallRef
+	toolVars = map[string]bool{}
+	for _, g := range sc {
+		if len(elems) == 0 && len(names) == 0 {
+			break // a dispatch selects by an element's name
+		}
+		ds := b.dispatch(g, elems, names, model)
+		for _, d := range ds {
+			toolCalls = append(toolCalls, d.Calls...)
+		}
+		fl.Dispatch = append(fl.Dispatch, ds...)
+	}
+	if len(toolCalls) == 0 && len(elems) > 0 {
+		for _, g := range sc {
+			fl.Dispatch = append(fl.Dispatch, b.argDispatch(g, elems, names, model)...)
+		}
+	}
+	for _, d := range fl.Dispatch {
+		for _, ref := range d.Calls {
+			node := b.funcs[ref.Func].callInfo[ref.Call].node
+			for _, a := range allAssigns(sc) {
+				if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
+					for _, n := range a.lhs {
+						toolVars[n] = true
+					}
+				}
+			}
+		}
+	}
+	if depth < 2 {
+		b.followCalls(fl, sc, union(res, elems), elems, depth, seen)
+	}
+	return names, toolVars
+}
+
+// followCalls follows values passed as arguments into the functions called with them.
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) {
+	for _, g := range sc {
+		m := g.mod
+		for j, ci := range g.callInfo {
+			c := &g.f.Calls[j]
+			if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
+				continue
+			}
+			args := ci.node.Child("arguments").NamedChildren()
+			for i, a := range args {
+				key := ""
+				if a.Kind == "keyword_argument" {
+					key = m.text(a.Child("name"))
+					a = a.Child("value")
+				}
+				if a == nil || !derives(m, a, vals, 0) {
+					continue
+				}
+				isElem := elems[m.text(strip(a))]
+				for _, t := range c.Targets {
+					if seen[t] {
+						continue
+					}
+					tg := b.funcs[t]
+					name := ""
+					switch {
+					case key != "":
+						if tg.params[key] {
+							name = key
+						}
+					case i < len(tg.f.Params):
+						name = tg.f.Params[i].Name
+					}
+					if name == "" || len(tg.f.Params) > 0 && strings.Contains(name, "{") {
+						continue
+					}
+					seen[t] = true
+					r2, e2 := map[string]bool{}, map[string]bool{}
+					if isElem {
+						e2[name] = true
+					} else {
+						r2[name] = true
+					}
+					b.follow(fl, scope(tg), r2, e2, nil, depth+1, seen)
+				}
+			}
+		}
+	}
+}
+
+// containsCall reports whether one of calls lies inside n.
+func containsCall(n *syntax.Node, calls []*syntax.Node) bool {
+	for _, c := range calls {
+		if n.Start <= c.Start && c.End <= n.End && c != n {
+			return true
+		}
 	}
 	return false
 }
