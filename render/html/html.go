@@ -504,8 +504,8 @@ func (b *builder) text(s string) string {
 	return fmt.Sprintf("%s… [%d more bytes cut]", s[:cut], len(s)-cut)
 }
 
-// attrs returns a JSON-safe copy of free attributes: long strings cut, non-finite numbers and
-// values json cannot encode turned into strings.
+// attrs returns a JSON-safe copy of free attributes: long strings cut, non-finite numbers as
+// jsonw.Finite says, values json cannot encode turned into strings.
 func (b *builder) attrs(m map[string]any) any {
 	return b.value(m, 0)
 }
@@ -522,10 +522,10 @@ func (b *builder) value(x any, depth int) any {
 	case model.JSONText:
 		return b.text(v.String())
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Sprint(v)
+		if f, ok := jsonw.Finite(v); ok { // the rule of every JSON output: ±Inf clamped, NaN null
+			return f
 		}
-		return v
+		return nil
 	case float32:
 		return b.value(float64(v), depth)
 	case map[string]any:

@@ -344,7 +344,8 @@ func (e *enc) value(v any, depth int) {
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		v, ok := jsonw.Finite(v) // the rule of every JSON output: ±Inf clamped, NaN null
+		if !ok {
 			e.raw("null")
 			return
 		}
