@@ -648,6 +648,11 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 		return false
 	case t.lambdas[n.Kind] || t.funcs[n.Kind]:
 		return false
+	case n.Kind == "binary_operator" || n.Kind == "unary_operator":
+		return false // arithmetic makes a new number (a size, a ratio), not a part of the value
+	case n.Kind == "binary_expression" && strings.Contains("+-*/%**<<>>&|^", m.text(n.Child("operator"))) &&
+		m.text(n.Child("operator")) != "||" && m.text(n.Child("operator")) != "&&":
+		return false
 	}
 	for _, c := range n.Children {
 		if c.Named && derives(m, c, vars, depth+1) {
