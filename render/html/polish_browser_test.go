@@ -11,11 +11,12 @@ import (
 	"github.com/lifeline-dev/lifeline/render/internal/browsertest"
 )
 
-// hookCanvas records what the page draws from now on: the texts per canvas and the right edge of
+// hookCanvas records what the page draws from now on: the texts per canvas (the axis: of its last frame) and the right edge of
 // the bars (rectangles lower than a row) on the waterfall canvas.
 const hookCanvas = `(function(){
 	window.__texts = {bars: [], axis: [], overview: []}; window.__barRight = 0;
-	var P = CanvasRenderingContext2D.prototype, ft = P.fillText, fr = P.fillRect;
+	var P = CanvasRenderingContext2D.prototype, ft = P.fillText, fr = P.fillRect, cr = P.clearRect;
+	P.clearRect = function(){ if (this.canvas.id === 'axis') window.__texts.axis = []; return cr.apply(this, arguments); }; // keep one frame of axis labels
 	P.fillText = function(s, x, y){ var id = this.canvas.id; if (window.__texts[id]) window.__texts[id].push(String(s)); return ft.apply(this, arguments); };
 	P.fillRect = function(x, y, w, h){ if (this.canvas.id === 'bars' && h < 20 && w > 0) window.__barRight = Math.max(window.__barRight, x + w); return fr.apply(this, arguments); };
 })()`

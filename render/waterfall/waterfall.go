@@ -83,7 +83,7 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 	}
 	c := &chart{w: bufio.NewWriterSize(w, 64<<10), opt: opts, v: view.Flatten(t, opts.Findings), width: width}
 	c.labelW = min(max(width*2/5, 24), 80) // wide terminals give labels (whole ids) the room
-	c.barW = width - c.labelW - 3 // " │" before the bars, "│" after
+	c.barW = width - c.labelW - 3          // " │" before the bars, "│" after
 	c.timeless = t.Timeless || c.v.TotalNS() <= 0
 	if c.timeless {
 		c.layoutOrdinal()
