@@ -199,7 +199,7 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 		}
 		ok, e := emptiness(m, n.Child("argument"), vars)
 		if !ok {
-			return true, true
+			return false, false
 		}
 		return true, !e
 	case n.Kind == "boolean_operator" || n.Kind == "binary_expression" && (m.text(n.Child("operator")) == "&&" || m.text(n.Child("operator")) == "||"):
@@ -210,10 +210,16 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 	}
 	if l, r, op, ok := compareOps(m, n); ok {
 		lt, rt := m.text(strip(l)), m.text(strip(r))
-		zero := func(s string) bool { return s == "0" || t.nones[s] }
-		other := rt
+		other, tested := rt, lt
 		if !mentions(m, l, vars) {
-			other = lt
+			other, tested = lt, rt
+		}
+		// a size compared with 0 (len(x) == 0, x.length > 0), or a value with None/null
+		size := strings.HasPrefix(tested, "len(") || strings.HasSuffix(tested, ".length") || strings.HasSuffix(tested, ".size") ||
+			strings.HasSuffix(tested, ".length()") || strings.HasSuffix(tested, ".count")
+		zero := func(s string) bool { return s == "0" && size || t.nones[s] }
+		if op == "<" && other == "0" {
+			return false, false
 		}
 		switch {
 		case zero(other) && (op == "==" || op == "===" || op == "is" || op == "<=" || op == "<"):
@@ -227,6 +233,14 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return false, false
 		}
 		return false, false
+	}
+	if t.calls[n.Kind] {
+		// a type test (isinstance, hasattr, callable, any, all) is no emptiness test
+		switch calleeText(m, n) {
+		case "isinstance", "issubclass", "hasattr", "callable", "any", "all", "Array.isArray", "inspect.isawaitable",
+			"asyncio.iscoroutine", "inspect.iscoroutinefunction":
+			return false, false
+		}
 	}
 	if t.idents[n.Kind] || t.members[n.Kind] || t.calls[n.Kind] || t.subscripts[n.Kind] {
 		return true, false
