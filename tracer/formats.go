@@ -4,6 +4,7 @@ import (
 	"github.com/lifeline-dev/lifeline/tracer/canonical"
 	"github.com/lifeline-dev/lifeline/tracer/deepseek"
 	"github.com/lifeline-dev/lifeline/tracer/langchain"
+	"github.com/lifeline-dev/lifeline/tracer/langgraphv3"
 	"github.com/lifeline-dev/lifeline/tracer/openai"
 	"github.com/lifeline-dev/lifeline/tracer/openaistream"
 	"github.com/lifeline-dev/lifeline/tracer/otlp"
@@ -23,5 +24,6 @@ var Formats = []Format{
 	{Name: pi.SessionName, Description: pi.SessionDescription, Detect: pi.DetectSession, Decode: pi.DecodeSession, Expect: `a pi session header {"type":"session","version":3,"id":…} then entries {"type":"message","id":…,"parentId":…}`},
 	{Name: langchain.RunsName, Description: langchain.RunsDescription, Detect: langchain.DetectRuns, Decode: langchain.DecodeRuns, Expect: `LangChain run records, {"id":…,"run_type":…,"child_runs":[…]} or createRun/updateRun payloads`},
 	{Name: langchain.EventsName, Description: langchain.EventsDescription, Detect: langchain.DetectEvents, Decode: langchain.DecodeEvents, Expect: `streamEvents v2 records, {"event":"on_chain_start","run_id":…,…} one per line`},
+	{Name: langgraphv3.Name, Description: langgraphv3.Description, Detect: langgraphv3.Detect, Decode: langgraphv3.Decode, Expect: langgraphv3.Expect},
 	{Name: smolagents.Name, Description: smolagents.Description, Detect: smolagents.Detect, Decode: smolagents.Decode, Expect: `smolagents memory steps, [{"step_number":…,"timing":{…},…}] or a RunResult {"state":…,"steps":[…]}`},
 }
