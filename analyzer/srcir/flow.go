@@ -285,6 +285,10 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 				for n := b.after(g, c.stmt); n != nil; n = nil {
 					ch.Leaves, ch.Return = b.leaves(g, n)
 				}
+				// if pending { more = true } under while more: the loop ends when empty
+				if !ch.Leaves && b.setsLoopFlag(g, c) {
+					ch.Leaves = true
+				}
 			}
 		} else if !emptyTrue {
 			// while pending: leaves when empty
@@ -908,13 +912,24 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	if depth < 2 {
-		b.followCalls(fl, sc, union(res, elems), elems, depth, seen)
+		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
+			// what a helper that received the result returns: the tools' results
+			// (executed = await executeToolCalls(context, message))
+			for _, a := range allAssigns(sc) {
+				if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
+					for _, n := range a.lhs {
+						toolVars[n] = true
+					}
+				}
+			}
+		}
 	}
 	return names, toolVars
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
-func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) {
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
 		for j, ci := range g.callInfo {
@@ -957,17 +972,60 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					} else {
 						r2[name] = true
 					}
+					before := len(fl.Dispatch)
 					b.follow(fl, scope(tg), r2, e2, nil, depth+1, seen)
+					if len(fl.Dispatch) > before {
+						followed = append(followed, ci.node)
+					}
 				}
 			}
 		}
 	}
+	return followed
 }
 
 // containsCall reports whether one of calls lies inside n.
 func containsCall(n *syntax.Node, calls []*syntax.Node) bool {
 	for _, c := range calls {
 		if n.Start <= c.Start && c.End <= n.End && c != n {
+			return true
+		}
+	}
+	return false
+}
+
+// setsLoopFlag reports whether the branch of a positive test assigns a variable that the
+// condition of an enclosing loop reads (while has_more_tool_calls: ... if tool_calls: ...
+// has_more_tool_calls = ...): when nothing is pending the flag keeps its value and the loop
+// ends.
+func (b *builder) setsLoopFlag(g *fnState, c cond) bool {
+	m := g.mod
+	branch := c.stmt.Child("consequence")
+	if branch == nil {
+		return false
+	}
+	set := map[string]bool{}
+	for _, a := range g.assigns {
+		if a.node.Start >= branch.Start && a.node.End <= branch.End {
+			for _, n := range a.lhs {
+				set[n] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		return false
+	}
+	for _, lc := range g.conds {
+		if lc.loop >= 0 && contains(c.loops, lc.loop) && mentions(m, lc.expr, set) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
 			return true
 		}
 	}
