@@ -153,6 +153,7 @@ func TestMalformed(t *testing.T) {
 
 func FuzzDecodeRuns(f *testing.F) {
 	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.json*", 2000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples-py/langgraph/0[46]_*.langsmith_payloads.jsonl", 2000)
 	f.Add([]byte(`[{"id":"a","run_type":"chain","child_runs":[{"id":"b","run_type":"llm"}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, DecodeRuns, "fuzz.jsonl", b)
@@ -162,6 +163,7 @@ func FuzzDecodeRuns(f *testing.F) {
 
 func FuzzDecodeEvents(f *testing.F) {
 	tracertest.FuzzSeeds(f, "../../testdata/samples/langgraph/*.stream_events_v2.jsonl", 2000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples-py/langgraph/0[479]_*.stream_events_v2.jsonl", 2000)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, DecodeEvents, "fuzz.jsonl", b)
 		DetectEvents(b)

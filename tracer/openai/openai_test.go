@@ -256,6 +256,7 @@ func TestNoTimesAndOpen(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	tracertest.FuzzSeeds(f, "../../testdata/samples/openai-agents/0[12]_*.jsonl", 2000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples-py/openai-agents/0[456]_*.jsonl", 2000)
 	f.Add([]byte(`{"data":[{"object":"trace.span","id":"span_1","trace_id":"trace_1","parent_id":null,"span_data":{"type":"agent","name":"a"},"error":{"message":"Error in agent run","data":{"error":"AbortError: x"}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		errs := tracertest.FuzzDecode(t, openai.Decode, "fuzz", data)

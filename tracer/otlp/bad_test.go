@@ -190,6 +190,7 @@ func TestBodyLines(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	tracertest.FuzzSeeds(f, "../../testdata/samples/otel/openai-agents_01_two_turn_tools.otlp.json", 2000)
 	tracertest.FuzzSeeds(f, "../../testdata/traces/otel/openai-agents_02_model_error.otlp.json", 2000)
+	tracertest.FuzzSeeds(f, "../../testdata/samples-py/smolagents/0[35]_*.otlp.json", 2000)
 	f.Add([]byte(strings.Join(good, "\n")))
 	f.Add([]byte(`{"resourceSpans":[{"instrumentationLibrarySpans":[{"spans":[{"spanId":"AAAAAAAAAAE=","traceId":"","name":"x"}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
