@@ -538,6 +538,26 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 // append into (or a rebuild of) a collection the model call receives.
 func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, vals map[string]bool) {
 	m := fs.mod
+	// what holds the tools' results: collections they are appended to, variables bound to
+	// them, elements of those (two rounds)
+	vals = union(vals, nil)
+	for range 2 {
+		for _, g := range sc {
+			for _, j := range g.index().appends {
+				fn := strip(g.callInfo[j].node.Child("function"))
+				if fn != nil && g.mod.t.members[fn.Kind] && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
+					vals[g.mod.text(strip(fn.Child("object")))] = true
+				}
+			}
+			for _, a := range g.assigns {
+				if a.rhs != nil && mentions(g.mod, a.rhs, vals) {
+					for _, n := range a.lhs {
+						vals[n] = true
+					}
+				}
+			}
+		}
+	}
 	var toolNodes []*syntax.Node
 	for _, d := range fl.Dispatch {
 		for _, ref := range d.Calls {
@@ -972,9 +992,9 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					} else {
 						r2[name] = true
 					}
-					before := len(fl.Dispatch)
+					before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
 					b.follow(fl, scope(tg), r2, e2, nil, depth+1, seen)
-					if len(fl.Dispatch) > before {
+					if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
 						followed = append(followed, ci.node)
 					}
 				}
