@@ -91,6 +91,55 @@ func aiSDKRequests(a attrSet) []spantree.Request {
 	return out
 }
 
+// aiSDKAnswers reads the approval answers in an AI SDK call's prompt (ai.prompt on
+// ai.generateText/ai.streamText: {"messages":[…]}): each tool-approval-response part
+// {approvalId, approved} answers the tool-approval-request part with that approvalId, which
+// names the tool call (toolCallId). The call that carries them continues a run that waited for
+// approval (AI SDK 6 tool needsApproval).
+func aiSDKAnswers(a attrSet) []spantree.Answer {
+	s, ok := a.val("ai.prompt").(string)
+	if !ok || !strings.Contains(s, "tool-approval-response") {
+		return nil
+	}
+	var p struct {
+		Messages []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal([]byte(s), &p) != nil {
+		return nil
+	}
+	type part struct {
+		Type       string `json:"type"`
+		ApprovalID string `json:"approvalId"`
+		ToolCallID string `json:"toolCallId"`
+		Approved   *bool  `json:"approved"`
+	}
+	callOf := map[string]string{}
+	var answers []part
+	for _, m := range p.Messages {
+		var parts []part
+		if json.Unmarshal(m.Content, &parts) != nil {
+			continue
+		}
+		for _, x := range parts {
+			switch x.Type {
+			case "tool-approval-request":
+				callOf[x.ApprovalID] = x.ToolCallID
+			case "tool-approval-response":
+				answers = append(answers, x)
+			}
+		}
+	}
+	var out []spantree.Answer
+	for _, x := range answers {
+		if id := callOf[x.ApprovalID]; id != "" && x.Approved != nil {
+			out = append(out, spantree.Answer{CallID: id, Approved: *x.Approved})
+		}
+	}
+	return out
+}
+
 // keepAISDK says whether an ai.* attribute is needed; prompts, response texts and provider
 // metadata are skipped without decoding.
 func keepAISDK(k []byte) bool {
@@ -98,6 +147,8 @@ func keepAISDK(k []byte) bool {
 		return true
 	}
 	switch string(k) {
+	case "ai.prompt": // read for its approval answers only (aiSDKAnswers), never kept
+		return true
 	case "ai.operationId", "ai.telemetry.functionId", "ai.telemetry.metadata.sessionId", "ai.model.id", "ai.response.model",
 		"ai.response.finishReason", "ai.response.toolCalls", "ai.toolCall.name", "ai.toolCall.id", "ai.toolCall.args",
 		"ai.toolCall.result":

@@ -67,3 +67,41 @@ func TestAISDKRetryAfterCancel(t *testing.T) {
 		t.Errorf("summary %+v, want 2 steps (a call after a cancelled one is not a retry)", s)
 	}
 }
+
+// TestAISDKApprovalResume: an AI SDK tool approval is two generateText calls, two traces. The
+// second (its prompt answers the approval request; when approved it runs the call) is a resume
+// of the waiting run: one session, run 2 kind resume with parent run 1, which stays waiting with
+// its approval answered. Real ai 6 / ai 7 fixtures of testdata/traces/otel-more (gen_approval.mjs).
+func TestAISDKApprovalResume(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want model.Decision
+	}{
+		{"vercel-ai_10_approval_approve.otlp.jsonl", model.DecisionApproved},
+		{"vercel-ai_11_approval_reject.otlp.jsonl", model.DecisionDenied},
+		{"vercel-ai_12_approval_session.otlp.jsonl", model.DecisionApproved},
+		{"vercel-ai-v7-genai_04_approval_approve.otlp.jsonl", model.DecisionApproved},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			evs, _ := read(t, "", "../../testdata/traces/otel-more/"+tt.file)
+			tree := model.Project(evs)
+			if len(tree.Sessions) != 1 || len(tree.Sessions[0].Runs) != 2 {
+				t.Fatalf("%d sessions, want 1 with 2 runs", len(tree.Sessions))
+			}
+			r1, r2 := tree.Sessions[0].Runs[0], tree.Sessions[0].Runs[1]
+			if r1.Status != model.StatusWaiting || r2.Kind != "resume" || r2.ParentRunID != r1.ID {
+				t.Errorf("run 1 %s, run 2 kind %q parent %q; want run 1 waiting, run 2 a resume of it", r1.Status, r2.Kind, r2.ParentRunID)
+			}
+			var answered []model.Decision
+			for _, w := range r1.Waits {
+				if w.CallID != "" {
+					answered = append(answered, w.Decision)
+				}
+			}
+			if len(answered) != 1 || answered[0] != tt.want {
+				t.Errorf("run 1 approval waits answered %v, want one %s", answered, tt.want)
+			}
+			assertClean(t, evs)
+		})
+	}
+}

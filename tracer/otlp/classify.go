@@ -230,6 +230,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		if ms, ok := num(a, "smolagents.max_steps"); ok && ms > 0 {
 			sp.Attrs = map[string]any{"max_steps": ms}
 		}
+		sp.Answers = aiSDKAnswers(a)
 		if sp.Err == nil {
 			fr := str(a, "ai.response.finishReason")
 			if op == "invoke_agent" || op == "invoke_workflow" {

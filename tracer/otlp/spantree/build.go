@@ -25,6 +25,15 @@ type shared struct {
 	sessions map[string]bool
 	calls    map[string]map[string]struct{} // by session: the tool call ids used in it
 	runs     map[string]bool
+	// waiting maps the id of a tool call a run waits to have approved to that run: a later trace
+	// that runs the call or answers its approval continues it (AI SDK tool approvals, where
+	// the continuation is a new generateText call, so a new trace).
+	waiting map[string]waitingRun
+}
+
+// waitingRun is a run left waiting for the approval of a tool call.
+type waitingRun struct {
+	session, run string
 }
 
 // emitters maps a weak pointer to an Emitter to its shared state; the entry goes away with the
@@ -36,7 +45,7 @@ func sharedOf(em *ingest.Emitter) *shared {
 	if v, ok := emitters.Load(key); ok {
 		return v.(*shared)
 	}
-	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}})
+	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}})
 	if !loaded {
 		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
 	}
@@ -267,18 +276,20 @@ func before(a, b *Span) bool {
 
 type runB struct {
 	id, session, agent, parent, kind string
-	tops                             []*Span
-	inferred                         []string
-	start, end                       time.Time
-	ended                            bool
-	fatal                            []*Span // spans whose error ends the run
-	hints                            []model.StopReason
-	endAgent                         *Span // the latest-ending agent span (its EndStop counts)
-	steps                            []*stepB
-	loose                            []*callB // calls outside any explicit step
-	subs                             map[*Span][]*runB
-	line                             int
-	file                             string
+	// resumes are the approval answers a resume run gives to its parent's requests.
+	resumes    []Answer
+	tops       []*Span
+	inferred   []string
+	start, end time.Time
+	ended      bool
+	fatal      []*Span // spans whose error ends the run
+	hints      []model.StopReason
+	endAgent   *Span // the latest-ending agent span (its EndStop counts)
+	steps      []*stepB
+	loose      []*callB // calls outside any explicit step
+	subs       map[*Span][]*runB
+	line       int
+	file       string
 	// next are the later turns of the run: the further Run-layer top spans of one trace (an
 	// OpenAI Agents run resumed from its RunState keeps its trace id and opens a new task span).
 	next []*runB
@@ -316,6 +327,12 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 			}
 		}
 	}
+	link, answers := b.resumes(spans)
+	if link != nil && (session == "" || session == link.session) {
+		session = link.session
+	} else {
+		link = nil
+	}
 	if session == "" {
 		session = t.id
 	}
@@ -323,6 +340,10 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		session = tops[0].ID
 	}
 	r := &runB{id: t.id, session: session, tops: tops, subs: map[*Span][]*runB{}}
+	if link != nil {
+		r.parent, r.kind, r.resumes = link.run, "resume", answers
+		r.inferred = append(r.inferred, "kind")
+	}
 	if r.id == "" {
 		r.id = tops[0].ID
 	}
@@ -362,6 +383,45 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		r.agent = tops[0].Name
 	}
 	b.emitRun(r)
+}
+
+// resumes finds the waiting run a trace continues: one whose approval-pending call the trace's
+// tool spans run (approved) or its spans' approval answers name. It returns that run and the
+// answers, by call id; the entries are taken out of the waiting set.
+func (b *Builder) resumes(spans []*Span) (*waitingRun, []Answer) {
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	if len(b.sh.waiting) == 0 {
+		return nil, nil
+	}
+	var link *waitingRun
+	var answers []Answer
+	seen := map[string]bool{}
+	add := func(id string, approved bool) {
+		w, ok := b.sh.waiting[id]
+		if !ok || seen[id] || (link != nil && (w.run != link.run || w.session != link.session)) {
+			return
+		}
+		if link == nil {
+			link = &w
+		}
+		seen[id] = true
+		answers = append(answers, Answer{CallID: id, Approved: approved})
+	}
+	for _, sp := range spans {
+		for _, a := range sp.Answers {
+			add(a.CallID, a.Approved)
+		}
+	}
+	for _, sp := range spans {
+		if sp.Layer == Tool && sp.CallID != "" {
+			add(sp.CallID, true)
+		}
+	}
+	for _, a := range answers {
+		delete(b.sh.waiting, a.CallID)
+	}
+	return link, answers
 }
 
 // runTops returns the tops when every top of a trace is a Run-layer span, there are several, and
@@ -792,7 +852,7 @@ func (b *Builder) emitRun(r *runB) {
 		sg.id = r.id
 	}
 	top := r.tops[0]
-	if r.parent == "" {
+	if r.parent == "" || r.kind == "resume" {
 		b.startSession(r.session, r.start, &model.Origin{File: top.File, Line: top.Line}, []string{"session"})
 	}
 	e := b.ev(model.RunStart, r, top, r.start)
@@ -804,7 +864,18 @@ func (b *Builder) emitRun(r *runB) {
 	if top.Parent != "" && r.parent == "" {
 		e.Attrs = map[string]any{"dangling_parent": top.Parent}
 	}
+	if r.kind == "resume" {
+		e.Attrs = map[string]any{"note": "continues the approval requests of run " + r.parent + " (the tool call ids it waited for): a new call of the loop, so a new run"}
+	}
 	b.em.Emit(e)
+	for _, a := range r.resumes { // the answers to the waiting run's approval requests
+		w := b.ev(model.ApprovalResolve, &runB{id: r.parent, session: r.session, line: r.line, file: r.file}, top, r.start)
+		w.CallID, w.Decision, w.Source, w.Inferred = a.CallID, model.DecisionDenied, model.SourceClient, []string{"decision"}
+		if a.Approved {
+			w.Decision = model.DecisionApproved
+		}
+		b.em.Emit(w)
+	}
 
 	var asked []Request // approval requests of the previous turn, resolved by this one
 	for i, sg := range segs {
@@ -884,6 +955,11 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 			a := b.ev(model.ApprovalRequest, r, top, end)
 			a.CallID, a.Name, a.Inferred = q.ID, q.Name, []string{"approval"}
 			b.em.Emit(a)
+			if last && q.ID != "" {
+				b.sh.mu.Lock()
+				b.sh.waiting[q.ID] = waitingRun{session: r.session, run: r.id}
+				b.sh.mu.Unlock()
+			}
 		}
 		w := b.ev(model.RunStatusChange, r, top, end)
 		w.Status, w.WaitReason, w.StopReason = model.StatusWaiting, model.WaitApproval, model.StopAwaitingApproval

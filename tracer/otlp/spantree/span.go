@@ -122,6 +122,10 @@ type Span struct {
 	CallID string
 	// Requests are the tool calls a model call's output asked for (model spans).
 	Requests []Request
+	// Answers are the approval answers the span's input carries (the Vercel AI SDK's
+	// tool-approval-response parts in the prompt of the call that continues an approval): they
+	// resume the run that waited for those calls.
+	Answers []Answer
 	// Usage is a model call's resource use.
 	Usage *model.Usage
 	// Attrs are free attributes kept for the tree (small: tool args/results, finish reasons).
@@ -152,6 +156,12 @@ type Span struct {
 	Explicit *Explicit
 	// Order is the arrival order (set by the Builder).
 	Order int
+}
+
+// Answer is the answer to an approval request: the call it approves or denies.
+type Answer struct {
+	CallID   string
+	Approved bool
 }
 
 // Request is one tool call requested by a model call.

@@ -1,0 +1,302 @@
+// Generates OTLP fixtures of Vercel AI SDK tool approvals and aborts, offline (same producers,
+// capture and scripted models as gen.mjs; see README.md):
+//   vercel-ai_10_approval_approve / _11_approval_reject  ai 6.0.326, a tool with needsApproval:
+//     generateText call 1 stops with a tool-approval-request; call 2 gets the messages plus a
+//     tool-approval-response (approved: true / false), executes (or denies) the call, and the
+//     model answers. Two traces, written to one file as two Collector export batches (.otlp.jsonl);
+//     no sessionId metadata: the only link between them is the tool call id.
+//   vercel-ai_12_approval_session  the same approve flow with metadata.sessionId on both calls
+//   vercel-ai-v7-genai_04_approval_approve  ai 7.0.173 + @ai-sdk/otel (GenAI spans), approve
+//   vercel-ai_13_abort_mid_tool  an AbortSignal fires while a tool runs
+// Ground truth (<name>.expected.json) is what this script observed: doGenerate calls its model
+// served, tool executions its tools ran and whether they threw or were aborted, the approval
+// requests returned and answered, what each generateText returned or threw.
+//
+// Usage: npm ci && node gen_approval.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, BatchSpanProcessor } from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { generateText, streamText, tool, stepCountIs, APICallError, ToolLoopAgent } from 'ai';
+import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+import * as ai7 from 'ai7';
+import { MockLanguageModelV4 } from 'ai7/test';
+import { OpenTelemetry } from '@ai-sdk/otel';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Batches handed to the exporter, kept as they came (for the file-exporter shape).
+class BatchRecorder {
+  constructor() {
+    this.batches = [];
+  }
+  export(spans, done) {
+    this.batches.push(spans);
+    done({ code: 0 });
+  }
+  shutdown() {
+    return Promise.resolve();
+  }
+  forceFlush() {
+    return Promise.resolve();
+  }
+}
+
+const memory = new InMemorySpanExporter();
+const batches = new BatchRecorder();
+const provider = new TracerProvider({
+  resource: resourceFromAttributes({ 'service.name': 'lifeline-otel-more' }),
+  spanProcessors: [
+    new SimpleSpanProcessor({ exporter: memory }),
+    new BatchSpanProcessor({ exporter: batches, scheduledDelayMillis: 60000 }),
+  ],
+});
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+trace.setGlobalTracerProvider(provider);
+
+const body = (spans) => JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans)));
+const scrub = (text) => text.split(HERE).join('/home/user/demo-project');
+
+async function run(fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    return `threw ${e?.constructor?.name}: ${e?.message}`;
+  }
+}
+
+// capture runs fn and writes every span it produced as one OTLP/HTTP JSON body.
+async function capture(file, fn) {
+  memory.reset();
+  const outcome = await run(fn);
+  await sleep(20);
+  await provider.forceFlush();
+  batches.batches = [];
+  const spans = memory.getFinishedSpans();
+  fs.writeFileSync(path.join(HERE, file), scrub(JSON.stringify(body(spans), null, 1)) + '\n');
+  console.log(`${file}: ${spans.length} spans; ${outcome}`);
+}
+
+// captureLines runs each fn in turn, flushing the batch processor after each, and writes one
+// TracesData per export batch (the Collector file exporter's JSON Lines).
+async function captureLines(file, fns) {
+  memory.reset();
+  await provider.forceFlush();
+  batches.batches = [];
+  const outcomes = [];
+  for (const fn of fns) {
+    outcomes.push(await run(fn));
+    await sleep(20);
+    await provider.forceFlush();
+  }
+  const lines = batches.batches.map((spans) => scrub(JSON.stringify(body(spans))));
+  fs.writeFileSync(path.join(HERE, file), lines.join('\n') + '\n');
+  console.log(`${file}: ${lines.length} lines, ${memory.getFinishedSpans().length} spans; ${outcomes.join(' | ')}`);
+  batches.batches = [];
+}
+
+// ---------------------------------------------------------------- scripted model
+let n = 0;
+const usage = (i) => ({
+  inputTokens: { total: 100 + 10 * i, noCache: 100 + 10 * i, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 20 + i, text: 20 + i, reasoning: 0 },
+});
+const toolCall = (toolName, input) => ({ type: 'tool-call', toolCallId: `call_fake_${String(++n).padStart(3, '0')}`, toolName, input: JSON.stringify(input) });
+const text = (t) => ({ type: 'text', text: t });
+const calls = (...c) => ({ content: c, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
+const answer = (t) => ({ content: [text(t)], finishReason: { unified: 'stop', raw: 'stop' } });
+
+// scripted returns a MockLanguageModelV3 (V4 for ai 7) whose k-th doGenerate returns script[k]
+// (a decision object, or a function of the call options that returns one or throws).
+function scripted(script, Mock = MockLanguageModelV3) {
+  let k = 0;
+  return new Mock({
+    provider: 'fake-provider',
+    modelId: 'fake-model-1',
+    doGenerate: async (opts) => {
+      const i = k++;
+      await sleep(3);
+      let d = script[Math.min(i, script.length - 1)];
+      if (typeof d === 'function') d = await d(opts, i);
+      return { ...d, usage: usage(i), warnings: [], response: { id: `resp_fake_${i + 1}`, modelId: 'fake-model-1', timestamp: new Date() } };
+    },
+  });
+}
+
+// streamed returns a MockLanguageModelV3 whose k-th doStream streams script[k].
+function streamed(script, Mock = MockLanguageModelV3) {
+  let k = 0;
+  return new Mock({
+    provider: 'fake-provider',
+    modelId: 'fake-model-1',
+    doStream: async () => {
+      const i = k++;
+      const d = script[Math.min(i, script.length - 1)];
+      const chunks = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', id: `resp_fake_s${i + 1}`, modelId: 'fake-model-1', timestamp: new Date() }];
+      for (const part of d.content) {
+        if (part.type === 'text') {
+          chunks.push({ type: 'text-start', id: 't1' });
+          for (const w of part.text.split(/(?<= )/)) chunks.push({ type: 'text-delta', id: 't1', delta: w });
+          chunks.push({ type: 'text-end', id: 't1' });
+        } else {
+          chunks.push(part);
+        }
+      }
+      chunks.push({ type: 'finish', finishReason: d.finishReason, usage: usage(i) });
+      return { stream: simulateReadableStream({ chunks, initialDelayInMs: 3, chunkDelayInMs: 1 }) };
+    },
+  });
+}
+
+// ---------------------------------------------------------------- tools
+const getWeather = tool({
+  description: 'Current weather for a city.',
+  inputSchema: z.object({ city: z.string() }),
+  execute: async ({ city }) => {
+    await sleep(3);
+    return `Weather in ${city}: 18C, light rain`;
+  },
+});
+const getFx = tool({
+  description: 'Exchange rate between two currencies.',
+  inputSchema: z.object({ from: z.string(), to: z.string() }),
+  execute: async ({ from, to }) => {
+    await sleep(4);
+    return `1 ${from} = 1.08 ${to}`;
+  },
+});
+const lookupOrder = tool({
+  description: 'Look up an order by id.',
+  inputSchema: z.object({ order_id: z.string() }),
+  execute: async ({ order_id }) => {
+    await sleep(2);
+    throw new Error(`order database unavailable (order ${order_id})`);
+  },
+});
+const telemetry = (functionId, metadata) => ({ isEnabled: true, functionId, metadata });
+
+let obs;
+const newObs = () => ({ model_calls: 0, tool_calls: 0, failed_tool_calls: 0, cancelled_tool_calls: 0, steps: 0, runs_detail: [] });
+const counted = (m) => {
+  const orig = m.doGenerate.bind(m);
+  m.doGenerate = async (o) => { obs.model_calls++; return orig(o); };
+  return m;
+};
+const refundExec = async ({ order_id }) => { obs.tool_calls++; await sleep(3); return `Refunded ${order_id}`; };
+const refund = tool({ description: 'Refund an order (needs approval).', inputSchema: z.object({ order_id: z.string() }), needsApproval: true, execute: refundExec });
+const slow = tool({
+  description: 'Build a long report.', inputSchema: z.object({ topic: z.string() }),
+  execute: async ({ topic }, { abortSignal }) => {
+    obs.tool_calls++;
+    try {
+      await new Promise((resolve, reject) => {
+        const t = setTimeout(resolve, 2000);
+        abortSignal?.addEventListener('abort', () => { clearTimeout(t); const e = new Error('This operation was aborted'); e.name = 'AbortError'; reject(e); }, { once: true });
+      });
+    } catch (e) { obs.cancelled_tool_calls++; throw e; }
+    return `Report on ${topic}`;
+  },
+});
+function write(name, notes) {
+  const runs = obs.runs_detail.length;
+  const want = { sessions: 1, runs, turns: runs, steps: obs.steps, model_calls: obs.model_calls, tool_calls: obs.tool_calls,
+    failed_tool_calls: obs.failed_tool_calls, runs_detail: obs.runs_detail, notes };
+  fs.writeFileSync(path.join(HERE, `${name}.expected.json`), JSON.stringify(want, null, 1) + '\n');
+  console.log(name, JSON.stringify(obs));
+}
+const outcomeOf = (r) => r.content.some((p) => p.type === 'tool-approval-request')
+  ? { status: 'waiting', stop_reason: 'awaiting_approval' } : { status: 'completed', stop_reason: 'goal_reached' };
+
+async function approvalFlow(gen, approved, metadata, finalText) {
+  const model = counted(scripted([calls(toolCall('refund_order', { order_id: 'A-1001' })), answer(finalText)]));
+  const prompt = [{ role: 'user', content: 'Refund order A-1001.' }];
+  const tel = metadata ? telemetry('refund-assistant', metadata) : telemetry('refund-assistant');
+  let first;
+  const steps0 = obs.model_calls;
+  const fns = [
+    async () => {
+      first = await gen({ model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), messages: prompt, experimental_telemetry: tel });
+      obs.steps += obs.model_calls - steps0;
+      obs.runs_detail.push(outcomeOf(first));
+      return `call 1: ${first.content.map((p) => p.type).join(',')}`;
+    },
+    async () => {
+      const req = first.content.find((p) => p.type === 'tool-approval-request');
+      const before = obs.model_calls, toolsBefore = obs.tool_calls;
+      const r = await gen({
+        model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), experimental_telemetry: tel,
+        messages: [...prompt, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved }] }],
+      });
+      // an approved call runs before the first model call of this generateText: a tool-only step
+      obs.steps += (obs.tool_calls > toolsBefore ? 1 : 0) + obs.model_calls - before;
+      obs.runs_detail.push(outcomeOf(r));
+      return `call 2: ${r.steps.length} steps, ${r.text}`;
+    },
+  ];
+  return fns;
+}
+
+obs = newObs();
+await captureLines('vercel-ai_10_approval_approve.otlp.jsonl', await approvalFlow(generateText, true, null, 'Order A-1001 was refunded.'));
+write('vercel-ai_10_approval_approve', 'ai 6 generateText, needsApproval tool, no sessionId: trace 1 ends with a tool-approval-request (run 1 waiting, awaiting_approval); trace 2 (the call with the approval response) executes the approved call first, then the model answers: run 2, kind resume of run 1, one session');
+
+obs = newObs();
+await captureLines('vercel-ai_11_approval_reject.otlp.jsonl', await approvalFlow(generateText, false, null, 'The refund was not approved.'));
+write('vercel-ai_11_approval_reject', 'as 10 but the approval response is approved: false: the call never executes (no tool call), the model answers');
+
+obs = newObs();
+await captureLines('vercel-ai_12_approval_session.otlp.jsonl', await approvalFlow(generateText, true, { sessionId: 'chat-approval-12' }, 'Order A-1001 was refunded.'));
+write('vercel-ai_12_approval_session', 'as 10 with experimental_telemetry.metadata.sessionId on both calls (ai.telemetry.metadata.sessionId)');
+
+obs = newObs();
+await captureLines('vercel-ai_13_abort_mid_tool.otlp.jsonl', [async () => {
+  const ac = new AbortController();
+  const model = counted(scripted([calls(toolCall('build_report', { topic: 'Q3 sales' })), answer('unused')]));
+  const before = obs.model_calls;
+  setTimeout(() => ac.abort(), 80);
+  try {
+    await generateText({ model, tools: { build_report: slow }, stopWhen: stepCountIs(5), prompt: 'Write the Q3 report.', abortSignal: ac.signal, experimental_telemetry: telemetry('report-writer') });
+    obs.runs_detail.push({ status: 'completed', stop_reason: 'goal_reached' });
+  } catch (e) {
+    obs.runs_detail.push(/abort/i.test(`${e?.name} ${e?.message}`) ? { status: 'cancelled', stop_reason: 'cancelled' } : { status: 'failed', stop_reason: 'error' });
+    obs.error = `${e?.name}: ${e?.message}`;
+  }
+  obs.steps += obs.model_calls - before;
+  return obs.error;
+}]);
+write('vercel-ai_13_abort_mid_tool', 'AbortSignal fires 80 ms in, while the tool runs (it honours abortSignal): the tool call is cancelled, not failed; the run is cancelled');
+
+// ai 7 + @ai-sdk/otel GenAI spans
+obs = newObs();
+{
+  const genaiTel = (functionId) => ({ functionId, integrations: [new OpenTelemetry({ tracer: provider.getTracer('gen_ai') })] });
+  const refund7 = ai7.tool({ description: 'Refund an order (needs approval).', inputSchema: z.object({ order_id: z.string() }), needsApproval: true, execute: refundExec });
+  const model = counted(scripted([calls(toolCall('refund_order', { order_id: 'A-2002' })), answer('Order A-2002 was refunded.')], MockLanguageModelV4));
+  const prompt = [{ role: 'user', content: 'Refund order A-2002.' }];
+  let first;
+  await captureLines('vercel-ai-v7-genai_04_approval_approve.otlp.jsonl', [
+    async () => {
+      const b0 = obs.model_calls;
+      first = await ai7.generateText({ model, tools: { refund_order: refund7 }, stopWhen: ai7.stepCountIs(5), messages: prompt, telemetry: genaiTel('refund-assistant') });
+      obs.steps += obs.model_calls - b0;
+      obs.runs_detail.push(outcomeOf(first));
+      return first.content.map((p) => p.type).join(',');
+    },
+    async () => {
+      const req = first.content.find((p) => p.type === 'tool-approval-request');
+      const b0 = obs.model_calls, t0 = obs.tool_calls;
+      const r = await ai7.generateText({ model, tools: { refund_order: refund7 }, stopWhen: ai7.stepCountIs(5), telemetry: genaiTel('refund-assistant'),
+        messages: [...prompt, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }] }] });
+      obs.steps += (obs.tool_calls > t0 ? 1 : 0) + obs.model_calls - b0;
+      obs.runs_detail.push(outcomeOf(r));
+      return r.text;
+    },
+  ]);
+  write('vercel-ai-v7-genai_04_approval_approve', 'ai 7 + @ai-sdk/otel GenAI spans; as vercel-ai_10 (approve): run 1 waiting, run 2 kind resume of run 1 (the approved call, then the answer)');
+}
