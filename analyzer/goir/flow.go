@@ -186,6 +186,15 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 	if k == kOut && t.seedRoots[valueRoot(v)] {
 		t.feed(v.Pos(), fs)
 	}
+	if k == kTool && !t.flow.ToolsPassed {
+		m := map[string]bool{}
+		t.roots(v, 0, m)
+		for r := range m {
+			if t.seedRoots[r] && strings.HasPrefix(r, "fv") {
+				t.flow.ToolsPassed = true
+			}
+		}
+	}
 }
 
 func (t *tracer) feed(p token.Pos, fs *funcState) {
@@ -224,6 +233,14 @@ func (t *tracer) roots(v ssa.Value, depth int, out map[string]bool) {
 		out[fmt.Sprintf("fv%p", fieldOf(x.X.Type(), x.Field))] = true
 	case *ssa.Slice:
 		t.roots(x.X, depth+1, out)
+	case *ssa.IndexAddr:
+		t.roots(x.X, depth+1, out)
+	case *ssa.Index:
+		t.roots(x.X, depth+1, out)
+	case *ssa.Lookup:
+		t.roots(x.X, depth+1, out)
+	case *ssa.Extract:
+		t.roots(x.Tuple, depth+1, out)
 	case *ssa.MakeInterface:
 		t.roots(x.X, depth+1, out)
 	case *ssa.MakeClosure:
@@ -554,7 +571,16 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			}
 			return
 		}
-		if base := baseOf(other, 0); base != nil {
+		base := baseOf(other, 0)
+		for i := 0; i < 3 && base != nil; i++ {
+			// availableTool.Info().Name: past the getter to the callable itself
+			c, isCall := base.(*ssa.Call)
+			if !isCall || !isGetter(c.Common()) {
+				break
+			}
+			base = baseOf(base, 0)
+		}
+		if base != nil {
 			t.pushD(base, kTool, fs, it.depth, d)
 		}
 	}
@@ -795,6 +821,18 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.feed(com.Pos(), fs)
 		}
 	}
+	if (k == kResult || k == kElem) && argIdx >= 0 && !recv {
+		// msg.SetToolCalls(resp.ToolCalls): the receiver now holds the result
+		var r ssa.Value
+		if com.IsInvoke() {
+			r = nil // an interface (a store, a service): what it keeps is not followed
+		} else if target != nil && target.Signature.Recv() != nil && len(com.Args) > 0 {
+			r = com.Args[0]
+		}
+		if r != nil && isStructPtr(r.Type()) {
+			t.mutated(r, fs, it.depth)
+		}
+	}
 	switch k {
 	case kResult:
 		if calledValue {
@@ -992,3 +1030,47 @@ func isNamedConst(c *ssa.Const) bool {
 
 var debugFunc = os.Getenv("GOIR_DEBUG_FLOW")
 var debugFlow = debugFunc != ""
+
+func isStructPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, st := p.Elem().Underlying().(*types.Struct)
+	return st
+}
+
+// mutated marks what a method's receiver refers to as holding the result: a local cell, or
+// for a pointer parameter, the arguments its callers pass.
+func (t *tracer) mutated(r ssa.Value, fs *funcState, depth int) {
+	switch x := r.(type) {
+	case *ssa.Alloc:
+		t.push(x, kResult, fs, depth)
+	case *ssa.UnOp:
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			t.push(a, kResult, fs, depth)
+		}
+	case *ssa.Parameter:
+		if depth >= 3 {
+			return
+		}
+		idx := -1
+		for i, p := range fs.fn.Params {
+			if p == x {
+				idx = i
+			}
+		}
+		node := t.b.cg.Nodes[fs.fn]
+		if node == nil || idx < 0 {
+			return
+		}
+		for _, e := range node.In {
+			cfs := t.fsOf(e.Caller.Func)
+			args := e.Site.Common().Args
+			if cfs == nil || idx >= len(args) {
+				continue
+			}
+			t.mutated(args[idx], cfs, depth+1)
+		}
+	}
+}

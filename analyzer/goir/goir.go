@@ -155,9 +155,15 @@ func newBuilderFrom(fset *token.FileSet, all []*Source) *builder {
 	for _, p := range all {
 		visit(p.Types)
 	}
+	// A package whose SSA cannot be built (an internal error of the builder on some
+	// dependency's code) is left out; the others still make a program.
+	built := src[:0]
 	for _, p := range src {
-		p.Build()
+		if safeBuild(p) {
+			built = append(built, p)
+		}
 	}
+	src = built
 	return &builder{fset: fset, prog: prog, src: src, srcPkgs: srcPkgs, ids: map[*ssa.Function]int{},
 		lines: map[string][]string{}, ifaces: map[string][]*types.Named{}, incFields: map[*types.Var]bool{}}
 }
@@ -526,4 +532,14 @@ func (b *builder) info(fn *ssa.Function) *types.Info {
 func fnOf(v ssa.Value) *ssa.Function {
 	f, _ := v.(*ssa.Function)
 	return f
+}
+
+func safeBuild(p *ssa.Package) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ok = false
+		}
+	}()
+	p.Build()
+	return true
 }

@@ -206,6 +206,9 @@ type Flow struct {
 	// call of this site; FeedPos is where (the append or store).
 	FeedsNext bool `json:"feeds_next,omitempty"`
 	FeedPos   Pos  `json:"feed_pos,omitzero"`
+	// ToolsPassed is true when the call receives the collection its dispatched callables are
+	// selected from (the model is told which tools it may call).
+	ToolsPassed bool `json:"tools_passed,omitempty"`
 	// Fields are the field and method names read on the result on the way (evidence only).
 	Fields []string `json:"fields,omitempty"`
 }

@@ -308,6 +308,7 @@ func nonStdImports(roots []*packages.Package) []string {
 
 // Build runs the lifecycle pass on pkgs and assembles their map.
 func Build(pkgs []*packages.Package) (*model.Map, error) {
+	passLoops := map[model.Position]bool{} // the pass's loops, once reconciled with the recognizer
 	graph, err := checker.Analyze([]*analysis.Analyzer{lifecycle.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analyzing: %w", err)
@@ -331,11 +332,14 @@ func Build(pkgs []*packages.Package) (*model.Map, error) {
 			profiles[p] = true
 		}
 		m.Entries = append(m.Entries, res.Entries...)
+		for _, l := range res.Loops {
+			passLoops[l.Map.Pos] = true
+		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := addRecognized(m, pkgs); err != nil {
+	if err := addRecognized(m, pkgs, passLoops); err != nil {
 		return nil, err
 	}
 	for p := range profiles {

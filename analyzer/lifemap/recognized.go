@@ -15,7 +15,7 @@ import (
 // and adds the run entries it finds to m: entries the lifecycle pass does not list, and those
 // it lists without a turn loop. Entries the pass found through a profile or a directive, or
 // with their loops, are kept as they are.
-func addRecognized(m *model.Map, pkgs []*packages.Package) error {
+func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.Position]bool) error {
 	table, err := lifecycle.ProfileTable()
 	if err != nil {
 		return err
@@ -53,8 +53,12 @@ func addRecognized(m *model.Map, pkgs []*packages.Package) error {
 		}
 	}
 	// An entry the lifecycle pass inferred from loops that only name-based inference supports
-	// (every loop inferred, none of them showing the agent shape) is dropped: a loop over a
-	// finite slice around a database write that stores messages is not a turn loop.
+	// (every loop inferred) and that the pass itself dropped once reconciled with the
+	// recognizer is dropped: a loop over a finite slice around a database write that stores
+	// messages is not a turn loop.
+	for p := range passLoops {
+		found[p] = true
+	}
 	kept := m.Entries[:0]
 	for i, e := range m.Entries {
 		if !replaced[i] && e.Provenance.Confidence == model.ConfidenceInferred && len(e.Loops) > 0 && !anyLoop(e.Loops, found) {

@@ -75,6 +75,21 @@ func (r *rec) reaches() map[int]*reach {
 // entries lists the run entries: exported functions (or methods an exported interface
 // exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
 func (r *rec) entries() []model.Entry {
+	r.toolAbstract = map[string]bool{}
+	for _, f := range r.p.Funcs {
+		for _, c := range f.Calls {
+			if c.Abstract == "" {
+				continue
+			}
+			for _, l := range r.order {
+				for _, tc := range l.Map.ToolCalls {
+					if tc.Pos.File == c.Pos.File && tc.Pos.Line == c.Pos.Line {
+						r.toolAbstract[c.Abstract] = true
+					}
+				}
+			}
+		}
+	}
 	reaches := r.reaches()
 	var out []model.Entry
 	var ids []int
@@ -149,6 +164,13 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 	if !f.Exported {
 		return model.Provenance{}, false
 	}
+	for _, k := range f.Implements {
+		if r.toolAbstract[k] {
+			// a tool implementation that runs an agent: the child run's entry is the
+			// tool call that reaches it
+			return model.Provenance{}, false
+		}
+	}
 	rule := "inferred: exported function runs a turn loop"
 	if f.ExportedVia != "" {
 		rule = "inferred: method exposed by the exported interface " + roles.ShortName(f.ExportedVia) + " runs a turn loop"
@@ -184,9 +206,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		// a return passing a callee's results through: the callee's exits
-		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 {
+		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
-			if _, ok := x.launch[c.ID]; ok && len(c.Targets) == 1 {
+			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
 				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
 					continue

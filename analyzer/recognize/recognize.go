@@ -35,7 +35,7 @@ type Options struct {
 // must also show the decision (a test of its result that leaves when nothing is pending) and
 // either a dispatch by name, results fed to the next call, or a known provider method. A
 // profile's model_call rule accepts a call, a "not" rule rejects it.
-const Threshold = 4
+const Threshold = 6
 
 // Loop is a recognized turn loop with what the checks need.
 type Loop struct {
@@ -61,6 +61,8 @@ type rec struct {
 	loops   map[string]*Loop // by "func:loop"
 	order   []*Loop
 	cands   map[*Loop][]*site
+	// toolAbstract are the interface methods the recognized tool call sites call through.
+	toolAbstract map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -241,6 +243,10 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			s.score += 2
 			s.feeds = true
 			s.evidence = append(s.evidence, "tool results feed the next call: "+r.rel(fl.FeedPos))
+		}
+		if fl.ToolsPassed {
+			s.score++
+			s.evidence = append(s.evidence, "receives the collection its dispatched tools come from")
 		}
 		switch fl.Delivery {
 		case "channel", "iterator":

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/model"
 	"golang.org/x/tools/go/analysis"
@@ -220,6 +221,8 @@ type state struct {
 	lines map[string][]string
 	// boundRets maps the return statements run when a loop bound is hit to their stop reason.
 	boundRets map[token.Pos]model.StopReason
+	// prog is the package's lifecycle IR when the recognizer ran on it.
+	prog *ir.Program
 }
 
 type funcInfo struct {

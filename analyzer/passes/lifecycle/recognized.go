@@ -23,14 +23,18 @@ import (
 // SSA is built only for packages with a loop around a call whose result is inspected (see
 // worthRecognizing): the others hold no turn loop the recognizer could find.
 func (a *state) recognizeLoops(result *Result, table *roles.Table) {
-	if !a.worthRecognizing() {
-		return
+	var res *recognize.Result
+	if a.worthRecognizing() {
+		prog, err := goir.BuildSources(a.pass.Fset, []goir.Source{{Types: a.pass.Pkg, Syntax: a.pass.Files, TypesInfo: a.pass.TypesInfo}})
+		if err != nil {
+			return // SSA could not be built: keep the pass's own loops
+		}
+		res = recognize.Recognize(prog, recognize.Options{Table: table})
+		a.prog = prog
+	} else {
+		// no loop inspects what it calls: the recognizer would find no turn loop here
+		res = &recognize.Result{}
 	}
-	prog, err := goir.BuildSources(a.pass.Fset, []goir.Source{{Types: a.pass.Pkg, Syntax: a.pass.Files, TypesInfo: a.pass.TypesInfo}})
-	if err != nil {
-		return // SSA could not be built: keep the pass's own loops
-	}
-	res := recognize.Recognize(prog, recognize.Options{Table: table})
 	found := map[model.Position]*recognize.Loop{}
 	for _, l := range res.Loops {
 		found[l.Map.Pos] = l
@@ -68,7 +72,7 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 			l.HasContext = l.HasContext || p.Kind == "context"
 		}
 		if !l.HasContext && rl.Func.Parent >= 0 {
-			for _, p := range prog.Funcs[rl.Func.Parent].Params {
+			for _, p := range a.prog.Funcs[rl.Func.Parent].Params {
 				l.HasContext = l.HasContext || p.Kind == "context"
 			}
 		}
