@@ -226,9 +226,13 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return true, true
 		case zero(other):
 			return true, false
-		case strings.Contains(strings.ToLower(other), "tool") && t.stringKinds[strip(r).Kind]:
+		case strings.Contains(strings.ToLower(other), "tool") && (t.stringKinds[strip(r).Kind] || t.stringKinds[strip(l).Kind]):
 			// stop_reason == "tool_use": pending when equal
 			return true, op == "!=" || op == "!==" || op == "is not"
+		case finalWord(other) && (t.stringKinds[strip(r).Kind] || t.stringKinds[strip(l).Kind]):
+			// next_step.type == "next_step_final_output", finish_reason == "stop": nothing
+			// pending when equal
+			return true, op == "==" || op == "===" || op == "is"
 		case op == "in" || op == "not in":
 			return false, false
 		}
@@ -836,7 +840,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		for _, g := range sc {
 			for _, ai := range g.index().assigns[v] {
 				a := g.assigns[ai]
-				if !derives(m, a.rhs, one, 0) {
+				if !derives(m, a.rhs, one, 0) && !b.helperOf(g, a.rhs, one) {
 					continue
 				}
 				for _, n := range a.lhs {
@@ -1046,6 +1050,42 @@ func (b *builder) setsLoopFlag(g *fnState, c cond) bool {
 func contains(xs []int, x int) bool {
 	for _, y := range xs {
 		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// finalWord reports whether a string constant names the end of a run (a final output, a
+// stop, a completion): a result compared with it decides "nothing pending".
+func finalWord(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{"final", "done", "complete", "finish", "end_turn", "\"stop\"", "'stop'", "finished"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// helperOf reports whether expr is a call of a function of the set that receives a value of
+// vars (turn_result = resolve_turn(response, ...)): what such a helper returns is taken as
+// derived from it.
+func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) bool {
+	m := g.mod
+	n := strip(expr)
+	if n == nil || !m.t.calls[n.Kind] {
+		return false
+	}
+	id, ok := g.callOf[n]
+	if !ok || len(g.f.Calls[id].Targets) == 0 || len(g.f.Calls[id].Targets) > 3 {
+		return false
+	}
+	for _, a := range n.Child("arguments").NamedChildren() {
+		if a.Kind == "keyword_argument" {
+			a = a.Child("value")
+		}
+		if a != nil && derives(m, a, vars, 0) {
 			return true
 		}
 	}
