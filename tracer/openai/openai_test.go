@@ -295,7 +295,7 @@ func TestPythonSamples(t *testing.T) {
 			t.Errorf("turn 1 stop reason = %s, want awaiting_approval", run.Turns[0].StopReason)
 		}
 	})
-	if n != 9 {
-		t.Fatalf("%d views, want 9", n)
+	if n != 13 {
+		t.Fatalf("%d views, want 13", n)
 	}
 }

@@ -19,8 +19,9 @@ import sys
 import httpx2
 from openai import AsyncOpenAI
 
-from agents import Agent, ModelSettings, RunConfig, Runner, RunState, function_tool, set_trace_processors
-from agents.exceptions import MaxTurnsExceeded
+from agents import (Agent, GuardrailFunctionOutput, ModelSettings, RunConfig, Runner, RunState, function_tool,
+                    handoff, output_guardrail, set_trace_processors)
+from agents.exceptions import MaxTurnsExceeded, OutputGuardrailTripwireTriggered
 from agents.models.openai_responses import OpenAIResponsesModel
 from agents.tracing import TracingProcessor
 
@@ -93,6 +94,11 @@ class Script:
                           "total_tokens": 110 + 2 * self.calls,
                           "input_tokens_details": {"cached_tokens": 0},
                           "output_tokens_details": {"reasoning_tokens": 0}}}
+        if json.loads(request.content or b"{}").get("stream"):
+            # a streamed request (Runner.run_streamed): the SSE stream, reduced to its last event
+            event = {"type": "response.completed", "sequence_number": 1, "response": body}
+            sse = f"event: response.completed\ndata: {json.dumps(event)}\n\n"
+            return httpx2.Response(200, content=sse.encode(), headers={"content-type": "text/event-stream"})
         return httpx2.Response(200, json=body)
 
 
@@ -166,13 +172,37 @@ REPLIES = {
                            {"text": "I did not delete it, as you asked."}],
     "06_aborted": [{"calls": [c("call_1", "long_job", name="backup")]}, {"text": "never reached"}],
     "07_model_error": [500],
+    "08_handoff": [{"calls": [c("call_1", "transfer_to_weather_agent")]},
+                   {"calls": [c("call_2", "get_weather", city="Paris")]},
+                   {"text": "Paris is sunny."}],
+    "09_output_guardrail": [{"text": "The secret is 42."}],
+    "10_streamed": [{"calls": [c("call_1", "get_weather", city="Paris")]}, {"text": "Paris is sunny."}],
+    "11_agent_as_tool": [{"calls": [c("call_1", "ask_weather_expert", input="Paris?")]},
+                         {"calls": [c("call_2", "get_weather", city="Paris")]},
+                         {"text": "Expert: sunny."},
+                         {"text": "The expert says Paris is sunny."}],
 }
 TOOLSETS = {"01_multi_step_tools": [get_weather, get_time], "02_tool_error": [flaky_lookup, get_weather],
             "03_max_turns": [get_weather], "04_approval_approve": [delete_file],
-            "05_approval_reject": [delete_file], "06_aborted": [long_job], "07_model_error": [get_weather]}
+            "05_approval_reject": [delete_file], "06_aborted": [long_job], "07_model_error": [get_weather],
+            "08_handoff": [], "09_output_guardrail": [], "10_streamed": [get_weather], "11_agent_as_tool": []}
+
+
+@output_guardrail
+async def no_secrets(ctx, agent, output):
+    return GuardrailFunctionOutput(output_info="checked", tripwire_triggered="secret" in str(output))
 
 
 def agent_for(name, script):
+    if name == "08_handoff":
+        weather = Agent(name="weather_agent", instructions="Weather.", tools=[get_weather], model=model_for(script))
+        return Agent(name="Assistant", instructions="Hand off.", handoffs=[handoff(weather)], model=model_for(script))
+    if name == "09_output_guardrail":
+        return Agent(name="Assistant", instructions="Answer.", output_guardrails=[no_secrets], model=model_for(script))
+    if name == "11_agent_as_tool":
+        expert = Agent(name="weather_expert", instructions="Weather.", tools=[get_weather], model=model_for(script))
+        return Agent(name="Assistant", instructions="Ask the expert.", model=model_for(script),
+                     tools=[expert.as_tool(tool_name="ask_weather_expert", tool_description="Ask the weather expert.")])
     return Agent(name="Assistant", instructions="Use the tools.", tools=TOOLSETS[name], model=model_for(script),
                  model_settings=ModelSettings(parallel_tool_calls=True))
 
@@ -209,11 +239,24 @@ async def simple(name, max_turns=10):
     try:
         r = await Runner.run(agent, "Do the task.", max_turns=max_turns, run_config=run_config(name))
         outcome = {"status": "completed", "stop_reason": "goal_reached", "final_output": str(r.final_output)}
+    except OutputGuardrailTripwireTriggered as e:
+        outcome = {"status": "failed", "stop_reason": "guardrail", "raised": type(e).__name__}
     except MaxTurnsExceeded as e:
         outcome = {"status": "failed", "stop_reason": "max_turns", "raised": f"{type(e).__name__}: {e}"}
     except Exception as e:
         outcome = {"status": "failed", "stop_reason": "model_error", "raised": f"{type(e).__name__}: {e}"}
     done(name, [outcome], script)
+
+
+async def streamed(name):
+    reset()
+    script = Script(REPLIES[name])
+    agent = agent_for(name, script)
+    WRITER.open(os.path.join(OUT, f"{name}.jsonl"), "w")
+    r = Runner.run_streamed(agent, "Weather in Paris?", run_config=run_config(name))
+    async for _ in r.stream_events():
+        pass
+    done(name, [{"status": "completed", "stop_reason": "goal_reached", "final_output": str(r.final_output)}], script)
 
 
 async def aborted(name):
@@ -266,19 +309,31 @@ async def resume(name, decision):
                  "final_output": str(r.final_output)}], script, {"phase": "resume"})
 
 
+# What the tool counters cannot see: the handoff's transfer_to_… call is a tool call the SDK runs
+# itself (docs/model.md: the handed-off agent stays in the same run); agent.as_tool() runs a
+# nested Runner.run inside the tool call: a sub-agent run (its own run and turn), plus the
+# ask_weather_expert call itself.
+EXTRA = {"08_handoff": {"tool_calls": 1},
+         "11_agent_as_tool": {"tool_calls": 1, "subagent_runs": 1,
+                              "subagent_detail": [{"status": "completed", "stop_reason": "goal_reached"}]}}
+
+
 def expected(name):
     """Canonical ground truth from the observations (README: counting rules)."""
     obs = json.load(open(os.path.join(OUT, f"{name}.observed.json")))
     phases = [obs] + ([obs["resume"]] if "resume" in obs else [])
     model = sum(p["script"]["model_requests"] for p in phases)
     tools = sum(p["script"]["ok"] + p["script"]["failed"] + p["script"]["cancelled"] for p in phases)
+    extra = EXTRA.get(name, {})
+    tools += extra.get("tool_calls", 0)
     failed = sum(p["script"]["failed"] for p in phases)
     # a resume that executes the approved call runs it in a tool-only step before the next model call
     resumed_tool_steps = sum(1 for p in phases[1:] if p["script"]["ok"] > 0)
     last = phases[-1]["runs_detail"][0]
-    truth = {"sessions": 1, "runs": 1, "turns": len(phases), "steps": model + resumed_tool_steps,
+    truth = {"sessions": 1, "runs": 1 + extra.get("subagent_runs", 0), "turns": len(phases) + extra.get("subagent_runs", 0),
+             "steps": model + resumed_tool_steps,
              "model_calls": model, "tool_calls": tools, "failed_tool_calls": failed,
-             "runs_detail": [{"status": last["status"], "stop_reason": last["stop_reason"]}]}
+             "runs_detail": [{"status": last["status"], "stop_reason": last["stop_reason"]}] + extra.get("subagent_detail", [])}
     with open(os.path.join(OUT, f"{name}.expected.json"), "w") as f:
         json.dump(truth, f, indent=2)
         f.write("\n")
@@ -301,8 +356,9 @@ def main():
         elif cmd == "resume":
             asyncio.run(resume(sys.argv[2], sys.argv[3]))
         return
-    for name in ["01_multi_step_tools", "02_tool_error", "07_model_error"]:
+    for name in ["01_multi_step_tools", "02_tool_error", "07_model_error", "08_handoff", "09_output_guardrail", "11_agent_as_tool"]:
         asyncio.run(simple(name))
+    asyncio.run(streamed("10_streamed"))
     asyncio.run(simple("03_max_turns", max_turns=2))
     asyncio.run(aborted("06_aborted"))
     for name, decision in [("04_approval_approve", "approve"), ("05_approval_reject", "reject")]:
