@@ -40,7 +40,7 @@ const toolErrorPrefix = "An error occurred while running the tool"
 // rejectionMessage is what the SDK answers a rejected approval with (TOOL_APPROVAL_REJECTION_MESSAGE).
 const rejectionMessage = "Tool execution was not approved."
 
-var eventTypes = map[string]bool{"raw_model_stream_event": true, "run_item_stream_event": true, "agent_updated_stream_event": true}
+var eventTypes = map[string]bool{"raw_model_stream_event": true, "raw_response_event": true, "run_item_stream_event": true, "agent_updated_stream_event": true}
 
 // Detect scores how much head looks like an OpenAI Agents run stream: a first line that is an
 // object with one of the three stream event types.
@@ -51,11 +51,12 @@ func Detect(head []byte) int {
 		Data  json.RawMessage `json:"data"`
 		Item  json.RawMessage `json:"item"`
 		Agent json.RawMessage `json:"agent"`
+		New   json.RawMessage `json:"new_agent"`
 	}
 	if json.Unmarshal(line, &p) != nil || !eventTypes[p.Type] {
 		return 0
 	}
-	if p.Data != nil || p.Item != nil || p.Agent != nil {
+	if p.Data != nil || p.Item != nil || p.Agent != nil || p.New != nil {
 		return 95
 	}
 	return 60
@@ -68,6 +69,8 @@ type record struct {
 	Data  *rawEvent  `json:"data"`
 	Item  *runItem   `json:"item"`
 	Agent *agentJSON `json:"agent"`
+	// NewAgent is the Python SDK's AgentUpdatedStreamEvent.new_agent.
+	NewAgent *agentJSON `json:"new_agent"`
 }
 
 type agentJSON struct {
@@ -95,19 +98,24 @@ type usage struct {
 	Details       []struct {
 		CachedTokens *int64 `json:"cachedTokens"`
 	} `json:"inputTokensDetails"`
+	Details2 *struct {
+		CachedTokens *int64 `json:"cached_tokens"`
+	} `json:"input_tokens_details"`
 }
 
 // outputItem is the part of a response output item the lifecycle needs.
 type outputItem struct {
-	Type   string `json:"type"`
-	CallID string `json:"callId"`
-	Name   string `json:"name"`
+	Type    string `json:"type"`
+	CallID  string `json:"callId"`
+	CallID2 string `json:"call_id"`
+	Name    string `json:"name"`
 }
 
 // runItem is a RunItem's toJSON(): {type, rawItem, agent, output?, executionStatus?}.
 type runItem struct {
 	Type            string          `json:"type"`
 	RawItem         *rawItem        `json:"rawItem"`
+	RawItem2        *rawItem        `json:"raw_item"` // the Python SDK's dataclass field
 	Agent           *agentJSON      `json:"agent"`
 	Output          json.RawMessage `json:"output"`
 	ExecutionStatus string          `json:"executionStatus"`
@@ -117,6 +125,7 @@ type runItem struct {
 type rawItem struct {
 	Type      string          `json:"type"`
 	CallID    string          `json:"callId"`
+	CallID2   string          `json:"call_id"`
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Output    json.RawMessage `json:"output"`
@@ -135,6 +144,12 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 		}
 		if !eventTypes[rec.Type] {
 			return fmt.Errorf("event type %q: expected raw_model_stream_event, run_item_stream_event or agent_updated_stream_event", rec.Type)
+		}
+		if it := rec.Item; it != nil && it.RawItem == nil {
+			it.RawItem = it.RawItem2
+		}
+		if raw := rec.itemRaw(); raw != nil && raw.CallID == "" {
+			raw.CallID = raw.CallID2
 		}
 		b.line = n
 		return b.apply(&rec)
@@ -159,6 +174,13 @@ func asType(err error, te **json.UnmarshalTypeError) bool {
 		*te = t
 	}
 	return ok
+}
+
+func (rec *record) itemRaw() *rawItem {
+	if rec.Item == nil {
+		return nil
+	}
+	return rec.Item.RawItem
 }
 
 // call is one tool call of the current step.
@@ -190,7 +212,14 @@ type builder struct {
 	byID                   map[string]*call // by the SDK's callId, this step
 	final                  bool             // the step's model answered without tool calls
 	waiting                bool             // the run is paused for approvals
-	resumeStep             bool             // the current step is the tool-only step of a resume
+	// py is set once a record shows the Python SDK's shape (raw_response_event, new_agent); its
+	// stream has no approval event and marks each Runner.run_streamed call with an
+	// agent_updated_stream_event.
+	py bool
+	// handedOff is set by a handoff output: the agent_updated_stream_event after it is the
+	// agent change, not a new run_streamed call.
+	handedOff  bool
+	resumeStep bool // the current step is the tool-only step of a resume
 }
 
 func (b *builder) emit(ev model.Event) {
@@ -218,6 +247,28 @@ func (b *builder) apply(rec *record) error {
 	case "agent_updated_stream_event":
 		if rec.Agent != nil {
 			b.agent = rec.Agent.Name
+		}
+		if rec.NewAgent != nil {
+			b.py = true
+			b.agent = rec.NewAgent.Name
+			if !b.handedOff {
+				b.callBoundary()
+			}
+		}
+		b.handedOff = false
+	case "raw_response_event":
+		b.py = true
+		if rec.Data == nil {
+			return fmt.Errorf("raw_response_event without data: expected {\"type\":\"raw_response_event\",\"data\":{\"type\":\"response.…\"}}")
+		}
+		switch rec.Data.Type {
+		case "response.created":
+			b.modelStart()
+		case "response.completed", "response.incomplete", "response.failed":
+			if rec.Data.Response == nil {
+				return fmt.Errorf("%s without response: expected data.response {id, usage, output}", rec.Data.Type)
+			}
+			b.modelEnd(rec.Data.Response)
 		}
 	case "raw_model_stream_event":
 		if rec.Data == nil {
@@ -251,11 +302,12 @@ func (b *builder) apply(rec *record) error {
 				return fmt.Errorf("tool_approval_requested without item.rawItem: expected the function_call item")
 			}
 			b.approvalRequested(raw, rec.Item.ToolName)
-		case "tool_output", "handoff_occurred":
+		case "tool_output", "handoff_occurred", "handoff_occured": // the Python SDK spells it handoff_occured
 			if raw == nil {
 				return fmt.Errorf("%s without item.rawItem: expected the function_call_result item", rec.Name)
 			}
-			b.toolOutput(rec.Item, rec.Name == "handoff_occurred")
+			b.toolOutput(rec.Item, rec.Name != "tool_output")
+			b.handedOff = rec.Name != "tool_output"
 		case "message_output_created":
 			if b.run != "" && raw != nil {
 				b.emit(model.Event{Type: model.Message, RunID: b.run, StepID: b.step, Role: "assistant", Text: contentText(raw.Content), Source: model.SourceModel})
@@ -320,7 +372,8 @@ func (b *builder) endRun(st model.RunStatus, sr model.StopReason, e *model.Error
 		ev.Attrs = map[string]any{"note": note}
 	}
 	b.emit(ev)
-	b.run, b.turn, b.model = "", "", ""
+	b.run, b.turn, b.model, b.step = "", "", "", ""
+	b.calls, b.byID, b.waiting = nil, map[string]*call{}, false
 }
 
 // modelStart opens a model call: in a new step of the current run, the first step of a new run
@@ -371,6 +424,9 @@ func (b *builder) modelEnd(r *response) {
 		}
 		if it.Type == "function_call" {
 			final = false
+			if it.CallID == "" {
+				it.CallID = it.CallID2
+			}
 			if it.CallID != "" {
 				requested = append(requested, it.CallID)
 			}
@@ -407,6 +463,9 @@ func (u *usage) canonical() *model.Usage {
 		if d.CachedTokens != nil {
 			out.CachedTokens += *d.CachedTokens
 		}
+	}
+	if u.Details2 != nil && u.Details2.CachedTokens != nil {
+		out.CachedTokens += *u.Details2.CachedTokens
 	}
 	if out.InputTokens < 0 || out.OutputTokens < 0 || out.CachedTokens < 0 || out.CachedTokens > out.InputTokens {
 		return nil
@@ -501,21 +560,24 @@ func (b *builder) startCall(c *call) {
 
 // endCallsCancelled ends the started calls of the step that never got their output.
 func (b *builder) endCallsCancelled() bool {
-	any := false
+	found := false
 	for _, c := range b.calls {
 		if c.started && !c.ended {
-			c.ended, any = true, true
+			c.ended, found = true, true
 			b.emit(model.Event{Type: model.ToolEnd, RunID: b.run, TurnID: b.turn, StepID: b.step, CallID: c.id, Name: c.name, Source: model.SourceTool,
 				Outcome: model.OutcomeCancelled, Error: &model.ErrorInfo{Kind: "cancelled", Message: "the stream stopped while the tool ran (the run was aborted)"},
 				Inferred: []string{"end", "outcome"}})
 		}
 	}
-	return any
+	return found
 }
 
 func (b *builder) toolOutput(it *runItem, handoff bool) {
 	raw := it.RawItem
 	c := b.byID[raw.CallID]
+	if b.run == "" {
+		c = nil
+	}
 	if c != nil && c.approval && !c.resolved {
 		// the output of a call that waited for approval: run() was called again with the
 		// interrupted state (approved or rejected)
@@ -617,6 +679,37 @@ func (b *builder) pause() {
 	b.turn = ""
 }
 
+// askPython marks the calls of the step that never got an output as waiting for approval: the
+// Python SDK streams no approval event, and a run_streamed call whose stream stops after a
+// tool_called is interrupted for it (needs_approval).
+func (b *builder) askPython() bool {
+	found := false
+	for _, c := range b.calls {
+		if !c.started && !c.approval {
+			c.approval, found = true, true
+			b.emit(model.Event{Type: model.ApprovalRequest, RunID: b.run, CallID: c.id, Name: c.name, Source: model.SourceRuntime, Inferred: []string{"approval"},
+				Attrs: map[string]any{"note": "the stream stopped after this tool_called with no output: the run was interrupted for its approval (the Python SDK streams no approval event)"}})
+		}
+	}
+	return found
+}
+
+// callBoundary is a Python agent_updated_stream_event that is not a handoff: a new
+// Runner.run_streamed call starts. The run before it ended where its stream stopped: a resume
+// continues a paused run; otherwise the run ends as finish reads it.
+func (b *builder) callBoundary() {
+	if b.run == "" || b.waiting {
+		return
+	}
+	if b.model == "" && b.step != "" && (b.awaiting() || b.askPython()) {
+		b.pause()
+		return
+	}
+	b.finish()
+	b.run, b.turn, b.step, b.model = "", "", "", ""
+	b.calls, b.byID = nil, map[string]*call{}
+}
+
 // finish ends what the stream left open, by where it stopped.
 func (b *builder) finish() {
 	if b.run == "" || b.waiting {
@@ -633,7 +726,7 @@ func (b *builder) finish() {
 	if b.step == "" {
 		return
 	}
-	if b.awaiting() {
+	if b.awaiting() || (b.py && b.askPython()) {
 		b.pause()
 		return
 	}

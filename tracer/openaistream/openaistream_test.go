@@ -11,6 +11,18 @@ import (
 
 const samples = "../../testdata/samples/openai-agents-streams"
 
+// streamReads lists where a stream cannot give the generator's truth, with what it gives:
+//   - 16_py_abort_mid_tool: the Python SDK streams no approval event, so a Python stream that
+//     stops after a tool_called with no output reads as interrupted for approval (waiting, the
+//     call not run), which is what a needs_approval interruption streams; a cancel() while the
+//     tool ran streams exactly the same events (docs/formats.md).
+var streamReads = map[string]func(*tracertest.Expected){
+	"16_py_abort_mid_tool": func(w *tracertest.Expected) {
+		w.ToolCalls = 0
+		w.RunsDetail = []tracertest.Run{{Status: model.StatusWaiting, StopReason: model.StopAwaitingApproval}}
+	},
+}
+
 // TestSamples: every stream of testdata/samples/openai-agents-streams gives the ground truth its
 // generator observed.
 func TestSamples(t *testing.T) {
@@ -21,11 +33,15 @@ func TestSamples(t *testing.T) {
 			t.Fatal("not detected")
 		}
 		evs := tracertest.DecodeClean(t, Decode, filepath.Base(v.Path), v.Data)
-		tree := tracertest.AssertTree(t, evs, v.Want)
+		want := v.Want
+		if f := streamReads[v.Scenario]; f != nil {
+			f(&want)
+		}
+		tree := tracertest.AssertTree(t, evs, want)
 		checkScenario(t, v.Scenario, tree)
 	})
-	if n < 9 || views != n {
-		t.Fatalf("%d scenarios, %d streams read, want 9 of each", n, views)
+	if n < 15 || views != n {
+		t.Fatalf("%d scenarios, %d streams read, want 15 of each", n, views)
 	}
 }
 
@@ -34,12 +50,12 @@ func checkScenario(t *testing.T, scenario string, tree *model.Tree) {
 	t.Helper()
 	r := tree.Sessions[0].Runs[0]
 	switch scenario {
-	case "04_approval_approve", "05_approval_reject":
+	case "04_approval_approve", "05_approval_reject", "14_py_approval_approve", "15_py_approval_reject":
 		if len(r.Turns) != 2 || r.Turns[0].StopReason != model.StopAwaitingApproval {
 			t.Fatalf("turns = %d, first stop reason %q, want 2 turns, the first ending awaiting_approval", len(r.Turns), r.Turns[0].StopReason)
 		}
 		want := model.DecisionApproved
-		if strings.HasPrefix(scenario, "05") {
+		if strings.HasPrefix(scenario, "05") || strings.HasPrefix(scenario, "15") {
 			want = model.DecisionDenied
 		}
 		if len(r.Waits) != 1 || r.Waits[0].Decision != want {
@@ -96,4 +112,24 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tracertest.FuzzDecode(t, Decode, "fuzz.jsonl", b)
 	})
+}
+
+// TestOutputAfterRunEnded: a tool output for a call of a run that already ended (a torn or
+// spliced log) is reported, and emits no event without its run (a fuzz find).
+func TestOutputAfterRunEnded(t *testing.T) {
+	in := `{"new_agent":{"name":"a"},"type":"agent_updated_stream_event"}
+{"type":"raw_response_event","data":{"type":"response.created","response":{"id":"r1"}}}
+{"type":"raw_response_event","data":{"type":"response.completed","response":{"id":"r1","output":[{"type":"function_call","call_id":"c1","name":"f"}]}}}
+{"name":"tool_called","item":{"type":"tool_call_item","raw_item":{"type":"function_call","call_id":"c1","name":"f"}},"type":"run_item_stream_event"}
+{"new_agent":{"name":"a"},"type":"agent_updated_stream_event"}
+{"type":"raw_response_event","data":{"type":"response.created","response":{"id":"r2"}}}
+{"type":"raw_response_event","data":{"type":"response.completed","response":{"id":"r2","output":[{"type":"message"}]}}}
+{"new_agent":{"name":"a"},"type":"agent_updated_stream_event"}
+{"name":"tool_output","item":{"type":"tool_call_output_item","raw_item":{"type":"function_call_output","call_id":"c1","output":"x"},"output":"x"},"type":"run_item_stream_event"}
+`
+	evs, errs := tracertest.Decode(t, Decode, "spliced.jsonl", []byte(in))
+	tracertest.FuzzEvents(t, evs)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "spliced.jsonl:9") {
+		t.Errorf("errors = %v, want one at spliced.jsonl:9", errs)
+	}
 }
