@@ -252,6 +252,11 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			}
 			if ev.ParentIDs != nil && len(*ev.ParentIDs) > 0 {
 				r.parentID = (*ev.ParentIDs)[len(*ev.ParentIDs)-1]
+				if known := s.byID[r.parentID]; (known == nil || known.startOrder < 0) && innermost(open) != nil {
+					// a parent never started in the stream (langchain create_agent runs a tool
+					// under an untraced wrapper run): the innermost open chain holds it
+					r.parentID, r.parentInferred = innermost(open).id, true
+				}
 			} else if ev.ParentIDs != nil {
 				// Python astream_events sends parent_ids on every event: [] is a root, even while
 				// a run of an earlier invocation (an interrupted tools node) never ended

@@ -272,7 +272,7 @@ func TestPythonSamples(t *testing.T) {
 				}
 			}
 		})
-	if n < 27 {
+	if n < 36 {
 		t.Fatalf("only %d views", n)
 	}
 }

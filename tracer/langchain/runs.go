@@ -435,6 +435,12 @@ func (s *store) link() []*run {
 			continue
 		}
 		p := s.byID[r.parentID]
+		if p == nil && r.traceID != "" && r.traceID != r.id && s.byID[r.traceID] != nil && s.byID[r.traceID].parentID == "" {
+			// the parent is a run the tracer never recorded (langchain create_agent runs a
+			// tool under an untraced wrapper run): the run belongs to its trace's root
+			p, r.parentInferred = s.byID[r.traceID], true
+			r.parentID = p.id
+		}
 		if p == nil {
 			s.errorf(r.line, "run %s (%s): parent run %s is not in the log (dangling parent); its subtree is kept as its own run", r.id, r.name, r.parentID)
 			r.parentInferred = true
@@ -450,7 +456,42 @@ func (s *store) link() []*run {
 		p.children = append(p.children, r)
 	}
 	sortRuns(roots)
-	return roots
+	return adoptToolRoots(roots)
+}
+
+// adoptToolRoots nests a root tool run inside the graph invocation it ran in: langchain's
+// create_agent runs a tool under a wrapper run no callback sees, so a BaseTracer persists the tool
+// as a root of its own trace. A root tool run whose thread_id is that of a non-tool root and
+// whose interval lies within that root's is a call of that invocation (Inferred parent).
+func adoptToolRoots(roots []*run) []*run {
+	byThread := map[string][]*run{}
+	for _, r := range roots {
+		if t, _ := r.meta["thread_id"].(string); t != "" && !isTool(r) && !isLLM(r) && !r.start.IsZero() {
+			byThread[t] = append(byThread[t], r) // in start order (roots are sorted)
+		}
+	}
+	if len(byThread) == 0 {
+		return roots
+	}
+	out := roots[:0]
+	for _, r := range roots {
+		t, _ := r.meta["thread_id"].(string)
+		gs := byThread[t]
+		if !isTool(r) || t == "" || r.start.IsZero() || len(gs) == 0 {
+			out = append(out, r)
+			continue
+		}
+		i := sort.Search(len(gs), func(i int) bool { return gs[i].start.After(r.start) }) - 1
+		if i < 0 || ended(gs[i]) && ended(r) && r.end.After(gs[i].end) {
+			out = append(out, r)
+			continue
+		}
+		g := gs[i]
+		r.parent, r.parentID, r.parentInferred = g, g.id, true
+		g.children = append(g.children, r)
+		sortRuns(g.children)
+	}
+	return out
 }
 
 // before orders runs by start time when both have one, else by record order.

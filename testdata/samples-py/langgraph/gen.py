@@ -1,6 +1,7 @@
 """Generate LangGraph (Python) fixtures offline: three views of one execution per scenario.
 
-The real langgraph prebuilt ReAct agent (create_react_agent + ToolNode) runs over a scripted chat
+The real langgraph prebuilt ReAct agent (create_react_agent + ToolNode), and langchain 1.x's
+create_agent (with HumanInTheLoopMiddleware for approvals), run over a scripted chat
 model (a langchain_core GenericFakeChatModel whose bind_tools keeps the script). Every invocation
 runs with astream_events(version="v2") and two callback handlers, so the three views are of the
 same execution:
@@ -30,6 +31,8 @@ from langchain_core.tracers.base import BaseTracer
 from langchain_core.tracers.langchain import LangChainTracer
 from langgraph.checkpoint.memory import MemorySaver
 from langgraph.errors import GraphRecursionError
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langgraph.prebuilt import ToolNode, create_react_agent
 from langgraph.types import Command, interrupt
 from langsmith import Client
@@ -138,6 +141,13 @@ def delete_file(path: str) -> str:
 
 
 @tool
+def remove_file(path: str) -> str:
+    """Delete a file (gated by HumanInTheLoopMiddleware)."""
+    COUNT["tool"] += 1
+    return f"deleted {path}"
+
+
+@tool
 async def long_job(name: str) -> str:
     """A long job; the caller cancels the run while it runs."""
     COUNT["tool"] += 1
@@ -190,6 +200,17 @@ SCENARIOS = {
     "09_tool_error_raised": dict(tools=[flaky_lookup], script=[
         ai(("call_1", "flaky_lookup", {"key": "a"})), ai(text="never")],
         invocations=[("Look up a", {})]),
+    "10_create_agent_tools": dict(tools=[get_weather, get_time], create_agent=True, script=[
+        ai(("call_1", "get_weather", {"city": "Paris"}), ("call_2", "get_time", {"city": "Paris"})),
+        ai(text="Paris: sunny, 12:00.")],
+        invocations=[("Weather and time in Paris?", {})]),
+    "11_hitl_approve": dict(tools=[remove_file], create_agent=True, checkpointer=True, hitl=True, script=[
+        ai(("call_1", "remove_file", {"path": "/tmp/a.txt"})), ai(text="Deleted /tmp/a.txt.")],
+        invocations=[("Delete /tmp/a.txt", {}), (Command(resume={"decisions": [{"type": "approve"}]}), {})]),
+    "12_hitl_reject": dict(tools=[remove_file], create_agent=True, checkpointer=True, hitl=True, script=[
+        ai(("call_1", "remove_file", {"path": "/tmp/a.txt"})), ai(text="I kept the file.")],
+        invocations=[("Delete /tmp/a.txt", {}),
+                     (Command(resume={"decisions": [{"type": "reject", "message": "Keep it."}]}), {})]),
     "08_two_runs_same_thread": dict(tools=[get_weather], checkpointer=True, script=[
         ai(("call_1", "get_weather", {"city": "Paris"})), ai(text="Paris is sunny."),
         ai(("call_2", "get_weather", {"city": "Rome"})), ai(text="Rome is sunny.")],
@@ -202,8 +223,12 @@ async def scenario(name, spec):
         COUNT[k] = 0
     model = ScriptedChat(messages=iter(spec["script"]), disable_streaming=True)
     tools = ToolNode(spec["tools"], handle_tool_errors=True) if spec.get("handle_tool_errors") else spec["tools"]
-    graph = create_react_agent(model, tools, checkpointer=MemorySaver() if spec.get("checkpointer") else None,
-                               interrupt_before=spec.get("interrupt_before"))
+    saver = MemorySaver() if spec.get("checkpointer") else None
+    if spec.get("create_agent"):  # langchain 1.x create_agent (middleware: human-in-the-loop)
+        mw = [HumanInTheLoopMiddleware(interrupt_on={t.name: True for t in spec["tools"]})] if spec.get("hitl") else []
+        graph = create_agent(model, tools, middleware=mw, checkpointer=saver)
+    else:
+        graph = create_react_agent(model, tools, checkpointer=saver, interrupt_before=spec.get("interrupt_before"))
     persist = Persist()
     sink = []
     session = Capture(sink)
