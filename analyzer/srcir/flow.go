@@ -704,13 +704,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 	return false
 }
 
-func allAssigns(sc []*fnState) []assign {
-	var out []assign
-	for _, g := range sc {
-		out = append(out, g.assigns...)
-	}
-	return out
-}
 
 // fnIndex indexes a function's assignments and conditions by the names and attribute chains
 // they mention, and lists its per-element method calls (map, forEach).
@@ -722,6 +715,8 @@ type fnIndex struct {
 	lookups []*syntax.Node
 	appends []int
 	byLHS   map[string][]int
+	// callArgs indexes the calls with targets in the set by the names in their arguments.
+	callArgs map[string][]int
 }
 
 // condsMentioning lists the conditions that mention one of vars, in order.
@@ -766,6 +761,12 @@ func (g *fnState) index() *fnIndex {
 	}
 	for i, c := range g.conds {
 		add(x.conds, i, c.expr)
+	}
+	x.callArgs = map[string][]int{}
+	for j, ci := range g.callInfo {
+		if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) > 0 && len(g.f.Calls[j].Targets) <= 3 {
+			add(x.callArgs, j, ci.node.Child("arguments"))
+		}
 	}
 	x.byLHS = map[string][]int{}
 	for i, a := range g.assigns {
@@ -926,26 +927,14 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for _, d := range fl.Dispatch {
 		for _, ref := range d.Calls {
 			node := b.funcs[ref.Func].callInfo[ref.Call].node
-			for _, a := range allAssigns(sc) {
-				if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
-					for _, n := range a.lhs {
-						toolVars[n] = true
-					}
-				}
-			}
+			assignsContaining(sc, node, toolVars)
 		}
 	}
 	if depth < 2 {
 		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
-			for _, a := range allAssigns(sc) {
-				if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
-					for _, n := range a.lhs {
-						toolVars[n] = true
-					}
-				}
-			}
+			assignsContaining(sc, node, toolVars)
 		}
 	}
 	return names, toolVars
@@ -956,7 +945,18 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
-		for j, ci := range g.callInfo {
+		var cand []int
+		for v := range vals {
+			cand = append(cand, g.index().callArgs[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, j := range cand {
+			if j == last {
+				continue
+			}
+			last = j
+			ci := g.callInfo[j]
 			c := &g.f.Calls[j]
 			if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
 				continue
@@ -1090,4 +1090,21 @@ func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) 
 		}
 	}
 	return false
+}
+
+// assignsContaining adds to into the targets of the assignments of sc whose value contains
+// node.
+func assignsContaining(sc []*fnState, node *syntax.Node, into map[string]bool) {
+	for _, g := range sc {
+		if g.node.Start > node.Start || g.node.End < node.End {
+			continue
+		}
+		for _, a := range g.assigns {
+			if a.rhs != nil && a.rhs.Start <= node.Start && node.End <= a.rhs.End {
+				for _, n := range a.lhs {
+					into[n] = true
+				}
+			}
+		}
+	}
 }

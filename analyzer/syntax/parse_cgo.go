@@ -95,7 +95,8 @@ func Parse(file string, lang Lang, src []byte) (*Tree, error) {
 	}
 	defer tr.Close()
 	t := &Tree{File: file, Lang: lang, Src: src}
-	c := &copier{t: t, g: g, lines: lineStarts(src)}
+	// a tree without errors has no MISSING nodes: no need to ask for each node
+	c := &copier{t: t, g: g, lines: lineStarts(src), errs: tr.RootNode().HasError()}
 	cur := tr.Walk()
 	defer cur.Close()
 	t.Root = c.copy(cur, 0)
@@ -118,6 +119,7 @@ type copier struct {
 	g     *grammar
 	lines []int
 	last  int // line index of the previous lookup: offsets mostly grow
+	errs  bool
 }
 
 // line returns the 1-based line of byte offset off.
@@ -142,7 +144,7 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	id := int(n.KindId())
 	fid := int(cur.FieldId())
 	if id < len(g.kinds) && (g.drop[id] || !g.named[id] && fid == 0 && !g.keep[id]) && depth > 0 {
-		if n.IsMissing() {
+		if c.errs && n.IsMissing() {
 			start := int(n.StartByte())
 			l := c.line(start)
 			t.Errors = append(t.Errors, Region{Line: l, EndLine: l, Start: start, End: start, Missing: true})
@@ -164,7 +166,7 @@ func (c *copier) copy(cur *sitter.TreeCursor, depth int) *Node {
 	if out.End > out.Start {
 		out.EndLine = c.line(out.End - 1)
 	}
-	if n.IsMissing() {
+	if c.errs && n.IsMissing() {
 		out.Missing = true
 	}
 	if out.Error || out.Missing {
