@@ -1,0 +1,3 @@
+module example.com/go120
+
+go 1.20
