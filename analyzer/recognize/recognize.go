@@ -761,3 +761,26 @@ func finishLoop(l *Loop) {
 	sort.SliceStable(l.Map.ModelCalls, func(i, j int) bool { return l.Map.ModelCalls[i].Pos.Less(l.Map.ModelCalls[j].Pos) })
 	sort.SliceStable(l.Map.ToolCalls, func(i, j int) bool { return l.Map.ToolCalls[i].Pos.Less(l.Map.ToolCalls[j].Pos) })
 }
+
+// TestedAt reports whether the program has a call at file:line whose result is tested with a
+// branch that leaves (the "no tool calls: final answer" half of the shape). The map and the
+// checks keep a loop that name-based inference found only when one of its model call sites
+// passes this test (or the loop never leaves).
+func TestedAt(p *ir.Program, file string, line int) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.Funcs {
+		for _, c := range f.Calls {
+			if c.Pos.Line != line || c.Pos.File != file || c.Flow == nil {
+				continue
+			}
+			for _, ch := range c.Flow.Checked {
+				if ch.Leaves {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -44,8 +44,13 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 	for _, l := range result.Loops {
 		have[l.Map.Pos] = true
 		rl := found[l.Map.Pos]
-		if rl == nil && !l.Retry && inferredOnly(l.Map) && a.finiteRange(l.Node) {
-			continue // a loop over a finite collection the agent shape does not support
+		if rl == nil && !l.Retry && inferredOnly(l.Map) {
+			if a.finiteRange(l.Node) {
+				continue // a loop over a finite collection the agent shape does not support
+			}
+			if a.prog != nil && leaves(l.Node) && !a.tested(l.Map) {
+				continue // it leaves, but not on what its "model call" returns: not a decision
+			}
 		}
 		if rl != nil {
 			l.Retry = false // tool results feed the next call: a turn loop, not a retry
@@ -59,6 +64,19 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 		kept = append(kept, l)
 	}
 	result.Loops = kept
+	keptSet := map[*Loop]bool{}
+	for _, l := range kept {
+		keptSet[l] = true
+	}
+	for _, f := range a.order {
+		fl := f.loops[:0]
+		for _, l := range f.loops {
+			if keptSet[l] {
+				fl = append(fl, l)
+			}
+		}
+		f.loops = fl
+	}
 	for _, rl := range res.Loops {
 		if have[rl.Map.Pos] {
 			continue
@@ -78,6 +96,48 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 		}
 		result.Loops = append(result.Loops, l)
 	}
+}
+
+// tested reports whether one of a loop's model call sites has its result tested with a
+// branch that leaves.
+func (a *state) tested(l model.Loop) bool {
+	for _, c := range l.ModelCalls {
+		if recognize.TestedAt(a.prog, c.Pos.File, c.Pos.Line) {
+			return true
+		}
+	}
+	return false
+}
+
+// leaves reports whether a condition-less for loop has a way out: a return, a break or a goto
+// in its body outside nested function literals (a loop that never leaves is reported
+// whatever it calls).
+func leaves(n ast.Node) bool {
+	var body ast.Node
+	switch x := n.(type) {
+	case *ast.ForStmt:
+		if x.Cond != nil {
+			return false // a counted loop: kept for the bound checks whatever its body does
+		}
+		body = x.Body
+	default:
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(m ast.Node) bool {
+		switch y := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if y.Tok == token.BREAK || y.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // finiteRange reports whether n ranges over a finite collection (slice, array, map, string).
