@@ -14,18 +14,23 @@ import (
 )
 
 func isSourceArg(a string) bool {
-	if strings.Contains(a, "...") || !srcir.IsSourcePath(a) {
+	if strings.Contains(a, "...") {
 		return false
 	}
 	st, err := os.Stat(a)
-	if err != nil || !st.IsDir() {
-		return err == nil
-	}
-	if _, err := os.Stat(filepath.Join(a, "go.mod")); err == nil {
+	if err != nil {
 		return false
 	}
-	gofiles, _ := filepath.Glob(filepath.Join(a, "*.go"))
-	return len(gofiles) == 0
+	if st.IsDir() {
+		// a Go package or module directory goes to the Go path (checked before walking)
+		if _, err := os.Stat(filepath.Join(a, "go.mod")); err == nil {
+			return false
+		}
+		if gofiles, _ := filepath.Glob(filepath.Join(a, "*.go")); len(gofiles) > 0 {
+			return false
+		}
+	}
+	return srcir.IsSourcePath(a)
 }
 
 // BuildSources maps Python and TypeScript/JavaScript sources (files, directories, installed
