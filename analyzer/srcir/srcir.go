@@ -7,6 +7,28 @@
 // returns and raises, cancellation checks, id mints, defaults of bound candidates and the data
 // flow of call results that the agent shape keys on. The language knowledge is in small
 // declarative tables (lang.go); the lowering is shared.
+//
+// # Names
+//
+// A Python module is named by its dotted path from the first directory without __init__.py
+// (a namespace package inside the analysed roots counts, PEP 420): "smolagents.agents". A
+// JS/TS module is named by the nearest package.json's name and the file's path in the
+// package without extension: "@openai/agents-core/dist/run". Func.Key, the profile key, is
+// module + "." + [Class "."] + name ("smolagents.agents.MultiStepAgent.run",
+// "@openai/agents-core/dist/run.Runner.run"); fields and parameters of bound candidates are
+// keyed Class key + "." + field and function key + "." + parameter. Nested functions are
+// named parent + "." + name, anonymous ones (lambdas, arrow functions) parent + "$" + n, and
+// have no key. Program.Lang is "python", "typescript" (TS, or TS and JS), "javascript", or
+// "mixed".
+//
+// # Returns
+//
+// A return is an ir.Return whose Err is a nil value (no error), or, for return f(...), the
+// call passed through; a raise or throw is a Return with Err set and no Values: a sentinel
+// (an exception class named after something other than a generic error), a cancellation
+// (CancelledError, AbortError, an error whose message says aborted), another error, or, for a
+// bare raise / throw err, a propagated one. The end of a body that can be reached is an
+// implicit return; yields are not returns (generators are marked by Func.Results).
 package srcir
 
 import (
