@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/lifeline-dev/lifeline/analyzer/goir"
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
 	"github.com/lifeline-dev/lifeline/analyzer/recognize"
 	"github.com/lifeline-dev/lifeline/model"
@@ -52,17 +53,25 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 			replaced[i] = true
 		}
 	}
-	// An entry the lifecycle pass inferred from loops that only name-based inference supports
-	// (every loop inferred) and that the pass itself dropped once reconciled with the
-	// recognizer is dropped: a loop over a finite slice around a database write that stores
-	// messages is not a turn loop.
-	for p := range passLoops {
-		found[p] = true
-	}
+	// An entry the lifecycle pass inferred from names only keeps the loops the recognizer
+	// finds, and those the reconciled pass kept whose model call's result is at least tested
+	// with a branch that leaves; a loop over a finite slice around a database write that
+	// stores messages, or a walk over a cursor, is not a turn loop.
 	kept := m.Entries[:0]
 	for i, e := range m.Entries {
-		if !replaced[i] && e.Provenance.Confidence == model.ConfidenceInferred && len(e.Loops) > 0 && !anyLoop(e.Loops, found) {
-			continue
+		if !replaced[i] && e.Provenance.Confidence == model.ConfidenceInferred && len(e.Loops) > 0 {
+			// keep the loops that are declared, bound by a profile or recognized, and those
+			// whose model call's result is at least tested with a branch that leaves
+			ls := e.Loops[:0:0]
+			for _, l := range e.Loops {
+				if !inferredLoop(l) || found[l.Pos] || passLoops[l.Pos] && tested(prog, l) {
+					ls = append(ls, l)
+				}
+			}
+			if len(ls) == 0 {
+				continue
+			}
+			e.Loops = ls
 		}
 		kept = append(kept, e)
 	}
@@ -84,3 +93,17 @@ func anyLoop(loops []model.Loop, found map[model.Position]bool) bool {
 	}
 	return false
 }
+
+// tested reports whether one of a loop's model call sites has its result tested with a
+// branch that leaves.
+func tested(prog *ir.Program, l model.Loop) bool {
+	for _, c := range l.ModelCalls {
+		if recognize.TestedAt(prog, c.Pos.File, c.Pos.Line) {
+			return true
+		}
+	}
+	return recognize.LoopTested(prog, l.Pos.File, l.Pos.Line)
+}
+
+// inferredLoop reports whether every element of a loop comes from name-based inference.
+func inferredLoop(l model.Loop) bool { return !anyLoop([]model.Loop{l}, map[model.Position]bool{}) }

@@ -32,9 +32,9 @@ type Options struct {
 }
 
 // Threshold is the score a call site needs to be taken for the model call of a turn loop; it
-// must also show the decision (a test of its result that leaves when nothing is pending) and
-// either a dispatch by name, results fed to the next call, or a known provider method. A
-// profile's model_call rule accepts a call, a "not" rule rejects it.
+// must also show the decision (a test of its result that leaves when nothing is pending) and a
+// dispatch of the result's elements by name to callables that run. A profile's model_call
+// rule accepts a call, a "not" rule rejects it.
 const Threshold = 6
 
 // Loop is a recognized turn loop with what the checks need.
@@ -167,7 +167,7 @@ func (s *site) accepted() bool {
 	if s.confirmed {
 		return true
 	}
-	return s.score >= Threshold && s.leaves && (s.dispatch || s.feeds || s.sdk)
+	return s.score >= Threshold && s.leaves && s.dispatch
 }
 
 // score rates a call's result flow against the agent shape.
@@ -376,7 +376,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 	}
-	if c != nil && len(loops) == 0 || c == nil {
+	if (c != nil && len(loops) == 0 || c == nil) && strong {
+		// a recursion repeats the decision only when the tool results reach the next call
 		if r.recursive(f) {
 			return f, -1
 		}
@@ -773,6 +774,44 @@ func TestedAt(p *ir.Program, file string, line int) bool {
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			if c.Pos.Line != line || c.Pos.File != file || c.Flow == nil {
+				continue
+			}
+			for _, ch := range c.Flow.Checked {
+				if ch.Leaves {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// LoopTested reports whether a call in the loop at file:line (or, for a recursion, in the
+// function declared there) has its result tested with a branch that leaves.
+func LoopTested(p *ir.Program, file string, line int) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.Funcs {
+		if f.Pos.File != file {
+			continue
+		}
+		ids := map[int]bool{}
+		for _, l := range f.Loops {
+			if l.Pos.Line == line {
+				ids[l.ID] = true
+			}
+		}
+		whole := f.Pos.Line == line
+		if len(ids) == 0 && !whole {
+			continue
+		}
+		for _, c := range f.Calls {
+			in := whole
+			for _, li := range c.Loops {
+				in = in || ids[li]
+			}
+			if !in || c.Flow == nil {
 				continue
 			}
 			for _, ch := range c.Flow.Checked {

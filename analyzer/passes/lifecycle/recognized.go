@@ -106,7 +106,7 @@ func (a *state) tested(l model.Loop) bool {
 			return true
 		}
 	}
-	return false
+	return recognize.LoopTested(a.prog, l.Pos.File, l.Pos.Line)
 }
 
 // leaves reports whether a condition-less for loop has a way out: a return, a break or a goto
