@@ -831,9 +831,39 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		queue = append(queue, n)
 	}
 	sortStrings(queue)
+	streamElem := map[string]bool{}
+	for _, g := range sc {
+		for _, a := range g.assigns {
+			if a.iter && a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
+				for _, n := range a.lhs {
+					if elems[n] {
+						streamElem[n] = true
+					}
+				}
+			}
+		}
+	}
 	for len(queue) > 0 && len(queue) < 10000 {
 		v := queue[0]
 		queue = queue[1:]
+		if streamElem[v] {
+			// a stream's chunks collected into an accumulator (assembler.push(chunk)): the
+			// accumulator holds the result
+			one := map[string]bool{v: true}
+			for _, g := range sc {
+				for _, j := range g.index().appends {
+					fn := strip(g.callInfo[j].node.Child("function"))
+					if fn == nil || !g.mod.t.members[fn.Kind] || !mentions(g.mod, g.callInfo[j].node.Child("arguments"), one) {
+						continue
+					}
+					if acc := g.mod.text(strip(fn.Child("object"))); !res[acc] && !elems[acc] {
+						res[acc] = true
+						queue = append(queue, acc)
+					}
+				}
+			}
+			continue
+		}
 		if !res[v] {
 			continue // elements are not followed further (their names are, below)
 		}
@@ -849,6 +879,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						if !elems[n] {
 							elems[n] = true
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
+							if a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
+								streamElem[n] = true
+								queue = append(queue, n)
+							}
 						}
 					} else if !res[n] && !appendLike(m, a) {
 						res[n] = true

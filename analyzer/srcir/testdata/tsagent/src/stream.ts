@@ -1,0 +1,37 @@
+// A streamed model reply collected chunk by chunk into an assembler (DeepSeek Harness's
+// shape): the assembled message is what decides.
+export class StreamAgent {
+  constructor(private llm: any, private tools: Record<string, (input: unknown) => Promise<unknown>>) {}
+
+  async run(input: unknown[], signal: AbortSignal) {
+    while (true) {
+      signal.throwIfAborted();
+      const end = await this.step(input, signal);
+      if (end) return end;
+    }
+  }
+
+  private async step(input: unknown[], signal: AbortSignal) {
+    const assembler = new Assembler();
+    for await (const chunk of this.llm.stream(input, signal)) {
+      assembler.push(chunk);
+    }
+    const message = assembler.finish();
+    const toolCalls = message.content.filter((b: any) => b.type === 'tool-call');
+    if (toolCalls.length === 0) return { kind: 'completed' };
+    for (const call of toolCalls) {
+      input.push(await this.tools[call.name](call.input));
+    }
+    return null;
+  }
+}
+
+class Assembler {
+  parts: any[] = [];
+  push(chunk: unknown) {
+    this.parts.push(chunk);
+  }
+  finish() {
+    return { content: this.parts };
+  }
+}
