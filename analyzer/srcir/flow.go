@@ -704,7 +704,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 	return false
 }
 
-
 // fnIndex indexes a function's assignments and conditions by the names and attribute chains
 // they mention, and lists its per-element method calls (map, forEach).
 type fnIndex struct {
