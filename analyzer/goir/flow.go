@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"os"
 	"sort"
 	"strings"
 
@@ -179,9 +178,6 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 		return
 	}
 	t.seen[key] = true
-	if debugFlow && fs.f.Pos.Line > 0 && t.seedFS.f.Short == debugFunc {
-		fmt.Fprintf(os.Stderr, "flow %d: %s k=%d %s in %s\n", t.seedCall, v.Name(), k, v.String(), fs.f.Short)
-	}
 	t.work = append(t.work, it)
 	if k == kOut && t.seedRoots[valueRoot(v)] {
 		t.feed(v.Pos(), fs)
@@ -315,11 +311,6 @@ func (t *tracer) step(it titem) {
 	refs := v.Referrers()
 	if refs == nil {
 		return
-	}
-	if debugFlow && v.Name() == os.Getenv("GOIR_DEBUG_VALUE") {
-		for _, r := range *refs {
-			fmt.Fprintf(os.Stderr, "referrer of %s: %T %s\n", v.Name(), r, r)
-		}
 	}
 	for _, r := range *refs {
 		switch x := r.(type) {
@@ -1027,9 +1018,6 @@ func isNamedConst(c *ssa.Const) bool {
 	_, named := types.Unalias(c.Type()).(*types.Named)
 	return named
 }
-
-var debugFunc = os.Getenv("GOIR_DEBUG_FLOW")
-var debugFlow = debugFunc != ""
 
 func isStructPtr(t types.Type) bool {
 	p, ok := t.Underlying().(*types.Pointer)
