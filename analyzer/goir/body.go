@@ -1290,6 +1290,9 @@ func (b *builder) mints(fs *funcState) {
 		if !minted {
 			continue
 		}
+		if len(c.Keys) > 0 && keyPkg(c.Keys[0]) == fs.f.Pkg {
+			continue // the id library's own helpers (uuid.New calls uuid.NewRandom)
+		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
 		if v, ok := ci.(ssa.Value); ok {
 			m.Field = storedField(v, 0)

@@ -2,6 +2,7 @@ package recognize
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
@@ -283,7 +284,11 @@ func streams(ret ir.Return) bool {
 	return false
 }
 
-// ids lists the id mints of the code f runs.
+// runIDField matches the fields that hold the id of a run or of one of its layers.
+var runIDField = regexp.MustCompile(`(?i)(run|trace|session|invocation|execution|conversation|span|turn|step|thread)_?id$`)
+
+// ids lists the id mints of the code f runs: ids stored into a run, trace, session or step id
+// field, or minted without being stored into a field.
 func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
@@ -292,6 +297,9 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
+			if m.Field != "" && !runIDField.MatchString(m.Field) {
+				continue // a message, tool call or record id, not a run's
+			}
 			what := m.Text
 			if m.Field != "" {
 				what += " → " + m.Field
