@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -98,7 +99,15 @@ type printer struct {
 	w      *bufio.Writer
 	opt    Options
 	width  int
-	v      *view.View
+	// rs streams the rows one session at a time; v is its view (the current session's rows).
+	rs *view.Rows
+	v  *view.View
+	// all, lab and col are the segment buffers of row, label and columns, reused from row to
+	// row so that a row allocates no segment list of its own.
+	all, lab, col []seg
+	last          []bool
+	prev          []int
+	cont          []string
 }
 
 // Render writes the text tree of t to w.
@@ -114,9 +123,10 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 		p.width = 60
 	}
 	p.narrow = p.width < 90
-	p.v = view.Flatten(t, opts.Findings)
+	p.rs = view.Stream(t, opts.Findings)
+	p.v = &p.rs.View
 	p.header()
-	p.rows()
+	p.rs.Each(p.rows)
 	p.footer()
 	if err := p.w.Flush(); err != nil {
 		return fmt.Errorf("render text: %w", err)
@@ -176,19 +186,10 @@ func (p *printer) header() {
 		}
 		info = append(info, u)
 	}
-	inferred, open := 0, 0
-	for i := range p.v.Nodes {
-		n := &p.v.Nodes[i]
-		if len(n.Span.Inferred) > 0 {
-			inferred++
-		}
-		if n.Open() {
-			open++
-		}
-	}
+	inferred, open := p.rs.Inferred, p.rs.Open
 	if inferred > 0 {
 		info = append(info, plural(inferred, "node", "nodes")+" partly inferred (~), the rest recorded")
-	} else if len(p.v.Nodes) > 0 {
+	} else if p.rs.Count > 0 {
 		info = append(info, "everything recorded, nothing inferred")
 	}
 	if open > 0 {
@@ -197,7 +198,7 @@ func (p *printer) header() {
 	for _, s := range info {
 		p.wrap(s, dim)
 	}
-	if len(p.v.Nodes) == 0 {
+	if p.rs.Count == 0 {
 		p.line([]seg{{s: "(no sessions)", st: dim}})
 		return
 	}
@@ -248,15 +249,18 @@ func (p *printer) row(prefix []seg, left []seg, right []seg) {
 		rw = colStart + colDur + 2
 	}
 	lw := p.width - rw - 1
-	all := append(append([]seg(nil), prefix...), left...)
-	all = fit(shrink(all, lw), lw)
+	buf := append(append(p.all[:0], prefix...), left...)
+	p.all = buf
+	all := fit(shrink(buf, lw), lw)
 	used := 0
 	for _, s := range all {
 		used += view.Width(s.s)
 	}
 	p.emit(all)
 	if len(right) > 0 {
-		p.w.WriteString(strings.Repeat(" ", lw-used+1))
+		for range lw - used + 1 {
+			p.w.WriteByte(' ')
+		}
 		p.emit(right)
 	}
 	p.w.WriteByte('\n')
@@ -371,27 +375,35 @@ func statusStyle(status string) style {
 	return plain
 }
 
-func (p *printer) rows() {
+// rows writes the rows of one session (p.v.Nodes), whose first row is row base of the tree.
+func (p *printer) rows(base int) {
 	nodes := p.v.Nodes
-	last := make([]bool, len(nodes))
-	prev := make(map[int]int, 64)
+	// last[i]: row i is the last child of its parent. prev[j+1] is the last row seen so far
+	// whose parent is row j (a session's parent is -1), -1 for none.
+	last := slices.Grow(p.last[:0], len(nodes))[:len(nodes)]
+	prev := slices.Grow(p.prev[:0], len(nodes)+1)[:len(nodes)+1]
+	p.last, p.prev = last, prev
+	for i := range prev {
+		prev[i] = -1
+	}
 	for i := range nodes {
 		last[i] = true
-		if j, ok := prev[nodes[i].Parent]; ok {
+		if j := prev[nodes[i].Parent+1]; j >= 0 {
 			last[j] = false
 		}
-		prev[nodes[i].Parent] = i
+		prev[nodes[i].Parent+1] = i
 	}
 	// cont[d] is the prefix that continues the vertical lines of the ancestors at depth d.
-	var cont []string
+	cont := p.cont[:0]
+	defer func() { p.cont = cont }()
 	for i := range nodes {
 		n := &nodes[i]
-		if n.Kind == view.KindSession && i > 0 {
+		if n.Kind == view.KindSession && base+i > 0 {
 			p.w.WriteByte('\n')
 		}
 		d := n.Depth
-		if len(cont) < d+2 {
-			cont = append(cont, make([]string, d+2-len(cont))...)
+		for len(cont) < d+2 {
+			cont = append(cont, "")
 		}
 		var glyph, childCont string
 		if d > 0 {
@@ -403,7 +415,9 @@ func (p *printer) rows() {
 			}
 		}
 		cont[d+1] = childCont
-		p.row([]seg{{s: glyph, st: dim}}, p.label(n), p.columns(n))
+		p.lab = p.label(p.lab[:0], n)
+		p.col = p.columns(p.col[:0], n)
+		p.row([]seg{{s: glyph, st: dim}}, p.lab, p.col)
 		// Continuation lines: errors and findings.
 		sub := childCont + "  "
 		if i+1 < len(nodes) && nodes[i+1].Parent == i {
@@ -429,8 +443,8 @@ func (p *printer) rows() {
 	}
 }
 
-func (p *printer) label(n *view.Node) []seg {
-	segs := make([]seg, 0, 12)
+// label appends the left-hand segments of n's row to segs.
+func (p *printer) label(segs []seg, n *view.Node) []seg {
 	segs = append(segs, seg{s: n.Kind.String(), st: bold})
 	switch n.Kind {
 	case view.KindStep:
@@ -502,7 +516,8 @@ func stopStyle(r model.StopReason) style {
 	return red
 }
 
-func (p *printer) columns(n *view.Node) []seg {
+// columns appends the right-hand columns of n's row to segs.
+func (p *printer) columns(segs []seg, n *view.Node) []seg {
 	var start, dur string
 	switch {
 	case p.v.Tree.Timeless:
@@ -533,10 +548,11 @@ func (p *printer) columns(n *view.Node) []seg {
 	if n.Open() {
 		durStyle = yellow
 	}
+	segs = append(segs, seg{s: pad(start, colStart) + " ", st: dim}, seg{s: pad(dur, colDur), st: durStyle})
 	if p.narrow {
-		return []seg{{s: pad(start, colStart) + " ", st: dim}, {s: pad(dur, colDur), st: durStyle}}
+		return segs
 	}
-	return []seg{{s: pad(start, colStart) + " ", st: dim}, {s: pad(dur, colDur), st: durStyle}, {s: " " + pad(tok, colTokens) + " " + pad(cost, colCost), st: plain}}
+	return append(segs, seg{s: " " + pad(tok, colTokens) + " " + pad(cost, colCost), st: plain})
 }
 
 // compact prints counts below 100,000 in full and larger ones as 123k / 1.2M / 9.2E.

@@ -100,15 +100,26 @@ func Flatten(t *model.Tree, findings []model.Finding) *View {
 	t.Walk(func(any, int) bool { n++; return true })
 	v.Nodes = make([]Node, 0, n+8)
 	for _, se := range t.Sessions {
-		v.bound(&se.Span)
-		si := len(v.Nodes)
-		v.Nodes = append(v.Nodes, Node{Kind: KindSession, ID: se.ID, Parent: -1, Span: &se.Span, Usage: se.Usage, Obj: se})
-		children := map[string][]*model.Run{}
-		inSession := map[string]bool{}
+		v.session(se)
+	}
+	v.place(findings)
+	return v
+}
+
+// session appends the rows of se to v.Nodes, the session's own first; Parent indices are
+// indices of v.Nodes.
+func (v *View) session(se *model.Session) {
+	v.bound(&se.Span)
+	si := len(v.Nodes)
+	v.Nodes = append(v.Nodes, Node{Kind: KindSession, ID: se.ID, Parent: -1, Span: &se.Span, Usage: se.Usage, Obj: se})
+	var children map[string][]*model.Run
+	var top []*model.Run
+	if hasParents(se.Runs) {
+		children = map[string][]*model.Run{}
+		inSession := make(map[string]bool, len(se.Runs))
 		for _, r := range se.Runs {
 			inSession[r.ID] = true
 		}
-		var top []*model.Run
 		loops := cyclic(se.Runs)
 		for _, r := range se.Runs {
 			if r.ParentRunID != "" && r.ParentRunID != r.ID && inSession[r.ParentRunID] && !loops[r] {
@@ -117,21 +128,123 @@ func Flatten(t *model.Tree, findings []model.Finding) *View {
 				top = append(top, r)
 			}
 		}
-		for _, r := range top {
-			v.run(r, si, 1, children)
+	} else {
+		top = se.Runs
+	}
+	for _, r := range top {
+		v.run(r, si, 1, children)
+	}
+	ext := se.End
+	for j := si + 1; j < len(v.Nodes); j++ {
+		for _, ts := range [2]time.Time{v.Nodes[j].Span.Start, v.Nodes[j].Span.End} {
+			if ts.After(ext) {
+				ext = ts
+			}
 		}
-		ext := se.End
-		for j := si + 1; j < len(v.Nodes); j++ {
-			for _, ts := range [2]time.Time{v.Nodes[j].Span.Start, v.Nodes[j].Span.End} {
-				if ts.After(ext) {
-					ext = ts
+	}
+	v.Nodes[si].Extent = ext
+}
+
+// hasParents reports whether a run names a parent run (only then may runs nest).
+func hasParents(runs []*model.Run) bool {
+	for _, r := range runs {
+		if r.ParentRunID != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Rows is a flattened tree read one session at a time, for a renderer that writes each row as
+// it goes: at most one session's rows are held at once, where a View holds every row of the
+// tree. The embedded View has the trace bounds and the unplaced findings of the whole tree
+// from the start; during Each, its Nodes are the rows of the current session only (Parent
+// indices are indices of that slice).
+type Rows struct {
+	View
+	// Count is the number of rows of the whole tree; Inferred of those with something
+	// inferred, Open of those never ended (see Node.Open).
+	Count, Inferred, Open int
+	// found holds the findings placed on a row, by the row's index in the whole tree.
+	found map[int][]*model.Finding
+}
+
+// Stream prepares the rows of t for Each. It flattens every session once to find the trace
+// bounds, the counts and where each finding goes (the same rows and placement as Flatten) but
+// keeps no row.
+func Stream(t *model.Tree, findings []model.Finding) *Rows {
+	rs := &Rows{View: View{Tree: t}}
+	// want maps every id a finding names to the index of the first row with that id (-1: none yet).
+	var want map[string]int
+	if len(findings) > 0 {
+		want = map[string]int{}
+		for i := range findings {
+			for _, id := range findings[i].IDs {
+				want[id] = -1
+			}
+		}
+	}
+	base := 0
+	for _, se := range t.Sessions {
+		rs.Nodes = rs.Nodes[:0]
+		rs.session(se)
+		for i := range rs.Nodes {
+			n := &rs.Nodes[i]
+			if len(n.Span.Inferred) > 0 {
+				rs.Inferred++
+			}
+			if n.Open() {
+				rs.Open++
+			}
+			if want != nil && n.ID != "" && n.Kind != KindWait {
+				if j, ok := want[n.ID]; ok && j < 0 {
+					want[n.ID] = base + i
 				}
 			}
 		}
-		v.Nodes[si].Extent = ext
+		base += len(rs.Nodes)
 	}
-	v.place(findings)
-	return v
+	rs.Count = base
+	for i := range findings {
+		f := &findings[i]
+		placed := false
+		for _, id := range f.IDs {
+			if j := want[id]; j >= 0 {
+				if rs.found == nil {
+					rs.found = map[int][]*model.Finding{}
+				}
+				rs.found[j] = append(rs.found[j], f)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			rs.Unplaced = append(rs.Unplaced, f)
+		}
+	}
+	rs.Nodes = nil
+	return rs
+}
+
+// Each sets Nodes to the rows of each session in turn, in display order, and calls fn with
+// the index in the whole tree of the session's first row. The slice is reused: fn must not
+// keep it.
+func (rs *Rows) Each(fn func(base int)) {
+	base := 0
+	for _, se := range rs.Tree.Sessions {
+		clear(rs.Nodes)
+		rs.Nodes = rs.Nodes[:0]
+		rs.session(se)
+		if rs.found != nil {
+			for i := range rs.Nodes {
+				rs.Nodes[i].Findings = rs.found[base+i]
+			}
+		}
+		fn(base)
+		base += len(rs.Nodes)
+	}
+	clear(rs.Nodes)
+	rs.Nodes = nil
 }
 
 // cyclic returns the runs whose parent_run_id chain comes back to a run already on it (the runs
