@@ -53,7 +53,7 @@ func (b *builder) flows(fs *fnState) {
 		elems := map[string]bool{}
 		fl := &ir.Flow{Delivery: "return"}
 		for _, a := range fs.assigns {
-			if a.rhs == nil || !rooted(m, a.rhs, ci.node) {
+			if a.rhs == nil || !rootedAlt(m, a.rhs, ci.node) {
 				continue
 			}
 			if a.iter {
@@ -1140,4 +1140,15 @@ func assignsContaining(sc []*fnState, node *syntax.Node, into map[string]bool) {
 			}
 		}
 	}
+}
+
+// rootedAlt is rooted for one of the alternatives of an a ?? b / a || b / c ? a : b choice
+// (const stream = prepared?.stream(req) ?? llm.stream(req)).
+func rootedAlt(m *module, expr, call *syntax.Node) bool {
+	for _, alt := range alternatives(m, expr) {
+		if rooted(m, alt, call) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 // A streamed model reply collected chunk by chunk into an assembler (DeepSeek Harness's
 // shape): the assembled message is what decides.
 export class StreamAgent {
+  prepared?: { stream(input: unknown[]): AsyncIterable<unknown> };
   constructor(private llm: any, private tools: Record<string, (input: unknown) => Promise<unknown>>) {}
 
   async run(input: unknown[], signal: AbortSignal) {
@@ -13,7 +14,8 @@ export class StreamAgent {
 
   private async step(input: unknown[], signal: AbortSignal) {
     const assembler = new Assembler();
-    for await (const chunk of this.llm.stream(input, signal)) {
+    const stream = this.prepared?.stream(input) ?? this.llm.stream(input, signal);
+    for await (const chunk of stream) {
       assembler.push(chunk);
     }
     const message = assembler.finish();
