@@ -370,7 +370,8 @@ func (t *tracer) step(it titem) {
 				t.push(x, kElem, fs, it.depth)
 			} else if x.X == v && (k == kTool || k == kOut) {
 				t.push(x, k, fs, it.depth)
-			} else if x.Index == v && k == kName {
+			} else if x.Index == v && k == kName && isCallable(mapValue(x.X.Type())) {
+				// tools[name]: a map of callables keyed by the element's name
 				d := t.dispatch(fs, x.Pos(), "map_lookup", x)
 				t.pushD(x, kTool, fs, it.depth, d)
 			}
@@ -530,8 +531,8 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 		if isConst && isNamedConst(c) {
 			return // a kind test (content.Type() == ContentTypeToolCall), not a name dispatch
 		}
-		d := t.dispatch(fs, x.Pos(), "name_compare", x)
 		if isConst {
+			d := t.dispatch(fs, x.Pos(), "name_switch", x)
 			// switch call.Name { case "search": … }: the calls in the matching branch
 			for _, in := range *x.Referrers() {
 				ifi, ok := in.(*ssa.If)
@@ -571,8 +572,9 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			}
 			base = baseOf(base, 0)
 		}
-		if base != nil {
-			t.pushD(base, kTool, fs, it.depth, d)
+		if base != nil && isCallable(base.Type()) {
+			// t.Name() == call.Name: a search of the callables by name
+			t.pushD(base, kTool, fs, it.depth, t.dispatch(fs, x.Pos(), "name_compare", x))
 		}
 	}
 }
@@ -1061,4 +1063,12 @@ func (t *tracer) mutated(r ssa.Value, fs *funcState, depth int) {
 			t.mutated(args[idx], cfs, depth+1)
 		}
 	}
+}
+
+// mapValue returns the element type of a map type (nil otherwise).
+func mapValue(t types.Type) types.Type {
+	if m, ok := t.Underlying().(*types.Map); ok {
+		return m.Elem()
+	}
+	return types.Typ[types.Invalid]
 }

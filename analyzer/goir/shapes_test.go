@@ -49,7 +49,7 @@ func TestShapes(t *testing.T) {
 	}{
 		{"loopagent.Agent.Run", 45, true, "return", "map_lookup"},
 		{"chanagent.Runner.Run", 28, true, "channel", "name_compare"},
-		{"iteragent.agent.Ask", 28, true, "iterator", "name_compare"},
+		{"iteragent.agent.Ask", 28, true, "iterator", "name_switch"},
 		{"statemachine.Machine.Drive", 40, true, "return", "map_lookup"},
 		{"started.Session.loop", 35, true, "return", "map_lookup"},
 		{"optagent.Executor.Execute", 29, true, "return", "map_lookup"},

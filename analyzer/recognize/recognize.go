@@ -219,7 +219,10 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		for _, d := range fl.Dispatch {
-			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "element_arg": 1}[d.How]
+			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
+			if d.How == "name_switch" && fl.FeedsNext {
+				w = 2 // switch call.Name { case "search": … } whose results go back to the model
+			}
 			if len(d.Calls) == 0 {
 				w = 0 // a name compared or looked up without a callable run: a filter
 				if d.How == "map_lookup" {
