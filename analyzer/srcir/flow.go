@@ -681,8 +681,27 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 		}
 		for _, a := range args.NamedChildren() {
 			a = strip(a)
-			if a != nil && (t.members[a.Kind] || t.subscripts[a.Kind]) && derives(m, a, vars, depth+1) {
-				return true // f(response.tool_calls): a part of the value, converted
+			if a != nil && a.Kind == "keyword_argument" {
+				a = strip(a.Child("value"))
+			}
+			if a == nil {
+				continue
+			}
+			switch {
+			case t.members[a.Kind] || t.subscripts[a.Kind]:
+				// f(response.tool_calls): a part of the value, converted
+			case a.Kind == "object" || a.Kind == "array" || a.Kind == "dictionary" || a.Kind == "list":
+				// createMessage({ content: assembler.blocks() }): the parts, wrapped (a bare
+				// variable in a list, complete([task]), is an input, not a part)
+				if derivesPart(m, a, vars, depth+1) {
+					return true
+				}
+				continue
+			default:
+				continue
+			}
+			if derives(m, a, vars, depth+1) {
+				return true
 			}
 		}
 		return false
@@ -1147,6 +1166,27 @@ func assignsContaining(sc []*fnState, node *syntax.Node, into map[string]bool) {
 func rootedAlt(m *module, expr, call *syntax.Node) bool {
 	for _, alt := range alternatives(m, expr) {
 		if rooted(m, alt, call) {
+			return true
+		}
+	}
+	return false
+}
+
+// derivesPart reports whether a container literal holds an attribute, element or method
+// result of a value of vars.
+func derivesPart(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
+	if n == nil || depth > 40 {
+		return false
+	}
+	t := m.t
+	if (t.members[n.Kind] || t.subscripts[n.Kind] || t.calls[n.Kind]) && derives(m, n, vars, depth+1) {
+		return true
+	}
+	if t.lambdas[n.Kind] || t.funcs[n.Kind] {
+		return false
+	}
+	for _, c := range n.Children {
+		if c.Named && derivesPart(m, c, vars, depth+1) {
 			return true
 		}
 	}

@@ -18,7 +18,7 @@ export class StreamAgent {
     for await (const chunk of stream) {
       assembler.push(chunk);
     }
-    const message = assembler.finish();
+    const message = createMessage({ content: assembler.finish().content, at: Date.now() });
     const toolCalls = message.content.filter((b: any) => b.type === 'tool-call');
     if (toolCalls.length === 0) return { kind: 'completed' };
     for (const call of toolCalls) {
@@ -36,4 +36,8 @@ class Assembler {
   finish() {
     return { content: this.parts };
   }
+}
+
+function createMessage(m: { content: any[]; at: number }) {
+  return { ...m, role: 'assistant' };
 }
