@@ -282,12 +282,20 @@ func TestPythonSamples(t *testing.T) {
 		evs := tracertest.DecodeClean(t, openai.Decode, filepath.Base(v.Path), v.Data)
 		tree := tracertest.AssertTree(t, evs, v.Want)
 		var resolved []model.Decision
+		asked := 0
 		for _, ev := range evs {
-			if ev.Type == model.ApprovalResolve {
+			switch ev.Type {
+			case model.ApprovalResolve:
 				resolved = append(resolved, ev.Decision)
+			case model.ApprovalRequest:
+				asked++
 			}
 		}
-		want := map[string]model.Decision{"04_approval_approve": model.DecisionApproved, "05_approval_reject": model.DecisionDenied}[v.Scenario]
+		if strings.Contains(v.Scenario, "approval") && asked != 1 {
+			t.Errorf("%d approval requests, want 1 (one call needs approval)", asked)
+		}
+		want := map[string]model.Decision{"04_approval_approve": model.DecisionApproved, "05_approval_reject": model.DecisionDenied,
+			"12_chat_approval_approve": model.DecisionApproved}[v.Scenario]
 		if want != "" && (len(resolved) != 1 || resolved[0] != want) {
 			t.Errorf("approval decisions = %v, want [%s]", resolved, want)
 		}
@@ -295,7 +303,7 @@ func TestPythonSamples(t *testing.T) {
 			t.Errorf("turn 1 stop reason = %s, want awaiting_approval", run.Turns[0].StopReason)
 		}
 	})
-	if n != 13 {
-		t.Fatalf("%d views, want 13", n)
+	if n != 16 {
+		t.Fatalf("%d views, want 16", n)
 	}
 }

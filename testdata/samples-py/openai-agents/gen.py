@@ -22,6 +22,7 @@ from openai import AsyncOpenAI
 from agents import (Agent, GuardrailFunctionOutput, ModelSettings, RunConfig, Runner, RunState, function_tool,
                     handoff, output_guardrail, set_trace_processors)
 from agents.exceptions import MaxTurnsExceeded, OutputGuardrailTripwireTriggered
+from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
 from agents.models.openai_responses import OpenAIResponsesModel
 from agents.tracing import TracingProcessor
 
@@ -79,6 +80,8 @@ class Script:
         reply = self.replies.pop(0)
         if isinstance(reply, int):
             return httpx2.Response(reply, json={"error": {"message": "scripted failure", "type": "server_error"}})
+        if request.url.path.endswith("/chat/completions"):
+            return self.chat(reply)
         output = []
         if "text" in reply:
             output.append({"id": f"msg_{self.calls}", "type": "message", "role": "assistant", "status": "completed",
@@ -102,7 +105,27 @@ class Script:
         return httpx2.Response(200, json=body)
 
 
-def model_for(script):
+    def chat(self, reply):
+        """A chat.completions answer (OpenAIChatCompletionsModel)."""
+        msg = {"role": "assistant", "content": reply.get("text")}
+        if reply.get("calls"):
+            self.requested += len(reply["calls"])
+            msg["tool_calls"] = [{"id": cid, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                                 for cid, n, a in reply["calls"]]
+        body = {"id": f"chatcmpl-scripted-{self.calls}", "object": "chat.completion", "created": 1785157562,
+                "model": "gpt-scripted", "choices": [{"index": 0, "message": msg,
+                                                      "finish_reason": "tool_calls" if reply.get("calls") else "stop"}],
+                "usage": {"prompt_tokens": 100 + self.calls, "completion_tokens": 10 + self.calls,
+                          "total_tokens": 110 + 2 * self.calls}}
+        return httpx2.Response(200, json=body)
+
+
+def model_for(script, chat=False):
+    if chat:
+        client = AsyncOpenAI(api_key="offline", base_url="http://scripted.invalid/v1", max_retries=0,
+                             http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(script.handler)))
+        return OpenAIChatCompletionsModel(model="gpt-scripted", openai_client=client)
+
     client = AsyncOpenAI(api_key="offline", base_url="http://scripted.invalid/v1", max_retries=0,
                          http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(script.handler)))
     return OpenAIResponsesModel(model="gpt-scripted", openai_client=client)
@@ -177,6 +200,9 @@ REPLIES = {
                    {"text": "Paris is sunny."}],
     "09_output_guardrail": [{"text": "The secret is 42."}],
     "10_streamed": [{"calls": [c("call_1", "get_weather", city="Paris")]}, {"text": "Paris is sunny."}],
+    "12_chat_approval_approve": [{"calls": [c("call_1", "delete_file", path="/tmp/a.txt"), c("call_2", "get_weather", city="Oslo")]},
+                                 {"text": "Deleted /tmp/a.txt; Oslo is sunny."}],
+    "13_chat_tools": [{"calls": [c("call_1", "get_weather", city="Paris")]}, {"text": "Paris is sunny."}],
     "11_agent_as_tool": [{"calls": [c("call_1", "ask_weather_expert", input="Paris?")]},
                          {"calls": [c("call_2", "get_weather", city="Paris")]},
                          {"text": "Expert: sunny."},
@@ -185,6 +211,7 @@ REPLIES = {
 TOOLSETS = {"01_multi_step_tools": [get_weather, get_time], "02_tool_error": [flaky_lookup, get_weather],
             "03_max_turns": [get_weather], "04_approval_approve": [delete_file],
             "05_approval_reject": [delete_file], "06_aborted": [long_job], "07_model_error": [get_weather],
+            "12_chat_approval_approve": [delete_file, get_weather], "13_chat_tools": [get_weather],
             "08_handoff": [], "09_output_guardrail": [], "10_streamed": [get_weather], "11_agent_as_tool": []}
 
 
@@ -203,7 +230,7 @@ def agent_for(name, script):
         expert = Agent(name="weather_expert", instructions="Weather.", tools=[get_weather], model=model_for(script))
         return Agent(name="Assistant", instructions="Ask the expert.", model=model_for(script),
                      tools=[expert.as_tool(tool_name="ask_weather_expert", tool_description="Ask the weather expert.")])
-    return Agent(name="Assistant", instructions="Use the tools.", tools=TOOLSETS[name], model=model_for(script),
+    return Agent(name="Assistant", instructions="Use the tools.", tools=TOOLSETS[name], model=model_for(script, chat="_chat_" in name),
                  model_settings=ModelSettings(parallel_tool_calls=True))
 
 
@@ -356,12 +383,13 @@ def main():
         elif cmd == "resume":
             asyncio.run(resume(sys.argv[2], sys.argv[3]))
         return
-    for name in ["01_multi_step_tools", "02_tool_error", "07_model_error", "08_handoff", "09_output_guardrail", "11_agent_as_tool"]:
+    for name in ["01_multi_step_tools", "02_tool_error", "07_model_error", "08_handoff", "09_output_guardrail", "11_agent_as_tool", "13_chat_tools"]:
         asyncio.run(simple(name))
     asyncio.run(streamed("10_streamed"))
     asyncio.run(simple("03_max_turns", max_turns=2))
     asyncio.run(aborted("06_aborted"))
-    for name, decision in [("04_approval_approve", "approve"), ("05_approval_reject", "reject")]:
+    for name, decision in [("04_approval_approve", "approve"), ("05_approval_reject", "reject"),
+                           ("12_chat_approval_approve", "approve")]:
         subprocess.run([sys.executable, __file__, "pause", name], check=True)
         subprocess.run([sys.executable, __file__, "resume", name, decision], check=True)
     for name in REPLIES:

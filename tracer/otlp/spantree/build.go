@@ -941,7 +941,17 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	if status == model.StatusCompleted && len(sg.steps) > 0 {
 		waiting = sg.steps[len(sg.steps)-1].pending()
 	}
+	// an approval request's function span is the same call as a pending request of that tool
+	// (when the model call recorded its output): one approval per call
+	byName := map[string]int{}
+	for _, q := range waiting {
+		byName[q.Name]++
+	}
 	for _, c := range sg.asks {
+		if byName[c.sp.Tool] > 0 {
+			byName[c.sp.Tool]--
+			continue
+		}
 		waiting = append(waiting, Request{ID: c.sp.ID, Name: c.sp.Tool})
 	}
 	if !sg.ended {
