@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
@@ -33,8 +36,65 @@ func vetTool(args []string) bool {
 	if !isVetTool(args) {
 		return false
 	}
-	unitchecker.Main(analyzer.Checks()...) // does not return
+	unitchecker.Main(vetAnalyzers(args)...) // does not return
 	return true
+}
+
+// vetAnalyzers returns the analyzers to hand unitchecker for a vet tool invocation: the checks,
+// or their facts-only stand-ins for a unit go vet analyzes only for its facts.
+func vetAnalyzers(args []string) []*analysis.Analyzer {
+	checks := analyzer.Checks()
+	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && factsOnly(cfg) {
+		checks = factsOnlyChecks(checks)
+	}
+	return checks
+}
+
+// factsOnly reports whether the unit's config asks only for facts (VetxOnly): go vet runs the
+// tool so on every dependency of the packages it vets (the standard library included) and
+// discards the diagnostics. An unreadable config is left to unitchecker to report.
+func factsOnly(cfgFile string) bool {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return false
+	}
+	var cfg struct{ VetxOnly bool }
+	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+}
+
+// factsOnlyChecks returns stand-ins of checks for a facts-only unit: the same names and flags
+// (go vet passes the same flags to every unit), no diagnostics, and as requirements only the
+// analyzers that carry facts (the lifecycle pass, ctrlflow), so that a dependency's .vetx file
+// holds the same facts while the checks themselves, whose diagnostics go vet would discard,
+// do not run. unitchecker runs every analyzer that requires a fact-carrying one in that mode.
+func factsOnlyChecks(checks []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(checks))
+	for i, a := range checks {
+		stub := *a
+		stub.Run = func(*analysis.Pass) (any, error) { return nil, nil }
+		stub.ResultType = nil
+		stub.Requires = nil
+		for _, r := range a.Requires {
+			if carriesFacts(r) {
+				stub.Requires = append(stub.Requires, r)
+			}
+		}
+		out[i] = &stub
+	}
+	return out
+}
+
+// carriesFacts reports whether a or an analyzer it requires (transitively) has fact types.
+func carriesFacts(a *analysis.Analyzer) bool {
+	if len(a.FactTypes) > 0 {
+		return true
+	}
+	for _, r := range a.Requires {
+		if carriesFacts(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func init() { preCobra = append(preCobra, vetTool) }

@@ -1,0 +1,3 @@
+module example.com/facts
+
+go 1.26
