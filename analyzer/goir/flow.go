@@ -623,7 +623,7 @@ func baseOf(v ssa.Value, depth int) ssa.Value {
 // check records an emptiness test of a derived collection; empty is the successor taken when
 // it is empty (-1: unknown).
 func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
-	ch := ir.Check{Pos: t.b.pos(x.Pos()), Return: -1, Func: fs.f.ID}
+	ch := ir.Check{Pos: t.b.pos(x.Pos()), Return: -1, Func: fs.f.ID, Indirect: t.cur.depth > 0}
 	if be := fs.binExprs[x.Pos()]; be != nil {
 		ch.Text = render(be)
 	}
@@ -649,8 +649,11 @@ func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
 			}
 		}
 	}
-	for _, c := range t.flow.Checked {
-		if c.Pos == ch.Pos {
+	for i, c := range t.flow.Checked {
+		if c.Pos == ch.Pos && c.Text == ch.Text {
+			if !ch.Indirect && c.Indirect {
+				t.flow.Checked[i] = ch
+			}
 			return
 		}
 	}
@@ -822,7 +825,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		} else if target != nil && target.Signature.Recv() != nil && len(com.Args) > 0 {
 			r = com.Args[0]
 		}
-		if r != nil && isStructPtr(r.Type()) {
+		if r != nil && isStructPtr(r.Type()) && storesParam(target, argIdx) {
 			t.mutated(r, fs, it.depth)
 		}
 	}
@@ -1071,4 +1074,78 @@ func mapValue(t types.Type) types.Type {
 		return m.Elem()
 	}
 	return types.Typ[types.Invalid]
+}
+
+// storesParam reports whether a method stores its parameter i (or something read from it)
+// into a field of its receiver: msg.SetToolCalls(calls) keeps calls, agent.validate(calls)
+// does not.
+func storesParam(fn *ssa.Function, i int) bool {
+	if fn == nil || len(fn.Params) <= i || len(fn.Params) == 0 {
+		return false
+	}
+	recv, p := fn.Params[0], fn.Params[i]
+	// from reports whether v is computed from p: a backward walk over operands (through
+	// appends, conversions, phis and the elements of a loop over p), bounded.
+	from := func(v ssa.Value) bool {
+		seen := map[ssa.Value]bool{}
+		queue := []ssa.Value{v}
+		for n := 0; len(queue) > 0 && n < 64; n++ {
+			x := queue[0]
+			queue = queue[1:]
+			if x == nil || seen[x] {
+				continue
+			}
+			seen[x] = true
+			if x == p {
+				return true
+			}
+			in, ok := x.(ssa.Instruction)
+			if !ok {
+				continue
+			}
+			var rands []*ssa.Value
+			for _, r := range in.Operands(rands) {
+				if r != nil && *r != nil {
+					queue = append(queue, *r)
+				}
+			}
+			if a, ok := x.(*ssa.Alloc); ok {
+				// a slice literal or cell: what is stored into it
+				for _, ref := range *a.Referrers() {
+					if ia, ok := ref.(*ssa.IndexAddr); ok {
+						for _, r2 := range *ia.Referrers() {
+							if st, ok := r2.(*ssa.Store); ok {
+								queue = append(queue, st.Val)
+							}
+						}
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			st, ok := in.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			base := fa.X
+			for {
+				inner, ok := base.(*ssa.FieldAddr)
+				if !ok {
+					break
+				}
+				base = inner.X
+			}
+			if base == recv && from(st.Val) {
+				return true
+			}
+		}
+	}
+	return false
 }

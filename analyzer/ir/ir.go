@@ -223,6 +223,9 @@ type Check struct {
 	Return int `json:"return"`
 	// Func is the Func holding the check.
 	Func int `json:"func"`
+	// Indirect is true when the tested value comes from the result only through another
+	// call's parameters or results (what a helper returns may merely mix the result in).
+	Indirect bool `json:"indirect,omitempty"`
 }
 
 // Dispatch is a selection of a callable by an element's name.

@@ -83,7 +83,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.decision(f, &f.Calls[i])
 		}
 	}
-	// Rank: a loop's model calls are its best-scoring candidates (within half a point).
+	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
 		for _, s := range r.cands[l] {
@@ -95,7 +95,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 			}
 		}
 		for _, s := range r.cands[l] {
-			if s.score >= best-0.5 && (len(s.tools) > 0 || !withTools) {
+			if s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
 				r.addModel(l, s)
 			}
 		}
@@ -196,11 +196,20 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		return s
 	}
 	if fl != nil {
+		var leaving *ir.Check
+		for i, ch := range fl.Checked {
+			if ch.Leaves && (leaving == nil || !ch.Indirect && leaving.Indirect) {
+				leaving = &fl.Checked[i]
+			}
+		}
 		for _, ch := range fl.Checked {
-			if ch.Leaves {
+			if leaving != nil && ch.Pos == leaving.Pos && ch.Text == leaving.Text {
 				s.score += 2
 				if ch.Func != f.ID && ch.Func != f.Parent {
 					s.score-- // a helper's early return: weaker than leaving the loop itself
+				}
+				if ch.Indirect {
+					s.score -= 0.5 // reached through what another call returns
 				}
 				s.leaves = true
 				s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
