@@ -136,6 +136,19 @@ type Map struct {
 	Profiles []string `json:"profiles,omitempty"`
 	// Entries are the run entry points, ordered by position.
 	Entries []Entry `json:"entries"`
+	// Terms are the mapped framework's own words for lifeline's layers, from the profiles of
+	// the frameworks found in the mapped code ("turn, max_turns = Step"): the map teaches the
+	// mapping. Empty when no such profile sets a vocabulary.
+	Terms []Term `json:"terms,omitempty"`
+}
+
+// Term is one framework word (or a few synonyms) for one lifeline layer.
+type Term struct {
+	// Profile is the profile that names the word.
+	Profile string `json:"profile"`
+	// Text is "words = Layer", with a note after a dash when there is one
+	// ("turn, max_turns = Step — one model call and its tool calls").
+	Text string `json:"text"`
 }
 
 // Entry is one run entry point: a function that starts (or drives) a Run.

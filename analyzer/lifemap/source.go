@@ -76,7 +76,11 @@ func recognizeSources(paths []string) (*sourceResult, error) {
 		m.Entries = []model.Entry{}
 	}
 	seen := map[string]bool{}
+	keys := make([]string, 0, len(prog.Funcs))
 	for _, f := range prog.Funcs {
+		if f.Key != "" {
+			keys = append(keys, f.Key)
+		}
 		top := f.Pkg
 		if i := strings.IndexAny(top, "./"); i > 0 && !strings.HasPrefix(top, "@") {
 			top = top[:i]
@@ -91,6 +95,7 @@ func recognizeSources(paths []string) (*sourceResult, error) {
 		}
 	}
 	sort.Strings(m.Packages)
+	m.Terms = table.Terms(keys)
 	Relativize(m, rel)
 	sort.SliceStable(m.Entries, func(i, j int) bool { return m.Entries[i].Pos.Less(m.Entries[j].Pos) })
 	var warns []string

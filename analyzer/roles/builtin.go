@@ -101,7 +101,8 @@ var OpenTelemetry = &Profile{
 	},
 }
 
-// Builtin returns the built-in profiles.
+// Builtin returns the built-in profiles: the Go ones above, then the Python and
+// TypeScript/JavaScript ones of profiles/*.json.
 func Builtin() []*Profile {
-	return []*Profile{Lifeline, Eino, LangChainGo, Genkit, OpenTelemetry}
+	return append([]*Profile{Lifeline, Eino, LangChainGo, Genkit, OpenTelemetry}, embedded...)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
 )
@@ -44,8 +45,33 @@ type Profile struct {
 	Name string `json:"name"`
 	// Description says what the profile covers, and at which version it was read.
 	Description string `json:"description,omitempty"`
+	// Scope are the key prefixes of the framework's own code ("smolagents.",
+	// "@openai/agents-core/"): the profile's vocabulary is shown in a map of code that has a
+	// function under one of them. Without a scope, the rules' objects' packages are used.
+	Scope []string `json:"scope,omitempty"`
+	// Vocabulary is the framework's own words for lifeline's layers.
+	Vocabulary []Word `json:"vocabulary,omitempty"`
 	// Rules are the bindings.
 	Rules []Rule `json:"rules"`
+}
+
+// Word is a framework's word (or a few synonyms) for one lifeline layer.
+type Word struct {
+	// Layer is the lifeline layer: Run, Turn, Step, Bound, Waiting, Cancelled, ….
+	Layer string `json:"layer"`
+	// Words are the framework's words, as its code and docs spell them.
+	Words []string `json:"words"`
+	// Note says how the two relate, optionally.
+	Note string `json:"note,omitempty"`
+}
+
+// Text renders the word as "words = Layer — note".
+func (w Word) Text() string {
+	s := strings.Join(w.Words, ", ") + " = " + w.Layer
+	if w.Note != "" {
+		s += " — " + w.Note
+	}
+	return s
 }
 
 // Validate checks that every rule names a known role and an object.
@@ -65,6 +91,11 @@ func (p *Profile) Validate() error {
 		}
 		if r.Status != "" && !r.Status.Valid() {
 			return fmt.Errorf("profile %s: rule %d: unknown status %q", p.Name, i+1, r.Status)
+		}
+	}
+	for i, w := range p.Vocabulary {
+		if w.Layer == "" || len(w.Words) == 0 {
+			return fmt.Errorf("profile %s: vocabulary %d: needs a layer and words", p.Name, i+1)
 		}
 	}
 	return nil
@@ -117,11 +148,13 @@ type Table struct {
 	// ifaceMethods lists keys of interface-method rules, for matching implementations.
 	ifaceMethods []string
 	names        []string
+	profiles     []*Profile
 }
 
 // NewTable indexes the rules of the given profiles.
 func NewTable(profiles ...*Profile) *Table {
 	t := &Table{byKey: map[string][]Binding{}, vetoes: map[string]map[Role]string{}}
+	t.profiles = profiles
 	for _, p := range profiles {
 		t.names = append(t.names, p.Name)
 		for _, r := range p.Rules {
@@ -183,4 +216,43 @@ func (t *Table) Names() []string {
 		return nil
 	}
 	return t.names
+}
+
+// Terms returns the vocabulary of the profiles whose scope holds one of the given function
+// keys, in profile order. A profile without Scope is scoped to its rules' objects' packages
+// (the key up to its last dot).
+func (t *Table) Terms(keys []string) []model.Term {
+	if t == nil {
+		return nil
+	}
+	var out []model.Term
+	for _, p := range t.profiles {
+		if len(p.Vocabulary) == 0 || !p.covers(keys) {
+			continue
+		}
+		for _, w := range p.Vocabulary {
+			out = append(out, model.Term{Profile: p.Name, Text: w.Text()})
+		}
+	}
+	return out
+}
+
+// covers reports whether one of keys lies in the profile's scope.
+func (p *Profile) covers(keys []string) bool {
+	scope := p.Scope
+	if len(scope) == 0 {
+		for _, r := range p.Rules {
+			if i := strings.LastIndex(r.Object, "."); i > 0 {
+				scope = append(scope, r.Object[:i+1])
+			}
+		}
+	}
+	for _, k := range keys {
+		for _, s := range scope {
+			if strings.HasPrefix(k, s) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -20,6 +20,7 @@ func MapRender(w io.Writer, m *model.Map) error {
 	if len(m.Profiles) > 0 {
 		p.line("", "profiles: %s", strings.Join(m.Profiles, ", "))
 	}
+	p.terms(m.Terms)
 	if len(m.Entries) == 0 {
 		p.line("", "no run entry points found (no turn loop around a model call, no profile or //lifeline:run-entry)")
 	}
@@ -171,5 +172,18 @@ func (p *lifemapPrinter) evidence(indent string, pr model.Provenance) {
 	p.line(indent, "evidence (score %.1f):", pr.Score)
 	for _, e := range pr.Evidence {
 		p.line(indent+"  ", "- %s", e)
+	}
+}
+
+// terms writes the framework's own words for lifeline's layers, one line per profile.
+func (p *lifemapPrinter) terms(ts []model.Term) {
+	for i := 0; i < len(ts); {
+		j := i
+		var texts []string
+		for ; j < len(ts) && ts[j].Profile == ts[i].Profile; j++ {
+			texts = append(texts, ts[j].Text)
+		}
+		p.line("", "framework words (%s): %s", ts[i].Profile, strings.Join(texts, "; "))
+		i = j
 	}
 }
