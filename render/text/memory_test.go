@@ -61,7 +61,7 @@ func liveHeap() uint64 {
 
 // TestRenderMemoryPerRun: the text renderer writes the tree one session at a time, so what it
 // holds while it writes does not grow with the tree (a flattened view of every row took about
-// 1 KB a small run, 5 rows of 208 bytes), and what it allocates in all is about 200 bytes a
+// 1 KB a small run, 5 rows of 208 bytes), and what it allocates in all is about 100 bytes a
 // row (it was 2 KB a row, 10 KB a small run: segment lists of its own for every row, garbage
 // that let the collector's headroom grow to several times the tree). Counts of bytes, not
 // time: the budgets hold on any machine, with a wide margin.
@@ -93,8 +93,8 @@ func TestRenderMemoryPerRun(t *testing.T) {
 	if perRunHeld > 200 {
 		t.Errorf("the renderer holds %.0f bytes a run while it writes, want at most 200 (it should hold one session's rows)", perRunHeld)
 	}
-	if perRunAlloc > 4000 {
-		t.Errorf("the renderer allocates %.0f bytes a run (5 rows), want at most 4000", perRunAlloc)
+	if perRunAlloc > 1500 {
+		t.Errorf("the renderer allocates %.0f bytes a run (5 rows), want at most 1500", perRunAlloc)
 	}
 }
 

@@ -105,9 +105,12 @@ type printer struct {
 	// all, lab and col are the segment buffers of row, label and columns, reused from row to
 	// row so that a row allocates no segment list of its own.
 	all, lab, col []seg
-	last          []bool
-	prev          []int
-	cont          []string
+	tmp           []byte
+	// glyphs holds the tree prefixes made so far ("│  ├─ "), made once each (the short ones).
+	glyphs map[string]string
+	last   []bool
+	prev   []int
+	cont   []string
 }
 
 // Render writes the text tree of t to w.
@@ -227,6 +230,14 @@ func (p *printer) wrap(s string, st style) {
 		s = "  " + s[cut+1:]
 	}
 	p.line([]seg{{s: s, st: st}})
+}
+
+// padTo appends s to b right-aligned in n cells, as pad returns it.
+func padTo(b []byte, s string, n int) []byte {
+	for w := view.Width(s); w < n; w++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
 }
 
 func pad(s string, n int) string {
@@ -375,6 +386,23 @@ func statusStyle(status string) style {
 	return plain
 }
 
+// glyph returns a+b, the same string each time for a short one.
+func (p *printer) glyph(a, b string) string {
+	if len(a)+len(b) > 64 { // a deep tree has as many prefixes as depths: not kept
+		return a + b
+	}
+	p.tmp = append(append(p.tmp[:0], a...), b...)
+	if g, ok := p.glyphs[string(p.tmp)]; ok {
+		return g
+	}
+	if p.glyphs == nil {
+		p.glyphs = map[string]string{}
+	}
+	g := string(p.tmp)
+	p.glyphs[g] = g
+	return g
+}
+
 // rows writes the rows of one session (p.v.Nodes), whose first row is row base of the tree.
 func (p *printer) rows(base int) {
 	nodes := p.v.Nodes
@@ -407,11 +435,10 @@ func (p *printer) rows(base int) {
 		}
 		var glyph, childCont string
 		if d > 0 {
-			glyph = cont[d] + "├─ "
-			childCont = cont[d] + "│  "
 			if last[i] {
-				glyph = cont[d] + "└─ "
-				childCont = cont[d] + "   "
+				glyph, childCont = p.glyph(cont[d], "└─ "), p.glyph(cont[d], "   ")
+			} else {
+				glyph, childCont = p.glyph(cont[d], "├─ "), p.glyph(cont[d], "│  ")
 			}
 		}
 		cont[d+1] = childCont
@@ -419,6 +446,9 @@ func (p *printer) rows(base int) {
 		p.col = p.columns(p.col[:0], n)
 		p.row([]seg{{s: glyph, st: dim}}, p.lab, p.col)
 		// Continuation lines: errors and findings.
+		if !(p.narrow && !n.Usage.IsZero() && n.Kind != view.KindModel) && n.Err == nil && len(n.Findings) == 0 {
+			continue // no continuation line
+		}
 		sub := childCont + "  "
 		if i+1 < len(nodes) && nodes[i+1].Parent == i {
 			sub = childCont + "│ "
@@ -548,11 +578,16 @@ func (p *printer) columns(segs []seg, n *view.Node) []seg {
 	if n.Open() {
 		durStyle = yellow
 	}
-	segs = append(segs, seg{s: pad(start, colStart) + " ", st: dim}, seg{s: pad(dur, colDur), st: durStyle})
+	// Each column is built in p.tmp and made a string once (pad and + would allocate each part).
+	p.tmp = append(padTo(p.tmp[:0], start, colStart), ' ')
+	segs = append(segs, seg{s: string(p.tmp), st: dim})
+	p.tmp = padTo(p.tmp[:0], dur, colDur)
+	segs = append(segs, seg{s: string(p.tmp), st: durStyle})
 	if p.narrow {
 		return segs
 	}
-	return append(segs, seg{s: " " + pad(tok, colTokens) + " " + pad(cost, colCost), st: plain})
+	p.tmp = padTo(append(padTo(append(p.tmp[:0], ' '), tok, colTokens), ' '), cost, colCost)
+	return append(segs, seg{s: string(p.tmp), st: plain})
 }
 
 // compact prints counts below 100,000 in full and larger ones as 123k / 1.2M / 9.2E.

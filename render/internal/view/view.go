@@ -184,6 +184,10 @@ func Stream(t *model.Tree, findings []model.Finding) *Rows {
 			}
 		}
 	}
+	if want == nil { // nothing to place: the bounds and counts need no display order
+		rs.count(t)
+		return rs
+	}
 	base := 0
 	for _, se := range t.Sessions {
 		rs.Nodes = rs.Nodes[:0]
@@ -224,6 +228,42 @@ func Stream(t *model.Tree, findings []model.Finding) *Rows {
 	}
 	rs.Nodes = nil
 	return rs
+}
+
+// count sets the bounds and counts of Stream by walking t (the rows Flatten would make: every
+// session, run, wait, turn, step and call once).
+func (rs *Rows) count(t *model.Tree) {
+	add := func(s *model.Span, session bool) {
+		rs.bound(s)
+		rs.Count++
+		if len(s.Inferred) > 0 {
+			rs.Inferred++
+		}
+		if !s.Ended && !session {
+			rs.Open++
+		}
+	}
+	for _, se := range t.Sessions {
+		add(&se.Span, true)
+		for _, r := range se.Runs {
+			add(&r.Span, false)
+			for _, w := range r.Waits {
+				add(&w.Span, false)
+			}
+			for _, tu := range r.Turns {
+				add(&tu.Span, false)
+				for _, st := range tu.Steps {
+					add(&st.Span, false)
+					for _, m := range st.ModelCalls {
+						add(&m.Span, false)
+					}
+					for _, c := range st.ToolCalls {
+						add(&c.Span, false)
+					}
+				}
+			}
+		}
+	}
 }
 
 // Each sets Nodes to the rows of each session in turn, in display order, and calls fn with
