@@ -96,9 +96,13 @@ func (p *printer) idSeg(pre, id, post string, st style) seg {
 type printer struct {
 	// narrow drops the token and cost columns: usage goes on a line of its own.
 	narrow bool
-	w      *bufio.Writer
-	opt    Options
-	width  int
+	// lw is the cells the left part of a row may take in the current session: its longest
+	// label plus a cell (the right columns follow after a 2-cell gap), at most what the width
+	// leaves (0 before the first session: the whole room).
+	lw    int
+	w     *bufio.Writer
+	opt   Options
+	width int
 	// rs streams the rows one session at a time; v is its view (the current session's rows).
 	rs *view.Rows
 	v  *view.View
@@ -203,9 +207,15 @@ func (p *printer) header() {
 	}
 	if p.rs.Count == 0 {
 		p.line([]seg{{s: "(no sessions)", st: dim}})
-		return
 	}
-	p.w.WriteByte('\n')
+}
+
+// colHead is the left part of the column header row.
+const colHead = "layer id name · status stop reason"
+
+// columnHeader writes the column header row, aligned to the current session's rows.
+func (p *printer) columnHeader() {
+	t := p.v.Tree
 	start := "start"
 	if t.Timeless {
 		start = "seq"
@@ -214,7 +224,7 @@ func (p *printer) header() {
 	if !p.narrow {
 		right += " " + pad("tokens in/out", colTokens) + " " + pad("cost", colCost)
 	}
-	p.row(nil, []seg{{s: "layer id name · status stop reason", st: dim}}, []seg{{s: right, st: dim}})
+	p.row(nil, []seg{{s: colHead, st: dim}}, []seg{{s: right, st: dim}})
 }
 
 // wrap writes s in lines of at most the width, breaking at spaces.
@@ -253,13 +263,21 @@ func (p *printer) line(segs []seg) {
 	p.w.WriteByte('\n')
 }
 
-// row writes a left part (truncated to what the right columns leave) and the right columns.
-func (p *printer) row(prefix []seg, left []seg, right []seg) {
-	rw := rightW
+// rightWidth is the cells the right columns take.
+func (p *printer) rightWidth() int {
 	if p.narrow {
-		rw = colStart + colDur + 2
+		return colStart + colDur + 2
 	}
-	lw := p.width - rw - 1
+	return rightW
+}
+
+// row writes a left part (truncated to p.lw, or to what the right columns leave) and the right
+// columns.
+func (p *printer) row(prefix []seg, left []seg, right []seg) {
+	lw := p.width - p.rightWidth() - 1
+	if p.lw > 0 && p.lw < lw {
+		lw = p.lw
+	}
 	buf := append(append(p.all[:0], prefix...), left...)
 	p.all = buf
 	all := fit(shrink(buf, lw), lw)
@@ -421,14 +439,27 @@ func (p *printer) rows(base int) {
 		}
 		prev[nodes[i].Parent+1] = i
 	}
+	// The left part of this session's rows is as wide as its longest label (a tree prefix is 3
+	// cells a level), so that the right columns follow it rather than the terminal's edge.
+	longest := view.Width(colHead)
+	for i := range nodes {
+		w := 3 * nodes[i].Depth
+		p.lab = p.label(p.lab[:0], &nodes[i])
+		for _, s := range p.lab {
+			w += view.Width(s.s)
+		}
+		longest = max(longest, w)
+	}
+	p.lw = longest + 1
+	if len(nodes) > 0 {
+		p.w.WriteByte('\n')
+		p.columnHeader()
+	}
 	// cont[d] is the prefix that continues the vertical lines of the ancestors at depth d.
 	cont := p.cont[:0]
 	defer func() { p.cont = cont }()
 	for i := range nodes {
 		n := &nodes[i]
-		if n.Kind == view.KindSession && base+i > 0 {
-			p.w.WriteByte('\n')
-		}
 		d := n.Depth
 		for len(cont) < d+2 {
 			cont = append(cont, "")
