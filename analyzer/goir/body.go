@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
@@ -1024,8 +1025,27 @@ func reachability(fn *ssa.Function) func(from, to *ssa.BasicBlock) bool {
 	}
 }
 
-// classify says what a returned value is.
+// classifySteps counts classify1 calls (the tests bound it: linear in the function's size).
+var classifySteps atomic.Int64
+
+// classify says what a returned value is. Each value is classified once per function (phi
+// webs and wrapped errors share operands, so an unmemoized walk is exponential in the depth);
+// a value met again while it is being classified (a phi cycle) is "other".
 func (b *builder) classify(fs *funcState, v ssa.Value, depth int) ir.Value {
+	if c, ok := fs.classified[v]; ok {
+		return c
+	}
+	if fs.classified == nil {
+		fs.classified = map[ssa.Value]ir.Value{}
+	}
+	fs.classified[v] = ir.Value{Kind: ir.ValOther, Call: -1, Text: v.Name()}
+	c := b.classify1(fs, v, depth)
+	fs.classified[v] = c
+	return c
+}
+
+func (b *builder) classify1(fs *funcState, v ssa.Value, depth int) ir.Value {
+	classifySteps.Add(1)
 	out := ir.Value{Kind: ir.ValOther, Call: -1, Text: v.Name()}
 	if depth > 5 {
 		return out

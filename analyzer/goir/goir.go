@@ -70,6 +70,8 @@ type funcState struct {
 	binExprs   map[token.Pos]*ast.BinaryExpr
 	returns    map[token.Pos]*ast.ReturnStmt
 	calls      map[token.Pos]*ast.CallExpr
+	// classified memoizes classify.
+	classified map[ssa.Value]ir.Value
 }
 
 type natLoop struct {
