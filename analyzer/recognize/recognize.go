@@ -229,8 +229,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var at ir.Pos
 		for _, d := range fl.Dispatch {
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
-			if d.How == "name_switch" && fl.FeedsNext {
-				w = 2 // switch call.Name { case "search": … } whose results go back to the model
+			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) {
+				// switch call.Name { case "search": … } whose results go back to the model; a
+				// switch on a name deep in some helper is how every tree walker dispatches on
+				// node kinds, not a tool dispatch
+				w = 2
 			}
 			if len(d.Calls) == 0 {
 				w = 0 // a name compared or looked up without a callable run: a filter
@@ -290,6 +293,20 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or
+// the function c calls.
+func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
+	if fn == f.ID || fn == f.Parent {
+		return true
+	}
+	for _, t := range c.Targets {
+		if t == fn {
+			return true
+		}
+	}
+	return false
 }
 
 // runsItsTools reports whether every tool call of a site is in code its callees run.
