@@ -48,7 +48,7 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 			if a.finiteRange(l.Node) {
 				continue // a loop over a finite collection the agent shape does not support
 			}
-			if a.prog != nil && leaves(l.Node) && !a.tested(l.Map) {
+			if a.prog != nil && leaves(l.Node) && !a.tested(l.Map) && !a.leavesOnlyOnError(l.Node) {
 				continue // it leaves, but not on what its "model call" returns: not a decision
 			}
 		}
@@ -267,4 +267,85 @@ func (a *state) worthRecognizing() bool {
 		})
 	}
 	return found
+}
+
+// leavesOnlyOnError reports whether every way out of a condition-less loop (a return, a break
+// or a goto outside nested loops and function literals) sits in the body of an `if err != nil`
+// on an error value: the loop goes round again on success and stops on a failure, which is a
+// turn loop with no final-answer exit, not a retry-until-success loop (that one leaves when the
+// call succeeds).
+func (a *state) leavesOnlyOnError(n ast.Node) bool {
+	fs, ok := n.(*ast.ForStmt)
+	if !ok || fs.Cond != nil {
+		return false
+	}
+	exits, onError := 0, 0
+	var walk func(m ast.Node, inErr bool)
+	walk = func(m ast.Node, inErr bool) {
+		ast.Inspect(m, func(x ast.Node) bool {
+			switch y := x.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if x == m {
+					return true
+				}
+				if _, ret := y.(*ast.FuncLit); ret {
+					return false
+				}
+				// returns inside nested statements still leave; breaks there do not
+				ast.Inspect(y, func(z ast.Node) bool {
+					if _, ok := z.(*ast.FuncLit); ok {
+						return false
+					}
+					if _, ok := z.(*ast.ReturnStmt); ok {
+						exits++ // a return from a nested statement: counted as a plain exit
+					}
+					return true
+				})
+				return false
+			case *ast.IfStmt:
+				if x == m {
+					return true
+				}
+				if y.Init != nil {
+					walk(y.Init, inErr)
+				}
+				walk(y.Body, inErr || a.errNotNil(y.Cond))
+				if y.Else != nil {
+					walk(y.Else, inErr)
+				}
+				return false
+			case *ast.ReturnStmt:
+				exits++
+				if inErr {
+					onError++
+				}
+			case *ast.BranchStmt:
+				if y.Tok == token.BREAK || y.Tok == token.GOTO {
+					exits++
+					if inErr {
+						onError++
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(fs.Body, false)
+	return exits > 0 && exits == onError
+}
+
+// errNotNil reports whether cond is `x != nil` (either way round) with x of type error.
+func (a *state) errNotNil(cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	x := b.X
+	if id, ok := ast.Unparen(b.X).(*ast.Ident); ok && id.Name == "nil" {
+		x = b.Y
+	} else if id, ok := ast.Unparen(b.Y).(*ast.Ident); !ok || id.Name != "nil" {
+		return false
+	}
+	t := a.pass.TypesInfo.TypeOf(x)
+	return t != nil && roles.IsError(t)
 }

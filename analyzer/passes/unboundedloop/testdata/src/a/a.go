@@ -188,3 +188,18 @@ func (a *agenda) otherMapGrows(ctx context.Context, done map[string]int) {
 		done[k]++
 	}
 }
+
+// stopsOnlyOnFailure leaves only when the model call fails: it goes round again on every
+// success, whatever the model asks, so it is a turn loop without a final-answer exit (not a
+// retry-until-success loop, which leaves when the call succeeds).
+func stopsOnlyOnFailure(ctx context.Context, m fw.Model, tools map[string]fw.Tool) {
+	for { // want `turn loop around fw.Model.Generate has no bound and no cancellation exit`
+		msg, err := m.Generate(ctx, nil)
+		if err != nil {
+			return
+		}
+		for _, c := range msg.ToolCalls {
+			tools[c.Name].Call(ctx, c.Args)
+		}
+	}
+}
