@@ -31,7 +31,12 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 	for _, p := range pkgs {
 		roots[p.PkgPath] = true
 	}
-	res := recognize.Recognize(prog, recognize.Options{Table: table, EntryPkgs: roots, Rel: NewRelativizer(pkgs).Rel})
+	res, err := safeRecognize(prog, recognize.Options{Table: table, EntryPkgs: roots, Rel: NewRelativizer(pkgs).Rel})
+	if err != nil {
+		// the map keeps what the lifecycle pass found
+		fmt.Fprintf(os.Stderr, "lifeline: structural recognition skipped: %v\n", err)
+		return nil
+	}
 	old := map[model.Position]int{}
 	for i, e := range m.Entries {
 		old[e.Pos] = i
@@ -107,3 +112,18 @@ func tested(prog *ir.Program, l model.Loop) bool {
 
 // inferredLoop reports whether every element of a loop comes from name-based inference.
 func inferredLoop(l model.Loop) bool { return !anyLoop([]model.Loop{l}, map[model.Position]bool{}) }
+
+// safeRecognize runs the recognizer and turns a panic (a bug on code nobody described) into an
+// error naming it, so that a map still gets what the other passes found.
+func safeRecognize(prog *ir.Program, o recognize.Options) (*recognize.Result, error) {
+	return recovered(func() *recognize.Result { return recognize.Recognize(prog, o) })
+}
+
+func recovered(run func() *recognize.Result) (res *recognize.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("recognizer: internal error: %v (please report it with the code that triggered it)", r)
+		}
+	}()
+	return run(), nil
+}

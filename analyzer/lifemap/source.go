@@ -70,7 +70,10 @@ func recognizeSources(paths []string) (*sourceResult, error) {
 		return nil, err
 	}
 	rel := sourceRel(paths)
-	res := recognize.Recognize(prog, recognize.Options{Table: table, Rel: rel})
+	res, err := safeRecognize(prog, recognize.Options{Table: table, Rel: rel})
+	if err != nil {
+		return nil, err
+	}
 	m := &model.Map{Packages: []string{}, Entries: res.Entries}
 	if m.Entries == nil {
 		m.Entries = []model.Entry{}
