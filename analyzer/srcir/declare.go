@@ -99,8 +99,8 @@ type fnState struct {
 	// localTypes caches the classes of local variables (see localClasses).
 	localTypes     map[string]typeRef
 	localTypesOnce sync.Once
-	kids          []*fnState
-	gen, async    bool
+	kids           []*fnState
+	gen, async     bool
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node
