@@ -15,7 +15,7 @@ import (
 func mine(path string) string {
 	base := filepath.Base(path)
 	switch {
-	case strings.HasSuffix(base, ".expected.json"):
+	case strings.HasSuffix(base, ".expected.json"), strings.HasSuffix(base, ".inferable.json"):
 		return ""
 	case strings.Contains(path, "deepseek-harness") && strings.HasSuffix(base, ".session.jsonl"):
 		return "deepseek-harness"
