@@ -212,6 +212,11 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
 				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
+					if ret.Err.Stream {
+						// a returned generator or stream: the caller drains the run
+						ex.Outcome = model.OutcomePropagated
+						out = append(out, ex)
+					}
 					continue
 				}
 			}

@@ -95,13 +95,16 @@ func Recognize(p *ir.Program, o Options) *Result {
 			}
 		}
 		for _, s := range r.cands[l] {
-			if s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
+			// every call a profile confirms is a model call of its loop (a polymorphic step
+			// with one provider call per subclass)
+			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
 				r.addModel(l, s)
 			}
 		}
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.profileTools(l)
 		finishLoop(l)
 	}
 	res.Entries = r.entries()
@@ -356,7 +359,8 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds)
+	// a profile's model call is the decision wherever its loop is: a caller's loop too
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed)
 	if holder == nil {
 		return
 	}
@@ -501,6 +505,88 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.ParallelTools = true
 		}
 	}
+}
+
+// profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
+// reaches through the call graph (callees and the callbacks handed to calls: an executor's
+// submit, a gather): parallel when the rule says so or a concurrent launch is on the way.
+func (r *rec) profileTools(l *Loop) {
+	if r.o.Table == nil {
+		return
+	}
+	type item struct {
+		f    int
+		d    int
+		conc bool
+	}
+	var queue []item
+	// a function is visited once sequentially and once under a concurrent launch
+	seen := map[int]bool{2 * l.Func.ID: true}
+	visit := func(g *ir.Func, c *ir.Call, conc bool, d int) {
+		conc = conc || c.Concurrent != ""
+		if b, ok := r.toolRule(c); ok {
+			if _, vetoed := r.vetoedTool(c); vetoed {
+				return
+			}
+			par := conc || b.Rule.Parallel
+			for i, x := range l.Map.ToolCalls {
+				if x.Pos == pos(c.Pos) {
+					l.Map.ToolCalls[i].Parallel = l.Map.ToolCalls[i].Parallel || par
+					l.Map.ParallelTools = l.Map.ParallelTools || par
+					return
+				}
+			}
+			l.Map.ToolCalls = append(l.Map.ToolCalls, model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Parallel: par,
+				Provenance: b.Provenance})
+			l.Map.ParallelTools = l.Map.ParallelTools || par
+			return
+		}
+		if len(c.Targets) > 8 || d > 8 {
+			return
+		}
+		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+			tf := r.p.Funcs[t]
+			cc := conc || tf.Launch == "go" || tf.Launch == "errgroup" || tf.Launch == "all"
+			k := 2 * t
+			if cc {
+				k++
+			}
+			if !seen[k] && len(seen) < 3000 {
+				seen[k] = true
+				queue = append(queue, item{f: t, d: d + 1, conc: cc})
+			}
+		}
+	}
+	for i := range l.Func.Calls {
+		c := &l.Func.Calls[i]
+		if l.LoopID >= 0 && !contains(c.Loops, l.LoopID) {
+			continue
+		}
+		visit(l.Func, c, false, 0)
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		g := r.p.Funcs[it.f]
+		for i := range g.Calls {
+			visit(g, &g.Calls[i], it.conc, it.d)
+		}
+	}
+}
+
+// toolRule returns the tool_call rule binding a call's callee, if any.
+func (r *rec) toolRule(c *ir.Call) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		if k == "" {
+			continue
+		}
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.ToolCall {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
 }
 
 func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
