@@ -455,8 +455,8 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 		r.add("debug", &fact{k: fNext, line: line, ts: ts, next: len(p.Next)})
 	case "task":
 		var p struct {
-			ID    string `json:"id"`
-			Name  string `json:"name"`
+			ID    string          `json:"id"`
+			Name  string          `json:"name"`
 			Input json.RawMessage `json:"input"`
 		}
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
