@@ -787,8 +787,20 @@ func (r *rec) bound(l *Loop) {
 	if best == nil {
 		for _, ss := range f.Stops {
 			if ss.Loop == l.LoopID && l.LoopID >= 0 {
-				l.Map.Bound = &model.Bound{Expr: ss.Text + " (stop conditions)", Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
-				l.Map.OnBound = &model.OnBound{Kind: model.OnBoundStopReason, Value: "a stop condition holds", Pos: pos(ss.Pos), Source: ss.Source}
+				// a list of stop conditions: empty unless the caller or a default fills it
+				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
+				if ss.Key != "" {
+					r.boundDefault(bd, ss.Key)
+				}
+				if bd.Default == "" {
+					bd.Default = model.DefaultNone
+				}
+				l.Map.Bound = bd
+				at, src := ss.AtPos, ss.AtSource
+				if !at.IsValid() {
+					at, src = ss.Pos, ss.Source
+				}
+				l.Map.OnBound = r.onBound(f, ss.Return, ss.StopText, at, src, "")
 				return
 			}
 		}
@@ -803,21 +815,30 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(b.AtPos), Source: b.AtSource}
-	if b.StopText != "" {
-		if sr := stopReasonOf(b.StopText); sr != "" {
-			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, b.StopText
+	l.Map.OnBound = r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+}
+
+// onBound says what a function does at a bound or stop condition: the return it reaches
+// (ret, an index in f.Returns, -1 if none is certain) or the stop reason it records (stop, as
+// written); at is where. An error returned is "error", a stop reason recorded "stop_reason",
+// anything else (a successful return, leaving the loop) "silent". def is the stop reason of a
+// silent end ("" when the loop may go on to other exits that say why it ended).
+func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string, def model.StopReason) *model.OnBound {
+	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(at), Source: atSrc}
+	if stop != "" {
+		if sr := stopReasonOf(stop); sr != "" {
+			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, stop
 		}
 	}
-	if ob.Kind != model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
-		ret := bestFunc.Returns[b.Return]
-		ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+	if ob.Kind != model.OnBoundStopReason && ret >= 0 && ret < len(f.Returns) {
+		rt := f.Returns[ret]
+		ob.Pos, ob.Source = pos(rt.Pos), rt.Source
 		switch {
-		case ret.Err == nil || ret.Err.Kind == ir.ValNil:
-			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
-			ob.Kind, ob.Value = model.OnBoundError, ret.Err.Text
-			ob.StopReason = r.sentinelReason(ret.Err)
+			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
+			ob.StopReason = r.sentinelReason(rt.Err)
 		}
 	}
 	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
@@ -829,9 +850,9 @@ func (r *rec) bound(l *Loop) {
 		}
 	}
 	if ob.Kind == model.OnBoundSilent && ob.StopReason == "" {
-		ob.StopReason = model.StopMaxSteps
+		ob.StopReason = def
 	}
-	l.Map.OnBound = ob
+	return ob
 }
 
 // raisedAfter returns a return of f after loop id (outside it) that raises an error naming
