@@ -815,7 +815,16 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	l.Map.OnBound = r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
+		// the loop ends at the bound (a helper's check, or the condition) and the function
+		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
+		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
+			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	l.Map.OnBound = ob
 }
 
 // onBound says what a function does at a bound or stop condition: the return it reaches
@@ -839,14 +848,6 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		default:
 			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
 			ob.StopReason = r.sentinelReason(rt.Err)
-		}
-	}
-	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
-		// the loop ends at the bound (a helper's check, or the condition) and the function
-		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
-		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
-			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
-			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
 		}
 	}
 	if ob.Kind == model.OnBoundSilent && ob.StopReason == "" {
