@@ -73,6 +73,13 @@ func Recognize(p *ir.Program, o Options) *Result {
 			for _, t := range c.Targets {
 				r.callers[t] = append(r.callers[t], ir.CallRef{Func: f.ID, Call: c.ID})
 			}
+			// a callback handed to a function that calls its parameter runs during the call
+			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
+			for _, a := range c.ArgFuncs {
+				if a != f.ID && r.callsParam(c.Targets) {
+					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+				}
+			}
 		}
 	}
 	for _, f := range p.Funcs {
@@ -299,6 +306,25 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// callsParam reports whether one of the target functions calls one of its parameters.
+func (r *rec) callsParam(targets []int) bool {
+	for _, t := range targets {
+		g := r.p.Funcs[t]
+		for _, prm := range g.Params {
+			for _, gc := range g.Calls {
+				name := gc.Text
+				if i := strings.IndexByte(name, '('); i >= 0 {
+					name = name[:i]
+				}
+				if prm.Name != "" && name == prm.Name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or
