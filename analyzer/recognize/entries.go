@@ -209,6 +209,13 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
+			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && r.callsParam(c.Targets) {
+				// return withSpan(async () => { … }): what the callback returns
+				if inner := r.exits(r.p.Funcs[c.ArgFuncs[0]], reaches, depth+1, seen); len(inner) > 0 {
+					out = append(out, inner...)
+					continue
+				}
+			}
 			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
 				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
@@ -397,7 +404,11 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 			if len(c.Targets) > 3 {
 				continue // a dynamic call with many implementations: not followed for ids
 			}
-			for _, t := range c.Targets {
+			next := c.Targets
+			if r.callsParam(c.Targets) {
+				next = append(append([]int{}, c.Targets...), c.ArgFuncs...) // callbacks the call runs
+			}
+			for _, t := range next {
 				if !seen[t] {
 					seen[t] = true
 					queue = append(queue, t)
