@@ -62,6 +62,9 @@ type builder struct {
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
 	// in a struct: a state machine's step count).
 	incFields map[*types.Var]bool
+	// counters are the functions whose result is a process-wide counter's next value (an
+	// atomic add on a package-level variable): id minters.
+	counters map[*ssa.Function]bool
 }
 
 // funcState is the per-function working state.
@@ -79,6 +82,8 @@ type funcState struct {
 	calls      map[token.Pos]*ast.CallExpr
 	// classified memoizes classify.
 	classified map[ssa.Value]ir.Value
+	// stopCalls are the calls deciding each StopSet (index in f.Stops).
+	stopCalls []ssa.CallInstruction
 }
 
 type natLoop struct {
@@ -289,9 +294,11 @@ func (b *builder) build() *ir.Program {
 	for _, fs := range b.funcs {
 		b.calls(fs)
 	}
+	b.scanCounters()
 	for _, fs := range b.funcs {
 		b.returnsOf(fs)
 		b.branches(fs)
+		b.stopExits(fs)
 		b.cancels(fs)
 		b.mints(fs)
 	}
