@@ -99,6 +99,19 @@ func TestRecognize(t *testing.T) {
 		"statemachine.Machine.Drive": {35, 40, 52, "m.MaxSteps", "", false, nil},
 		"backoff.Loop": {14, 15, 29, "", "", false,
 			map[int]string{19: "cancelled (cancelled)", 26: "completed (goal_reached)"}},
+		// indirection: an unexported service behind an exported interface picks one of three
+		// Engine implementations; the one that reaches the loop runs it in a goroutine
+		"relay.service.Start": {63, 64, 80, "", "", false,
+			map[int]string{46: "not_started", 58: "not_started", 84: "started"}},
+		"relay.chatEngine.Produce": {63, 64, 80, "", "", false,
+			map[int]string{58: "not_started", 84: "started"}},
+		// the loop runs in the iter.Seq2 closure the entry returns; a worker reaches it through a
+		// func field holding a bound method value
+		"seqflow.Loop.Steps": {27, 28, 45, "", "", false, map[int]string{25: "propagated"}},
+		"seqflow.worker.Do":  {27, 28, 45, "", "", false, map[int]string{74: "propagated"}},
+		// the tools run in one of a slice of processor interfaces
+		"stages.Pipeline.Run": {31, 32, 63, "", "", false,
+			map[int]string{34: "failed (error)", 39: "completed (goal_reached)"}},
 	}
 	for name, w := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -156,6 +169,30 @@ func TestVeto(t *testing.T) {
 	}
 	if e := entry(res, "chanagent.Runner.Run"); e == nil {
 		t.Errorf("the veto of Chat must not switch off Stream")
+	}
+}
+
+// TestRunEntryRuleOnInterface: a run_entry rule on an interface method binds the
+// implementations (confidence profile, even for an unexported type), and a "not" rule on one
+// vetoes them.
+func TestRunEntryRuleOnInterface(t *testing.T) {
+	table := roles.NewTable(&roles.Profile{Name: "iface", Rules: []roles.Rule{
+		{Role: roles.RunEntry, Object: "example.com/shapes/relay.Service.Start"},
+		{Role: roles.RunEntry, Object: "example.com/shapes/seqflow.Worker.Do", Not: true},
+	}})
+	res := recognizeWith(t, recognize.Options{Table: table})
+	e := entry(res, "relay.service.Start")
+	if e == nil || e.Provenance.Confidence != model.ConfidenceProfile {
+		t.Fatalf("relay.service.Start: want an entry bound by the profile, got %+v", e)
+	}
+	if len(e.Loops) != 1 || e.Loops[0].Func != "relay.chatEngine.Produce (closure)" {
+		t.Errorf("relay.service.Start loops: %+v", e.Loops)
+	}
+	if e := entry(res, "seqflow.worker.Do"); e != nil {
+		t.Errorf("seqflow.worker.Do vetoed through its interface, got %+v", e.Provenance)
+	}
+	if e := entry(res, "seqflow.Loop.Steps"); e == nil {
+		t.Errorf("the veto of Worker.Do must not switch off Loop.Steps")
 	}
 }
 

@@ -441,11 +441,54 @@ func runTops(tops []*Span, kids map[*Span][]*Span) []*Span {
 		if sp.Layer != Run || sp.Parent != "" {
 			return nil
 		}
-		if i > 0 && firstSeq(sp, kids) <= 1 {
+		if i > 0 && firstSeq(sp, kids) <= 1 && !(pendingAtEnd(tops[i-1], kids) && firstCallIsTool(sp, kids)) {
 			return nil
 		}
 	}
 	return tops
+}
+
+// calls lists the model and tool spans under sp, depth first in record order.
+func calls(sp *Span, kids map[*Span][]*Span, out []*Span) []*Span {
+	for _, k := range kids[sp] {
+		if k.Layer == Model || k.Layer == Tool {
+			out = append(out, k)
+		}
+		out = calls(k, kids, out)
+	}
+	return out
+}
+
+// pendingAtEnd says whether the last model call under top requested tool calls and no tool span
+// that ran (one with a result) started after it: the run stopped with the calls unanswered (an
+// approval pause).
+func pendingAtEnd(top *Span, kids map[*Span][]*Span) bool {
+	cs := calls(top, kids, nil)
+	sortSpans(cs)
+	last := -1
+	for i, c := range cs {
+		if c.Layer == Model {
+			last = i
+		}
+	}
+	if last < 0 || len(cs[last].Requests) == 0 || top.Err != nil {
+		return false
+	}
+	for _, c := range cs[last+1:] {
+		if c.Layer == Tool && !c.NoResult {
+			return false
+		}
+	}
+	return true
+}
+
+// firstCallIsTool says whether the first call under top is a tool span: the run runs (or
+// answers) the calls pending when it paused before it calls the model (the OpenAI Agents JS SDK
+// resumed from its RunState under the same trace id, numbering its turns from 1 again).
+func firstCallIsTool(top *Span, kids map[*Span][]*Span) bool {
+	cs := calls(top, kids, nil)
+	sortSpans(cs)
+	return len(cs) > 0 && cs[0].Layer == Tool
 }
 
 // firstSeq is the Seq of the first explicit step span under sp (depth first, in order), 0 if none.
@@ -904,12 +947,16 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	top := sg.tops[0]
 	if len(asked) > 0 {
 		ran := map[string]*callB{}
+		rejected := map[string]*callB{}
 		for _, st := range sg.steps {
 			if st.model != nil {
 				break
 			}
 			for _, c := range st.tools {
-				if ran[c.sp.Tool] == nil {
+				switch {
+				case c.sp.Rejected && rejected[c.sp.Tool] == nil:
+					rejected[c.sp.Tool] = c
+				case !c.sp.Rejected && ran[c.sp.Tool] == nil:
 					ran[c.sp.Tool] = c
 				}
 			}
@@ -922,6 +969,9 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 				a.Decision = model.DecisionApproved
 				c.sp.CallID = q.ID
 				delete(ran, q.Name)
+			} else if rejected[q.Name] != nil {
+				a.Inferred = nil // the SDK recorded the rejection
+				delete(rejected, q.Name)
 			}
 			b.em.Emit(a)
 		}
@@ -933,6 +983,24 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	te.TurnID, te.Inferred = turnID, []string{"turn"}
 	b.em.Emit(te)
 
+	// A rejected call's span answers the approval; it is no tool call (and a step left with no
+	// call and no model call is no step).
+	var steps []*stepB
+	for _, st := range sg.steps {
+		kept, dropped := st.tools[:0], false
+		for _, c := range st.tools {
+			if c.sp.Rejected {
+				dropped = true
+				continue
+			}
+			kept = append(kept, c)
+		}
+		st.tools = kept
+		if !dropped || st.model != nil || len(st.tools) > 0 || len(st.models) > 0 {
+			steps = append(steps, st)
+		}
+	}
+	sg.steps = steps
 	// Run outcome (after matching, which pending requests depend on).
 	for _, st := range sg.steps {
 		b.match(st, r.session)
