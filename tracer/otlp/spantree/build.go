@@ -29,6 +29,9 @@ type shared struct {
 	// that runs the call or answers its approval continues it (AI SDK tool approvals, where
 	// the continuation is a new generateText call, so a new trace).
 	waiting map[string]waitingRun
+	// conv maps the history digest of a model call's whole input to its session (see
+	// Span.History).
+	conv map[uint64]string
 }
 
 // waitingRun is a run left waiting for the approval of a tool call.
@@ -45,7 +48,7 @@ func sharedOf(em *ingest.Emitter) *shared {
 	if v, ok := emitters.Load(key); ok {
 		return v.(*shared)
 	}
-	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}})
+	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}, conv: map[uint64]string{}})
 	if !loaded {
 		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
 	}
@@ -333,13 +336,23 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 	} else {
 		link = nil
 	}
+	convInferred := false
+	if session == "" {
+		if s := b.continues(spans); s != "" {
+			session, convInferred = s, true
+		}
+	}
 	if session == "" {
 		session = t.id
 	}
 	if session == "" {
 		session = tops[0].ID
 	}
+	b.remember(spans, session)
 	r := &runB{id: t.id, session: session, tops: tops, subs: map[*Span][]*runB{}}
+	if convInferred {
+		r.inferred = append(r.inferred, "session")
+	}
 	if link != nil {
 		r.parent, r.kind, r.resumes = link.run, "resume", answers
 		r.inferred = append(r.inferred, "kind")
@@ -387,6 +400,46 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		r.agent = tops[0].Name
 	}
 	b.emitRun(r)
+}
+
+// firstModel is the earliest model span of spans that records its input history.
+func firstModel(spans []*Span) *Span {
+	var first *Span
+	for _, sp := range spans {
+		if sp.Layer == Model && len(sp.History) > 0 && (first == nil || before(sp, first)) {
+			first = sp
+		}
+	}
+	return first
+}
+
+// continues returns the session of an earlier trace whose conversation this trace's first model
+// input strictly extends (by two messages or more of that trace's model input), "" if none.
+func (b *Builder) continues(spans []*Span) string {
+	m := firstModel(spans)
+	if m == nil {
+		return ""
+	}
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	for k := len(m.History) - 1; k >= 2; k-- {
+		if s, ok := b.sh.conv[m.History[k-1]]; ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// remember records the whole input of each model call of a trace as part of session's
+// conversation.
+func (b *Builder) remember(spans []*Span, session string) {
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	for _, sp := range spans {
+		if sp.Layer == Model && len(sp.History) >= 2 {
+			b.sh.conv[sp.History[len(sp.History)-1]] = session
+		}
+	}
 }
 
 // resumes finds the waiting run a trace continues: one whose approval-pending call the trace's
