@@ -19,6 +19,9 @@ type reach struct {
 	launch map[int]bool
 	holds  map[int]bool // loop ids held by the function itself
 	path   map[*Loop]string
+	// returns is true when the function reaches a loop through a closure it returns (an
+	// iterator the caller drains): returning it hands the run to the caller.
+	returns bool
 }
 
 func (r *rec) reaches() map[int]*reach {
@@ -51,6 +54,17 @@ func (r *rec) reaches() map[int]*reach {
 				continue
 			}
 			callee := r.p.Funcs[it.f]
+			if callee.Launch == "return" && callee.Parent >= 0 && !seen[callee.Parent] {
+				// a closure its parent returns: the parent hands the run to its caller
+				g := r.p.Funcs[callee.Parent]
+				seen[g.ID] = true
+				gx := get(g.ID)
+				gx.returns = true
+				p := fmt.Sprintf("returns %s: %s; %s", callee.Short, r.rel(callee.Pos), it.path)
+				gx.loops = append(gx.loops, l)
+				gx.path[l] = p
+				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d + 1})
+			}
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
@@ -206,6 +220,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if x != nil && x.returns && returnsFunc(ret) {
+			// hands the closure that runs the loop to the caller: what the caller drains decides
+			launched, concOnly = true, false
+		}
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
@@ -216,8 +234,16 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					continue
 				}
 			}
-			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
-				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
+			// of a dynamic call's implementations, the one that reaches the loop (an engine
+			// interface with several implementations, one of which runs the turns)
+			var reaching []int
+			for _, t := range c.Targets {
+				if reaches[t] != nil {
+					reaching = append(reaching, t)
+				}
+			}
+			if _, ok := x.launch[c.ID]; ok && len(reaching) == 1 {
+				if inner := r.exits(r.p.Funcs[reaching[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
 					if ret.Err.Stream {
 						// a returned generator or stream: the caller drains the run
@@ -320,6 +346,16 @@ func (r *rec) atBound(f *ir.Func, ret ir.Return) (bool, model.StopReason) {
 		}
 	}
 	return false, ""
+}
+
+// returnsFunc reports whether ret returns a stream or function value that is not nil.
+func returnsFunc(ret ir.Return) bool {
+	for _, v := range ret.Values {
+		if v.Stream && v.Kind != ir.ValNil && v.Kind != ir.ValCall {
+			return true
+		}
+	}
+	return false
 }
 
 // answers reports whether a return hands back a result without an error: a nil error with a

@@ -90,6 +90,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.decision(f, &f.Calls[i])
 		}
 	}
+	r.engineLoops()
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -185,17 +186,19 @@ func (s *site) accepted() bool {
 // score rates a call's result flow against the agent shape.
 func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	s := &site{f: f, c: c}
+	seenKey := map[string]bool{}
 	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
-		if k == "" || r.o.Table == nil {
+		if k == "" || r.o.Table == nil || seenKey[k] {
 			continue
 		}
+		seenKey[k] = true
 		if rule, ok := r.o.Table.Vetoed(k, roles.ModelCall); ok {
 			s.evidence = append(s.evidence, "vetoed: "+rule)
 			s.score = -100
 			return s
 		}
 		for _, b := range r.o.Table.Lookup(k) {
-			if b.Role == roles.ModelCall {
+			if b.Role == roles.ModelCall && !s.confirmed {
 				s.score += 10
 				s.confirmed = true
 				s.prov = b.Provenance
@@ -565,6 +568,86 @@ func (r *rec) addModel(l *Loop, s *site) {
 	}
 }
 
+// engineLoops makes the engine loops profiles name: in a function an engine_call rule names
+// as its loop (or an engine_loop rule binds), the loop around a call of the engine (a graph
+// engine's superstep: while loop.tick(): runner.tick(tasks)) is the turn loop. The model and
+// tool calls are the engine's node tasks that call dispatches: profile-bound model and tool
+// sites it reaches, else the dispatch itself.
+func (r *rec) engineLoops() {
+	if r.o.Table == nil {
+		return
+	}
+	for _, f := range r.p.Funcs {
+		if f.Test || f.Key == "" {
+			continue
+		}
+		holds := false
+		var loopRule roles.Binding
+		for _, b := range r.o.Table.Lookup(f.Key) {
+			if b.Role == roles.EngineLoop {
+				holds, loopRule = true, b
+			}
+		}
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			eb, ok := r.engineRule(c, f.Key)
+			if !ok && !holds {
+				continue
+			}
+			if !ok {
+				continue
+			}
+			if loopRule.Role == "" {
+				loopRule = eb
+			}
+			li := -1
+			for _, x := range c.Loops {
+				if f.Loops[x].OverCall != c.ID && repeats(f.Loops[x].Kind) {
+					li = x
+					break
+				}
+			}
+			if li < 0 {
+				continue
+			}
+			key := fmt.Sprintf("%d:%d", f.ID, li)
+			l := r.loops[key]
+			if l == nil {
+				l = r.newLoop(f, li)
+				r.loops[key] = l
+				r.order = append(r.order, l)
+			}
+			l.Map.Kind = model.LoopEngine
+			l.Map.Provenance = loopRule.Provenance
+			l.Map.Provenance.Evidence = append(l.Map.Provenance.Evidence, fmt.Sprintf("iteration runs the engine: %s %s", calleeName(c), r.rel(c.Pos)))
+			site := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c) + " (the engine's node tasks)", Parallel: eb.Rule.Parallel,
+				Provenance: eb.Provenance}
+			dup := false
+			for _, x := range l.Map.ModelCalls {
+				dup = dup || x.Pos == site.Pos
+			}
+			if !dup {
+				l.Map.ModelCalls = append(l.Map.ModelCalls, site)
+				l.Map.ToolCalls = append(l.Map.ToolCalls, site)
+			}
+			l.Map.ParallelTools = l.Map.ParallelTools || eb.Rule.Parallel
+		}
+	}
+}
+
+// engineRule returns the engine_call rule binding a call of a function whose key is holder
+// (the rule's loop, or any when the rule names none).
+func (r *rec) engineRule(c *ir.Call, holder string) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.EngineCall && (b.Rule.Loop == "" || b.Rule.Loop == holder) {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
+}
+
 // profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
 // reaches through the call graph (callees and the callbacks handed to calls: an executor's
 // submit, a gather): parallel when the rule says so or a concurrent launch is on the way.
@@ -790,7 +873,16 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	l.Map.OnBound = r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
+		// the loop ends at the bound (a helper's check, or the condition) and the function
+		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
+		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
+			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	l.Map.OnBound = ob
 }
 
 // onBound says what a function does at a bound or stop condition: the return it reaches
@@ -820,6 +912,30 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// raisedAfter returns a return of f after loop id (outside it) that raises an error naming
+// a bound: a profile's bound_error or a sentinel whose name says a limit was reached.
+func (r *rec) raisedAfter(f *ir.Func, id int) *ir.Return {
+	for i := range f.Returns {
+		ret := &f.Returns[i]
+		if ret.Err == nil || ret.Err.Kind != ir.ValSentinel || !contains(ret.AfterLoops, id) || ret.InLoop == id {
+			continue
+		}
+		bound := false
+		if r.o.Table != nil {
+			for _, b := range r.o.Table.Lookup(ret.Err.Key) {
+				bound = bound || b.Role == roles.BoundError
+			}
+		}
+		if sr := stopReasonOf(ret.Err.Key); sr == model.StopMaxSteps || sr == model.StopMaxTurns {
+			bound = true
+		}
+		if bound {
+			return ret
+		}
+	}
+	return nil
 }
 
 func contains(xs []int, x int) bool {

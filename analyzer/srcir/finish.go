@@ -65,9 +65,6 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
 			}
-			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
-				c.Abstract = ""
-			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
 				for _, a := range args.NamedChildren() {
@@ -426,7 +423,9 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		l = full
 	}
 	switch {
-	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval") ||
+		strings.HasSuffix(l, "drained"):
+		// (GraphDrained: a cooperative drain stopped the run between steps)
 		v.Kind = ir.ValCtxErr
 	case isClassName(short) && !genericErrors[short]:
 		v.Kind = ir.ValSentinel

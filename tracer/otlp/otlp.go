@@ -518,6 +518,11 @@ func keep(k []byte, where int) bool {
 	if bytes.HasPrefix(k, []byte("ai.")) {
 		return keepAISDK(k)
 	}
+	if bytes.HasPrefix(k, []byte("llm.input_messages.")) {
+		// the conversation so far, for the history digest of a model call (classify keeps only
+		// that): a later trace whose first model input extends it continues the conversation
+		return bytes.HasSuffix(k, []byte(".message.role")) || bytes.HasSuffix(k, []byte(".message.content")) || bytes.HasSuffix(k, []byte(".message_content.text"))
+	}
 	if bytes.HasPrefix(k, []byte("llm.output_messages.")) {
 		// the requested tool calls, and the text (a smolagents CodeAgent's code action is a
 		// <code> block in it: classify keeps only that fact)
