@@ -288,6 +288,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
 		case atBound:
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), boundReason
+		case ret.Err.Kind == ir.ValCall && r.valueOnly(f, ret.Err.Call):
+			// return self._return(output): a helper that only builds the result
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -468,4 +471,22 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 		}
 	}
 	return false
+}
+
+// valueOnly reports whether call id of f runs one function of the program every return of
+// which is a value (no error, raise or pass-through): returning its result completes the run.
+func (r *rec) valueOnly(f *ir.Func, id int) bool {
+	if id < 0 || id >= len(f.Calls) || len(f.Calls[id].Targets) != 1 {
+		return false
+	}
+	g := r.p.Funcs[f.Calls[id].Targets[0]]
+	if len(g.Returns) == 0 || len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream" || g.Results[0] == "chan") {
+		return false
+	}
+	for _, rt := range g.Returns {
+		if rt.Err != nil && rt.Err.Kind != ir.ValNil {
+			return false
+		}
+	}
+	return true
 }

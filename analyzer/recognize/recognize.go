@@ -415,7 +415,9 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed)
+	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
+	// method plans, its caller's loop repeats it)
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch)
 	if holder == nil {
 		return
 	}
@@ -433,7 +435,7 @@ func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeIn
 
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
-func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) (*ir.Func, int) {
+func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
 	if depth > 3 || seen[f.ID] {
 		return nil, -1
 	}
@@ -459,7 +461,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong); h != nil {
+			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -471,12 +473,12 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 		}
 	}
 	// a helper called from a loop: the caller's loop
-	if !strong || len(r.callers[f.ID]) > 4 {
+	if !strong && !climb || len(r.callers[f.ID]) > 4 {
 		return nil, -1
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong); h != nil {
+		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}

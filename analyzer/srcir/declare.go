@@ -94,6 +94,8 @@ type fnState struct {
 	params        map[string]bool
 	// paramTypes are the parameters' type annotations.
 	paramTypes map[string]*syntax.Node
+	// counterParams are parameters a caller's loop passes its counter to (counterArgs).
+	counterParams map[string]bool
 	// property is true for a method read as an attribute (@property, a TS getter).
 	property bool
 	// localTypes caches the classes of local variables (see localClasses).

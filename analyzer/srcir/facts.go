@@ -110,7 +110,7 @@ func (b *builder) branches(fs *fnState) {
 						return li, true
 					}
 				}
-				if classInc[s] || all[s] && len(c.loops) == 0 {
+				if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
 					return innermost(c.loops), true
 				}
 				return -1, false
