@@ -94,7 +94,8 @@ type Func struct {
 	ParentLoops []int `json:"parent_loops,omitempty"`
 	// BodyOf is, for the body of a range-over-func loop, that loop's id in Parent; -1 otherwise.
 	BodyOf int `json:"body_of"`
-	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer".
+	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer",
+	// "return" (returned to the caller, which runs it later: an iterator it drains, a callback).
 	Launch string  `json:"launch,omitempty"`
 	Params []Param `json:"params,omitempty"`
 	// Results are the result kinds: "error", "chan", "iterator", "stream", "func", "value".

@@ -110,7 +110,7 @@ func (b *builder) branches(fs *fnState) {
 						return li, true
 					}
 				}
-				if classInc[s] || all[s] && len(c.loops) == 0 {
+				if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
 					return innermost(c.loops), true
 				}
 				return -1, false
@@ -466,6 +466,18 @@ func isCancelName(s string) bool {
 	return containsAny(l, cancelWords) && !strings.Contains(l, "interruption") && !strings.Contains(l, "approval")
 }
 
+// stopHook reports whether n, named last, is called as a should-stop predicate
+// (config.shouldStopAfterTurn?.(...)): a caller's hook that ends the run when it says so is
+// a stop condition, not a check of cancellation.
+func (b *builder) stopHook(fs *fnState, n *syntax.Node, last string) bool {
+	l := strings.ToLower(last)
+	if !strings.HasPrefix(l, "should") {
+		return false
+	}
+	p := b.parentIn(fs, n)
+	return p != nil && fs.mod.t.calls[p.Kind] && p.Child("function") == n
+}
+
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
@@ -498,7 +510,9 @@ func (b *builder) cancels(fs *fnState) {
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
 					// (a module constant in capitals is a setting, not a request)
-					hit = n
+					if !b.stopHook(fs, n, last) {
+						hit = n
+					}
 					return false
 				}
 			}

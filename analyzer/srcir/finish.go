@@ -15,6 +15,103 @@ func (b *builder) resolveCalls() {
 		b.localAliases(fs)
 	}
 	b.each(b.resolveCallsOf)
+	b.externalHooks()
+}
+
+// counterArgs records the parameters that receive a loop's counter at a call in the loop
+// (while self._should_continue(iterations, ...): iterations += 1): the callee's comparison
+// of such a parameter is the loop's bound, checked in a helper.
+func (b *builder) counterArgs() {
+	for _, fs := range b.funcs {
+		if len(fs.incs) == 0 {
+			continue
+		}
+		m := fs.mod
+		inc := map[string]bool{}
+		for _, in := range fs.incs {
+			if len(in.loops) > 0 {
+				inc[in.target] = true
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if len(ci.loops) == 0 || i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for j, a := range args.NamedChildren() {
+				name := ""
+				if m.t.keywordArgs[a.Kind] {
+					name, a = m.text(a.Child("name")), a.Child("value")
+				}
+				if a == nil || !inc[m.text(strip(a))] {
+					continue
+				}
+				for _, t := range fs.f.Calls[i].Targets {
+					tg := b.funcs[t]
+					pn := name
+					if pn == "" && j < len(tg.f.Params) {
+						pn = tg.f.Params[j].Name
+					}
+					if pn != "" && tg.params[pn] {
+						if tg.counterParams == nil {
+							tg.counterParams = map[string]bool{}
+						}
+						tg.counterParams[pn] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// externalHooks exports the private methods that implement a hook of a base class outside the
+// analysed set (AgentExecutor._call under Chain.invoke): nothing here calls them, the base's
+// public methods do.
+func (b *builder) externalHooks() {
+	called := map[int]bool{}
+	for _, f := range b.prog.Funcs {
+		for _, c := range f.Calls {
+			for _, t := range c.Targets {
+				called[t] = true
+			}
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		if !k.exported || k.mod.t.lang != "python" {
+			continue
+		}
+		ext := ""
+		for _, base := range k.bases {
+			name := strings.TrimSpace(base)
+			if i := strings.IndexAny(name, "[("); i > 0 {
+				name = name[:i]
+			}
+			if b.classByExpr(k.mod, name) != nil || primitiveType[name] || name == "ABC" || name == "Generic" || name == "Protocol" ||
+				name == "BaseModel" || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error") {
+				continue
+			}
+			parts := strings.Split(name, ".")
+			if s := k.mod.syms[parts[0]]; s != nil {
+				if t := b.symTarget(k.mod, s, 0); t.key != "" && t.cls == nil && t.fns == nil {
+					ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+					break
+				}
+			}
+		}
+		if ext == "" {
+			continue
+		}
+		for _, name := range sortedMethodNames(k) {
+			fs := k.methods[name]
+			if !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__") || called[fs.f.ID] || fs.f.Exported {
+				continue
+			}
+			fs.f.Exported, fs.f.ExportedVia = true, ext+"."+name
+		}
+	}
 }
 
 func (b *builder) resolveCallsOf(fs *fnState) {
@@ -64,9 +161,6 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
-			}
-			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
-				c.Abstract = ""
 			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
@@ -179,6 +273,7 @@ func (b *builder) localAliases(fs *fnState) {
 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
+	b.counterArgs()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -426,7 +521,9 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		l = full
 	}
 	switch {
-	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval") ||
+		strings.HasSuffix(l, "drained"):
+		// (GraphDrained: a cooperative drain stopped the run between steps)
 		v.Kind = ir.ValCtxErr
 	case isClassName(short) && !genericErrors[short]:
 		v.Kind = ir.ValSentinel
