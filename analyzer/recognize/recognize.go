@@ -73,6 +73,13 @@ func Recognize(p *ir.Program, o Options) *Result {
 			for _, t := range c.Targets {
 				r.callers[t] = append(r.callers[t], ir.CallRef{Func: f.ID, Call: c.ID})
 			}
+			// a callback handed to a function that calls its parameter runs during the call
+			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
+			for _, a := range c.ArgFuncs {
+				if a != f.ID && r.callsParam(c.Targets) {
+					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+				}
+			}
 		}
 	}
 	for _, f := range p.Funcs {
@@ -83,6 +90,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.decision(f, &f.Calls[i])
 		}
 	}
+	r.engineLoops()
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -95,13 +103,16 @@ func Recognize(p *ir.Program, o Options) *Result {
 			}
 		}
 		for _, s := range r.cands[l] {
-			if s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
+			// every call a profile confirms is a model call of its loop (a polymorphic step
+			// with one provider call per subclass)
+			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
 				r.addModel(l, s)
 			}
 		}
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.profileTools(l)
 		finishLoop(l)
 	}
 	res.Entries = r.entries()
@@ -157,6 +168,8 @@ type site struct {
 	evidence []string
 	prov     model.Provenance
 	tools    []ir.CallRef
+	// strong are the tools of dispatches that select by name (not an element handed over)
+	strong []ir.CallRef
 	// the parts of the shape seen
 	confirmed, leaves, dispatch, feeds, sdk bool
 }
@@ -173,17 +186,19 @@ func (s *site) accepted() bool {
 // score rates a call's result flow against the agent shape.
 func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	s := &site{f: f, c: c}
+	seenKey := map[string]bool{}
 	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
-		if k == "" || r.o.Table == nil {
+		if k == "" || r.o.Table == nil || seenKey[k] {
 			continue
 		}
+		seenKey[k] = true
 		if rule, ok := r.o.Table.Vetoed(k, roles.ModelCall); ok {
 			s.evidence = append(s.evidence, "vetoed: "+rule)
 			s.score = -100
 			return s
 		}
 		for _, b := range r.o.Table.Lookup(k) {
-			if b.Role == roles.ModelCall {
+			if b.Role == roles.ModelCall && !s.confirmed {
 				s.score += 10
 				s.confirmed = true
 				s.prov = b.Provenance
@@ -251,6 +266,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				best, how, at = w, d.How, d.Pos
 			}
 			s.tools = append(s.tools, d.Calls...)
+			if w >= 2 {
+				s.strong = append(s.strong, d.Calls...)
+			}
 		}
 		if len(s.tools) == 0 && best > 1 {
 			best = 1
@@ -299,6 +317,46 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// callsParam reports whether one of the target functions runs one of its function
+// parameters: calls it, or hands it on to another call (AsyncLocalStorage.run(ctx, fn),
+// startActiveSpan(name, fn)) that runs it in turn.
+func (r *rec) callsParam(targets []int) bool {
+	for _, t := range targets {
+		g := r.p.Funcs[t]
+		for _, prm := range g.Params {
+			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
+				continue
+			}
+			for _, gc := range g.Calls {
+				name, args, _ := strings.Cut(gc.Text, "(")
+				if name == prm.Name || identIn(args, prm.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// identIn reports whether name occurs in s as a whole identifier.
+func identIn(s, name string) bool {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; i+len(name) <= len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 // near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or
@@ -376,7 +434,10 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds)
+	// a profile's model call is the decision wherever its loop is: a caller's loop too
+	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
+	// method plans, its caller's loop repeats it)
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch)
 	if holder == nil {
 		return
 	}
@@ -399,7 +460,7 @@ func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeIn
 
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
-func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) (*ir.Func, int) {
+func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
 	if depth > 3 || seen[f.ID] {
 		return nil, -1
 	}
@@ -425,7 +486,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong); h != nil {
+			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -437,12 +498,12 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 		}
 	}
 	// a helper called from a loop: the caller's loop
-	if !strong || len(r.callers[f.ID]) > 4 {
+	if !strong && !climb || len(r.callers[f.ID]) > 4 {
 		return nil, -1
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong); h != nil {
+		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}
@@ -551,7 +612,13 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.Provenance.Confidence = s.prov.Confidence
 		}
 	}
-	for _, ref := range s.tools {
+	refs := s.tools
+	if s.confirmed {
+		// a described framework: its tool sites come from a selection by name or its
+		// profile's tool_call rules, not from every helper an element is handed to
+		refs = s.strong
+	}
+	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		tc := &g.Calls[ref.Call]
 		par := tc.Concurrent != "" || r.launched(g, l.Func)
@@ -572,6 +639,168 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.ParallelTools = true
 		}
 	}
+}
+
+// engineLoops makes the engine loops profiles name: in a function an engine_call rule names
+// as its loop (or an engine_loop rule binds), the loop around a call of the engine (a graph
+// engine's superstep: while loop.tick(): runner.tick(tasks)) is the turn loop. The model and
+// tool calls are the engine's node tasks that call dispatches: profile-bound model and tool
+// sites it reaches, else the dispatch itself.
+func (r *rec) engineLoops() {
+	if r.o.Table == nil {
+		return
+	}
+	for _, f := range r.p.Funcs {
+		if f.Test || f.Key == "" {
+			continue
+		}
+		holds := false
+		var loopRule roles.Binding
+		for _, b := range r.o.Table.Lookup(f.Key) {
+			if b.Role == roles.EngineLoop {
+				holds, loopRule = true, b
+			}
+		}
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			eb, ok := r.engineRule(c, f.Key)
+			if !ok && !holds {
+				continue
+			}
+			if !ok {
+				continue
+			}
+			if loopRule.Role == "" {
+				loopRule = eb
+			}
+			li := -1
+			for _, x := range c.Loops {
+				if f.Loops[x].OverCall != c.ID && repeats(f.Loops[x].Kind) {
+					li = x
+					break
+				}
+			}
+			if li < 0 {
+				continue
+			}
+			key := fmt.Sprintf("%d:%d", f.ID, li)
+			l := r.loops[key]
+			if l == nil {
+				l = r.newLoop(f, li)
+				r.loops[key] = l
+				r.order = append(r.order, l)
+			}
+			l.Map.Kind = model.LoopEngine
+			l.Map.Provenance = loopRule.Provenance
+			l.Map.Provenance.Evidence = append(l.Map.Provenance.Evidence, fmt.Sprintf("iteration runs the engine: %s %s", calleeName(c), r.rel(c.Pos)))
+			site := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c) + " (the engine's node tasks)", Parallel: eb.Rule.Parallel,
+				Provenance: eb.Provenance}
+			dup := false
+			for _, x := range l.Map.ModelCalls {
+				dup = dup || x.Pos == site.Pos
+			}
+			if !dup {
+				l.Map.ModelCalls = append(l.Map.ModelCalls, site)
+				l.Map.ToolCalls = append(l.Map.ToolCalls, site)
+			}
+			l.Map.ParallelTools = l.Map.ParallelTools || eb.Rule.Parallel
+		}
+	}
+}
+
+// engineRule returns the engine_call rule binding a call of a function whose key is holder
+// (the rule's loop, or any when the rule names none).
+func (r *rec) engineRule(c *ir.Call, holder string) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.EngineCall && (b.Rule.Loop == "" || b.Rule.Loop == holder) {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
+}
+
+// profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
+// reaches through the call graph (callees and the callbacks handed to calls: an executor's
+// submit, a gather): parallel when the rule says so or a concurrent launch is on the way.
+func (r *rec) profileTools(l *Loop) {
+	if r.o.Table == nil {
+		return
+	}
+	type item struct {
+		f    int
+		d    int
+		conc bool
+	}
+	var queue []item
+	// a function is visited once sequentially and once under a concurrent launch
+	seen := map[int]bool{2 * l.Func.ID: true}
+	visit := func(g *ir.Func, c *ir.Call, conc bool, d int) {
+		conc = conc || c.Concurrent != ""
+		if b, ok := r.toolRule(c); ok {
+			if _, vetoed := r.vetoedTool(c); vetoed {
+				return
+			}
+			par := conc || b.Rule.Parallel
+			for i, x := range l.Map.ToolCalls {
+				if x.Pos == pos(c.Pos) {
+					l.Map.ToolCalls[i].Parallel = l.Map.ToolCalls[i].Parallel || par
+					l.Map.ParallelTools = l.Map.ParallelTools || par
+					return
+				}
+			}
+			l.Map.ToolCalls = append(l.Map.ToolCalls, model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Parallel: par,
+				Provenance: b.Provenance})
+			l.Map.ParallelTools = l.Map.ParallelTools || par
+			return
+		}
+		if len(c.Targets) > 8 || d > 8 {
+			return
+		}
+		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+			tf := r.p.Funcs[t]
+			cc := conc || tf.Launch == "go" || tf.Launch == "errgroup" || tf.Launch == "all"
+			k := 2 * t
+			if cc {
+				k++
+			}
+			if !seen[k] && len(seen) < 3000 {
+				seen[k] = true
+				queue = append(queue, item{f: t, d: d + 1, conc: cc})
+			}
+		}
+	}
+	for i := range l.Func.Calls {
+		c := &l.Func.Calls[i]
+		if l.LoopID >= 0 && !contains(c.Loops, l.LoopID) {
+			continue
+		}
+		visit(l.Func, c, false, 0)
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		g := r.p.Funcs[it.f]
+		for i := range g.Calls {
+			visit(g, &g.Calls[i], it.conc, it.d)
+		}
+	}
+}
+
+// toolRule returns the tool_call rule binding a call's callee, if any.
+func (r *rec) toolRule(c *ir.Call) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		if k == "" {
+			continue
+		}
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.ToolCall {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
 }
 
 func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
@@ -689,8 +918,20 @@ func (r *rec) bound(l *Loop) {
 	if best == nil {
 		for _, ss := range f.Stops {
 			if ss.Loop == l.LoopID && l.LoopID >= 0 {
-				l.Map.Bound = &model.Bound{Expr: ss.Text + " (stop conditions)", Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
-				l.Map.OnBound = &model.OnBound{Kind: model.OnBoundStopReason, Value: "a stop condition holds", Pos: pos(ss.Pos), Source: ss.Source}
+				// a list of stop conditions: empty unless the caller or a default fills it
+				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
+				if ss.Key != "" {
+					r.boundDefault(bd, ss.Key)
+				}
+				if bd.Default == "" {
+					bd.Default = model.DefaultNone
+				}
+				l.Map.Bound = bd
+				at, src := ss.AtPos, ss.AtSource
+				if !at.IsValid() {
+					at, src = ss.Pos, ss.Source
+				}
+				l.Map.OnBound = r.onBound(f, ss.Return, ss.StopText, at, src, "")
 				return
 			}
 		}
@@ -705,27 +946,69 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(b.AtPos), Source: b.AtSource}
-	if b.StopText != "" {
-		if sr := stopReasonOf(b.StopText); sr != "" {
-			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, b.StopText
+	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
+		// the loop ends at the bound (a helper's check, or the condition) and the function
+		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
+		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
+			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
 		}
 	}
-	if ob.Kind != model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
-		ret := bestFunc.Returns[b.Return]
-		ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+	l.Map.OnBound = ob
+}
+
+// onBound says what a function does at a bound or stop condition: the return it reaches
+// (ret, an index in f.Returns, -1 if none is certain) or the stop reason it records (stop, as
+// written); at is where. An error returned is "error", a stop reason recorded "stop_reason",
+// anything else (a successful return, leaving the loop) "silent". def is the stop reason of a
+// silent end ("" when the loop may go on to other exits that say why it ended).
+func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string, def model.StopReason) *model.OnBound {
+	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(at), Source: atSrc}
+	if stop != "" {
+		if sr := stopReasonOf(stop); sr != "" {
+			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, stop
+		}
+	}
+	if ob.Kind != model.OnBoundStopReason && ret >= 0 && ret < len(f.Returns) {
+		rt := f.Returns[ret]
+		ob.Pos, ob.Source = pos(rt.Pos), rt.Source
 		switch {
-		case ret.Err == nil || ret.Err.Kind == ir.ValNil:
-			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
-			ob.Kind, ob.Value = model.OnBoundError, ret.Err.Text
-			ob.StopReason = r.sentinelReason(ret.Err)
+			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
+			ob.StopReason = r.sentinelReason(rt.Err)
 		}
 	}
 	if ob.Kind == model.OnBoundSilent && ob.StopReason == "" {
-		ob.StopReason = model.StopMaxSteps
+		ob.StopReason = def
 	}
-	l.Map.OnBound = ob
+	return ob
+}
+
+// raisedAfter returns a return of f after loop id (outside it) that raises an error naming
+// a bound: a profile's bound_error or a sentinel whose name says a limit was reached.
+func (r *rec) raisedAfter(f *ir.Func, id int) *ir.Return {
+	for i := range f.Returns {
+		ret := &f.Returns[i]
+		if ret.Err == nil || ret.Err.Kind != ir.ValSentinel || !contains(ret.AfterLoops, id) || ret.InLoop == id {
+			continue
+		}
+		bound := false
+		if r.o.Table != nil {
+			for _, b := range r.o.Table.Lookup(ret.Err.Key) {
+				bound = bound || b.Role == roles.BoundError
+			}
+		}
+		if sr := stopReasonOf(ret.Err.Key); sr == model.StopMaxSteps || sr == model.StopMaxTurns {
+			bound = true
+		}
+		if bound {
+			return ret
+		}
+	}
+	return nil
 }
 
 func contains(xs []int, x int) bool {

@@ -15,6 +15,103 @@ func (b *builder) resolveCalls() {
 		b.localAliases(fs)
 	}
 	b.each(b.resolveCallsOf)
+	b.externalHooks()
+}
+
+// counterArgs records the parameters that receive a loop's counter at a call in the loop
+// (while self._should_continue(iterations, ...): iterations += 1): the callee's comparison
+// of such a parameter is the loop's bound, checked in a helper.
+func (b *builder) counterArgs() {
+	for _, fs := range b.funcs {
+		if len(fs.incs) == 0 {
+			continue
+		}
+		m := fs.mod
+		inc := map[string]bool{}
+		for _, in := range fs.incs {
+			if len(in.loops) > 0 {
+				inc[in.target] = true
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if len(ci.loops) == 0 || i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for j, a := range args.NamedChildren() {
+				name := ""
+				if m.t.keywordArgs[a.Kind] {
+					name, a = m.text(a.Child("name")), a.Child("value")
+				}
+				if a == nil || !inc[m.text(strip(a))] {
+					continue
+				}
+				for _, t := range fs.f.Calls[i].Targets {
+					tg := b.funcs[t]
+					pn := name
+					if pn == "" && j < len(tg.f.Params) {
+						pn = tg.f.Params[j].Name
+					}
+					if pn != "" && tg.params[pn] {
+						if tg.counterParams == nil {
+							tg.counterParams = map[string]bool{}
+						}
+						tg.counterParams[pn] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// externalHooks exports the private methods that implement a hook of a base class outside the
+// analysed set (AgentExecutor._call under Chain.invoke): nothing here calls them, the base's
+// public methods do.
+func (b *builder) externalHooks() {
+	called := map[int]bool{}
+	for _, f := range b.prog.Funcs {
+		for _, c := range f.Calls {
+			for _, t := range c.Targets {
+				called[t] = true
+			}
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		if !k.exported || k.mod.t.lang != "python" {
+			continue
+		}
+		ext := ""
+		for _, base := range k.bases {
+			name := strings.TrimSpace(base)
+			if i := strings.IndexAny(name, "[("); i > 0 {
+				name = name[:i]
+			}
+			if b.classByExpr(k.mod, name) != nil || primitiveType[name] || name == "ABC" || name == "Generic" || name == "Protocol" ||
+				name == "BaseModel" || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error") {
+				continue
+			}
+			parts := strings.Split(name, ".")
+			if s := k.mod.syms[parts[0]]; s != nil {
+				if t := b.symTarget(k.mod, s, 0); t.key != "" && t.cls == nil && t.fns == nil {
+					ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+					break
+				}
+			}
+		}
+		if ext == "" {
+			continue
+		}
+		for _, name := range sortedMethodNames(k) {
+			fs := k.methods[name]
+			if !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__") || called[fs.f.ID] || fs.f.Exported {
+				continue
+			}
+			fs.f.Exported, fs.f.ExportedVia = true, ext+"."+name
+		}
+	}
 }
 
 func (b *builder) resolveCallsOf(fs *fnState) {
@@ -36,6 +133,12 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				c.Method = text[i+1:]
 			}
 			tg := b.resolveExpr(fs, fn, 0)
+			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
+				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
+			}
+			if tg.abstract != "" && c.Abstract == "" {
+				c.Abstract = tg.abstract
+			}
 			if tg.cls != nil {
 				tg.fns = append(tg.fns, tg.cls.ctor()...)
 				c.Keys = append(c.Keys, tg.cls.key)
@@ -58,9 +161,6 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
-			}
-			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
-				c.Abstract = ""
 			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
@@ -173,6 +273,7 @@ func (b *builder) localAliases(fs *fnState) {
 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
+	b.counterArgs()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -192,6 +293,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.argDefaults()
 	b.sentinels()
 }
 
@@ -251,8 +353,13 @@ func (b *builder) returns(fs *fnState) {
 			if e != nil {
 				v := b.value(fs, e)
 				r.Values = []ir.Value{v}
-				if v.Kind == ir.ValCall {
+				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
 					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
+				}
+				if v.Stream && t.lang == "python" {
+					// return gen(...): the caller drains the generator; its exits are the
+					// generator's, the return itself hands the run on
+					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text, Stream: true}
 				}
 			}
 		}
@@ -399,15 +506,24 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		short = short[i+1:]
 	}
 	if e.Kind == "identifier" && !isClassName(short) {
-		// raise err / throw e: a caught error passed on
+		// raise err / throw e: a caught error passed on, unless the except clause that
+		// binds it names one error class of the set (except AgentGenerationError as e)
+		if k := b.caughtAs(fs, e); k != nil {
+			return &ir.Value{Kind: ir.ValError, Text: v.Text, Key: k.key, Call: -1}
+		}
 		return &ir.Value{Kind: ir.ValCall, Text: v.Text, Call: -1}
 	}
 	l := strings.ToLower(short)
-	if full := strings.ToLower(v.Text); genericErrors[short] && (strings.Contains(full, "abort") || strings.Contains(full, "cancel")) {
+	if full := strings.ToLower(v.Text); (genericErrors[short] || !stopish(l)) && !strings.Contains(full, "interruption") &&
+		!strings.Contains(full, "approval") && (strings.Contains(full, "abort") || strings.Contains(full, "cancel") ||
+		strings.Contains(full, "interrupted")) {
+		// an error whose message says the run was cancelled: AgentError("Agent interrupted.")
 		l = full
 	}
 	switch {
-	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval") ||
+		strings.HasSuffix(l, "drained"):
+		// (GraphDrained: a cooperative drain stopped the run between steps)
 		v.Kind = ir.ValCtxErr
 	case isClassName(short) && !genericErrors[short]:
 		v.Kind = ir.ValSentinel
@@ -425,6 +541,67 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 }
 
 func isClassName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// stopish reports whether an error class's name names a stop reason of its own (a bound, a
+// timeout): its message does not make it a cancellation.
+func stopish(l string) bool {
+	return containsAny(l, []string{"max", "limit", "exceed", "timeout", "budget", "recursion", "toomany", "too_many"})
+}
+
+// constructs reports whether a returned expression builds a value of a class that is no
+// error (return RunResult(...), new Response(...)): a result, not a call whose outcome it
+// passes on.
+func (b *builder) constructs(fs *fnState, e *syntax.Node) bool {
+	m := fs.mod
+	e = strip(e)
+	if e == nil {
+		return false
+	}
+	if m.t.news[e.Kind] {
+		return true
+	}
+	if !m.t.calls[e.Kind] {
+		return false
+	}
+	fn := strip(e.Child("function"))
+	name := m.text(fn)
+	short := name[strings.LastIndexByte(name, '.')+1:]
+	if !isClassName(short) || strings.HasSuffix(short, "Error") || strings.HasSuffix(short, "Exception") {
+		return false
+	}
+	if k := b.classByExpr(m, name); k != nil {
+		return true
+	}
+	return m.t.lang == "python" && !strings.Contains(short, "_") && strings.ToUpper(short) != short
+}
+
+// caughtAs returns the error class of the except clause that binds the identifier e (except
+// Cls as e), when it names one class of the set.
+func (b *builder) caughtAs(fs *fnState, e *syntax.Node) *class {
+	m := fs.mod
+	name := m.text(e)
+	for p := b.parentIn(fs, e); p != nil; p = b.parentIn(fs, p) {
+		if p.Kind != "except_clause" {
+			continue
+		}
+		for _, c := range p.NamedChildren() {
+			if c.Kind != "as_pattern" {
+				continue
+			}
+			al := c.Child("alias")
+			if al == nil || strings.TrimSpace(m.text(al)) != name {
+				continue
+			}
+			if k := c.NamedChildren(); len(k) > 0 && k[0].Kind != "tuple" {
+				if cl := b.classByExpr(m, m.text(k[0])); cl != nil && !genericErrors[cl.name] {
+					return cl
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
 
 // mints records id mints.
 func (b *builder) mints(fs *fnState) {
