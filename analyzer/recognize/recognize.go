@@ -168,6 +168,8 @@ type site struct {
 	evidence []string
 	prov     model.Provenance
 	tools    []ir.CallRef
+	// strong are the tools of dispatches that select by name (not an element handed over)
+	strong []ir.CallRef
 	// the parts of the shape seen
 	confirmed, leaves, dispatch, feeds, sdk bool
 }
@@ -258,6 +260,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				best, how, at = w, d.How, d.Pos
 			}
 			s.tools = append(s.tools, d.Calls...)
+			if w >= 2 {
+				s.strong = append(s.strong, d.Calls...)
+			}
 		}
 		if len(s.tools) == 0 && best > 1 {
 			best = 1
@@ -308,21 +313,42 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	return s
 }
 
-// callsParam reports whether one of the target functions calls one of its parameters.
+// callsParam reports whether one of the target functions runs one of its function
+// parameters: calls it, or hands it on to another call (AsyncLocalStorage.run(ctx, fn),
+// startActiveSpan(name, fn)) that runs it in turn.
 func (r *rec) callsParam(targets []int) bool {
 	for _, t := range targets {
 		g := r.p.Funcs[t]
 		for _, prm := range g.Params {
+			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
+				continue
+			}
 			for _, gc := range g.Calls {
-				name := gc.Text
-				if i := strings.IndexByte(name, '('); i >= 0 {
-					name = name[:i]
-				}
-				if prm.Name != "" && name == prm.Name {
+				name, args, _ := strings.Cut(gc.Text, "(")
+				if name == prm.Name || identIn(args, prm.Name) {
 					return true
 				}
 			}
 		}
+	}
+	return false
+}
+
+// identIn reports whether name occurs in s as a whole identifier.
+func identIn(s, name string) bool {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; i+len(name) <= len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
+			return true
+		}
+		i = j + 1
 	}
 	return false
 }
@@ -515,7 +541,13 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.Provenance.Confidence = s.prov.Confidence
 		}
 	}
-	for _, ref := range s.tools {
+	refs := s.tools
+	if s.confirmed {
+		// a described framework: its tool sites come from a selection by name or its
+		// profile's tool_call rules, not from every helper an element is handed to
+		refs = s.strong
+	}
+	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		tc := &g.Calls[ref.Call]
 		par := tc.Concurrent != "" || r.launched(g, l.Func)

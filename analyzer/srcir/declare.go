@@ -451,7 +451,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			fs.property = isProperty(m, c, n)
 			b.walkDecl(m, c, nil, fs)
 		case c.Named && t.classes[c.Kind]:
-			k := b.newClass(m, c, parent)
+			k := b.newClass(m, c, parent, n)
 			b.walkDecl(m, c, k, parent)
 		default:
 			b.walkDecl(m, c, cls, parent)
@@ -484,11 +484,22 @@ func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 	return ""
 }
 
-func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
+func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *syntax.Node) *class {
 	name := m.text(n.Child("name"))
-	if name == "" {
-		if n.Kind == "class" {
-			// const X = class extends Y {}
+	if name == "" && n.Kind == "class" {
+		// var Pregel = class extends Runnable {} (how bundlers and tsc emit classes), or
+		// exports.Pregel = class {}: the class is named by what it is bound to
+		switch {
+		case holder != nil && holder.Kind == "variable_declarator" && holder.Child("value") == n:
+			if nm := holder.Child("name"); nm != nil && m.t.idents[nm.Kind] {
+				name = m.text(nm)
+			}
+		case holder != nil && holder.Kind == "assignment_expression" && holder.Child("right") == n:
+			if l := holder.Child("left"); l != nil && (m.t.idents[l.Kind] || m.t.members[l.Kind]) {
+				name = lastSeg(m.text(l))
+			}
+		}
+		if name == "" {
 			name = "<class>@" + itoa(n.Line)
 		}
 	}
