@@ -61,6 +61,18 @@ type Program struct {
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
+	// Directives are the lifeline: comments of sources without a type checker's doc
+	// comments (Python "# lifeline:verb args", TS/JS "// lifeline:verb args" on the lines above
+	// a declaration), keyed by the declared object's key.
+	Directives []Directive `json:"directives,omitempty"`
+}
+
+// Directive is a lifeline: comment on a declaration.
+type Directive struct {
+	Key  string   `json:"key"`
+	Verb string   `json:"verb"`
+	Args []string `json:"args,omitempty"`
+	Pos  Pos      `json:"pos"`
 }
 
 // Func is a function, method or closure with a body.

@@ -591,12 +591,26 @@ func (r *rec) engineLoops() {
 				holds, loopRule = true, b
 			}
 		}
+		if holds {
+			// an engine_loop rule or directive: the function's outermost repeating loop
+			for li := range f.Loops {
+				if f.Loops[li].Outer >= 0 || !repeats(f.Loops[li].Kind) {
+					continue
+				}
+				key := fmt.Sprintf("%d:%d", f.ID, li)
+				l := r.loops[key]
+				if l == nil {
+					l = r.newLoop(f, li)
+					r.loops[key] = l
+					r.order = append(r.order, l)
+				}
+				l.Map.Kind, l.Map.Provenance = model.LoopEngine, loopRule.Provenance
+				break
+			}
+		}
 		for i := range f.Calls {
 			c := &f.Calls[i]
 			eb, ok := r.engineRule(c, f.Key)
-			if !ok && !holds {
-				continue
-			}
 			if !ok {
 				continue
 			}

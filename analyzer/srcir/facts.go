@@ -86,6 +86,22 @@ func (b *builder) branches(fs *fnState) {
 			}
 		}
 	}
+	grown := map[int]map[string]bool{}
+	for i, ci := range fs.callInfo {
+		if i >= len(f.Calls) || !appendMeths[f.Calls[i].Method] {
+			continue
+		}
+		fn := strip(ci.node.Child("function"))
+		if fn == nil || !m.t.members[fn.Kind] {
+			continue
+		}
+		for _, li := range ci.loops {
+			if grown[li] == nil {
+				grown[li] = map[string]bool{}
+			}
+			grown[li][m.text(strip(fn.Child("object")))] = true
+		}
+	}
 	retIdx := map[*syntax.Node]int{}
 	for i, n := range fs.retNodes {
 		retIdx[n] = i
@@ -102,6 +118,14 @@ func (b *builder) branches(fs *fnState) {
 			}
 			lt, rt := m.text(strip(l)), m.text(strip(r))
 			isCounter := func(s string) (int, bool) {
+				if v := sizeOf(s); v != "" {
+					// len(history) - init_len < max_turns: a collection the loop grows
+					for _, li := range c.loops {
+						if grown[li][v] {
+							return li, true
+						}
+					}
+				}
 				if c.loop >= 0 && counters[c.loop][s] {
 					return c.loop, true
 				}
@@ -436,6 +460,10 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 				}
 			}
 		}
+	case n.Kind == "call" && (m.text(n.Child("function")) == "float" || m.text(n.Child("function")) == "int") &&
+		len(n.Child("arguments").NamedChildren()) == 1 && t.stringKinds[n.Child("arguments").NamedChildren()[0].Kind]:
+		// float("inf"): a constant written as a conversion
+		return m.text(n), m.pos(n), true
 	case n.Kind == "call":
 		// Field(default=10), field(default=10)
 		if args := n.Child("arguments"); args != nil {
@@ -980,4 +1008,20 @@ func raisesIn(t *table, n *syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// sizeOf returns the collection whose size a counter expression measures: len(x), x.length,
+// len(x) - start.
+func sizeOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, " - "); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	switch {
+	case strings.HasPrefix(s, "len(") && strings.HasSuffix(s, ")") && !strings.ContainsAny(s[4:len(s)-1], "(), "):
+		return s[4 : len(s)-1]
+	case strings.HasSuffix(s, ".length") && !strings.ContainsAny(s, "(), "):
+		return strings.TrimSuffix(s, ".length")
+	}
+	return ""
 }

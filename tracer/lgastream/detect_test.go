@@ -42,7 +42,7 @@ func TestDetectAll(t *testing.T) {
 			return nil
 		})
 	}
-	if n < 55 {
+	if n < 66 {
 		t.Errorf("only %d astream files", n)
 	}
 }

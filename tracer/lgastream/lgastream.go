@@ -100,6 +100,12 @@ func classify(line []byte, lenient bool) (chunk, bool) {
 	if obj["payload"] != nil && json.Unmarshal(obj["type"], &typ) == nil && debugTypes[typ] {
 		return chunk{mode: "debug", data: t}, true
 	}
+	if ns := bytes.TrimSpace(obj["ns"]); obj["data"] != nil && len(ns) > 0 && ns[0] == '[' && json.Unmarshal(obj["type"], &typ) == nil && modes[typ] {
+		// a typed stream part (astream(…, version="v2")): {"type": mode, "ns": […], "data": chunk}
+		var n []any
+		_ = json.Unmarshal(ns, &n)
+		return chunk{mode: typ, data: obj["data"], sub: len(n) > 0}, true
+	}
 	if m := bytes.TrimSpace(obj["messages"]); len(m) > 0 && m[0] == '[' {
 		return chunk{mode: "values", data: t}, true
 	}
@@ -422,6 +428,31 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 		return fmt.Errorf("debug event: %w", err)
 	}
 	ts, _ := time.Parse(time.RFC3339Nano, ev.Timestamp)
+	return r.task(ev.Type, ev.Payload, line, ts)
+}
+
+// typed reads a "tasks" or "checkpoints" chunk: the payload of a debug task/task_result or
+// checkpoint event without its envelope (and without a timestamp).
+func (r *reader) typed(mode string, data json.RawMessage, line int) error {
+	typ := "checkpoint"
+	if mode == "tasks" {
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(data, &keys); err != nil {
+			return fmt.Errorf("tasks chunk: %w", err)
+		}
+		typ = "task"
+		if _, ok := keys["result"]; ok {
+			typ = "task_result"
+		} else if _, ok := keys["interrupts"]; ok {
+			typ = "task_result"
+		}
+	}
+	return r.task(typ, data, line, time.Time{})
+}
+
+// task reads a debug payload of type typ (checkpoint, task, task_result).
+func (r *reader) task(typ string, payload json.RawMessage, line int, ts time.Time) error {
+	ev := debugEvent{Type: typ, Payload: payload}
 	switch ev.Type {
 	case "checkpoint":
 		var p struct {
@@ -539,6 +570,8 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 			return rd.messagesChunk(c.data, n)
 		case "debug":
 			return rd.debug(c.data, n)
+		case "tasks", "checkpoints":
+			return rd.typed(c.mode, c.data, n)
 		}
 		return nil
 	})
@@ -552,7 +585,14 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	if mode == "" {
 		return err
 	}
-	b := &builder{em: em, st: em.Shared(), mode: mode, timeless: mode != "debug"}
+	timeless := true
+	for _, f := range rd.facts[mode] {
+		if !f.ts.IsZero() {
+			timeless = false
+			break
+		}
+	}
+	b := &builder{em: em, st: em.Shared(), mode: mode, timeless: timeless}
 	b.session = rd.thread
 	b.sessionInferred = false
 	if b.session == "" {

@@ -12,7 +12,7 @@ import (
 
 const samples = "../../testdata/samples-py/langgraph-astream/"
 
-var views = []string{".astream.jsonl", ".astream_updates.jsonl", ".astream_values.jsonl", ".astream_messages.jsonl", ".astream_debug.jsonl"}
+var views = []string{".astream.jsonl", ".astream_v2.jsonl", ".astream_updates.jsonl", ".astream_values.jsonl", ".astream_messages.jsonl", ".astream_debug.jsonl"}
 
 // TestSamples reads the astream output of testdata/samples-py/langgraph-astream (langgraph 1.2
 // Python; resumes in a second process from a SQLite checkpointer): every mode's view gives the
@@ -31,12 +31,12 @@ func TestSamples(t *testing.T) {
 				t.Errorf("run %d: kind %q parent %q, want a resume of %s", i, runs[i].Kind, runs[i].ParentRunID, runs[i-1].ID)
 			}
 		}
-		if strings.Contains(v.Path, "debug") && strings.Contains(string(v.Data), `"thread_id"`) && tree.Sessions[0].ID != "thread-"+v.Scenario {
+		if (strings.Contains(v.Path, "debug") || strings.Contains(v.Path, "_v2")) && strings.Contains(string(v.Data), `"thread_id"`) && tree.Sessions[0].ID != "thread-"+v.Scenario {
 			t.Errorf("session %q, want the thread id", tree.Sessions[0].ID)
 		}
 	})
-	if n != 55 {
-		t.Fatalf("%d views, want 55", n)
+	if n != 66 {
+		t.Fatalf("%d views, want 66", n)
 	}
 }
 

@@ -256,6 +256,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		sp.Requests = requests(a)
 		sp.CodeAction = codeAction(a)
 		sp.History = history(a)
+		sp.Answers = genAIAnswers(a)
 		if sp.Explicit == nil {
 			if fr := strs(a.val("gen_ai.response.finish_reasons")); len(fr) > 0 {
 				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}

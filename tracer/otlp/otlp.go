@@ -510,7 +510,9 @@ func keep(k []byte, where int) bool {
 	}
 	if bytes.HasPrefix(k, []byte("gen_ai.")) {
 		switch string(k) {
-		case "gen_ai.input.messages", "gen_ai.system_instructions", "gen_ai.prompt", "gen_ai.completion", "gen_ai.tool.definitions":
+		case "gen_ai.input.messages":
+			return true // read for its approval answers only (genAIAnswers), never kept
+		case "gen_ai.system_instructions", "gen_ai.prompt", "gen_ai.completion", "gen_ai.tool.definitions":
 			return false
 		}
 		return true
