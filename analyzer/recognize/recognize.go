@@ -112,6 +112,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.cancelAfterStep(l)
 		r.profileTools(l)
 		finishLoop(l)
 	}
@@ -1049,6 +1050,42 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+}
+
+// cancelAfterStep takes a check that follows every model call of the loop on the way back to
+// its head (Cancel.After) as a check between steps, when no check is on every iteration.
+func (r *rec) cancelAfterStep(l *Loop) {
+	if l.Map.ChecksCancel || l.LoopID < 0 || len(l.Map.ModelCalls) == 0 {
+		return
+	}
+	f := l.Func
+	sites := map[int]bool{}
+	for _, mc := range l.Map.ModelCalls {
+		found := false
+		for _, c := range f.Calls {
+			if pos(c.Pos) == mc.Pos && contains(c.Loops, l.LoopID) {
+				sites[c.ID], found = true, true
+			}
+		}
+		if !found {
+			return // a model call elsewhere (a helper's): not known to be followed
+		}
+	}
+	for _, c := range f.Cancels {
+		if len(c.Loops) == 0 || c.Loops[0].Loop != l.LoopID || c.Kind == "call" && r.isSite(l, c.Pos) {
+			continue
+		}
+		n := 0
+		for _, id := range c.After {
+			if sites[id] {
+				n++
+			}
+		}
+		if n == len(sites) {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }
