@@ -112,6 +112,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.cancelAfterStep(l)
 		r.profileTools(l)
 		finishLoop(l)
 	}
@@ -661,12 +662,26 @@ func (r *rec) engineLoops() {
 				holds, loopRule = true, b
 			}
 		}
+		if holds {
+			// an engine_loop rule or directive: the function's outermost repeating loop
+			for li := range f.Loops {
+				if f.Loops[li].Outer >= 0 || !repeats(f.Loops[li].Kind) {
+					continue
+				}
+				key := fmt.Sprintf("%d:%d", f.ID, li)
+				l := r.loops[key]
+				if l == nil {
+					l = r.newLoop(f, li)
+					r.loops[key] = l
+					r.order = append(r.order, l)
+				}
+				l.Map.Kind, l.Map.Provenance = model.LoopEngine, loopRule.Provenance
+				break
+			}
+		}
 		for i := range f.Calls {
 			c := &f.Calls[i]
 			eb, ok := r.engineRule(c, f.Key)
-			if !ok && !holds {
-				continue
-			}
 			if !ok {
 				continue
 			}
@@ -1106,6 +1121,42 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+}
+
+// cancelAfterStep takes a check that follows every model call of the loop on the way back to
+// its head (Cancel.After) as a check between steps, when no check is on every iteration.
+func (r *rec) cancelAfterStep(l *Loop) {
+	if l.Map.ChecksCancel || l.LoopID < 0 || len(l.Map.ModelCalls) == 0 {
+		return
+	}
+	f := l.Func
+	sites := map[int]bool{}
+	for _, mc := range l.Map.ModelCalls {
+		found := false
+		for _, c := range f.Calls {
+			if pos(c.Pos) == mc.Pos && contains(c.Loops, l.LoopID) {
+				sites[c.ID], found = true, true
+			}
+		}
+		if !found {
+			return // a model call elsewhere (a helper's): not known to be followed
+		}
+	}
+	for _, c := range f.Cancels {
+		if len(c.Loops) == 0 || c.Loops[0].Loop != l.LoopID || c.Kind == "call" && r.isSite(l, c.Pos) {
+			continue
+		}
+		n := 0
+		for _, id := range c.After {
+			if sites[id] {
+				n++
+			}
+		}
+		if n == len(sites) {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }

@@ -23,6 +23,7 @@ type runB struct {
 	errText       string
 	errTool       bool
 	lastNext      int
+	openTasks     map[string]*fact // debug tasks started and not ended
 	lastModel     *fact
 	toolsAfter    int // tool results since the last model call
 	byCall        map[string]*callB
@@ -56,7 +57,7 @@ type builder struct {
 }
 
 func (b *builder) start(f *fact, resume bool) *runB {
-	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}}
+	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}, openTasks: map[string]*fact{}}
 	b.runs = append(b.runs, r)
 	b.cur = r
 	return r
@@ -89,6 +90,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 			continue
 		case fNext:
 			r.lastNext = f.next
+			continue
+		case fTaskStart:
+			r.openTasks[f.task] = f
+			continue
+		case fTaskEnd:
+			delete(r.openTasks, f.task)
 			continue
 		}
 		if r.interrupted && f.k != fInterrupt {
@@ -128,8 +135,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 			r.toolsAfter++
 		case fInterrupt:
 			r.interrupted, r.breakpoint = true, f.breakpoint
+			calls := f.more
 			if f.id != "" {
-				c := b.call(r, &fact{id: f.id, name: f.name, line: f.line, ts: f.ts})
+				calls = append([][2]string{{f.id, f.name}}, calls...)
+			}
+			for _, in := range calls {
+				c := b.call(r, &fact{id: in[0], name: in[1], line: f.line, ts: f.ts})
 				c.ended, c.interrupted, c.end = true, true, f.ts
 			}
 		case fError:
@@ -142,6 +153,23 @@ func (b *builder) build(facts []*fact, firstLine int) {
 				}
 				r.errTool = true
 			}
+		}
+	}
+	for _, r := range b.runs {
+		if len(r.openTasks) == 0 || r.interrupted || r.errText != "" {
+			continue
+		}
+		// a node's task was running when the stream stopped: the calls the model asked for
+		// and no call answered are the ones it was running
+		for _, id := range r.pending() {
+			name := ""
+			for i, c := range r.lastModel.calls {
+				if c == id {
+					name = r.lastModel.callNames[i]
+				}
+			}
+			t := r.anyTask()
+			b.call(r, &fact{id: id, name: name, line: t.line, ts: t.ts})
 		}
 	}
 	for i, r := range b.runs {
@@ -302,6 +330,17 @@ func (b *builder) emitRun(i int, r *runB) {
 	b.endRun(r, runID, turnID)
 }
 
+// anyTask returns the earliest open task of the run.
+func (r *runB) anyTask() *fact {
+	var first *fact
+	for _, t := range r.openTasks {
+		if first == nil || t.line < first.line {
+			first = t
+		}
+	}
+	return first
+}
+
 // open says whether the stream stopped in the middle of the run: no end, pause or error in it.
 func (r *runB) open() bool {
 	st, _, _ := r.outcome()
@@ -334,6 +373,9 @@ func (r *runB) outcome() (model.RunStatus, model.StopReason, string) {
 		if !c.ended {
 			return model.StatusRunning, "", ""
 		}
+	}
+	if len(r.openTasks) > 0 {
+		return model.StatusRunning, "", "" // a node was still running when the stream stopped
 	}
 	if len(r.pending()) > 0 {
 		if r.lastNext > 0 {
