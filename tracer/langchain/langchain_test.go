@@ -16,6 +16,9 @@ import (
 
 func pick(t *testing.T, b []byte) tracertest.DecodeFunc {
 	t.Helper()
+	if DetectMultipart(b) > 0 {
+		return DecodeMultipart
+	}
 	return tracertest.Pick(t, b, "langchain", tracertest.Format{Detect: DetectRuns, Decode: DecodeRuns}, tracertest.Format{Detect: DetectEvents, Decode: DecodeEvents})
 }
 

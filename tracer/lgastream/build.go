@@ -27,6 +27,7 @@ type runB struct {
 	lastModel     *fact
 	toolsAfter    int // tool results since the last model call
 	byCall        map[string]*callB
+	stepOf        map[string]*stepB // requested call id → the step whose model call requested it
 }
 
 type stepB struct {
@@ -57,7 +58,7 @@ type builder struct {
 }
 
 func (b *builder) start(f *fact, resume bool) *runB {
-	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}, openTasks: map[string]*fact{}}
+	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}, openTasks: map[string]*fact{}, stepOf: map[string]*stepB{}}
 	b.runs = append(b.runs, r)
 	b.cur = r
 	return r
@@ -121,8 +122,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 		}
 		switch f.k {
 		case fModel:
-			r.steps = append(r.steps, &stepB{model: f, ts: f.ts})
+			st := &stepB{model: f, ts: f.ts}
+			r.steps = append(r.steps, st)
 			r.lastModel, r.toolsAfter = f, 0
+			for _, id := range f.calls {
+				r.stepOf[id] = st // the step a call of this id joins (the latest request wins)
+			}
 		case fRewrite:
 		case fToolStart:
 			b.call(r, f)
@@ -187,16 +192,7 @@ func (b *builder) call(r *runB, f *fact) *callB {
 	if f.id != "" {
 		r.byCall[f.id] = c
 	}
-	var st *stepB
-	for i := len(r.steps) - 1; i >= 0 && st == nil; i-- {
-		if m := r.steps[i].model; m != nil {
-			for _, id := range m.calls {
-				if id == f.id {
-					st = r.steps[i]
-				}
-			}
-		}
-	}
+	st := r.stepOf[f.id]
 	if st == nil && len(r.steps) > 0 {
 		st = r.steps[len(r.steps)-1] // the last step (its model's ids did not match)
 	}
