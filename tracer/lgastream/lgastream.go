@@ -78,6 +78,17 @@ func classify(line []byte, lenient bool) (chunk, bool) {
 			var ns []any
 			_ = json.Unmarshal(arr[0], &ns)
 			return chunk{mode: mode, data: arr[2], sub: len(ns) > 0}, true
+		case len(arr) == 2 && len(bytes.TrimSpace(arr[0])) > 0 && bytes.TrimSpace(arr[0])[0] == '[' && len(bytes.TrimSpace(arr[1])) > 0 && bytes.TrimSpace(arr[1])[0] == '{':
+			// (namespace, chunk): one mode with subgraphs=True
+			var ns []string
+			if json.Unmarshal(arr[0], &ns) != nil {
+				return chunk{}, false
+			}
+			c, ok := classify(arr[1], true)
+			if ok {
+				c.sub = c.sub || len(ns) > 0
+			}
+			return c, ok
 		case len(arr) == 2:
 			var msg struct {
 				Type string `json:"type"`

@@ -75,6 +75,16 @@ func TestShapes(t *testing.T) {
 		`[[], "updates", {"agent": {"messages": [{"type": "ai", "id": "m3", "content": "again"}]}}]`,
 	}, "\n") + "\n"
 	evs := tracertest.DecodeClean(t, Decode, "shapes.jsonl", []byte(in))
+	// the same as (namespace, chunk) pairs of one mode (subgraphs=True)
+	var pairs []string
+	for _, l := range strings.Split(strings.TrimSpace(in), "\n") {
+		i := strings.Index(l, `"updates", `)
+		pairs = append(pairs, l[:i]+l[i+len(`"updates", `):])
+	}
+	evs2 := tracertest.DecodeClean(t, Decode, "pairs.jsonl", []byte(strings.Join(pairs, "\n")+"\n"))
+	if a, b := model.Project(evs).Summarize(), model.Project(evs2).Summarize(); a != b {
+		t.Errorf("(ns, chunk) pairs read as %+v, (ns, mode, chunk) as %+v", b, a)
+	}
 	tree := model.Project(evs)
 	s := tree.Summarize()
 	if s.Runs != 3 || s.ModelCalls != 3 || s.ToolCalls != 1 || s.Steps != 4 {
