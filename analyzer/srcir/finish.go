@@ -274,6 +274,7 @@ func (b *builder) localAliases(fs *fnState) {
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
 	b.counterArgs()
+	b.fieldFacts()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -294,6 +295,8 @@ func (b *builder) finish() {
 	b.each(b.flows)
 	b.defaults()
 	b.argDefaults()
+	b.fieldDefaults()
+	b.directives()
 	b.sentinels()
 }
 
@@ -716,4 +719,97 @@ func (b *builder) diagnostics() []Diag {
 		}
 	}
 	return out
+}
+
+// fieldFacts indexes, over the whole program, the fields incremented on some object
+// (state._currentTurn++ in a helper the loop calls) and the classes whose methods assign a
+// field of their instance (this._maxTurns = maxTurns): a field compared on a value of
+// unknown type is keyed by the one class that has it.
+func (b *builder) fieldFacts() {
+	b.incFields = map[string]bool{}
+	b.fieldOwners = map[string][]*class{}
+	for _, fs := range b.funcs {
+		t := fs.mod.t
+		for _, in := range fs.incs {
+			if i := strings.LastIndexByte(in.target, '.'); i > 0 {
+				b.incFields[in.target[i+1:]] = true
+			}
+		}
+		k := fs.cls
+		if k == nil {
+			continue
+		}
+		for _, a := range fs.assigns {
+			for _, n := range a.lhs {
+				if rest, ok := strings.CutPrefix(n, t.self+"."); ok && !strings.ContainsAny(rest, ".[") {
+					owners := b.fieldOwners[rest]
+					if len(owners) == 0 || owners[len(owners)-1] != k {
+						b.fieldOwners[rest] = append(owners, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// directives records the lifeline: comments on the lines above functions, methods and
+// class-level fields (decorators and other comments may sit between).
+func (b *builder) directives() {
+	add := func(m *module, line int, key string) {
+		if m.lines == nil {
+			m.lines = strings.Split(string(m.tree.Src), "\n")
+		}
+		for l := line - 1; l >= 1 && l > line-12; l-- {
+			t := strings.TrimSpace(m.lines[l-1])
+			if strings.HasPrefix(t, "@") {
+				continue
+			}
+			var rest string
+			switch {
+			case strings.HasPrefix(t, "#"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "#"))
+			case strings.HasPrefix(t, "//"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "//"))
+			case strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*"):
+				rest = strings.TrimSpace(strings.TrimLeft(t, "/*"))
+			default:
+				return
+			}
+			v, ok := strings.CutPrefix(rest, "lifeline:")
+			if !ok {
+				continue
+			}
+			f := strings.Fields(v)
+			if len(f) == 0 || f[0] == "ignore" || f[0] == "file-ignore" {
+				continue
+			}
+			b.prog.Directives = append(b.prog.Directives, ir.Directive{Key: key, Verb: f[0], Args: f[1:], Pos: ir.Pos{File: m.file, Line: l}})
+		}
+	}
+	for _, fs := range b.funcs {
+		if fs.f.Key != "" && fs.parent == nil {
+			add(fs.mod, fs.node.Line, fs.f.Key)
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		names := make([]string, 0, len(k.fields)+len(k.annots))
+		seen := map[string]bool{}
+		for n := range k.fields {
+			names = append(names, n)
+			seen[n] = true
+		}
+		for n := range k.annots {
+			if !seen[n] {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			node := k.fields[n]
+			if node == nil {
+				node = k.annots[n]
+			}
+			add(k.mod, node.Line, k.key+"."+n)
+		}
+	}
 }
