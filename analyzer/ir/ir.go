@@ -352,6 +352,10 @@ type Cancel struct {
 	// Loops are the enclosing loops (innermost first) and, for each, whether every iteration's
 	// path passes this check.
 	Loops []LoopObs `json:"loops,omitempty"`
+	// After are the calls of the Func (ids) after which every path to the end of the
+	// innermost loop's iteration passes this check: a check that follows each step's model
+	// call is a check between steps even when the body has paths without a step.
+	After []int `json:"after,omitempty"`
 }
 
 // LoopObs says whether an observation is on every iteration's path of a loop.

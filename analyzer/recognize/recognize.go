@@ -112,6 +112,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.cancelAfterStep(l)
 		r.profileTools(l)
 		finishLoop(l)
 	}
@@ -213,6 +214,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
+			if ch.Indirect && !r.near(f, c, ch.Func) && !r.callsUp(f, ch.Func, 2) {
+				// tested only after passing through other calls, in a function that neither
+				// holds the call, nor is its callee or a caller it returns to: that test
+				// decides for some other call
+				continue
+			}
 			if ch.Leaves && (leaving == nil || !ch.Indirect && leaving.Indirect) {
 				leaving = &fl.Checked[i]
 			}
@@ -367,6 +374,20 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	return false
 }
 
+// callsUp reports whether Func g calls f directly or through up to depth-1 other functions
+// (the result of a call in f can travel back to g through returns).
+func (r *rec) callsUp(f *ir.Func, g, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	for _, ref := range r.callers[f.ID] {
+		if ref.Func == g || ref.Func != f.ID && r.callsUp(r.p.Funcs[ref.Func], g, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
 // runsItsTools reports whether every tool call of a site is in code its callees run.
 func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 	if len(c.Targets) == 0 {
@@ -419,6 +440,11 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// method plans, its caller's loop repeats it)
 	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch)
 	if holder == nil {
+		return
+	}
+	if loopID < 0 && !r.recursiveAvoiding(holder, s) {
+		// the function runs again only through the tools it dispatches: each tool starts a
+		// child run (a tree of runs as deep as the tools nest), not the next step of this one
 		return
 	}
 	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
@@ -499,6 +525,52 @@ func (r *rec) recursive(f *ir.Func) bool {
 					return true
 				}
 				if walk(r.p.Funcs[t], d+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(f, 0, map[int]bool{})
+}
+
+// recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
+// that does not pass through the dispatch of site s: a call that receives a tool call's name
+// or runs the callable it selects. A turn recursion calls itself after the tools ran, with
+// their results; a recursion only through the dispatched tools is a tool running a child run
+// (a tree of runs as deep as the tools nest), not the next step of this run.
+func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
+	skip := map[ir.CallRef]bool{}
+	for _, t := range s.tools {
+		skip[t] = true
+	}
+	if s.c.Flow != nil {
+		for _, d := range s.c.Flow.Dispatch {
+			if d.Func < 0 || d.Func >= len(r.p.Funcs) {
+				continue
+			}
+			for _, dc := range r.p.Funcs[d.Func].Calls {
+				if dc.Pos == d.Pos {
+					skip[ir.CallRef{Func: d.Func, Call: dc.ID}] = true
+				}
+			}
+		}
+	}
+	if len(skip) == 0 {
+		return true
+	}
+	var walk func(g *ir.Func, d int, seen map[int]bool) bool
+	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
+		if d > 3 || seen[g.ID] {
+			return false
+		}
+		seen[g.ID] = true
+		for _, c := range g.Calls {
+			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] {
+				continue
+			}
+			for _, t := range c.Targets {
+				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
 			}
@@ -1049,6 +1121,42 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+}
+
+// cancelAfterStep takes a check that follows every model call of the loop on the way back to
+// its head (Cancel.After) as a check between steps, when no check is on every iteration.
+func (r *rec) cancelAfterStep(l *Loop) {
+	if l.Map.ChecksCancel || l.LoopID < 0 || len(l.Map.ModelCalls) == 0 {
+		return
+	}
+	f := l.Func
+	sites := map[int]bool{}
+	for _, mc := range l.Map.ModelCalls {
+		found := false
+		for _, c := range f.Calls {
+			if pos(c.Pos) == mc.Pos && contains(c.Loops, l.LoopID) {
+				sites[c.ID], found = true, true
+			}
+		}
+		if !found {
+			return // a model call elsewhere (a helper's): not known to be followed
+		}
+	}
+	for _, c := range f.Cancels {
+		if len(c.Loops) == 0 || c.Loops[0].Loop != l.LoopID || c.Kind == "call" && r.isSite(l, c.Pos) {
+			continue
+		}
+		n := 0
+		for _, id := range c.After {
+			if sites[id] {
+				n++
+			}
+		}
+		if n == len(sites) {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }

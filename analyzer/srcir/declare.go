@@ -22,6 +22,10 @@ type builder struct {
 	methodsByName map[string][]*fnState
 	// nsRoot marks the analysis roots that are Python namespace packages themselves.
 	nsRoot map[string]bool
+	// incFields are the field names incremented on some object anywhere; fieldOwners the
+	// classes that assign each field of their instance (fieldFacts).
+	incFields   map[string]bool
+	fieldOwners map[string][]*class
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex
@@ -733,6 +737,11 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 			}
 		} else if spec, ok := requireOf(m, r); ok {
 			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
+		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs[r.Kind] && !m.t.lambdas[r.Kind] && !m.t.classes[r.Kind] {
+			// exports.DEFAULT_MAX_TURNS = 10 (tsc declares it "void 0" first): a module value
+			if s := m.syms[name]; s == nil || s.kind == symValue {
+				m.syms[name] = &sym{kind: symValue, value: r, pos: m.pos(e)}
+			}
 		}
 	case lt == "module.exports":
 		m.hasExportSyntax = true

@@ -292,6 +292,7 @@ func (b *builder) localAliases(fs *fnState) {
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
 	b.counterArgs()
+	b.fieldFacts()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -312,6 +313,7 @@ func (b *builder) finish() {
 	b.each(b.flows)
 	b.defaults()
 	b.argDefaults()
+	b.fieldDefaults()
 	b.directives()
 	b.sentinels()
 }
@@ -738,6 +740,37 @@ func (b *builder) diagnostics() []Diag {
 		}
 	}
 	return out
+}
+
+// fieldFacts indexes, over the whole program, the fields incremented on some object
+// (state._currentTurn++ in a helper the loop calls) and the classes whose methods assign a
+// field of their instance (this._maxTurns = maxTurns): a field compared on a value of
+// unknown type is keyed by the one class that has it.
+func (b *builder) fieldFacts() {
+	b.incFields = map[string]bool{}
+	b.fieldOwners = map[string][]*class{}
+	for _, fs := range b.funcs {
+		t := fs.mod.t
+		for _, in := range fs.incs {
+			if i := strings.LastIndexByte(in.target, '.'); i > 0 {
+				b.incFields[in.target[i+1:]] = true
+			}
+		}
+		k := fs.cls
+		if k == nil {
+			continue
+		}
+		for _, a := range fs.assigns {
+			for _, n := range a.lhs {
+				if rest, ok := strings.CutPrefix(n, t.self+"."); ok && !strings.ContainsAny(rest, ".[") {
+					owners := b.fieldOwners[rest]
+					if len(owners) == 0 || owners[len(owners)-1] != k {
+						b.fieldOwners[rest] = append(owners, k)
+					}
+				}
+			}
+		}
+	}
 }
 
 // directives records the lifeline: comments on the lines above functions, methods and
