@@ -260,7 +260,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
 				for _, t := range f.Calls[ret.Err.Call].Targets {
-					startFailed = startFailed || r.startsAsync(t, reaches, 0)
+					startFailed = startFailed || r.startsAsync(t, reaches, depth+1)
 				}
 			}
 		}
@@ -466,6 +466,8 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	// depth carries on from the exits that asked: exits and startsAsync call each other on
+	// mutually recursive functions (a run whose tools are child runs)
 	for _, ex := range r.exits(r.p.Funcs[id], reaches, depth+1, map[int]bool{}) {
 		if ex.Outcome == model.OutcomeStarted {
 			return true
