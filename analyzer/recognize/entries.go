@@ -68,7 +68,8 @@ func (r *rec) reaches() map[int]*reach {
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -301,6 +302,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
+			// returned because the run pauses for input or approval: it waits, to be resumed
+			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
+		}
 		out = append(out, ex)
 	}
 	return out
@@ -420,7 +425,7 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 200; d++ {
+	for d := 0; len(queue) > 0 && d < 1500; d++ {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
