@@ -61,6 +61,18 @@ type Program struct {
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
+	// Directives are the lifeline: comments of sources without a type checker's doc
+	// comments (Python "# lifeline:verb args", TS/JS "// lifeline:verb args" on the lines above
+	// a declaration), keyed by the declared object's key.
+	Directives []Directive `json:"directives,omitempty"`
+}
+
+// Directive is a lifeline: comment on a declaration.
+type Directive struct {
+	Key  string   `json:"key"`
+	Verb string   `json:"verb"`
+	Args []string `json:"args,omitempty"`
+	Pos  Pos      `json:"pos"`
 }
 
 // Func is a function, method or closure with a body.
@@ -152,6 +164,10 @@ type Loop struct {
 	Over string `json:"over,omitempty"`
 	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
 	OverCall int `json:"over_call"`
+	// Retry is true when the loop only repeats after a failure (its body ends by leaving and
+	// goes round again only from an error path): a provider retry around one call, never a
+	// turn loop.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Call is a call site.
@@ -337,6 +353,10 @@ type Cancel struct {
 	// Loops are the enclosing loops (innermost first) and, for each, whether every iteration's
 	// path passes this check.
 	Loops []LoopObs `json:"loops,omitempty"`
+	// After are the calls of the Func (ids) after which every path to the end of the
+	// innermost loop's iteration passes this check: a check that follows each step's model
+	// call is a check between steps even when the body has paths without a step.
+	After []int `json:"after,omitempty"`
 }
 
 // LoopObs says whether an observation is on every iteration's path of a loop.

@@ -85,7 +85,8 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					// a tool that runs an agent: the loop is the child run's, not the caller's
 					continue
 				}
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -291,7 +292,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
 				for _, t := range f.Calls[ret.Err.Call].Targets {
-					startFailed = startFailed || r.startsAsync(t, reaches, 0)
+					startFailed = startFailed || r.startsAsync(t, reaches, depth+1)
 				}
 			}
 		}
@@ -320,6 +321,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
 		case atBound:
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), boundReason
+		case ret.Err.Kind == ir.ValCall && r.valueOnly(f, ret.Err.Call):
+			// return self._return(output): a helper that only builds the result
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -494,10 +498,30 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	// depth carries on from the exits that asked: exits and startsAsync call each other on
+	// mutually recursive functions (a run whose tools are child runs)
 	for _, ex := range r.exits(r.p.Funcs[id], reaches, depth+1, map[int]bool{}) {
 		if ex.Outcome == model.OutcomeStarted {
 			return true
 		}
 	}
 	return false
+}
+
+// valueOnly reports whether call id of f runs one function of the program every return of
+// which is a value (no error, raise or pass-through): returning its result completes the run.
+func (r *rec) valueOnly(f *ir.Func, id int) bool {
+	if id < 0 || id >= len(f.Calls) || len(f.Calls[id].Targets) != 1 {
+		return false
+	}
+	g := r.p.Funcs[f.Calls[id].Targets[0]]
+	if len(g.Returns) == 0 || len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream" || g.Results[0] == "chan") {
+		return false
+	}
+	for _, rt := range g.Returns {
+		if rt.Err != nil && rt.Err.Kind != ir.ValNil {
+			return false
+		}
+	}
+	return true
 }

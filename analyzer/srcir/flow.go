@@ -238,10 +238,19 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			// next_step.type == "next_step_final_output", finish_reason == "stop": nothing
 			// pending when equal
 			return true, op == "==" || op == "===" || op == "is"
+		case op == "instanceof" && finalWord(rt):
+			// output instanceof FinalOutput: the final answer
+			return true, true
 		case op == "in" || op == "not in":
 			return false, false
 		}
 		return false, false
+	}
+	if t.calls[n.Kind] && calleeText(m, n) == "isinstance" {
+		// isinstance(output, AgentFinish): the result is the final answer
+		if args := n.Child("arguments").NamedChildren(); len(args) == 2 && mentions(m, args[0], vars) && finalWord(m.text(args[1])) {
+			return true, true
+		}
 	}
 	if t.calls[n.Kind] {
 		// a type test (isinstance, hasattr, callable, any, all) is no emptiness test

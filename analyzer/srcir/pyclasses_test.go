@@ -3,12 +3,14 @@
 package srcir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
 )
 
 // pyClassesSrc exercises the Python classes of receivers, defaults and returns the
@@ -226,4 +228,76 @@ func lineOf(src, sub string) int {
 		return -1
 	}
 	return strings.Count(src[:i], "\n") + 1
+}
+
+// executorSrc is the classic executor shape: a private hook (_call) of a class whose base is
+// outside the analysed files, the plan step in a helper the loop calls, a type test for the
+// final answer, the counter passed to a helper that compares it with a class field's bound,
+// and returns through a helper that only builds the result.
+const executorSrc = `from base import Chain
+
+
+class AgentFinish:
+    pass
+
+
+class Planner:
+    def plan(self, steps):
+        return None
+
+
+class Executor(Chain):
+    max_iterations: int = 15
+
+    def __init__(self, agent: Planner, tools):
+        self.agent = agent
+        self.tools = tools
+
+    def _should_continue(self, iterations):
+        if self.max_iterations is not None and iterations >= self.max_iterations:
+            return False
+        return True
+
+    def _step(self, steps):
+        output = self.agent.plan(steps)
+        if isinstance(output, AgentFinish):
+            return output
+        for action in output:
+            tool = self.tools[action.tool]
+            steps.append(tool.run(action.tool_input))
+        return steps
+
+    def _return(self, output):
+        return {"output": output}
+
+    def _call(self, inputs):
+        steps = []
+        iterations = 0
+        while self._should_continue(iterations):
+            out = self._step(steps)
+            if isinstance(out, AgentFinish):
+                return self._return(out)
+            iterations += 1
+        return self._return(None)
+`
+
+func TestPythonExecutorShape(t *testing.T) {
+	p := buildPy(t, executorSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	got := describe(res, filepath.Base)
+	want := fmt.Sprintf(`entry m.Executor._call m.py:%d
+  loop for m.Executor._call line %d
+    bound self.max_iterations default 15@m.py:%d optional=true line %d
+    at bound silent return False max_steps line %d
+    cancel false line 0
+    model m.Planner.plan m.py:%d
+    tool tool.run m.py:%d parallel=false
+  exit completed goal_reached line %d
+  exit completed goal_reached line %d
+`, lineOf(executorSrc, "def _call"), lineOf(executorSrc, "while self._should_continue"), lineOf(executorSrc, "max_iterations: int = 15"),
+		lineOf(executorSrc, "if self.max_iterations"), lineOf(executorSrc, "return False"), lineOf(executorSrc, "self.agent.plan"),
+		lineOf(executorSrc, "tool.run("), lineOf(executorSrc, "return self._return(out)"), lineOf(executorSrc, "return self._return(None)"))
+	if got != want {
+		t.Errorf("recognized:\n%s\nwant:\n%s", got, want)
+	}
 }

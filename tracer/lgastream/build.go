@@ -23,9 +23,11 @@ type runB struct {
 	errText       string
 	errTool       bool
 	lastNext      int
+	openTasks     map[string]*fact // debug tasks started and not ended
 	lastModel     *fact
 	toolsAfter    int // tool results since the last model call
 	byCall        map[string]*callB
+	stepOf        map[string]*stepB // requested call id → the step whose model call requested it
 }
 
 type stepB struct {
@@ -56,7 +58,7 @@ type builder struct {
 }
 
 func (b *builder) start(f *fact, resume bool) *runB {
-	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}}
+	r := &runB{line: f.line, ts: f.ts, resume: resume, byCall: map[string]*callB{}, openTasks: map[string]*fact{}, stepOf: map[string]*stepB{}}
 	b.runs = append(b.runs, r)
 	b.cur = r
 	return r
@@ -90,6 +92,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 		case fNext:
 			r.lastNext = f.next
 			continue
+		case fTaskStart:
+			r.openTasks[f.task] = f
+			continue
+		case fTaskEnd:
+			delete(r.openTasks, f.task)
+			continue
 		}
 		if r.interrupted && f.k != fInterrupt {
 			// work after a pause is the resume (Command(resume=…) or None on the same thread)
@@ -114,8 +122,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 		}
 		switch f.k {
 		case fModel:
-			r.steps = append(r.steps, &stepB{model: f, ts: f.ts})
+			st := &stepB{model: f, ts: f.ts}
+			r.steps = append(r.steps, st)
 			r.lastModel, r.toolsAfter = f, 0
+			for _, id := range f.calls {
+				r.stepOf[id] = st // the step a call of this id joins (the latest request wins)
+			}
 		case fRewrite:
 		case fToolStart:
 			b.call(r, f)
@@ -128,8 +140,12 @@ func (b *builder) build(facts []*fact, firstLine int) {
 			r.toolsAfter++
 		case fInterrupt:
 			r.interrupted, r.breakpoint = true, f.breakpoint
+			calls := f.more
 			if f.id != "" {
-				c := b.call(r, &fact{id: f.id, name: f.name, line: f.line, ts: f.ts})
+				calls = append([][2]string{{f.id, f.name}}, calls...)
+			}
+			for _, in := range calls {
+				c := b.call(r, &fact{id: in[0], name: in[1], line: f.line, ts: f.ts})
 				c.ended, c.interrupted, c.end = true, true, f.ts
 			}
 		case fError:
@@ -142,6 +158,23 @@ func (b *builder) build(facts []*fact, firstLine int) {
 				}
 				r.errTool = true
 			}
+		}
+	}
+	for _, r := range b.runs {
+		if len(r.openTasks) == 0 || r.interrupted || r.errText != "" {
+			continue
+		}
+		// a node's task was running when the stream stopped: the calls the model asked for
+		// and no call answered are the ones it was running
+		for _, id := range r.pending() {
+			name := ""
+			for i, c := range r.lastModel.calls {
+				if c == id {
+					name = r.lastModel.callNames[i]
+				}
+			}
+			t := r.anyTask()
+			b.call(r, &fact{id: id, name: name, line: t.line, ts: t.ts})
 		}
 	}
 	for i, r := range b.runs {
@@ -159,16 +192,7 @@ func (b *builder) call(r *runB, f *fact) *callB {
 	if f.id != "" {
 		r.byCall[f.id] = c
 	}
-	var st *stepB
-	for i := len(r.steps) - 1; i >= 0 && st == nil; i-- {
-		if m := r.steps[i].model; m != nil {
-			for _, id := range m.calls {
-				if id == f.id {
-					st = r.steps[i]
-				}
-			}
-		}
-	}
+	st := r.stepOf[f.id]
 	if st == nil && len(r.steps) > 0 {
 		st = r.steps[len(r.steps)-1] // the last step (its model's ids did not match)
 	}
@@ -302,6 +326,17 @@ func (b *builder) emitRun(i int, r *runB) {
 	b.endRun(r, runID, turnID)
 }
 
+// anyTask returns the earliest open task of the run.
+func (r *runB) anyTask() *fact {
+	var first *fact
+	for _, t := range r.openTasks {
+		if first == nil || t.line < first.line {
+			first = t
+		}
+	}
+	return first
+}
+
 // open says whether the stream stopped in the middle of the run: no end, pause or error in it.
 func (r *runB) open() bool {
 	st, _, _ := r.outcome()
@@ -334,6 +369,9 @@ func (r *runB) outcome() (model.RunStatus, model.StopReason, string) {
 		if !c.ended {
 			return model.StatusRunning, "", ""
 		}
+	}
+	if len(r.openTasks) > 0 {
+		return model.StatusRunning, "", "" // a node was still running when the stream stopped
 	}
 	if len(r.pending()) > 0 {
 		if r.lastNext > 0 {

@@ -78,6 +78,17 @@ func classify(line []byte, lenient bool) (chunk, bool) {
 			var ns []any
 			_ = json.Unmarshal(arr[0], &ns)
 			return chunk{mode: mode, data: arr[2], sub: len(ns) > 0}, true
+		case len(arr) == 2 && len(bytes.TrimSpace(arr[0])) > 0 && bytes.TrimSpace(arr[0])[0] == '[' && len(bytes.TrimSpace(arr[1])) > 0 && bytes.TrimSpace(arr[1])[0] == '{':
+			// (namespace, chunk): one mode with subgraphs=True
+			var ns []string
+			if json.Unmarshal(arr[0], &ns) != nil {
+				return chunk{}, false
+			}
+			c, ok := classify(arr[1], true)
+			if ok {
+				c.sub = c.sub || len(ns) > 0
+			}
+			return c, ok
 		case len(arr) == 2:
 			var msg struct {
 				Type string `json:"type"`
@@ -99,6 +110,12 @@ func classify(line []byte, lenient bool) (chunk, bool) {
 	var typ string
 	if obj["payload"] != nil && json.Unmarshal(obj["type"], &typ) == nil && debugTypes[typ] {
 		return chunk{mode: "debug", data: t}, true
+	}
+	if ns := bytes.TrimSpace(obj["ns"]); obj["data"] != nil && len(ns) > 0 && ns[0] == '[' && json.Unmarshal(obj["type"], &typ) == nil && modes[typ] {
+		// a typed stream part (astream(…, version="v2")): {"type": mode, "ns": […], "data": chunk}
+		var n []any
+		_ = json.Unmarshal(ns, &n)
+		return chunk{mode: typ, data: obj["data"], sub: len(n) > 0}, true
 	}
 	if m := bytes.TrimSpace(obj["messages"]); len(m) > 0 && m[0] == '[' {
 		return chunk{mode: "values", data: t}, true
@@ -204,6 +221,8 @@ const (
 	fInterrupt             // the graph stopped at interrupt() or a static breakpoint
 	fError                 // a node raised
 	fNext                  // a checkpoint saying which nodes run next (debug)
+	fTaskStart             // a node's task started (debug), its input naming no tool call
+	fTaskEnd               // a node's task ended (debug task_result)
 )
 
 type fact struct {
@@ -221,6 +240,10 @@ type fact struct {
 	usage      *model.Usage
 	next       int // fNext: how many nodes run next
 	node       string
+	task       string // fTaskStart/fTaskEnd: the task id
+	// more are the tool calls an interrupted task turned out to run (fInterrupt: its re-run in
+	// the resume returned their ToolMessages), as id, name pairs
+	more [][2]string
 }
 
 // reader turns chunks into facts, one list per mode.
@@ -232,6 +255,8 @@ type reader struct {
 	values int // values chunks read
 	models map[string]*fact
 	tasks  map[string]*fact // debug task id → its tool start
+	// paused maps a task id to the interrupt it stopped at
+	paused map[string]*fact
 }
 
 func (r *reader) add(mode string, f *fact) { r.facts[mode] = append(r.facts[mode], f) }
@@ -422,6 +447,31 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 		return fmt.Errorf("debug event: %w", err)
 	}
 	ts, _ := time.Parse(time.RFC3339Nano, ev.Timestamp)
+	return r.task(ev.Type, ev.Payload, line, ts)
+}
+
+// typed reads a "tasks" or "checkpoints" chunk: the payload of a debug task/task_result or
+// checkpoint event without its envelope (and without a timestamp).
+func (r *reader) typed(mode string, data json.RawMessage, line int) error {
+	typ := "checkpoint"
+	if mode == "tasks" {
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(data, &keys); err != nil {
+			return fmt.Errorf("tasks chunk: %w", err)
+		}
+		typ = "task"
+		if _, ok := keys["result"]; ok {
+			typ = "task_result"
+		} else if _, ok := keys["interrupts"]; ok {
+			typ = "task_result"
+		}
+	}
+	return r.task(typ, data, line, time.Time{})
+}
+
+// task reads a debug payload of type typ (checkpoint, task, task_result).
+func (r *reader) task(typ string, payload json.RawMessage, line int, ts time.Time) error {
+	ev := debugEvent{Type: typ, Payload: payload}
 	switch ev.Type {
 	case "checkpoint":
 		var p struct {
@@ -474,6 +524,8 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 			f := &fact{k: fToolStart, line: line, ts: ts, id: in.ToolCall.ID, name: in.ToolCall.Name, node: p.Name}
 			r.tasks[p.ID] = f
 			r.add("debug", f)
+		} else {
+			r.add("debug", &fact{k: fTaskStart, line: line, ts: ts, node: p.Name, task: p.ID})
 		}
 	case "task_result":
 		var p struct {
@@ -488,8 +540,19 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return fmt.Errorf("debug task_result: %w", err)
 		}
+		n0 := len(r.facts["debug"])
 		if ms := rawList(p.Result.Messages); len(ms) > 0 {
 			r.messages("debug", ms, line, ts, p.Name, false)
+		}
+		if in := r.paused[p.ID]; in != nil {
+			// the task that stopped at interrupt() ran again on resume: the tool calls whose
+			// ToolMessages it returned were running when it paused (interrupt() in a tool)
+			for _, f := range r.facts["debug"][n0:] {
+				if f.k == fTool && !f.synthetic {
+					in.more = append(in.more, [2]string{f.id, f.name})
+				}
+			}
+			delete(r.paused, p.ID)
 		}
 		start := r.tasks[p.ID]
 		switch {
@@ -504,8 +567,10 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 			if start != nil {
 				f.id, f.name = start.id, start.name // interrupt() inside the tool: it ran
 			}
+			r.paused[p.ID] = f
 			r.add("debug", f)
 		}
+		r.add("debug", &fact{k: fTaskEnd, line: line, ts: ts, node: p.Name, task: p.ID})
 	}
 	return nil
 }
@@ -513,7 +578,7 @@ func (r *reader) debug(data json.RawMessage, line int) error {
 // Decode reads astream output and emits canonical events. Each bad line is reported with its
 // number and reading goes on.
 func Decode(r io.Reader, em *ingest.Emitter) error {
-	rd := &reader{facts: map[string][]*fact{}, seen: map[string]map[string]string{}, ckpts: map[string]bool{}, models: map[string]*fact{}, tasks: map[string]*fact{}}
+	rd := &reader{facts: map[string][]*fact{}, seen: map[string]map[string]string{}, ckpts: map[string]bool{}, models: map[string]*fact{}, tasks: map[string]*fact{}, paused: map[string]*fact{}}
 	first := 0
 	err := ingest.EachLine(r, em, Name, func(line []byte, n int) error {
 		c, ok := classify(line, first != 0)
@@ -539,6 +604,8 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 			return rd.messagesChunk(c.data, n)
 		case "debug":
 			return rd.debug(c.data, n)
+		case "tasks", "checkpoints":
+			return rd.typed(c.mode, c.data, n)
 		}
 		return nil
 	})
@@ -552,7 +619,14 @@ func Decode(r io.Reader, em *ingest.Emitter) error {
 	if mode == "" {
 		return err
 	}
-	b := &builder{em: em, st: em.Shared(), mode: mode, timeless: mode != "debug"}
+	timeless := true
+	for _, f := range rd.facts[mode] {
+		if !f.ts.IsZero() {
+			timeless = false
+			break
+		}
+	}
+	b := &builder{em: em, st: em.Shared(), mode: mode, timeless: timeless}
 	b.session = rd.thread
 	b.sessionInferred = false
 	if b.session == "" {

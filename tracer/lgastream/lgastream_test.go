@@ -12,7 +12,7 @@ import (
 
 const samples = "../../testdata/samples-py/langgraph-astream/"
 
-var views = []string{".astream.jsonl", ".astream_updates.jsonl", ".astream_values.jsonl", ".astream_messages.jsonl", ".astream_debug.jsonl"}
+var views = []string{".astream.jsonl", ".astream_v2.jsonl", ".astream_updates.jsonl", ".astream_values.jsonl", ".astream_messages.jsonl", ".astream_debug.jsonl"}
 
 // TestSamples reads the astream output of testdata/samples-py/langgraph-astream (langgraph 1.2
 // Python; resumes in a second process from a SQLite checkpointer): every mode's view gives the
@@ -31,12 +31,34 @@ func TestSamples(t *testing.T) {
 				t.Errorf("run %d: kind %q parent %q, want a resume of %s", i, runs[i].Kind, runs[i].ParentRunID, runs[i-1].ID)
 			}
 		}
-		if strings.Contains(v.Path, "debug") && strings.Contains(string(v.Data), `"thread_id"`) && tree.Sessions[0].ID != "thread-"+v.Scenario {
+		if (strings.Contains(v.Path, "debug") || strings.Contains(v.Path, "_v2")) && strings.Contains(string(v.Data), `"thread_id"`) && tree.Sessions[0].ID != "thread-"+v.Scenario {
 			t.Errorf("session %q, want the thread id", tree.Sessions[0].ID)
 		}
 	})
-	if n != 55 {
-		t.Fatalf("%d views, want 55", n)
+	if n != 66 {
+		t.Fatalf("%d views, want 66", n)
+	}
+}
+
+// TestJSSamples reads LangGraph JS graph.stream() output (testdata/traces/langgraph/gen-stream.mjs:
+// [mode, chunk] pairs of four modes, and the updates chunks alone; dumpd() message envelopes;
+// pauses resumed in a second process from the MemorySaver's state).
+func TestJSSamples(t *testing.T) {
+	n := tracertest.EachViewWith(t, "../../testdata/traces/langgraph/1*_stream_*.expected.json", []string{".graph_stream.jsonl", ".graph_stream_updates.jsonl"}, func(t *testing.T, v tracertest.View) {
+		if Detect(v.Data) == 0 {
+			t.Fatal("not detected")
+		}
+		evs := tracertest.DecodeClean(t, Decode, filepath.Base(v.Path), v.Data)
+		tree := tracertest.AssertTree(t, evs, v.Want)
+		runs := tree.Sessions[0].Runs
+		for i := 1; i < len(runs); i++ {
+			if runs[i-1].Status == model.StatusWaiting && (runs[i].Kind != "resume" || runs[i].ParentRunID != runs[i-1].ID) {
+				t.Errorf("run %d: kind %q parent %q, want a resume of %s", i, runs[i].Kind, runs[i].ParentRunID, runs[i-1].ID)
+			}
+		}
+	})
+	if n != 10 {
+		t.Fatalf("%d views, want 10", n)
 	}
 }
 
@@ -53,6 +75,16 @@ func TestShapes(t *testing.T) {
 		`[[], "updates", {"agent": {"messages": [{"type": "ai", "id": "m3", "content": "again"}]}}]`,
 	}, "\n") + "\n"
 	evs := tracertest.DecodeClean(t, Decode, "shapes.jsonl", []byte(in))
+	// the same as (namespace, chunk) pairs of one mode (subgraphs=True)
+	var pairs []string
+	for _, l := range strings.Split(strings.TrimSpace(in), "\n") {
+		i := strings.Index(l, `"updates", `)
+		pairs = append(pairs, l[:i]+l[i+len(`"updates", `):])
+	}
+	evs2 := tracertest.DecodeClean(t, Decode, "pairs.jsonl", []byte(strings.Join(pairs, "\n")+"\n"))
+	if a, b := model.Project(evs).Summarize(), model.Project(evs2).Summarize(); a != b {
+		t.Errorf("(ns, chunk) pairs read as %+v, (ns, mode, chunk) as %+v", b, a)
+	}
 	tree := model.Project(evs)
 	s := tree.Summarize()
 	if s.Runs != 3 || s.ModelCalls != 3 || s.ToolCalls != 1 || s.Steps != 4 {
