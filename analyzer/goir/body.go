@@ -240,6 +240,12 @@ func (b *builder) calls(fs *funcState) {
 			flowSites[e.Site] = append(flowSites[e.Site], e.Callee.Func)
 		}
 	}
+	// the same callee order on every run (the graphs are built from maps)
+	for _, m := range []map[ssa.CallInstruction][]*ssa.Function{sites, flowSites} {
+		for _, fs := range m {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].String() < fs[j].String() })
+		}
+	}
 	for _, blk := range fn.Blocks {
 		for _, in := range blk.Instrs {
 			ci, ok := in.(ssa.CallInstruction)
@@ -700,6 +706,15 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 		return b.incFields[fieldOf(x.X.Type(), x.Field)]
 	case *ssa.Convert:
 		return b.isCounter(fs, x.X, depth+1)
+	case *ssa.Call:
+		// next.Add(1), atomic.AddInt64(&n, 1): a shared counter each iteration takes the next
+		// value of (a work queue's index)
+		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(s.Name(), "Add") {
+			return true
+		}
+		if m := x.Call.Method; m != nil && m.Pkg() != nil && m.Pkg().Path() == "sync/atomic" && strings.HasPrefix(m.Name(), "Add") {
+			return true
+		}
 	case *ssa.Parameter:
 		idx := -1
 		for i, p := range fs.fn.Params {

@@ -164,6 +164,10 @@ type Loop struct {
 	Over string `json:"over,omitempty"`
 	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
 	OverCall int `json:"over_call"`
+	// Retry is true when the loop only repeats after a failure (its body ends by leaving and
+	// goes round again only from an error path): a provider retry around one call, never a
+	// turn loop.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Call is a call site.
@@ -337,6 +341,9 @@ type Return struct {
 	AfterCalls []int `json:"after_calls,omitempty"`
 	// InLoop is the innermost loop the return is inside, -1 if none.
 	InLoop int `json:"in_loop"`
+	// Waiting is true when the return is taken because the run pauses: under a test of an
+	// interruption, a pending approval or human input (if interrupts: return ...).
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // Cancel is an observation of cancellation.

@@ -24,7 +24,20 @@ type reach struct {
 	returns bool
 }
 
+// reaches maps each function that reaches a turn loop to how. A loop reached only through a
+// tool call site (a tool that runs an agent: the child run's loop) counts for a function only
+// when it reaches no loop otherwise.
 func (r *rec) reaches() map[int]*reach {
+	strict, full := r.reach(true), r.reach(false)
+	for id := range full {
+		if s := strict[id]; s != nil && len(s.loops) > 0 {
+			full[id] = s
+		}
+	}
+	return full
+}
+
+func (r *rec) reach(skipTools bool) map[int]*reach {
 	out := map[int]*reach{}
 	get := func(id int) *reach {
 		x := out[id]
@@ -68,7 +81,12 @@ func (r *rec) reaches() map[int]*reach {
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				if skipTools && r.toolSite(c) {
+					// a tool that runs an agent: the loop is the child run's, not the caller's
+					continue
+				}
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -87,10 +105,25 @@ func (r *rec) reaches() map[int]*reach {
 	return out
 }
 
+// toolSite reports whether c is a recognized tool call site, or a call through an interface
+// method the recognized tool call sites call through.
+func (r *rec) toolSite(c *ir.Call) bool {
+	if c.Abstract != "" && r.toolAbstract[c.Abstract] {
+		return true
+	}
+	return r.toolPos[pos(c.Pos)]
+}
+
 // entries lists the run entries: exported functions (or methods an exported interface
 // exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
 func (r *rec) entries() []model.Entry {
 	r.toolAbstract = map[string]bool{}
+	r.toolPos = map[model.Position]bool{}
+	for _, l := range r.order {
+		for _, tc := range l.Map.ToolCalls {
+			r.toolPos[tc.Pos] = true
+		}
+	}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
@@ -259,7 +292,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
 				for _, t := range f.Calls[ret.Err.Call].Targets {
-					startFailed = startFailed || r.startsAsync(t, reaches, 0)
+					startFailed = startFailed || r.startsAsync(t, reaches, depth+1)
 				}
 			}
 		}
@@ -300,6 +333,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					ex.StopReason = sr
 				}
 			}
+		}
+		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
+			// returned because the run pauses for input or approval: it waits, to be resumed
+			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
 		out = append(out, ex)
 	}
@@ -420,7 +457,7 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 200; d++ {
+	for d := 0; len(queue) > 0 && d < 1500; d++ {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
@@ -465,6 +502,8 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	// depth carries on from the exits that asked: exits and startsAsync call each other on
+	// mutually recursive functions (a run whose tools are child runs)
 	for _, ex := range r.exits(r.p.Funcs[id], reaches, depth+1, map[int]bool{}) {
 		if ex.Outcome == model.OutcomeStarted {
 			return true

@@ -63,6 +63,8 @@ type rec struct {
 	cands   map[*Loop][]*site
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
+	// toolPos are the positions of the recognized tool call sites.
+	toolPos map[model.Position]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -76,7 +78,10 @@ func Recognize(p *ir.Program, o Options) *Result {
 			// a callback handed to a function that calls its parameter runs during the call
 			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
 			for _, a := range c.ArgFuncs {
-				if a != f.ID && r.callsParam(c.Targets) {
+				// (a closure written into a call of a callee the program does not hold,
+				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
+				// launch, see reaches; a function only named there may be a handler it keeps)
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 				}
 			}
@@ -214,6 +219,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
+			if ch.Indirect && !r.near(f, c, ch.Func) && !r.callsUp(f, ch.Func, 2) {
+				// tested only after passing through other calls, in a function that neither
+				// holds the call, nor is its callee or a caller it returns to: that test
+				// decides for some other call
+				continue
+			}
 			if ch.Leaves && (leaving == nil || !ch.Indirect && leaving.Indirect) {
 				leaving = &fl.Checked[i]
 			}
@@ -368,6 +379,20 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	return false
 }
 
+// callsUp reports whether Func g calls f directly or through up to depth-1 other functions
+// (the result of a call in f can travel back to g through returns).
+func (r *rec) callsUp(f *ir.Func, g, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	for _, ref := range r.callers[f.ID] {
+		if ref.Func == g || ref.Func != f.ID && r.callsUp(r.p.Funcs[ref.Func], g, depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
 // runsItsTools reports whether every tool call of a site is in code its callees run.
 func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 	if len(c.Targets) == 0 {
@@ -422,6 +447,11 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	if holder == nil {
 		return
 	}
+	if loopID < 0 && !r.recursiveAvoiding(holder, s) {
+		// the function runs again only through the tools it dispatches: each tool starts a
+		// child run (a tree of runs as deep as the tools nest), not the next step of this one
+		return
+	}
 	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
 	l := r.loops[key]
 	if l == nil {
@@ -447,8 +477,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, li := range loops {
 		l := f.Loops[li]
-		if c != nil && l.OverCall == c.ID {
-			continue
+		if c != nil && l.OverCall == c.ID || l.Retry {
+			continue // the drain of the call's own stream; a retry around the call
 		}
 		if repeats(l.Kind) {
 			return f, li
@@ -500,6 +530,52 @@ func (r *rec) recursive(f *ir.Func) bool {
 					return true
 				}
 				if walk(r.p.Funcs[t], d+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(f, 0, map[int]bool{})
+}
+
+// recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
+// that does not pass through the dispatch of site s: a call that receives a tool call's name
+// or runs the callable it selects. A turn recursion calls itself after the tools ran, with
+// their results; a recursion only through the dispatched tools is a tool running a child run
+// (a tree of runs as deep as the tools nest), not the next step of this run.
+func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
+	skip := map[ir.CallRef]bool{}
+	for _, t := range s.tools {
+		skip[t] = true
+	}
+	if s.c.Flow != nil {
+		for _, d := range s.c.Flow.Dispatch {
+			if d.Func < 0 || d.Func >= len(r.p.Funcs) {
+				continue
+			}
+			for _, dc := range r.p.Funcs[d.Func].Calls {
+				if dc.Pos == d.Pos {
+					skip[ir.CallRef{Func: d.Func, Call: dc.ID}] = true
+				}
+			}
+		}
+	}
+	if len(skip) == 0 {
+		return true
+	}
+	var walk func(g *ir.Func, d int, seen map[int]bool) bool
+	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
+		if d > 3 || seen[g.ID] {
+			return false
+		}
+		seen[g.ID] = true
+		for _, c := range g.Calls {
+			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] {
+				continue
+			}
+			for _, t := range c.Targets {
+				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
 			}
