@@ -324,6 +324,9 @@ type Return struct {
 	AfterCalls []int `json:"after_calls,omitempty"`
 	// InLoop is the innermost loop the return is inside, -1 if none.
 	InLoop int `json:"in_loop"`
+	// Resume is true when a returned value carries, in a field, a value of the type of one of
+	// the function's parameters (a chat continuation's state the caller passes back to resume).
+	Resume bool `json:"resume,omitempty"`
 }
 
 // Cancel is an observation of cancellation.
