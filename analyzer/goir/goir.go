@@ -20,6 +20,7 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 )
@@ -49,10 +50,13 @@ type builder struct {
 	src     []*ssa.Package // packages built from source
 	srcPkgs map[*types.Package]*Source
 	cg      *callgraph.Graph
-	out     *ir.Program
-	ids     map[*ssa.Function]int
-	funcs   []*funcState
-	lines   map[string][]string
+	// vta is the VTA call graph of the source functions (refining cg): what a func value —
+	// a func field, a closure returned by a call (an iterator), a func passed along — may be.
+	vta   *callgraph.Graph
+	out   *ir.Program
+	ids   map[*ssa.Function]int
+	funcs []*funcState
+	lines map[string][]string
 	// ifaces indexes the interfaces of the source packages by method name.
 	ifaces map[string][]*types.Named
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
@@ -276,6 +280,7 @@ func (b *builder) build() *ir.Program {
 		}
 	}
 	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	b.vta = b.refine(fns)
 	for _, fn := range fns {
 		b.ids[fn] = len(b.out.Funcs)
 		f := &ir.Func{ID: len(b.out.Funcs), Parent: -1}
@@ -309,6 +314,36 @@ func (b *builder) build() *ir.Program {
 	b.flows()
 	b.defaults()
 	return b.out
+}
+
+// refine computes the VTA call graph (golang.org/x/tools/go/callgraph/vta) of fns over the
+// CHA graph: the types and function literals that flow to each dynamic call site through
+// assignments, fields, returns, parameters and channels of the loaded code.
+func (b *builder) refine(fns []*ssa.Function) *callgraph.Graph {
+	set := make(map[*ssa.Function]bool, len(fns))
+	for _, fn := range fns {
+		set[fn] = true
+	}
+	// the wrappers the code makes values of (bound method values, thunks) carry the flow from
+	// the method they call to their own results
+	var ops []*ssa.Value
+	for _, fn := range fns {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				for _, op := range in.Operands(ops[:0]) {
+					if w, ok := (*op).(*ssa.Function); ok && w.Synthetic != "" && !set[w] {
+						set[w] = true
+					}
+					if mc, ok := (*op).(*ssa.MakeClosure); ok {
+						if w, ok := mc.Fn.(*ssa.Function); ok && w.Synthetic != "" {
+							set[w] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return vta.CallGraph(set, b.cg)
 }
 
 // collectInterfaces indexes the named interfaces of the source packages by method name.

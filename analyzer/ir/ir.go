@@ -61,6 +61,18 @@ type Program struct {
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
+	// Directives are the lifeline: comments of sources without a type checker's doc
+	// comments (Python "# lifeline:verb args", TS/JS "// lifeline:verb args" on the lines above
+	// a declaration), keyed by the declared object's key.
+	Directives []Directive `json:"directives,omitempty"`
+}
+
+// Directive is a lifeline: comment on a declaration.
+type Directive struct {
+	Key  string   `json:"key"`
+	Verb string   `json:"verb"`
+	Args []string `json:"args,omitempty"`
+	Pos  Pos      `json:"pos"`
 }
 
 // Func is a function, method or closure with a body.
@@ -94,7 +106,8 @@ type Func struct {
 	ParentLoops []int `json:"parent_loops,omitempty"`
 	// BodyOf is, for the body of a range-over-func loop, that loop's id in Parent; -1 otherwise.
 	BodyOf int `json:"body_of"`
-	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer".
+	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer",
+	// "return" (returned to the caller, which runs it later: an iterator it drains, a callback).
 	Launch string  `json:"launch,omitempty"`
 	Params []Param `json:"params,omitempty"`
 	// Results are the result kinds: "error", "chan", "iterator", "stream", "func", "value".
@@ -339,6 +352,10 @@ type Cancel struct {
 	// Loops are the enclosing loops (innermost first) and, for each, whether every iteration's
 	// path passes this check.
 	Loops []LoopObs `json:"loops,omitempty"`
+	// After are the calls of the Func (ids) after which every path to the end of the
+	// innermost loop's iteration passes this check: a check that follows each step's model
+	// call is a check between steps even when the body has paths without a step.
+	After []int `json:"after,omitempty"`
 }
 
 // LoopObs says whether an observation is on every iteration's path of a loop.

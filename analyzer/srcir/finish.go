@@ -15,6 +15,103 @@ func (b *builder) resolveCalls() {
 		b.localAliases(fs)
 	}
 	b.each(b.resolveCallsOf)
+	b.externalHooks()
+}
+
+// counterArgs records the parameters that receive a loop's counter at a call in the loop
+// (while self._should_continue(iterations, ...): iterations += 1): the callee's comparison
+// of such a parameter is the loop's bound, checked in a helper.
+func (b *builder) counterArgs() {
+	for _, fs := range b.funcs {
+		if len(fs.incs) == 0 {
+			continue
+		}
+		m := fs.mod
+		inc := map[string]bool{}
+		for _, in := range fs.incs {
+			if len(in.loops) > 0 {
+				inc[in.target] = true
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if len(ci.loops) == 0 || i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for j, a := range args.NamedChildren() {
+				name := ""
+				if m.t.keywordArgs[a.Kind] {
+					name, a = m.text(a.Child("name")), a.Child("value")
+				}
+				if a == nil || !inc[m.text(strip(a))] {
+					continue
+				}
+				for _, t := range fs.f.Calls[i].Targets {
+					tg := b.funcs[t]
+					pn := name
+					if pn == "" && j < len(tg.f.Params) {
+						pn = tg.f.Params[j].Name
+					}
+					if pn != "" && tg.params[pn] {
+						if tg.counterParams == nil {
+							tg.counterParams = map[string]bool{}
+						}
+						tg.counterParams[pn] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// externalHooks exports the private methods that implement a hook of a base class outside the
+// analysed set (AgentExecutor._call under Chain.invoke): nothing here calls them, the base's
+// public methods do.
+func (b *builder) externalHooks() {
+	called := map[int]bool{}
+	for _, f := range b.prog.Funcs {
+		for _, c := range f.Calls {
+			for _, t := range c.Targets {
+				called[t] = true
+			}
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		if !k.exported || k.mod.t.lang != "python" {
+			continue
+		}
+		ext := ""
+		for _, base := range k.bases {
+			name := strings.TrimSpace(base)
+			if i := strings.IndexAny(name, "[("); i > 0 {
+				name = name[:i]
+			}
+			if b.classByExpr(k.mod, name) != nil || primitiveType[name] || name == "ABC" || name == "Generic" || name == "Protocol" ||
+				name == "BaseModel" || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error") {
+				continue
+			}
+			parts := strings.Split(name, ".")
+			if s := k.mod.syms[parts[0]]; s != nil {
+				if t := b.symTarget(k.mod, s, 0); t.key != "" && t.cls == nil && t.fns == nil {
+					ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+					break
+				}
+			}
+		}
+		if ext == "" {
+			continue
+		}
+		for _, name := range sortedMethodNames(k) {
+			fs := k.methods[name]
+			if !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__") || called[fs.f.ID] || fs.f.Exported {
+				continue
+			}
+			fs.f.Exported, fs.f.ExportedVia = true, ext+"."+name
+		}
+	}
 }
 
 func (b *builder) resolveCallsOf(fs *fnState) {
@@ -64,9 +161,6 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
-			}
-			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
-				c.Abstract = ""
 			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
@@ -179,6 +273,8 @@ func (b *builder) localAliases(fs *fnState) {
 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
+	b.counterArgs()
+	b.fieldFacts()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -199,6 +295,8 @@ func (b *builder) finish() {
 	b.each(b.flows)
 	b.defaults()
 	b.argDefaults()
+	b.fieldDefaults()
+	b.directives()
 	b.sentinels()
 }
 
@@ -426,7 +524,9 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		l = full
 	}
 	switch {
-	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval") ||
+		strings.HasSuffix(l, "drained"):
+		// (GraphDrained: a cooperative drain stopped the run between steps)
 		v.Kind = ir.ValCtxErr
 	case isClassName(short) && !genericErrors[short]:
 		v.Kind = ir.ValSentinel
@@ -619,4 +719,97 @@ func (b *builder) diagnostics() []Diag {
 		}
 	}
 	return out
+}
+
+// fieldFacts indexes, over the whole program, the fields incremented on some object
+// (state._currentTurn++ in a helper the loop calls) and the classes whose methods assign a
+// field of their instance (this._maxTurns = maxTurns): a field compared on a value of
+// unknown type is keyed by the one class that has it.
+func (b *builder) fieldFacts() {
+	b.incFields = map[string]bool{}
+	b.fieldOwners = map[string][]*class{}
+	for _, fs := range b.funcs {
+		t := fs.mod.t
+		for _, in := range fs.incs {
+			if i := strings.LastIndexByte(in.target, '.'); i > 0 {
+				b.incFields[in.target[i+1:]] = true
+			}
+		}
+		k := fs.cls
+		if k == nil {
+			continue
+		}
+		for _, a := range fs.assigns {
+			for _, n := range a.lhs {
+				if rest, ok := strings.CutPrefix(n, t.self+"."); ok && !strings.ContainsAny(rest, ".[") {
+					owners := b.fieldOwners[rest]
+					if len(owners) == 0 || owners[len(owners)-1] != k {
+						b.fieldOwners[rest] = append(owners, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// directives records the lifeline: comments on the lines above functions, methods and
+// class-level fields (decorators and other comments may sit between).
+func (b *builder) directives() {
+	add := func(m *module, line int, key string) {
+		if m.lines == nil {
+			m.lines = strings.Split(string(m.tree.Src), "\n")
+		}
+		for l := line - 1; l >= 1 && l > line-12; l-- {
+			t := strings.TrimSpace(m.lines[l-1])
+			if strings.HasPrefix(t, "@") {
+				continue
+			}
+			var rest string
+			switch {
+			case strings.HasPrefix(t, "#"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "#"))
+			case strings.HasPrefix(t, "//"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "//"))
+			case strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*"):
+				rest = strings.TrimSpace(strings.TrimLeft(t, "/*"))
+			default:
+				return
+			}
+			v, ok := strings.CutPrefix(rest, "lifeline:")
+			if !ok {
+				continue
+			}
+			f := strings.Fields(v)
+			if len(f) == 0 || f[0] == "ignore" || f[0] == "file-ignore" {
+				continue
+			}
+			b.prog.Directives = append(b.prog.Directives, ir.Directive{Key: key, Verb: f[0], Args: f[1:], Pos: ir.Pos{File: m.file, Line: l}})
+		}
+	}
+	for _, fs := range b.funcs {
+		if fs.f.Key != "" && fs.parent == nil {
+			add(fs.mod, fs.node.Line, fs.f.Key)
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		names := make([]string, 0, len(k.fields)+len(k.annots))
+		seen := map[string]bool{}
+		for n := range k.fields {
+			names = append(names, n)
+			seen[n] = true
+		}
+		for n := range k.annots {
+			if !seen[n] {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			node := k.fields[n]
+			if node == nil {
+				node = k.annots[n]
+			}
+			add(k.mod, node.Line, k.key+"."+n)
+		}
+	}
 }

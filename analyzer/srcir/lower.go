@@ -220,6 +220,16 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		} else if r := n.Child("right"); r != nil {
 			fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top, aug: true})
 		}
+	case n.Kind == "with_item":
+		// with Loop(...) as loop: loop holds the context manager's value (its __enter__
+		// returns it in the common case)
+		if v := n.Child("value"); v != nil && v.Kind == "as_pattern" {
+			if k := v.NamedChildren(); len(k) > 0 {
+				if al := v.Child("alias"); al != nil {
+					fs.assigns = append(fs.assigns, assign{lhs: names(m, al), rhs: k[0], node: n, loops: st.loops, loop: -1, top: st.top})
+				}
+			}
+		}
 	case t.updates[n.Kind]:
 		fs.incs = append(fs.incs, inc{target: m.text(n.Child("argument")), node: n, loops: st.loops})
 	}
