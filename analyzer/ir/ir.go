@@ -164,6 +164,10 @@ type Loop struct {
 	Over string `json:"over,omitempty"`
 	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
 	OverCall int `json:"over_call"`
+	// Retry is true when the loop only repeats after a failure (its body ends by leaving and
+	// goes round again only from an error path): a provider retry around one call, never a
+	// turn loop.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Call is a call site.

@@ -68,7 +68,8 @@ func (r *rec) reaches() map[int]*reach {
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc

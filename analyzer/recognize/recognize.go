@@ -76,7 +76,10 @@ func Recognize(p *ir.Program, o Options) *Result {
 			// a callback handed to a function that calls its parameter runs during the call
 			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
 			for _, a := range c.ArgFuncs {
-				if a != f.ID && r.callsParam(c.Targets) {
+				// (a closure written into a call of a callee the program does not hold,
+				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
+				// launch, see reaches; a function only named there may be a handler it keeps)
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 				}
 			}
@@ -472,8 +475,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, li := range loops {
 		l := f.Loops[li]
-		if c != nil && l.OverCall == c.ID {
-			continue
+		if c != nil && l.OverCall == c.ID || l.Retry {
+			continue // the drain of the call's own stream; a retry around the call
 		}
 		if repeats(l.Kind) {
 			return f, li

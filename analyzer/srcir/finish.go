@@ -451,9 +451,9 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
-	// only calls into functions of the set matter (they may start the run)
+	// only calls into functions of the set, or handed closures, matter (they may start the run)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && len(fs.f.Calls[i].Targets) > 0 {
+		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
