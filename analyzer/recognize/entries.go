@@ -305,6 +305,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
+			// returned because the run pauses for input or approval: it waits, to be resumed
+			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
+		}
 		out = append(out, ex)
 	}
 	return out
@@ -443,7 +447,7 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 200; d++ {
+	for d := 0; len(queue) > 0 && d < 1500; d++ {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {

@@ -142,6 +142,24 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if tg.cls != nil {
 				tg.fns = append(tg.fns, tg.cls.ctor()...)
 				c.Keys = append(c.Keys, tg.cls.key)
+				p := b.parentIn(fs, n)
+				for p != nil && (p.Kind == "conditional_expression" || p.Kind == "parenthesized_expression" || p.Kind == "boolean_operator") {
+					p = b.parentIn(fs, p) // with (nullcontext() if off else Manager(...)):
+				}
+				entered := false
+				if p != nil && p.Kind == "argument_list" {
+					// stack.enter_context(Manager(...)) / enter_async_context
+					if pc := b.parentIn(fs, p); pc != nil && m.t.calls[pc.Kind] {
+						ct := calleeText(m, pc)
+						entered = strings.HasSuffix(ct, ".enter_context") || strings.HasSuffix(ct, ".enter_async_context")
+					}
+				}
+				if p != nil && (p.Kind == "with_item" || p.Kind == "as_pattern") || entered {
+					// with Manager(...): its __enter__ and __exit__ run here
+					for _, meth := range []string{"__enter__", "__aenter__", "__exit__", "__aexit__"} {
+						tg.fns = append(tg.fns, methodOf(tg.cls, meth, false)...)
+					}
+				}
 			}
 			seen := map[int]bool{}
 			for _, t := range tg.fns {
@@ -367,6 +385,9 @@ func (b *builder) returns(fs *fnState) {
 			}
 		}
 		b.reach(fs, &r, n.Start)
+		if !t.raises[n.Kind] {
+			r.Waiting = b.underPause(fs, n)
+		}
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
@@ -812,4 +833,28 @@ func (b *builder) directives() {
 			add(k.mod, node.Line, k.key+"."+n)
 		}
 	}
+}
+
+// pauseWords name the states in which a run waits for someone (an interruption for human
+// input, a pending approval).
+var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
+
+// underPause reports whether the statement n runs because a condition naming a pause holds:
+// the nearest if whose then-branch holds it tests an interruption or approval.
+func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
+	m := fs.mod
+	child := n
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
+		if !m.t.ifs[p.Kind] {
+			continue
+		}
+		if cons := p.Child("consequence"); cons == nil || cons != child && !(cons.Start <= child.Start && child.End <= cons.End) {
+			continue
+		}
+		// the nearest test decides: a resumed pause (if state.step is Interruption: ...)
+		// holds a whole turn whose returns say why it ended
+		c := strings.ToLower(m.text(p.Child("condition")))
+		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
+	}
+	return false
 }

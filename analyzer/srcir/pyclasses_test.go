@@ -101,6 +101,27 @@ class Agent:
 
     def _at_limit(self):
         self.steps = [Step(error=MaxStepsError("reached"))]
+
+
+class Tracer:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+
+def provider() -> Model:
+    return Model()
+
+
+def traced(task):
+    with Tracer():
+        provider().generate(task)
+    interrupts = []
+    if interrupts:
+        return interrupts
+    return task
 `
 
 func buildPy(t *testing.T, src string) *ir.Program {
@@ -299,5 +320,25 @@ func TestPythonExecutorShape(t *testing.T) {
 		lineOf(executorSrc, "tool.run("), lineOf(executorSrc, "return self._return(out)"), lineOf(executorSrc, "return self._return(None)"))
 	if got != want {
 		t.Errorf("recognized:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestPythonContextsAndPauses: a with statement runs the manager's __enter__/__exit__, a
+// factory's annotated return type types its result, and a return under a test of an
+// interruption is a pause, not an end.
+func TestPythonContextsAndPauses(t *testing.T) {
+	p := buildPy(t, pyClassesSrc)
+	f := funcNamed(t, p, "m.traced")
+	if c := callText(t, f, "Tracer()"); !strings.Contains(strings.Join(c.Keys, " "), "m.Tracer.__enter__") {
+		t.Errorf("with Tracer(): keys %v, want its __enter__", c.Keys)
+	}
+	if c := callText(t, f, "provider().generate("); c.Abstract != "m.Model.generate" {
+		t.Errorf("provider().generate: abstract %q, want m.Model.generate", c.Abstract)
+	}
+	for _, r := range f.Returns {
+		want := r.Pos.Line == lineOf(pyClassesSrc, "return interrupts")
+		if r.Waiting != want {
+			t.Errorf("return at line %d: waiting %v, want %v", r.Pos.Line, r.Waiting, want)
+		}
 	}
 }
