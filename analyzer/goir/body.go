@@ -240,6 +240,12 @@ func (b *builder) calls(fs *funcState) {
 			flowSites[e.Site] = append(flowSites[e.Site], e.Callee.Func)
 		}
 	}
+	// the same callee order on every run (the graphs are built from maps)
+	for _, m := range []map[ssa.CallInstruction][]*ssa.Function{sites, flowSites} {
+		for _, fs := range m {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].String() < fs[j].String() })
+		}
+	}
 	for _, blk := range fn.Blocks {
 		for _, in := range blk.Instrs {
 			ci, ok := in.(ssa.CallInstruction)

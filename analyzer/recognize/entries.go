@@ -24,7 +24,20 @@ type reach struct {
 	returns bool
 }
 
+// reaches maps each function that reaches a turn loop to how. A loop reached only through a
+// tool call site (a tool that runs an agent: the child run's loop) counts for a function only
+// when it reaches no loop otherwise.
 func (r *rec) reaches() map[int]*reach {
+	strict, full := r.reach(true), r.reach(false)
+	for id := range full {
+		if s := strict[id]; s != nil && len(s.loops) > 0 {
+			full[id] = s
+		}
+	}
+	return full
+}
+
+func (r *rec) reach(skipTools bool) map[int]*reach {
 	out := map[int]*reach{}
 	get := func(id int) *reach {
 		x := out[id]
@@ -68,6 +81,10 @@ func (r *rec) reaches() map[int]*reach {
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
+				if skipTools && r.toolSite(c) {
+					// a tool that runs an agent: the loop is the child run's, not the caller's
+					continue
+				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
 					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
@@ -88,10 +105,25 @@ func (r *rec) reaches() map[int]*reach {
 	return out
 }
 
+// toolSite reports whether c is a recognized tool call site, or a call through an interface
+// method the recognized tool call sites call through.
+func (r *rec) toolSite(c *ir.Call) bool {
+	if c.Abstract != "" && r.toolAbstract[c.Abstract] {
+		return true
+	}
+	return r.toolPos[pos(c.Pos)]
+}
+
 // entries lists the run entries: exported functions (or methods an exported interface
 // exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
 func (r *rec) entries() []model.Entry {
 	r.toolAbstract = map[string]bool{}
+	r.toolPos = map[model.Position]bool{}
+	for _, l := range r.order {
+		for _, tc := range l.Map.ToolCalls {
+			r.toolPos[tc.Pos] = true
+		}
+	}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {

@@ -63,6 +63,8 @@ type rec struct {
 	cands   map[*Loop][]*site
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
+	// toolPos are the positions of the recognized tool call sites.
+	toolPos map[model.Position]bool
 }
 
 // Recognize runs the recognizer on a program.
