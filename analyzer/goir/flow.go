@@ -30,6 +30,10 @@ const (
 	kOut                     // what a selected callable returned
 )
 
+// maxDepth bounds how many helper calls (into a parameter, out through a return) a trace
+// follows from the call it starts at.
+const maxDepth = 4
+
 type titem struct {
 	v     ssa.Value
 	k     taintKind
@@ -70,6 +74,9 @@ func (b *builder) flows() {
 			c := &fs.f.Calls[idx]
 			if isStdCall(c.Keys) && !isModelHTTP(c.Keys) {
 				continue
+			}
+			if readsDrained(fs, v) {
+				continue // stream.Current() in the loop draining stream: the stream's call is the candidate
 			}
 			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[titem]bool{},
 				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, budget: 4000}
@@ -196,15 +203,40 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 }
 
 func (t *tracer) feed(p token.Pos, fs *funcState) {
-	if !t.flow.FeedsNext {
-		t.flow.FeedsNext = true
-		if p.IsValid() {
-			t.flow.FeedPos = t.b.pos(p)
-		}
+	t.flow.FeedsNext = true
+	if !t.flow.FeedPos.IsValid() && p.IsValid() {
+		t.flow.FeedPos = t.b.pos(p)
 	}
 }
 
 func valueRoot(v ssa.Value) string { return fmt.Sprintf("v%p", v) }
+
+// typeRoot names the state of every object of a pointer type (the receiver of a runner's
+// methods) as a root of what a call reads.
+func typeRoot(t types.Type) string { return "t:" + types.TypeString(t, nil) }
+
+// usesOf returns the reads of field fv's address in the functions of fv's package.
+func (b *builder) usesOf(fv *types.Var) []fieldUse {
+	if b.fieldUses == nil {
+		b.fieldUses = map[*types.Var][]fieldUse{}
+		for _, fs := range b.funcs {
+			if fs.fn == nil {
+				continue
+			}
+			for _, blk := range fs.fn.Blocks {
+				for _, in := range blk.Instrs {
+					if fa, ok := in.(*ssa.FieldAddr); ok {
+						v := fieldOf(fa.X.Type(), fa.Field)
+						if us := b.fieldUses[v]; len(us) < 32 {
+							b.fieldUses[v] = append(us, fieldUse{fs, fa})
+						}
+					}
+				}
+			}
+		}
+	}
+	return b.fieldUses[fv]
+}
 
 // roots collects what a value is built from: the values, cells and fields the next call's
 // input is read from.
@@ -245,6 +277,24 @@ func (t *tracer) roots(v ssa.Value, depth int, out map[string]bool) {
 		for _, bnd := range x.Bindings {
 			t.roots(bnd, depth+1, out)
 		}
+	case *ssa.Alloc:
+		// a literal built for the call (Request{Messages: r.msgs}): what is stored into it
+		for _, ref := range *x.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
+					t.roots(st.Val, depth+1, out)
+				}
+			}
+		}
+	case *ssa.Parameter:
+		if isStructPtr(x.Type()) {
+			// the object the call is made from (a runner's state): its other methods' writes
+			out[typeRoot(x.Type())] = true
+		}
 	case *ssa.ChangeType:
 		t.roots(x.X, depth+1, out)
 	case *ssa.Convert:
@@ -266,7 +316,7 @@ func (t *tracer) intersects(v ssa.Value) bool {
 	m := map[string]bool{}
 	t.roots(v, 0, m)
 	for k := range m {
-		if t.seedRoots[k] && !strings.HasPrefix(k, "f:") {
+		if t.seedRoots[k] && !strings.HasPrefix(k, "f:") && !strings.HasPrefix(k, "t:") {
 			return true
 		}
 	}
@@ -310,6 +360,11 @@ func elemKind(k taintKind, ty types.Type) taintKind {
 
 func (t *tracer) step(it titem) {
 	v, k, fs := it.v, it.k, it.fs
+	if fv, ok := v.(*ssa.FreeVar); ok && k != kLen {
+		// a closure's captured variable is its parent's: out[i] = run(tc) in a goroutine
+		// fills the parent's out
+		t.captured(fv, k, it.depth)
+	}
 	refs := v.Referrers()
 	if refs == nil {
 		return
@@ -533,6 +588,9 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 		if isConst && isNamedConst(c) {
 			return // a kind test (content.Type() == ContentTypeToolCall), not a name dispatch
 		}
+		if isConst && c.Value != nil && c.Value.ExactString() == `""` {
+			return // a presence test (name != ""), not a name dispatch
+		}
 		if isConst {
 			d := t.dispatch(fs, x.Pos(), "name_switch", x)
 			// switch call.Name { case "search": … }: the calls in the matching branch
@@ -722,8 +780,23 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			// a message literal holding the output (its struct is output too), or a field the
 			// next call reads (a.history = append(a.history, …))
 			t.push(a.X, kOut, fs, it.depth)
-			if t.seedRoots[fmt.Sprintf("fv%p", fv)] || t.intersects(a.X) {
+			if t.seedRoots[fmt.Sprintf("fv%p", fv)] || t.intersects(a.X) || t.seedRoots[typeRoot(a.X.Type())] {
 				t.feed(x.Pos(), fs)
+			}
+		}
+		if k == kName || k == kElem {
+			// an element's name or the element copied into a local value (a literal, or a
+			// message being accumulated from stream chunks): that value is an element too
+			base := a.X
+			for {
+				inner, ok := base.(*ssa.FieldAddr)
+				if !ok {
+					break
+				}
+				base = inner.X
+			}
+			if al, ok := base.(*ssa.Alloc); ok {
+				t.push(al, kElem, fs, it.depth)
 			}
 		}
 		if k == kResult || k == kElem {
@@ -735,11 +808,24 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 					}
 				}
 			}
+			if it.depth < maxDepth && isStructPtr(a.X.Type()) && fv.Pkg() != nil && !fv.Exported() {
+				// kept in an object's unexported state (a step-wise runner's last reply): what
+				// its other functions read from that field, one step further
+				// (the value has left the helper that stored it: the read starts afresh)
+				for _, u := range t.b.usesOf(fv) {
+					if u.fs != fs {
+						t.push(u.fa, k, u.fs, 0)
+					}
+				}
+			}
 		}
 	case *ssa.IndexAddr:
 		switch k {
 		case kOut:
 			t.push(a.X, kOut, fs, it.depth)
+			if ld, ok := a.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				t.push(ld.X, kOut, fs, it.depth) // the variable holding the slice (a captured cell)
+			}
 		case kElem:
 			// the backing array of append(s, e): its slice is a collection of elements
 			if _, ok := a.X.(*ssa.Alloc); ok {
@@ -751,8 +837,14 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 
 // returned follows a tool or its output out of a helper to its callers' call sites.
 func (t *tracer) returned(it titem, r *ssa.Return) {
-	if it.depth >= 3 {
+	if it.depth >= maxDepth && it.k != kOut {
 		return
+	}
+	// A tool's output heads back to the next model call through its callers: that ascent does
+	// not nest deeper (the seen set and the budget bound it).
+	up := it.depth + 1
+	if it.k == kOut {
+		up = it.depth
 	}
 	node := t.b.cg.Nodes[it.fs.fn]
 	if node == nil {
@@ -766,7 +858,12 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 		}
 		if cv, ok := e.Site.(*ssa.Call); ok {
 			n++
-			t.push(cv, it.k, cfs, it.depth+1)
+			if it.k == kResult || it.k == kElem {
+				if idx, ok := cfs.callIdx[cv]; ok {
+					t.carrier(ir.CallRef{Func: cfs.f.ID, Call: idx})
+				}
+			}
+			t.push(cv, it.k, cfs, up)
 		}
 	}
 }
@@ -866,8 +963,20 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kResult, fs, it.depth)
 			}
 		}
-		if argIdx >= 0 && tfs != nil && it.depth < 3 {
+		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
 			t.param(target, tfs, argIdx, kResult, it.depth+1)
+		}
+		if (argIdx >= 0 || recv) && tfs == nil && !calledValue {
+			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
+			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out
+			if cv != nil && isBytes(cv.Type()) {
+				t.push(cv, kResult, fs, it.depth)
+			}
+			for i, a := range com.Args {
+				if i != argIdx && !(recv && i == 0 && !com.IsInvoke()) {
+					t.filled(a, fs, it.depth)
+				}
+			}
 		}
 		if argIdx >= 0 && tfs == nil && !recv && cv != nil {
 			// built from the result by a function without a body here (strings.Join, a
@@ -879,7 +988,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
 		}
 		if argIdx >= 0 && !recv {
-			if tfs != nil && it.depth < 3 {
+			if tfs != nil && it.depth < maxDepth {
 				t.param(target, tfs, argIdx, kElem, it.depth+1)
 			}
 			if cv != nil {
@@ -891,7 +1000,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		}
 	case kName:
 		if argIdx >= 0 && !recv && !(isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && com.Method == nil) {
-			if tfs != nil && it.depth < 3 {
+			if tfs != nil && it.depth < maxDepth {
 				t.param(target, tfs, argIdx, kName, it.depth+1)
 			}
 			if cv != nil {
@@ -920,7 +1029,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kOut, fs, it.depth)
 			}
 		} else if argIdx >= 0 {
-			if tfs != nil && it.depth < 3 {
+			if tfs != nil && it.depth < maxDepth {
 				t.param(target, tfs, argIdx, kTool, it.depth+1)
 			} else {
 				t.addTool(fs, ci)
@@ -933,7 +1042,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		if cv != nil && (argIdx >= 0 || recv) {
 			t.push(cv, kOut, fs, it.depth)
 		}
-		if argIdx >= 0 && tfs != nil && it.depth < 3 {
+		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
 			t.param(target, tfs, argIdx, kOut, it.depth+1)
 		}
 	}
@@ -1046,7 +1155,7 @@ func (t *tracer) mutated(r ssa.Value, fs *funcState, depth int) {
 			t.push(a, kResult, fs, depth)
 		}
 	case *ssa.Parameter:
-		if depth >= 3 {
+		if depth >= maxDepth {
 			return
 		}
 		idx := -1
@@ -1150,4 +1259,119 @@ func storesParam(fn *ssa.Function, i int) bool {
 		}
 	}
 	return false
+}
+
+// readsDrained reports whether call v reads the value a loop around it drains: a method of the
+// cursor or stream (for stream.Next() { stream.Current() }) that a call before the loop returned.
+func readsDrained(fs *funcState, v *ssa.Call) bool {
+	com := v.Common()
+	var recv ssa.Value
+	switch {
+	case com.IsInvoke():
+		recv = com.Value
+	case com.StaticCallee() != nil && com.StaticCallee().Signature.Recv() != nil && len(com.Args) > 0:
+		recv = com.Args[0]
+	default:
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		switch x := recv.(type) {
+		case *ssa.Extract:
+			recv = x.Tuple
+			continue
+		case *ssa.UnOp:
+			recv = x.X
+			continue
+		case *ssa.ChangeInterface:
+			recv = x.X
+			continue
+		case *ssa.MakeInterface:
+			recv = x.X
+			continue
+		}
+		break
+	}
+	src, ok := recv.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	idx, ok := fs.callIdx[src]
+	if !ok {
+		return false
+	}
+	self, ok := fs.callIdx[v]
+	if !ok {
+		return false
+	}
+	for _, li := range fs.f.Calls[self].Loops {
+		if fs.f.Loops[li].OverCall == idx {
+			return true
+		}
+	}
+	return false
+}
+
+// isBytes reports whether a call's (first) result is a byte slice.
+func isBytes(res types.Type) bool {
+	if tup, ok := res.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		res = tup.At(0).Type()
+	}
+	sl, ok := res.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// filled marks a local a bodiless call decodes the result into (json.Unmarshal(data, &out)):
+// a local variable or, from a closure, the variable it captured.
+func (t *tracer) filled(a ssa.Value, fs *funcState, depth int) {
+	if mi, ok := a.(*ssa.MakeInterface); ok {
+		a = mi.X // json.Unmarshal(data, &out) takes any
+	}
+	switch x := a.(type) {
+	case *ssa.Alloc:
+		if _, isPtr := x.Type().Underlying().(*types.Pointer); isPtr && !isStringType(x.Type().Underlying().(*types.Pointer).Elem()) {
+			t.push(x, kResult, fs, depth)
+		}
+	case *ssa.FreeVar:
+		t.captured(x, kResult, depth)
+	}
+}
+
+// captured pushes the parent's value a closure's free variable is bound to.
+func (t *tracer) captured(x *ssa.FreeVar, k taintKind, depth int) {
+	fn := x.Parent()
+	if fn == nil || fn.Parent() == nil {
+		return
+	}
+	pfs := t.fsOf(fn.Parent())
+	if pfs == nil {
+		return
+	}
+	for i, fv := range fn.FreeVars {
+		if fv != x {
+			continue
+		}
+		for _, blk := range fn.Parent().Blocks {
+			for _, in := range blk.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+					t.push(mc.Bindings[i], k, pfs, depth)
+				}
+			}
+		}
+	}
+}
+
+func (t *tracer) carrier(ref ir.CallRef) {
+	for _, r := range t.flow.Carriers {
+		if r == ref {
+			return
+		}
+	}
+	t.flow.Carriers = append(t.flow.Carriers, ref)
 }

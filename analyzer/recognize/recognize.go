@@ -83,6 +83,27 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.decision(f, &f.Calls[i])
 		}
 	}
+	// A call that only carries another candidate's result on (a helper returning the pending
+	// tool calls of a reply it was handed) is not a model call of its own.
+	for _, l := range r.order {
+		carried := map[ir.CallRef]bool{}
+		for _, s := range r.cands[l] {
+			if s.c.Flow != nil {
+				for _, ref := range s.c.Flow.Carriers {
+					if ref != (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+						carried[ref] = true
+					}
+				}
+			}
+		}
+		kept := r.cands[l][:0]
+		for _, s := range r.cands[l] {
+			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
+				kept = append(kept, s)
+			}
+		}
+		r.cands[l] = kept
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -267,12 +288,18 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		case "channel", "iterator":
 			s.evidence = append(s.evidence, "result delivered over "+map[string]string{"channel": "a channel", "iterator": "an iterator"}[fl.Delivery])
 		}
+		read := ""
 		for _, fd := range fl.Fields {
 			if toolFieldRe.MatchString(fd) && !strings.EqualFold(fd, "content") {
-				s.score += 0.5
-				s.evidence = append(s.evidence, "reads "+fd)
-				break
+				// the field named as a whole (ToolCalls) before one it prefixes (ToolCallID)
+				if m := toolFieldRe.FindString(fd); read == "" || len(m) == len(fd) && len(toolFieldRe.FindString(read)) != len(read) {
+					read = fd
+				}
 			}
+		}
+		if read != "" {
+			s.score += 0.5
+			s.evidence = append(s.evidence, "reads "+read)
 		}
 	}
 	for _, k := range c.Keys {
@@ -516,8 +543,17 @@ func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
 }
 
 // launched reports whether g runs concurrently relative to the loop's function: it, or a
-// closure between it and the loop's function, is launched with go or an errgroup.
+// closure between it and the loop's function, is launched with go or an errgroup, or it is
+// called only from code so launched (a tool executor called from a goroutine per tool call).
 func (r *rec) launched(g, holder *ir.Func) bool {
+	return r.launchedDepth(g, holder, 0, map[int]bool{})
+}
+
+func (r *rec) launchedDepth(g, holder *ir.Func, depth int, seen map[int]bool) bool {
+	if seen[g.ID] {
+		return false
+	}
+	seen[g.ID] = true
 	for x := g; x != nil && x.ID != holder.ID; {
 		if x.Launch == "go" || x.Launch == "errgroup" {
 			return true
@@ -527,7 +563,20 @@ func (r *rec) launched(g, holder *ir.Func) bool {
 		}
 		x = r.p.Funcs[x.Parent]
 	}
-	return false
+	if g.ID == holder.ID || g.Parent >= 0 || depth >= 3 {
+		return false
+	}
+	callers := r.callers[g.ID]
+	if len(callers) == 0 || len(callers) > 4 {
+		return false
+	}
+	for _, ref := range callers {
+		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, depth+1, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 func calleeName(c *ir.Call) string {
