@@ -197,8 +197,8 @@ type Loop struct {
 type Bound struct {
 	// Expr is the bound as written, e.g. "e.MaxIterations".
 	Expr string `json:"expr"`
-	// Default is the value used when the caller sets none, as written (e.g. "5"); empty if
-	// unknown.
+	// Default is the value used when the caller sets none, as written (e.g. "5"); "none"
+	// (DefaultNone) for a stop-condition list nothing fills; empty if unknown.
 	Default string `json:"default,omitempty"`
 	// DefaultPos is where the default is defined (a constant's declaration, a constructor's or
 	// functional option's assignment), if known.
@@ -209,6 +209,10 @@ type Bound struct {
 	Pos    Position `json:"pos"`
 	Source string   `json:"source,omitempty"`
 }
+
+// DefaultNone is the default of a stop-condition list nothing fills: the loop then has no
+// limit of its own.
+const DefaultNone = "none"
 
 // OnBound kinds.
 const (

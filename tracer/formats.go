@@ -23,6 +23,7 @@ var Formats = []Format{
 	{Name: pi.EventsName, Description: pi.EventsDescription, Detect: pi.DetectEvents, Decode: pi.DecodeEvents, Expect: `pi agent events, {"type":"agent_start"}, {"type":"message_start","message":{…}}, … one per line`},
 	{Name: pi.SessionName, Description: pi.SessionDescription, Detect: pi.DetectSession, Decode: pi.DecodeSession, Expect: `a pi session header {"type":"session","version":3,"id":…} then entries {"type":"message","id":…,"parentId":…}`},
 	{Name: langchain.RunsName, Description: langchain.RunsDescription, Detect: langchain.DetectRuns, Decode: langchain.DecodeRuns, Expect: `LangChain run records, {"id":…,"run_type":…,"child_runs":[…]} or createRun/updateRun payloads`},
+	{Name: langchain.MultipartName, Description: langchain.MultipartDescription, Detect: langchain.DetectMultipart, Decode: langchain.DecodeMultipart, Expect: langchain.MultipartExpect},
 	{Name: langchain.EventsName, Description: langchain.EventsDescription, Detect: langchain.DetectEvents, Decode: langchain.DecodeEvents, Expect: `streamEvents v2 records, {"event":"on_chain_start","run_id":…,…} one per line`},
 	{Name: langgraphv3.Name, Description: langgraphv3.Description, Detect: langgraphv3.Detect, Decode: langgraphv3.Decode, Expect: langgraphv3.Expect},
 	{Name: smolagents.Name, Description: smolagents.Description, Detect: smolagents.Detect, Decode: smolagents.Decode, Expect: `smolagents memory steps, [{"step_number":…,"timing":{…},…}] or a RunResult {"state":…,"steps":[…]}`},

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -357,7 +358,9 @@ func (b *builder) calls(fs *funcState) {
 							if op.Kind == "field" {
 								ss.Key = op.Key
 							}
+							ss.Return = -1
 							f.Stops = append(f.Stops, ss)
+							fs.stopCalls = append(fs.stopCalls, ci)
 						}
 					}
 				}
@@ -776,49 +779,126 @@ func (b *builder) branches(fs *funcState) {
 			}
 		}
 		br.Optional = b.guardedNonZero(fs, blk, boundV)
-		// Follow the exit to a return, collecting a stop reason constant written on the way.
-		seen := map[*ssa.BasicBlock]bool{}
-		cur := exit
-		for steps := 0; cur != nil && steps < 12 && !seen[cur]; steps++ {
-			seen[cur] = true
-			for _, in := range cur.Instrs {
-				switch x := in.(type) {
-				case *ssa.Store:
-					if c, ok := x.Val.(*ssa.Const); ok && br.StopText == "" && c.Value != nil && c.Value.Kind() == constant.String {
-						br.StopText = constant.StringVal(c.Value)
-						if n := roles.NamedOf(c.Type()); n != nil {
-							br.StopText = n.Obj().Name() + ":" + br.StopText
-						}
-						if !br.AtPos.IsValid() {
-							br.AtPos, br.AtSource = b.pos(x.Pos()), b.source(x.Pos())
-						}
+		var left *natLoop
+		if loop >= 0 {
+			left = fs.loops[loop]
+		}
+		br.Return, br.StopText, br.AtPos, br.AtSource = b.follow(fs, exit, left)
+		f.Branches = append(f.Branches, br)
+	}
+}
+
+// follow walks from the block taken at a bound (or when a stop condition holds) to what the
+// function does there: the return it reaches (index in f.Returns, -1 if none is certain), a
+// stop reason constant written on the way, and the position of the first thing done. Past
+// the straight-line path it still finds the return when every path from there (not going
+// round the loop that was left) reaches the same one, as after a break followed by a
+// summary loop.
+func (b *builder) follow(fs *funcState, exit *ssa.BasicBlock, left *natLoop) (ret int, stopText string, at ir.Pos, atSrc string) {
+	ret = -1
+	seen := map[*ssa.BasicBlock]bool{}
+	cur := exit
+	for steps := 0; cur != nil && steps < 12 && !seen[cur]; steps++ {
+		seen[cur] = true
+		for _, in := range cur.Instrs {
+			switch x := in.(type) {
+			case *ssa.Store:
+				if c, ok := x.Val.(*ssa.Const); ok && stopText == "" && c.Value != nil && c.Value.Kind() == constant.String {
+					stopText = constant.StringVal(c.Value)
+					if n := roles.NamedOf(c.Type()); n != nil {
+						stopText = n.Obj().Name() + ":" + stopText
 					}
-				case *ssa.Return:
-					br.Return = -1
-					if fs.retIdx != nil {
-						br.Return = fs.retIdx[x]
+					if !at.IsValid() {
+						at, atSrc = b.pos(x.Pos()), b.source(x.Pos())
 					}
-					if br.StopText == "" {
-						br.AtPos, br.AtSource = b.retPos(fs, x), b.source(b.retTokPos(fs, x))
-					}
-					cur = nil
 				}
-				if !br.AtPos.IsValid() && in.Pos().IsValid() {
-					if _, isIf := in.(*ssa.If); !isIf {
-						br.AtPos, br.AtSource = b.pos(in.Pos()), b.source(in.Pos())
+			case *ssa.Return:
+				ret = -1
+				if fs.retIdx != nil {
+					if i, ok := fs.retIdx[x]; ok {
+						ret = i
 					}
 				}
+				if stopText == "" {
+					at, atSrc = b.retPos(fs, x), b.source(b.retTokPos(fs, x))
+				}
+				return
 			}
-			if cur == nil {
-				break
-			}
-			if len(cur.Succs) == 1 {
-				cur = cur.Succs[0]
-			} else {
-				cur = nil
+			if !at.IsValid() && in.Pos().IsValid() {
+				if _, isIf := in.(*ssa.If); !isIf {
+					at, atSrc = b.pos(in.Pos()), b.source(in.Pos())
+				}
 			}
 		}
-		f.Branches = append(f.Branches, br)
+		if len(cur.Succs) != 1 {
+			break
+		}
+		cur = cur.Succs[0]
+	}
+	if cur == nil || stopText != "" {
+		return
+	}
+	// every path on from cur reaches one return
+	var only *ssa.Return
+	visited := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{cur}
+	for n := 0; len(stack) > 0; n++ {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if visited[x] || (left != nil && x == left.header) {
+			continue
+		}
+		if n > 64 {
+			return
+		}
+		visited[x] = true
+		if r, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Return); ok {
+			if x == fs.fn.Recover {
+				continue
+			}
+			if only != nil && only != r {
+				return
+			}
+			only = r
+			continue
+		}
+		if _, ok := x.Instrs[len(x.Instrs)-1].(*ssa.Panic); ok {
+			continue
+		}
+		stack = append(stack, x.Succs...)
+	}
+	if only != nil && fs.retIdx != nil {
+		if i, ok := fs.retIdx[only]; ok {
+			ret = i
+			if !at.IsValid() {
+				at, atSrc = b.retPos(fs, only), b.source(b.retTokPos(fs, only))
+			}
+		}
+	}
+	return
+}
+
+// stopExits follows each stop-condition list's decision to what the function does when a
+// condition holds.
+func (b *builder) stopExits(fs *funcState) {
+	for i, ci := range fs.stopCalls {
+		v, ok := ci.(ssa.Value)
+		if !ok || v.Referrers() == nil {
+			continue
+		}
+		ss := &fs.f.Stops[i]
+		var left *natLoop
+		if ss.Loop >= 0 && ss.Loop < len(fs.loops) {
+			left = fs.loops[ss.Loop]
+		}
+		for _, r := range *v.Referrers() {
+			ifi, ok := r.(*ssa.If)
+			if !ok || ifi.Cond != v {
+				continue
+			}
+			ss.Return, ss.StopText, ss.AtPos, ss.AtSource = b.follow(fs, ifi.Block().Succs[0], left)
+			break
+		}
 	}
 }
 
@@ -925,8 +1005,8 @@ func (b *builder) returnsOf(fs *funcState) {
 	sig := fn.Signature
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
+		if !ok || blk == fn.Recover {
+			continue // the recover block runs only after a recovered panic
 		}
 		tp := b.retTokPos(fs, r)
 		ret := ir.Return{Pos: b.pos(tp), Source: b.source(tp), InLoop: -1}
@@ -945,9 +1025,18 @@ func (b *builder) returnsOf(fs *funcState) {
 		if ls := fs.blockLoops[blk]; len(ls) > 0 {
 			ret.InLoop = ls[0]
 		}
+		// results through cells (a function with defers): the values stored on this path
+		results := make([]ssa.Value, len(r.Results))
+		resolved := make([]bool, len(r.Results))
+		for i, v := range r.Results {
+			results[i] = v
+			if sv := cellStored(r, v); sv != nil {
+				results[i], resolved[i] = sv, true
+			}
+		}
 		// pass-through: every result extracted from one call
 		passCall := -1
-		for i, v := range r.Results {
+		for i, v := range results {
 			ci := tupleCall(v)
 			if ci == nil || ci.Common().Signature().Results().Len() != len(r.Results) {
 				passCall = -1
@@ -960,17 +1049,17 @@ func (b *builder) returnsOf(fs *funcState) {
 			}
 			passCall = idx
 		}
-		if len(r.Results) == 1 {
-			if c, ok := r.Results[0].(*ssa.Call); ok {
+		if len(results) == 1 {
+			if c, ok := results[0].(*ssa.Call); ok {
 				if idx, ok := fs.callIdx[c]; ok {
 					passCall = idx
 				}
 			}
 		}
 		rs := fs.returns[r.Pos()]
-		for i, v := range r.Results {
+		for i, v := range results {
 			val := b.classify(fs, v, 0)
-			if u, ok := v.(*ssa.UnOp); ok && rs != nil && len(rs.Results) == len(r.Results) {
+			if u, ok := v.(*ssa.UnOp); ok && !resolved[i] && rs != nil && len(rs.Results) == len(r.Results) {
 				if _, cell := u.X.(*ssa.Alloc); cell {
 					val = b.classifyAST(fs, rs.Results[i])
 				}
@@ -999,6 +1088,37 @@ func (b *builder) returnsOf(fs *funcState) {
 		fs.retIdx[r] = len(f.Returns)
 		f.Returns = append(f.Returns, ret)
 	}
+}
+
+// cellStored returns, for a result loaded from a result cell (go/ssa gives a function with
+// defers or named results cells), the value last stored into the cell on the return's path:
+// the return's own block and its chain of single predecessors. Nil when v is not such a load
+// or the store is not on one path.
+func cellStored(r *ssa.Return, v ssa.Value) ssa.Value {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil
+	}
+	cell, ok := u.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	blk, end := r.Block(), len(r.Block().Instrs)
+	seen := map[*ssa.BasicBlock]bool{}
+	for blk != nil && !seen[blk] {
+		seen[blk] = true
+		for i := end - 1; i >= 0; i-- {
+			if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == cell {
+				return st.Val
+			}
+		}
+		if len(blk.Preds) != 1 {
+			return nil
+		}
+		blk = blk.Preds[0]
+		end = len(blk.Instrs)
+	}
+	return nil
 }
 
 // tupleCall returns the call whose result tuple v is extracted from.
@@ -1320,52 +1440,240 @@ func (b *builder) mints(fs *funcState) {
 		for _, k := range c.Keys {
 			minted = minted || mintKeys[k]
 		}
+		if minted && len(c.Keys) > 0 && keyPkg(c.Keys[0]) == fs.f.Pkg {
+			continue // the id library's own helpers (uuid.New calls uuid.NewRandom)
+		}
+		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
+			minted = true // a counter's next value
+		}
 		if !minted {
 			continue
 		}
-		if len(c.Keys) > 0 && keyPkg(c.Keys[0]) == fs.f.Pkg {
-			continue // the id library's own helpers (uuid.New calls uuid.NewRandom)
-		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
 		if v, ok := ci.(ssa.Value); ok {
-			m.Field = storedField(v, 0)
+			m.Field, m.Owners = storedField(v, 0)
 		}
 		fs.f.Mints = append(fs.f.Mints, m)
 	}
-	sort.Slice(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+	// a child given its parent: a store into a Parent / ParentID field of a run-tree node
+	for _, blk := range fs.fn.Blocks {
+		for _, in := range blk.Instrs {
+			st, ok := in.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			name := fieldOf(fa.X.Type(), fa.Field).Name()
+			if !parentField.MatchString(name) {
+				continue
+			}
+			if c, ok := st.Val.(*ssa.Const); ok && (c.Value == nil || c.IsNil()) {
+				continue
+			}
+			owners := ownerNames(fa)
+			if !strings.HasSuffix(strings.ToLower(name), "id") && !sameTypeAsOwner(st.Val.Type(), fa) {
+				continue // a Parent field holding something else than a node of the same tree
+			}
+			p := st.Pos()
+			if !p.IsValid() {
+				continue
+			}
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: b.pos(p), Source: b.source(p), Kind: "parent",
+				Text: name + ": " + st.Val.Name(), Field: name, Owners: owners})
+		}
+	}
+	sort.SliceStable(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
 }
 
-// storedField follows a value (through conversions and String calls) to a field store.
-func storedField(v ssa.Value, depth int) string {
+// parentField matches the fields that link a child to its parent: Parent, ParentID,
+// ParentRunID, ParentSpanID, parent_id.
+var parentField = regexp.MustCompile(`(?i)^parent(_?[a-z]*_?id)?$`)
+
+// ownerNames returns the names of the types a field address goes through, innermost first,
+// on to the value embedding a local composite (CallContext{common: common{ID: …}}).
+func ownerNames(fa *ssa.FieldAddr) []string { return ownerNames1(fa, 0) }
+
+func ownerNames1(fa *ssa.FieldAddr, depth int) []string {
+	var out []string
+	var x ssa.Value = fa
+	for d := 0; d < 4; d++ {
+		a, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		if n := roles.NamedOf(a.X.Type()); n != nil {
+			out = append(out, n.Obj().Name())
+		}
+		x = a.X
+	}
+	if al, ok := x.(*ssa.Alloc); ok && depth < 2 && al.Referrers() != nil {
+		for _, r := range *al.Referrers() {
+			ld, ok := r.(*ssa.UnOp)
+			if !ok || ld.Op != token.MUL || ld.Referrers() == nil {
+				continue
+			}
+			for _, r2 := range *ld.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Val == ld {
+					if outer, ok := st.Addr.(*ssa.FieldAddr); ok {
+						return append(out, ownerNames1(outer, depth+1)...)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sameTypeAsOwner reports whether t is (a pointer to) one of the types a field address goes
+// through: a parent node of the same tree.
+func sameTypeAsOwner(t types.Type, fa *ssa.FieldAddr) bool {
+	n := roles.NamedOf(t)
+	if n == nil {
+		return false
+	}
+	var x ssa.Value = fa
+	for d := 0; d < 4; d++ {
+		a, ok := x.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		if o := roles.NamedOf(a.X.Type()); o != nil && o.Obj() == n.Obj() {
+			return true
+		}
+		x = a.X
+	}
+	return false
+}
+
+// scanCounters finds the functions returning a process-wide counter's next value: a result
+// derived (through formatting and conversions) from an atomic add on a package-level
+// variable. Their calls mint ids.
+func (b *builder) scanCounters() {
+	b.counters = map[*ssa.Function]bool{}
+	for _, fs := range b.funcs {
+		fn := fs.fn
+		if fn.Signature.Results().Len() == 0 || fn.Signature.Results().Len() > 2 {
+			continue
+		}
+		all, any := true, false
+		for _, blk := range fn.Blocks {
+			r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+			if !ok || blk == fn.Recover || len(r.Results) == 0 {
+				continue
+			}
+			if fromCounter(r.Results[0], 0) {
+				any = true
+			} else {
+				all = false
+			}
+		}
+		if any && all {
+			b.counters[fn] = true
+		}
+	}
+}
+
+// fromCounter reports whether v is derived from an atomic add on a package-level variable.
+func fromCounter(v ssa.Value, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return fromCounter(x.X, depth+1)
+	case *ssa.ChangeType:
+		return fromCounter(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return fromCounter(x.X, depth+1)
+	case *ssa.BinOp:
+		return fromCounter(x.X, depth+1) || fromCounter(x.Y, depth+1)
+	case *ssa.Slice:
+		for _, e := range varargValues(x) {
+			if fromCounter(e, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Extract:
+		return fromCounter(x.Tuple, depth+1)
+	case *ssa.Call:
+		com := x.Common()
+		if sc := com.StaticCallee(); sc != nil && sc.Pkg != nil && sc.Pkg.Pkg.Path() == "sync/atomic" {
+			var target ssa.Value
+			if com.Signature().Recv() != nil || len(com.Args) > 0 {
+				if len(com.Args) > 0 {
+					target = com.Args[0]
+				}
+			}
+			if strings.Contains(sc.Name(), "Add") && target != nil {
+				return isGlobalAddr(target)
+			}
+			return false
+		}
+		if sc := com.StaticCallee(); sc != nil && sc.Pkg != nil {
+			switch sc.Pkg.Pkg.Path() {
+			case "fmt", "strconv":
+				for _, a := range com.Args {
+					if fromCounter(a, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isGlobalAddr reports whether v is the address of a package-level variable (or of a field
+// of one).
+func isGlobalAddr(v ssa.Value) bool {
+	for d := 0; d < 4; d++ {
+		switch x := v.(type) {
+		case *ssa.Global:
+			return true
+		case *ssa.FieldAddr:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// storedField follows a value (through conversions and String calls) to a field store: the
+// field's name and the names of the types holding it, innermost first.
+func storedField(v ssa.Value, depth int) (string, []string) {
 	if depth > 4 {
-		return ""
+		return "", nil
 	}
 	refs := v.Referrers()
 	if refs == nil {
-		return ""
+		return "", nil
 	}
 	for _, r := range *refs {
 		switch x := r.(type) {
 		case *ssa.Store:
 			if fa, ok := x.Addr.(*ssa.FieldAddr); ok && x.Val == v {
-				return fieldOf(fa.X.Type(), fa.Field).Name()
+				return fieldOf(fa.X.Type(), fa.Field).Name(), ownerNames(fa)
 			}
 		case *ssa.Call:
 			if x.Common().Method != nil || x.Common().StaticCallee() != nil {
-				if f := storedField(x, depth+1); f != "" {
-					return f
+				if f, o := storedField(x, depth+1); f != "" {
+					return f, o
 				}
 			}
 		case ssa.Value:
 			switch r.(type) {
 			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi:
-				if f := storedField(x, depth+1); f != "" {
-					return f
+				if f, o := storedField(x, depth+1); f != "" {
+					return f, o
 				}
 			}
 		}
 	}
-	return ""
+	return "", nil
 }
 
 var valRank = map[ir.ValueKind]int{ir.ValNil: 0, ir.ValConst: 1, ir.ValOther: 2, ir.ValCall: 2, ir.ValError: 3, ir.ValSentinel: 4, ir.ValCtxErr: 5}

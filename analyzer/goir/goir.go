@@ -33,9 +33,12 @@ func Build(pkgs []*packages.Package) (prog *ir.Program, err error) {
 			err = fmt.Errorf("goir: building SSA: %v", r)
 		}
 	}()
-	b := newBuilder(pkgs)
-	if b == nil {
+	b, ok := newBuilder(pkgs)
+	if !ok {
 		return &ir.Program{Lang: "go"}, nil
+	}
+	if b == nil {
+		return nil, fmt.Errorf("goir: building SSA failed")
 	}
 	return b.build(), nil
 }
@@ -58,6 +61,9 @@ type builder struct {
 	// fieldUses indexes, per struct field, the field reads of every function built from source
 	// (computed on first use): a reply kept in a runner's state is read by its other methods.
 	fieldUses map[*types.Var][]fieldUse
+	// counters are the functions whose result is a process-wide counter's next value (an
+	// atomic add on a package-level variable): id minters.
+	counters map[*ssa.Function]bool
 }
 
 // fieldUse is a read of a field's address in a function.
@@ -83,6 +89,8 @@ type funcState struct {
 	overCalls []overCall
 	// classified memoizes classify.
 	classified map[ssa.Value]ir.Value
+	// stopCalls are the calls deciding each StopSet (index in f.Stops).
+	stopCalls []ssa.CallInstruction
 }
 
 type natLoop struct {
@@ -111,11 +119,15 @@ func BuildSources(fset *token.FileSet, srcs []Source) (prog *ir.Program, err err
 	for i := range srcs {
 		all = append(all, &srcs[i])
 	}
-	b := newBuilderFrom(fset, all)
+	b := newBuilderFrom(fset, all, false)
+	if b == nil {
+		return nil, fmt.Errorf("goir: building SSA failed")
+	}
 	return b.build(), nil
 }
 
-func newBuilder(pkgs []*packages.Package) *builder {
+// newBuilder returns the builder of pkgs, false when there is nothing to build.
+func newBuilder(pkgs []*packages.Package) (*builder, bool) {
 	var fset *token.FileSet
 	var all []*Source
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -132,12 +144,14 @@ func newBuilder(pkgs []*packages.Package) *builder {
 		all = append(all, s)
 	})
 	if fset == nil {
-		return nil
+		return nil, false
 	}
-	return newBuilderFrom(fset, all)
+	return newBuilderFrom(fset, all, false), true
 }
 
-func newBuilderFrom(fset *token.FileSet, all []*Source) *builder {
+// newBuilderFrom creates the SSA program of all; retried is true on the second attempt, made
+// after some packages failed to build (nil when some fail again).
+func newBuilderFrom(fset *token.FileSet, all []*Source, retried bool) *builder {
 	srcPkgs := map[*types.Package]*Source{}
 	prog := ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
@@ -147,7 +161,7 @@ func newBuilderFrom(fset *token.FileSet, all []*Source) *builder {
 			continue
 		}
 		created[p.Types] = true
-		if len(p.Syntax) > 0 {
+		if len(p.Syntax) > 0 && p.TypesInfo != nil && bodiesChecked(p.Syntax, p.TypesInfo) {
 			src = append(src, prog.CreatePackage(p.Types, p.Syntax, p.TypesInfo, true))
 			srcPkgs[p.Types] = p
 		} else {
@@ -169,16 +183,62 @@ func newBuilderFrom(fset *token.FileSet, all []*Source) *builder {
 		visit(p.Types)
 	}
 	// A package whose SSA cannot be built (an internal error of the builder on some
-	// dependency's code) is left out; the others still make a program.
-	built := src[:0]
+	// dependency's code) is left out: the program is made again with it as types only, since
+	// its half-built functions would fail again when the call graph asks for them.
+	var failed []*types.Package
 	for _, p := range src {
-		if safeBuild(p) {
-			built = append(built, p)
+		if !safeBuild(p) {
+			failed = append(failed, p.Pkg)
 		}
 	}
-	src = built
+	if len(failed) > 0 && !retried {
+		drop := map[*types.Package]bool{}
+		for _, t := range failed {
+			drop[t] = true
+		}
+		kept := make([]*Source, 0, len(all))
+		for _, p := range all {
+			if drop[p.Types] {
+				p = &Source{Types: p.Types}
+			}
+			kept = append(kept, p)
+		}
+		return newBuilderFrom(fset, kept, true)
+	}
+	if len(failed) > 0 {
+		return nil
+	}
 	return &builder{fset: fset, prog: prog, src: src, srcPkgs: srcPkgs, ids: map[*ssa.Function]int{},
 		lines: map[string][]string{}, ifaces: map[string][]*types.Named{}, incFields: map[*types.Var]bool{}}
+}
+
+// bodiesChecked reports whether the type information covers the function bodies of files
+// (go/packages type-checks some dependencies with their bodies ignored): SSA needs it.
+func bodiesChecked(files []*ast.File, info *types.Info) bool {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			checked := true
+			found := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if found {
+					return false
+				}
+				if id, ok := n.(*ast.Ident); ok && id.Name != "_" {
+					found = true
+					checked = info.Uses[id] != nil || info.Defs[id] != nil
+				}
+				return true
+			})
+			if found {
+				return checked
+			}
+		}
+	}
+	return true
 }
 
 func isStdPath(path string) bool {
@@ -240,9 +300,11 @@ func (b *builder) build() *ir.Program {
 	for _, fs := range b.funcs {
 		b.calls(fs)
 	}
+	b.scanCounters()
 	for _, fs := range b.funcs {
 		b.returnsOf(fs)
 		b.branches(fs)
+		b.stopExits(fs)
 		b.cancels(fs)
 		b.mints(fs)
 	}

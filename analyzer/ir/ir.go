@@ -348,13 +348,19 @@ type LoopObs struct {
 	EveryIteration bool `json:"every_iteration"`
 }
 
-// Mint is where an id is minted.
+// Mint is where an id is minted (uuid.New, a process-wide counter), or where a child gets
+// its parent (Kind "parent": a store into a Parent / ParentID field).
 type Mint struct {
 	Pos    Pos    `json:"pos"`
 	Source string `json:"source,omitempty"`
 	Text   string `json:"text"`
+	// Kind is "" for a mint, "parent" for a parent handed to a child.
+	Kind string `json:"kind,omitempty"`
 	// Field is the field the id is stored into, if any (e.g. "RunID").
 	Field string `json:"field,omitempty"`
+	// Owners are the names of the types holding Field, innermost first (an embedded struct,
+	// then the type embedding it): what the id identifies ("RunContext", "Invocation").
+	Owners []string `json:"owners,omitempty"`
 }
 
 // StopSet is a list of stop conditions checked each step (a StopWhen-style predicate list):
@@ -368,6 +374,13 @@ type StopSet struct {
 	Loop int    `json:"loop"`
 	// Key is the predicate list's field key, when it is a field.
 	Key string `json:"key,omitempty"`
+	// Return is the return (index in Func.Returns) reached when a condition holds, -1 when
+	// unknown; StopText a stop reason recorded on the way, as written; AtPos where the
+	// function acts on it (the return, the store of the stop reason, what follows the break).
+	Return   int    `json:"return"`
+	StopText string `json:"stop_text,omitempty"`
+	AtPos    Pos    `json:"at_pos,omitzero"`
+	AtSource string `json:"at_source,omitempty"`
 }
 
 // Default is a default value of a field, variable or option.

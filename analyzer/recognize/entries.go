@@ -212,20 +212,29 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
 				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
+					if ret.Err.Stream {
+						// a returned generator or stream: the caller drains the run
+						ex.Outcome = model.OutcomePropagated
+						out = append(out, ex)
+					}
 					continue
 				}
 			}
 		}
-		atBound, boundReason := r.atBound(f, ret.Pos)
+		atBound, boundReason := r.atBound(f, ret)
 		startFailed := false
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
 				for _, t := range f.Calls[ret.Err.Call].Targets {
-					startFailed = startFailed || r.startsAsync(t, reaches, 0)
+					startFailed = startFailed || r.startsAsync(t, reaches, depth)
 				}
 			}
 		}
 		switch {
+		case x != nil && !launched && answers(ret):
+			// an answer given before the run launches (a canned or cached reply): the run
+			// completed without a step
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case x != nil && !launched, startFailed:
 			ex.Outcome = model.OutcomeNotStarted
 		case ret.Err == nil:
@@ -261,18 +270,73 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 	return out
 }
 
-// atBound reports whether the return at p is what a loop does at its bound.
-func (r *rec) atBound(f *ir.Func, p ir.Pos) (bool, model.StopReason) {
-	for _, l := range r.order {
-		if ob := l.Map.OnBound; ob != nil && ob.Pos.File == p.File && ob.Pos.Line == p.Line {
-			sr := ob.StopReason
-			if sr == "" {
-				sr = model.StopMaxSteps
+// atBound reports whether the return ret of f is what a loop does at its bound: the on-bound
+// return itself, or a return of the error of a helper whose only error is the one it returns
+// at the bound (a limit checked in a helper the loop calls). A bound that does not say why
+// the loop ended (a stop-condition list whose exit is also the final answer's) marks no exit.
+func (r *rec) atBound(f *ir.Func, ret ir.Return) (bool, model.StopReason) {
+	at := func(p ir.Pos, errOnly bool) (bool, model.StopReason) {
+		for _, l := range r.order {
+			ob := l.Map.OnBound
+			if ob == nil || ob.StopReason == "" || ob.Pos.File != p.File || ob.Pos.Line != p.Line {
+				continue
 			}
+			if errOnly && ob.Kind != model.OnBoundError {
+				continue
+			}
+			return true, ob.StopReason
+		}
+		return false, ""
+	}
+	if ok, sr := at(ret.Pos, false); ok {
+		return ok, sr
+	}
+	if ret.Err == nil || (ret.Err.Kind != ir.ValCall && ret.Err.Kind != ir.ValError) || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+		return false, ""
+	}
+	for _, t := range f.Calls[ret.Err.Call].Targets {
+		var bound bool
+		var sr model.StopReason
+		others := false
+		for _, gr := range r.p.Funcs[t].Returns {
+			if gr.Err == nil || gr.Err.Kind == ir.ValNil {
+				continue
+			}
+			if ok, s := at(gr.Pos, true); ok {
+				bound, sr = true, s
+			} else {
+				others = true
+			}
+		}
+		if bound && !others {
 			return true, sr
 		}
 	}
 	return false, ""
+}
+
+// answers reports whether a return hands back a result without an error: a nil error with a
+// value that is neither nil, a zero constant, nor a stream the caller still has to drain.
+func answers(ret ir.Return) bool {
+	if ret.Err == nil || ret.Err.Kind != ir.ValNil {
+		return false
+	}
+	for i, v := range ret.Values {
+		if i == len(ret.Values)-1 || v.Stream {
+			continue
+		}
+		switch v.Kind {
+		case ir.ValNil:
+		case ir.ValConst:
+			if v.Text != `""` && v.Text != "0" && v.Text != "false" && v.Text != "''" {
+				return true
+			}
+		case ir.ValCall:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func streams(ret ir.Return) bool {
@@ -285,7 +349,24 @@ func streams(ret ir.Return) bool {
 }
 
 // runIDField matches the fields that hold the id of a run or of one of its layers.
-var runIDField = regexp.MustCompile(`(?i)(run|trace|session|invocation|execution|conversation|span|turn|step|thread)_?id$`)
+var runIDField = regexp.MustCompile(`(?i)(run|trace|session|invocation|execution|conversation|span|turn|step|thread|request)_?id$`)
+
+// bareID matches an id field that says nothing of what it identifies; its holder's type does.
+var bareID = regexp.MustCompile(`(?i)^_?id$`)
+
+// runLayerType matches the names of types that stand for a run or one of its layers (a run's
+// or call's context, an invocation, a session).
+var runLayerType = regexp.MustCompile(`(?i)(run|runner|trace|session|invocation|execution|conversation|span|turn|step|thread|context|ctx|call|task)$`)
+
+// runLayer reports whether one of the types holding a field stands for a run or a layer of it.
+func runLayer(owners []string) bool {
+	for _, o := range owners {
+		if runLayerType.MatchString(o) {
+			return true
+		}
+	}
+	return false
+}
 
 // ids lists the id mints of the code f runs: ids stored into a run, trace, session or step id
 // field, or minted without being stored into a field.
@@ -297,7 +378,13 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
-			if m.Field != "" && !runIDField.MatchString(m.Field) {
+			if m.Kind == "parent" {
+				if runLayer(m.Owners) || runIDField.MatchString(m.Field) {
+					out = append(out, model.IDSite{Pos: pos(m.Pos), Source: m.Source, Kind: model.IDParent, What: m.Text})
+				}
+				continue
+			}
+			if m.Field != "" && !runIDField.MatchString(m.Field) && !(bareID.MatchString(m.Field) && runLayer(m.Owners)) {
 				continue // a message, tool call or record id, not a run's
 			}
 			what := m.Text

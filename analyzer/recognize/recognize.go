@@ -116,13 +116,16 @@ func Recognize(p *ir.Program, o Options) *Result {
 			}
 		}
 		for _, s := range r.cands[l] {
-			if s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
+			// every call a profile confirms is a model call of its loop (a polymorphic step
+			// with one provider call per subclass)
+			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
 				r.addModel(l, s)
 			}
 		}
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.profileTools(l)
 		finishLoop(l)
 	}
 	res.Entries = r.entries()
@@ -383,7 +386,8 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds)
+	// a profile's model call is the decision wherever its loop is: a caller's loop too
+	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed)
 	if holder == nil {
 		return
 	}
@@ -530,6 +534,88 @@ func (r *rec) addModel(l *Loop, s *site) {
 	}
 }
 
+// profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
+// reaches through the call graph (callees and the callbacks handed to calls: an executor's
+// submit, a gather): parallel when the rule says so or a concurrent launch is on the way.
+func (r *rec) profileTools(l *Loop) {
+	if r.o.Table == nil {
+		return
+	}
+	type item struct {
+		f    int
+		d    int
+		conc bool
+	}
+	var queue []item
+	// a function is visited once sequentially and once under a concurrent launch
+	seen := map[int]bool{2 * l.Func.ID: true}
+	visit := func(g *ir.Func, c *ir.Call, conc bool, d int) {
+		conc = conc || c.Concurrent != ""
+		if b, ok := r.toolRule(c); ok {
+			if _, vetoed := r.vetoedTool(c); vetoed {
+				return
+			}
+			par := conc || b.Rule.Parallel
+			for i, x := range l.Map.ToolCalls {
+				if x.Pos == pos(c.Pos) {
+					l.Map.ToolCalls[i].Parallel = l.Map.ToolCalls[i].Parallel || par
+					l.Map.ParallelTools = l.Map.ParallelTools || par
+					return
+				}
+			}
+			l.Map.ToolCalls = append(l.Map.ToolCalls, model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Parallel: par,
+				Provenance: b.Provenance})
+			l.Map.ParallelTools = l.Map.ParallelTools || par
+			return
+		}
+		if len(c.Targets) > 8 || d > 8 {
+			return
+		}
+		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+			tf := r.p.Funcs[t]
+			cc := conc || tf.Launch == "go" || tf.Launch == "errgroup" || tf.Launch == "all"
+			k := 2 * t
+			if cc {
+				k++
+			}
+			if !seen[k] && len(seen) < 3000 {
+				seen[k] = true
+				queue = append(queue, item{f: t, d: d + 1, conc: cc})
+			}
+		}
+	}
+	for i := range l.Func.Calls {
+		c := &l.Func.Calls[i]
+		if l.LoopID >= 0 && !contains(c.Loops, l.LoopID) {
+			continue
+		}
+		visit(l.Func, c, false, 0)
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		g := r.p.Funcs[it.f]
+		for i := range g.Calls {
+			visit(g, &g.Calls[i], it.conc, it.d)
+		}
+	}
+}
+
+// toolRule returns the tool_call rule binding a call's callee, if any.
+func (r *rec) toolRule(c *ir.Call) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		if k == "" {
+			continue
+		}
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.ToolCall {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
+}
+
 func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
 	if r.o.Table == nil {
 		return "", false
@@ -667,8 +753,20 @@ func (r *rec) bound(l *Loop) {
 	if best == nil {
 		for _, ss := range f.Stops {
 			if ss.Loop == l.LoopID && l.LoopID >= 0 {
-				l.Map.Bound = &model.Bound{Expr: ss.Text + " (stop conditions)", Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
-				l.Map.OnBound = &model.OnBound{Kind: model.OnBoundStopReason, Value: "a stop condition holds", Pos: pos(ss.Pos), Source: ss.Source}
+				// a list of stop conditions: empty unless the caller or a default fills it
+				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
+				if ss.Key != "" {
+					r.boundDefault(bd, ss.Key)
+				}
+				if bd.Default == "" {
+					bd.Default = model.DefaultNone
+				}
+				l.Map.Bound = bd
+				at, src := ss.AtPos, ss.AtSource
+				if !at.IsValid() {
+					at, src = ss.Pos, ss.Source
+				}
+				l.Map.OnBound = r.onBound(f, ss.Return, ss.StopText, at, src, "")
 				return
 			}
 		}
@@ -683,27 +781,36 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(b.AtPos), Source: b.AtSource}
-	if b.StopText != "" {
-		if sr := stopReasonOf(b.StopText); sr != "" {
-			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, b.StopText
+	l.Map.OnBound = r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+}
+
+// onBound says what a function does at a bound or stop condition: the return it reaches
+// (ret, an index in f.Returns, -1 if none is certain) or the stop reason it records (stop, as
+// written); at is where. An error returned is "error", a stop reason recorded "stop_reason",
+// anything else (a successful return, leaving the loop) "silent". def is the stop reason of a
+// silent end ("" when the loop may go on to other exits that say why it ended).
+func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string, def model.StopReason) *model.OnBound {
+	ob := &model.OnBound{Kind: model.OnBoundSilent, Pos: pos(at), Source: atSrc}
+	if stop != "" {
+		if sr := stopReasonOf(stop); sr != "" {
+			ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, stop
 		}
 	}
-	if ob.Kind != model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
-		ret := bestFunc.Returns[b.Return]
-		ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+	if ob.Kind != model.OnBoundStopReason && ret >= 0 && ret < len(f.Returns) {
+		rt := f.Returns[ret]
+		ob.Pos, ob.Source = pos(rt.Pos), rt.Source
 		switch {
-		case ret.Err == nil || ret.Err.Kind == ir.ValNil:
-			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
-			ob.Kind, ob.Value = model.OnBoundError, ret.Err.Text
-			ob.StopReason = r.sentinelReason(ret.Err)
+			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
+			ob.StopReason = r.sentinelReason(rt.Err)
 		}
 	}
 	if ob.Kind == model.OnBoundSilent && ob.StopReason == "" {
-		ob.StopReason = model.StopMaxSteps
+		ob.StopReason = def
 	}
-	l.Map.OnBound = ob
+	return ob
 }
 
 func contains(xs []int, x int) bool {

@@ -23,7 +23,7 @@ type builder struct {
 	// nsRoot marks the analysis roots that are Python namespace packages themselves.
 	nsRoot map[string]bool
 	// fieldCls caches fieldClass.
-	fieldCls map[string]*class
+	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex
 }
 
@@ -72,7 +72,9 @@ type class struct {
 	subs      []*class
 	methods   map[string]*fnState
 	// fields are class-level declarations with a value (dataclass/pydantic fields, TS fields).
-	fields   map[string]*syntax.Node
+	fields map[string]*syntax.Node
+	// annots are the type annotations of class-level fields (model: Model, client?: Client).
+	annots   map[string]*syntax.Node
 	exported bool
 }
 
@@ -90,8 +92,15 @@ type fnState struct {
 	// paramDefaults maps parameters to their default values.
 	paramDefaults map[string]*syntax.Node
 	params        map[string]bool
-	kids          []*fnState
-	gen, async    bool
+	// paramTypes are the parameters' type annotations.
+	paramTypes map[string]*syntax.Node
+	// property is true for a method read as an attribute (@property, a TS getter).
+	property bool
+	// localTypes caches the classes of local variables (see localClasses).
+	localTypes     map[string]typeRef
+	localTypesOnce sync.Once
+	kids           []*fnState
+	gen, async     bool
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node
@@ -171,7 +180,7 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 
 	f := &ir.Func{ID: len(b.prog.Funcs), Parent: -1, BodyOf: -1, Pkg: m.name, Pos: m.pos(n), Source: m.source(n)}
 	fs := &fnState{f: f, mod: m, node: n, cls: cls, parent: parent, name: name, locals: map[string][]*fnState{},
-		paramDefaults: map[string]*syntax.Node{}, params: map[string]bool{}}
+		paramDefaults: map[string]*syntax.Node{}, params: map[string]bool{}, paramTypes: map[string]*syntax.Node{}}
 	fs.body = n.Child("body")
 	fs.async = n.Has("async")
 	fs.gen = n.Has("*") || strings.HasPrefix(n.Kind, "generator")
@@ -365,6 +374,9 @@ func (b *builder) params(fs *fnState) {
 			continue
 		}
 		fs.params[name] = true
+		if typ != nil {
+			fs.paramTypes[name] = typ
+		}
 		if def != nil {
 			fs.paramDefaults[name] = def
 		}
@@ -434,6 +446,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			} else {
 				fs = b.newFn(m, c, nil, parent, name)
 			}
+			fs.property = isProperty(m, c, n)
 			b.walkDecl(m, c, nil, fs)
 		case c.Named && t.classes[c.Kind]:
 			k := b.newClass(m, c, parent)
@@ -477,7 +490,8 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
 			name = "<class>@" + itoa(n.Line)
 		}
 	}
-	k := &class{name: name, mod: m, node: n, pos: m.pos(n), methods: map[string]*fnState{}, fields: map[string]*syntax.Node{}}
+	k := &class{name: name, mod: m, node: n, pos: m.pos(n), methods: map[string]*fnState{}, fields: map[string]*syntax.Node{},
+		annots: map[string]*syntax.Node{}}
 	k.key = m.name + "." + name
 	if parent != nil {
 		k.key = parent.f.Name + "." + name
@@ -520,6 +534,9 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
 				if l := a.Child("left"); l != nil && l.Kind == "identifier" && a.Child("right") != nil {
 					k.fields[m.text(l)] = a.Child("right")
 				}
+				if l, ty := a.Child("left"), a.Child("type"); l != nil && l.Kind == "identifier" && ty != nil {
+					k.annots[m.text(l)] = ty
+				}
 			case m.t.fieldDefs[s.Kind]:
 				nm := s.Child("name")
 				if nm == nil {
@@ -527,6 +544,9 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
 				}
 				if v := s.Child("value"); nm != nil && v != nil {
 					k.fields[m.text(nm)] = v
+				}
+				if ty := s.Child("type"); nm != nil && ty != nil {
+					k.annots[m.text(nm)] = ty
 				}
 			}
 		}
@@ -839,4 +859,23 @@ func (b *builder) jsResolve(m *module, spec string) string {
 		p = strings.TrimSuffix(p, ext)
 	}
 	return p
+}
+
+// isProperty reports whether a function node is read as an attribute: a Python method under
+// @property / @cached_property, a TS/JS getter.
+func isProperty(m *module, fn, parent *syntax.Node) bool {
+	for _, c := range fn.Children {
+		if !c.Named && m.text(c) == "get" {
+			return true
+		}
+	}
+	if parent == nil || parent.Kind != "decorated_definition" {
+		return false
+	}
+	for _, d := range parent.Children {
+		if d.Kind == "decorator" && strings.HasSuffix(strings.TrimSpace(m.text(d)), "property") {
+			return true
+		}
+	}
+	return false
 }

@@ -234,6 +234,11 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			br.Return = i
 			return false
 		}
+		if m.t.calls[n.Kind] && br.StopText == "" {
+			// an error that names the bound recorded, not raised (a step's error =
+			// AgentMaxStepsError(...)), here or in a helper called here
+			br.StopText = b.boundErrorIn(fs, n)
+		}
 		if (m.t.assigns[n.Kind] || m.t.declarators[n.Kind]) && br.StopText == "" {
 			l, r := n.Child("left"), n.Child("right")
 			if m.t.declarators[n.Kind] {
@@ -245,11 +250,67 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 		}
 		return true
 	})
+	if br.Return >= 0 && br.StopText != "" {
+		if e := fs.f.Returns[br.Return].Err; e != nil && e.Kind != ir.ValNil && len(fs.f.Returns[br.Return].Values) == 0 {
+			br.StopText = "" // the bound error is raised: an error at the bound, not a recorded stop
+		}
+	}
 	if br.Return >= 0 && br.StopText == "" {
 		if e := fs.f.Returns[br.Return].Err; e != nil && e.Kind != ir.ValNil && e.Kind != ir.ValCall {
 			br.StopText = ""
 		}
 	}
+}
+
+// boundErrorIn returns the name of an error class naming a bound (MaxStepsError,
+// RecursionLimitExceeded) that is recorded, not raised, at the bound: constructed as an
+// argument of another call (ActionStep(error=AgentMaxStepsError(...))) in the call's own
+// arguments or in the function it calls. An error assigned to a variable is raised or handed
+// on as the run's error.
+func (b *builder) boundErrorIn(fs *fnState, call *syntax.Node) string {
+	found := ""
+	var walk func(t *table, m *module, n *syntax.Node, inArgs bool)
+	walk = func(t *table, m *module, n *syntax.Node, inArgs bool) {
+		if n == nil || found != "" {
+			return
+		}
+		if t.calls[n.Kind] && inArgs {
+			if name := boundErrorName(m, n); name != "" {
+				found = name
+				return
+			}
+		}
+		for _, c := range n.Children {
+			if t.funcs[c.Kind] || t.lambdas[c.Kind] || t.classes[c.Kind] {
+				continue
+			}
+			walk(t, m, c, inArgs || t.calls[n.Kind] && c.Field == "arguments" || t.keywordArgs[n.Kind])
+		}
+	}
+	walk(fs.mod.t, fs.mod, call.Child("arguments"), true)
+	if found != "" {
+		return found
+	}
+	id, ok := fs.callOf[call]
+	if !ok || len(fs.f.Calls[id].Targets) != 1 {
+		return ""
+	}
+	t := b.funcs[fs.f.Calls[id].Targets[0]]
+	walk(t.mod.t, t.mod, t.body, false)
+	return found
+}
+
+func boundErrorName(m *module, call *syntax.Node) string {
+	name := calleeText(m, call)
+	short := name[strings.LastIndexByte(name, '.')+1:]
+	if !isClassName(short) || !(strings.HasSuffix(short, "Error") || strings.HasSuffix(short, "Exception") || strings.HasSuffix(short, "Exceeded")) {
+		return ""
+	}
+	l := strings.ToLower(short)
+	if containsAny(l, []string{"max", "limit", "exceed", "toomany"}) && containsAny(l, []string{"step", "turn", "iteration", "recursion", "round", "call"}) {
+		return short
+	}
+	return ""
 }
 
 // operand describes a bound operand.
@@ -435,7 +496,8 @@ func (b *builder) cancels(fs *fnState) {
 			if t.members[n.Kind] || t.idents[n.Kind] {
 				txt := m.text(n)
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
-				if last == "aborted" || isCancelName(last) {
+				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
+					// (a module constant in capitals is a setting, not a request)
 					hit = n
 					return false
 				}
@@ -444,6 +506,14 @@ func (b *builder) cancels(fs *fnState) {
 		})
 		if hit == nil {
 			continue
+		}
+		if c.loop < 0 && c.stmt != nil && m.t.ifs[c.stmt.Kind] {
+			// a flag checked to stop: one of the branches leaves (raise, return, break)
+			l1, _ := b.leaves(fs, c.stmt.Child("consequence"))
+			l2, _ := b.leaves(fs, c.stmt.Child("alternative"))
+			if !l1 && !l2 && !raisesIn(m.t, c.stmt.Child("consequence")) && !raisesIn(m.t, c.stmt.Child("alternative")) {
+				continue
+			}
 		}
 		cn := ir.Cancel{Pos: m.pos(hit), Text: clip(m.text(c.expr), 80), Kind: "err", Loops: obs(c.loops, c.top, c.loop)}
 		fs.f.Cancels = append(fs.f.Cancels, cn)
@@ -580,7 +650,153 @@ func (b *builder) defaults() {
 	}
 }
 
+// argDefaults follows the defaults of bound parameters through the call sites that pass
+// them on: run(max_steps=None) -> max_steps = max_steps or self.max_steps ->
+// self._run_stream(max_steps=max_steps) gives _run_stream's max_steps the default of the
+// field (its keyword default in __init__, where it is defined). Two rounds follow two calls.
+func (b *builder) argDefaults() {
+	byKey := map[string][]ir.Default{}
+	for _, d := range b.prog.Defaults {
+		byKey[d.Key] = append(byKey[d.Key], d)
+	}
+	for range 2 {
+		var added []ir.Default
+		for _, g := range b.funcs {
+			m := g.mod
+			for i, ci := range g.callInfo {
+				if i >= len(g.f.Calls) {
+					break
+				}
+				c := &g.f.Calls[i]
+				if len(c.Targets) == 0 || len(c.Targets) > 3 {
+					continue
+				}
+				args := ci.node.Child("arguments")
+				if args == nil {
+					continue
+				}
+				for j, a := range args.NamedChildren() {
+					if m.t.spreads[a.Kind] {
+						break
+					}
+					name, val := "", a
+					if m.t.keywordArgs[a.Kind] {
+						name, val = m.text(a.Child("name")), a.Child("value")
+					}
+					for _, tid := range c.Targets {
+						t := b.funcs[tid]
+						pn := name
+						if pn == "" && j < len(t.f.Params) && !m.t.keywordArgs[a.Kind] {
+							pn = t.f.Params[j].Name
+						}
+						if pn == "" || !t.params[pn] || !isBoundish(pn) {
+							continue
+						}
+						key := t.key() + "." + pn
+						if hasValue(t.mod, byKey[key]) {
+							continue
+						}
+						for _, d := range b.argValue(g, val, byKey, 0) {
+							d.Key, d.Via = key, "option"
+							added = append(added, d)
+						}
+					}
+				}
+			}
+		}
+		if len(added) == 0 {
+			return
+		}
+		for _, d := range added {
+			if len(byKey[d.Key]) == 0 || byKey[d.Key][len(byKey[d.Key])-1].Pos != d.Pos {
+				byKey[d.Key] = append(byKey[d.Key], d)
+				b.prog.Defaults = append(b.prog.Defaults, d)
+			}
+		}
+	}
+}
+
+func hasValue(m *module, ds []ir.Default) bool {
+	for _, d := range ds {
+		if !m.t.nones[d.Value] {
+			return true
+		}
+	}
+	return false
+}
+
+// argValue returns the defaults an argument expression of g carries: a literal, a parameter's
+// default, a local's alternatives (x = x or self.limit), a field's defaults.
+func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Default, depth int) []ir.Default {
+	m := g.mod
+	n = strip(n)
+	if n == nil || depth > 3 {
+		return nil
+	}
+	switch {
+	case m.t.numbers[n.Kind] || m.t.stringKinds[n.Kind]:
+		return []ir.Default{{Value: m.text(n), Pos: m.pos(n)}}
+	case m.t.idents[n.Kind]:
+		name := m.text(n)
+		if g.params[name] {
+			if d := g.paramDefaults[name]; d != nil {
+				if v, pos, ok := b.literal(m, d, 0); ok && !m.t.nones[v] {
+					return []ir.Default{{Value: v, Pos: pos}}
+				}
+			}
+			for _, d := range byKey[g.key()+"."+name] {
+				if !m.t.nones[d.Value] {
+					return []ir.Default{d}
+				}
+			}
+		}
+		var out []ir.Default
+		for _, a := range g.assigns {
+			if a.iter || len(a.lhs) != 1 || a.lhs[0] != name || a.rhs == nil {
+				continue
+			}
+			for _, alt := range alternatives(m, a.rhs) {
+				if m.text(strip(alt)) == name {
+					continue
+				}
+				out = append(out, b.argValue(g, alt, byKey, depth+1)...)
+			}
+		}
+		if len(out) == 0 {
+			if v, pos, ok := b.literal(m, n, 0); ok {
+				return []ir.Default{{Value: v, Pos: pos}}
+			}
+		}
+		return out
+	case m.t.members[n.Kind]:
+		obj := m.text(strip(n.Child("object")))
+		k := enclosingClass(g)
+		if (obj == m.t.self || obj == "cls") && k != nil {
+			prop := m.text(n.Child(m.t.memberProp))
+			for _, c := range append([]*class{k}, k.ancestors()...) {
+				if ds := byKey[c.key+"."+prop]; len(ds) > 0 {
+					return ds[:1]
+				}
+			}
+		}
+		if v, pos, ok := b.literal(m, n, 0); ok {
+			return []ir.Default{{Value: v, Pos: pos}}
+		}
+	}
+	return nil
+}
+
 // boundWords are the parts of the names of bound candidates.
 var boundWords = []string{"max", "limit", "turn", "step", "iter", "round", "budget", "depth", "recursion", "attempt", "retr", "bound", "cap"}
 
 func isBoundish(name string) bool { return containsAny(strings.ToLower(name), boundWords) }
+
+// raisesIn reports whether a raise or throw statement lies in n (not in nested functions).
+func raisesIn(t *table, n *syntax.Node) bool {
+	found := false
+	eachNode(t, n, func(x *syntax.Node) bool {
+		found = found || t.raises[x.Kind]
+		return !found
+	})
+	return found
+}

@@ -36,6 +36,12 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				c.Method = text[i+1:]
 			}
 			tg := b.resolveExpr(fs, fn, 0)
+			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
+				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
+			}
+			if tg.abstract != "" && c.Abstract == "" {
+				c.Abstract = tg.abstract
+			}
 			if tg.cls != nil {
 				tg.fns = append(tg.fns, tg.cls.ctor()...)
 				c.Keys = append(c.Keys, tg.cls.key)
@@ -192,6 +198,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.argDefaults()
 	b.sentinels()
 }
 
@@ -251,8 +258,13 @@ func (b *builder) returns(fs *fnState) {
 			if e != nil {
 				v := b.value(fs, e)
 				r.Values = []ir.Value{v}
-				if v.Kind == ir.ValCall {
+				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
 					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
+				}
+				if v.Stream && t.lang == "python" {
+					// return gen(...): the caller drains the generator; its exits are the
+					// generator's, the return itself hands the run on
+					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text, Stream: true}
 				}
 			}
 		}
@@ -399,11 +411,18 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		short = short[i+1:]
 	}
 	if e.Kind == "identifier" && !isClassName(short) {
-		// raise err / throw e: a caught error passed on
+		// raise err / throw e: a caught error passed on, unless the except clause that
+		// binds it names one error class of the set (except AgentGenerationError as e)
+		if k := b.caughtAs(fs, e); k != nil {
+			return &ir.Value{Kind: ir.ValError, Text: v.Text, Key: k.key, Call: -1}
+		}
 		return &ir.Value{Kind: ir.ValCall, Text: v.Text, Call: -1}
 	}
 	l := strings.ToLower(short)
-	if full := strings.ToLower(v.Text); genericErrors[short] && (strings.Contains(full, "abort") || strings.Contains(full, "cancel")) {
+	if full := strings.ToLower(v.Text); (genericErrors[short] || !stopish(l)) && !strings.Contains(full, "interruption") &&
+		!strings.Contains(full, "approval") && (strings.Contains(full, "abort") || strings.Contains(full, "cancel") ||
+		strings.Contains(full, "interrupted")) {
+		// an error whose message says the run was cancelled: AgentError("Agent interrupted.")
 		l = full
 	}
 	switch {
@@ -425,6 +444,67 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 }
 
 func isClassName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// stopish reports whether an error class's name names a stop reason of its own (a bound, a
+// timeout): its message does not make it a cancellation.
+func stopish(l string) bool {
+	return containsAny(l, []string{"max", "limit", "exceed", "timeout", "budget", "recursion", "toomany", "too_many"})
+}
+
+// constructs reports whether a returned expression builds a value of a class that is no
+// error (return RunResult(...), new Response(...)): a result, not a call whose outcome it
+// passes on.
+func (b *builder) constructs(fs *fnState, e *syntax.Node) bool {
+	m := fs.mod
+	e = strip(e)
+	if e == nil {
+		return false
+	}
+	if m.t.news[e.Kind] {
+		return true
+	}
+	if !m.t.calls[e.Kind] {
+		return false
+	}
+	fn := strip(e.Child("function"))
+	name := m.text(fn)
+	short := name[strings.LastIndexByte(name, '.')+1:]
+	if !isClassName(short) || strings.HasSuffix(short, "Error") || strings.HasSuffix(short, "Exception") {
+		return false
+	}
+	if k := b.classByExpr(m, name); k != nil {
+		return true
+	}
+	return m.t.lang == "python" && !strings.Contains(short, "_") && strings.ToUpper(short) != short
+}
+
+// caughtAs returns the error class of the except clause that binds the identifier e (except
+// Cls as e), when it names one class of the set.
+func (b *builder) caughtAs(fs *fnState, e *syntax.Node) *class {
+	m := fs.mod
+	name := m.text(e)
+	for p := b.parentIn(fs, e); p != nil; p = b.parentIn(fs, p) {
+		if p.Kind != "except_clause" {
+			continue
+		}
+		for _, c := range p.NamedChildren() {
+			if c.Kind != "as_pattern" {
+				continue
+			}
+			al := c.Child("alias")
+			if al == nil || strings.TrimSpace(m.text(al)) != name {
+				continue
+			}
+			if k := c.NamedChildren(); len(k) > 0 && k[0].Kind != "tuple" {
+				if cl := b.classByExpr(m, m.text(k[0])); cl != nil && !genericErrors[cl.name] {
+					return cl
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
 
 // mints records id mints.
 func (b *builder) mints(fs *fnState) {

@@ -47,6 +47,9 @@ func (b *builder) flows(fs *fnState) {
 		if ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || transforms[c.Method] {
 			continue
 		}
+		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
+			continue // a constructor of a class of the set builds a value: no decision
+		}
 		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members[fn.Kind] && derives(m, fn.Child("object"), results, 0) &&
 			!strings.HasPrefix(m.text(fn), m.t.self+".") {
 			continue

@@ -1,6 +1,7 @@
 package srcir
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
@@ -34,6 +35,12 @@ type target struct {
 	value *syntax.Node // a module-level value
 	vmod  *module
 	vpos  *sym
+	// inst are the analysed classes the value is an instance of (a typed parameter, a field
+	// assigned a constructed or typed value, a property's return type).
+	inst []*class
+	// abstract is the key of the member on the instance's declared class (the base class a
+	// call goes through: "smolagents.models.Model.generate"), for a method of an instance.
+	abstract string
 }
 
 // resolveSym resolves name in module modName, following imports and re-exports.
@@ -307,6 +314,9 @@ func (b *builder) resolveName(fs *fnState, name string) target {
 		if l := s.locals[name]; len(l) > 0 {
 			return target{fns: l}
 		}
+		if tr, ok := b.localClasses(s)[name]; ok {
+			return target{inst: tr.cls, key: tr.ext}
+		}
 	}
 	m := fs.mod
 	if s := m.syms[name]; s != nil {
@@ -332,7 +342,9 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		cls := enclosingClass(fs)
 		switch {
 		case (ot == t.self || ot == "cls") && cls != nil:
-			return target{fns: methodOf(cls, prop, true)}
+			tg := b.memberOf([]*class{cls}, prop)
+			tg.abstract = ""
+			return tg
 		case (ot == "super()" || ot == "super") && cls != nil:
 			for _, a := range cls.ancestors() {
 				if f := a.methods[prop]; f != nil {
@@ -341,13 +353,10 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			}
 			return target{}
 		}
-		if obj != nil && t.members[obj.Kind] && cls != nil && m.text(strip(obj.Child("object"))) == t.self {
-			if fk := b.fieldClass(cls, m.text(obj.Child(t.memberProp))); fk != nil {
-				return target{fns: methodOf(fk, prop, true)}
-			}
-		}
 		ut := b.resolveExpr(fs, obj, depth+1)
 		switch {
+		case len(ut.inst) > 0:
+			return b.memberOf(ut.inst, prop)
 		case ut.mod != nil:
 			return b.resolveSym(ut.mod.name, prop, 0)
 		case ut.cls != nil: // a class attribute or static method
@@ -372,9 +381,202 @@ func enclosingClass(fs *fnState) *class {
 	return nil
 }
 
-// fieldClass finds the class of self.<field> from an assignment self.field = Class(...) in a
-// method of k or its bases, or a class-level annotation field: Class.
-func (b *builder) fieldClass(k *class, field string) *class {
+// typeRef is what a type annotation or a constructed value names: analysed classes, or the
+// key of a class outside the analysed set ("openai.AsyncOpenAI").
+type typeRef struct {
+	cls []*class
+	ext string
+}
+
+func (r typeRef) empty() bool { return len(r.cls) == 0 && r.ext == "" }
+
+// memberOf resolves attribute prop of an instance of ks: the methods (nearest definition and
+// subclass overrides), a property's return type, or a field's class; an unknown member is
+// keyed on the first class ("pkg.Class.prop") so that profiles can name it.
+func (b *builder) memberOf(ks []*class, prop string) target {
+	var fns []*fnState
+	for _, k := range ks {
+		fns = append(fns, methodOf(k, prop, true)...)
+	}
+	if len(fns) > 0 {
+		var tr typeRef
+		for _, f := range fns {
+			if f.property {
+				tr = b.typeOf(f.mod, f.node.Child("return_type"))
+				if tr.empty() {
+					tr = b.typeOf(f.mod, f.node.Child("type"))
+				}
+				break
+			}
+		}
+		if !tr.empty() {
+			return target{inst: tr.cls, key: tr.ext}
+		}
+		return target{fns: fns, abstract: ks[0].key + "." + prop}
+	}
+	for _, k := range ks {
+		if tr := b.fieldClass(k, prop); !tr.empty() {
+			return target{inst: tr.cls, key: tr.ext}
+		}
+	}
+	if len(ks) > 0 {
+		return target{key: ks[0].key + "." + prop}
+	}
+	return target{}
+}
+
+// typeOf resolves a type annotation to the classes it names: A, A | B, Optional[A],
+// Union[A, B], "A" (a forward reference), TS ": A | undefined". Generic containers
+// (list[A], dict[str, A]) name no instance; None and primitives are skipped.
+func (b *builder) typeOf(m *module, typ *syntax.Node) typeRef {
+	if typ == nil {
+		return typeRef{}
+	}
+	return b.typeText(m, m.text(typ), 0)
+}
+
+func (b *builder) typeText(m *module, s string, depth int) typeRef {
+	var out typeRef
+	if depth > 4 {
+		return out
+	}
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
+	s = strings.Trim(s, `"'`)
+	for _, part := range splitTop(s, '|') {
+		part = strings.TrimSpace(part)
+		for _, w := range []string{"Optional[", "Union[", "typing.Optional[", "typing.Union[", "Annotated[", "typing.Annotated[", "ClassVar[", "Final["} {
+			if strings.HasPrefix(part, w) && strings.HasSuffix(part, "]") {
+				inner := part[len(w) : len(part)-1]
+				alts := splitTop(inner, ',')
+				if strings.HasPrefix(w, "Annotated") || strings.HasPrefix(w, "typing.Annotated") {
+					alts = alts[:1]
+				}
+				for _, a := range alts {
+					r := b.typeText(m, a, depth+1)
+					out.cls = append(out.cls, r.cls...)
+					if out.ext == "" {
+						out.ext = r.ext
+					}
+				}
+				part = ""
+				break
+			}
+		}
+		part = strings.Trim(strings.TrimSpace(part), `"'`)
+		if part == "" || strings.ContainsAny(part, "[<({") || primitiveType[part] {
+			continue
+		}
+		if k := b.classByExpr(m, part); k != nil {
+			out.cls = append(out.cls, k)
+			continue
+		}
+		parts := strings.Split(part, ".")
+		if s := m.syms[parts[0]]; s != nil && out.ext == "" {
+			if t := b.symTarget(m, s, 0); t.key != "" && t.fns == nil && t.cls == nil {
+				out.ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+			}
+		}
+	}
+	return out
+}
+
+var primitiveType = mk("None", "str", "int", "float", "bool", "bytes", "dict", "list", "Any", "object", "string", "number",
+	"boolean", "undefined", "null", "void", "any", "unknown", "never", "Dict", "List", "Callable", "Sequence", "Mapping")
+
+// splitTop splits s at sep outside brackets.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '(', '<', '{':
+			depth++
+		case ']', ')', '>', '}':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// valueType is the class of a value: a constructor call (Class(...), new Class(...)), a
+// typed parameter of fs, or the classes of another local.
+func (b *builder) valueType(fs *fnState, m *module, v *syntax.Node) typeRef {
+	var out typeRef
+	for _, alt := range alternatives(m, v) {
+		r := strip(alt)
+		if r == nil {
+			continue
+		}
+		switch {
+		case r.Kind == "call" || r.Kind == "new_expression":
+			fn := r.Child("function")
+			if fn == nil {
+				fn = r.Child("constructor")
+			}
+			txt := m.text(fn)
+			if k := b.classByExpr(m, txt); k != nil {
+				out.cls = append(out.cls, k)
+			} else if parts := strings.Split(txt, "."); out.ext == "" && m.syms[parts[0]] != nil && isTypeName(parts[len(parts)-1]) {
+				if t := b.symTarget(m, m.syms[parts[0]], 0); t.key != "" && t.fns == nil && t.cls == nil {
+					out.ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+				}
+			}
+		case m.t.idents[r.Kind] && fs != nil && fs.params[m.text(r)]:
+			tr := b.typeOf(m, fs.paramTypes[m.text(r)])
+			out.cls = append(out.cls, tr.cls...)
+			if out.ext == "" {
+				out.ext = tr.ext
+			}
+		}
+	}
+	return out
+}
+
+// isTypeName reports whether a name is written like a class (CamelCase).
+func isTypeName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+// localClasses returns the classes of fs's typed parameters and of the locals assigned a
+// constructed value or annotated (x: T = ...), computed once.
+func (b *builder) localClasses(fs *fnState) map[string]typeRef {
+	fs.localTypesOnce.Do(func() {
+		out := map[string]typeRef{}
+		m := fs.mod
+		for name, ty := range fs.paramTypes {
+			if tr := b.typeOf(m, ty); !tr.empty() {
+				out[name] = tr
+			}
+		}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") || a.rhs == nil {
+				continue
+			}
+			tr := b.typeOf(m, a.node.Child("type"))
+			if tr.empty() {
+				tr = b.valueType(nil, m, a.rhs)
+			}
+			if !tr.empty() {
+				prev := out[a.lhs[0]]
+				prev.cls = append(prev.cls, tr.cls...)
+				if prev.ext == "" {
+					prev.ext = tr.ext
+				}
+				out[a.lhs[0]] = prev
+			}
+		}
+		fs.localTypes = out
+	})
+	return fs.localTypes
+}
+
+// fieldClass finds the classes of self.<field>: a class-level annotation (field: Class), an
+// assignment self.field = Class(...) / = a typed parameter / self.field: Class = ... in a
+// method of k or its bases.
+func (b *builder) fieldClass(k *class, field string) typeRef {
 	key := k.key + "\x00" + field
 	b.fieldMu.Lock()
 	c, ok := b.fieldCls[key]
@@ -385,31 +587,59 @@ func (b *builder) fieldClass(k *class, field string) *class {
 	c = b.findFieldClass(k, field)
 	b.fieldMu.Lock()
 	if b.fieldCls == nil {
-		b.fieldCls = map[string]*class{}
+		b.fieldCls = map[string]typeRef{}
 	}
 	b.fieldCls[key] = c
 	b.fieldMu.Unlock()
 	return c
 }
 
-func (b *builder) findFieldClass(k *class, field string) *class {
+func (b *builder) findFieldClass(k *class, field string) typeRef {
 	for _, c := range append([]*class{k}, k.ancestors()...) {
-		for _, fs := range c.methods {
+		if ty := c.annots[field]; ty != nil {
+			if tr := b.typeOf(c.mod, ty); !tr.empty() {
+				return tr
+			}
+		}
+		if v := c.fields[field]; v != nil {
+			if tr := b.valueType(nil, c.mod, v); !tr.empty() {
+				return tr
+			}
+		}
+	}
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		for _, name := range sortedMethodNames(c) {
+			fs := c.methods[name]
 			for _, a := range fs.assigns {
-				if len(a.lhs) == 1 && a.lhs[0] == fs.mod.t.self+"."+field && a.rhs != nil {
-					r := strip(a.rhs)
-					if r.Kind == "call" || r.Kind == "new_expression" {
-						fn := r.Child("function")
-						if fn == nil {
-							fn = r.Child("constructor")
-						}
-						if kk := b.classByExpr(c.mod, c.mod.text(fn)); kk != nil {
-							return kk
-						}
-					}
+				if len(a.lhs) != 1 || a.lhs[0] != fs.mod.t.self+"."+field || a.rhs == nil {
+					continue
+				}
+				tr := b.typeOf(fs.mod, a.node.Child("type"))
+				if tr.empty() {
+					tr = b.valueType(fs, c.mod, a.rhs)
+				}
+				if !tr.empty() {
+					return tr
 				}
 			}
 		}
 	}
-	return nil
+	return typeRef{}
+}
+
+func sortedMethodNames(c *class) []string {
+	out := make([]string, 0, len(c.methods))
+	for n := range c.methods {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	// the constructor first: that is where fields get their values
+	for i, n := range out {
+		if n == "__init__" || n == "constructor" {
+			copy(out[1:i+1], out[:i])
+			out[0] = n
+			break
+		}
+	}
+	return out
 }

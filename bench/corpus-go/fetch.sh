@@ -7,11 +7,13 @@
 #
 #   bench/corpus-go/fetch.sh [name...]     # all projects, or the named ones
 #   CORPUS_DIR=/tmp/corpus bench/corpus-go/fetch.sh
+#   PROJECTS=bench/corpus-go-holdout/projects.tsv bench/corpus-go/fetch.sh   # another list
 #
 # Prints one line per project: name<TAB>directory<TAB>patterns.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${CORPUS_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-go}
+projects=${PROJECTS:-$here/projects.tsv}
 mkdir -p "$dir"
 want=" $* "
 while IFS=$'\t' read -r name modver patterns; do
@@ -36,4 +38,4 @@ while IFS=$'\t' read -r name modver patterns; do
 		touch "$dst/.fetched-$(echo "$modver" | tr '/@' '__')"
 	fi
 	printf '%s\t%s\t%s\n' "$name" "$dst" "$patterns"
-done <"$here/projects.tsv"
+done <"$projects"

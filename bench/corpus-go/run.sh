@@ -8,15 +8,17 @@
 #   LIFELINE=/tmp/lifeline-base bench/corpus-go/run.sh -keep /tmp/corpus-out
 #
 # CORPUS_DIR says where the projects go (default $TMPDIR/lifeline-corpus-go); they are kept
-# between runs.
+# between runs. PROJECTS (a projects.tsv) and TRUTH (the directory of its *.truth.json) score
+# another corpus with the same fetch and scorer (bench/corpus-go-holdout/run.sh sets them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 export CORPUS_DIR=${CORPUS_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-go}
 "$root/bench/corpus-go/fetch.sh" >&2
+truth=${TRUTH:-$root/bench/corpus-go}
 bin=${LIFELINE:-}
 if [ -z "$bin" ]; then
 	bin=$(mktemp -d)/lifeline
 	(cd "$root" && go build -o "$bin" .)
 fi
 cd "$root"
-exec go run ./bench/corpus-go/score -lifeline "$bin" -corpus "$CORPUS_DIR" "$@"
+exec go run ./bench/corpus-go/score -lifeline "$bin" -corpus "$CORPUS_DIR" -truth "$truth" "$@"

@@ -110,7 +110,10 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 				def = " (default " + l.Bound.Default + " at " + l.Bound.DefaultPos.String() + ")"
 			}
 		}
-		if l.Bound.Optional {
+		switch {
+		case l.Bound.Optional && l.Bound.Default == model.DefaultNone:
+			def = " (stop conditions: none unless set)"
+		case l.Bound.Optional:
 			def += " (0 = unlimited)"
 		}
 		p.line("    ", "bound: %s%s  %s", l.Bound.Expr, def, lifemapAt(l.Bound.Pos, l.Bound.Source))

@@ -294,12 +294,7 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			if len(ev.Data.Output) > 0 {
 				r.scanOutputs(ev.Data.Output)
 			}
-			for i := len(open) - 1; i >= 0; i-- {
-				if open[i] == r {
-					open = append(open[:i], open[i+1:]...)
-					break
-				}
-			}
+			open = closeRun(s, open, r)
 		}
 		return nil
 	})
@@ -319,6 +314,38 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 	b := &builder{em: em, st: em.Shared(), timeless: true, format: EventsName}
 	b.emitRoots(roots)
 	return err
+}
+
+// closeRun takes r, which ended, off the open runs, with the runs under it that never ended: a
+// node of an invocation that stopped at interrupt() (the JS tools chain gets no end event) ended
+// with it, so a later invocation's root does not start inside it.
+func closeRun(s *store, open []*run, r *run) []*run {
+	i := len(open) - 1
+	for i >= 0 && open[i] != r {
+		i--
+	}
+	if i < 0 {
+		return open
+	}
+	kept := open[:i]
+	for _, o := range open[i+1:] {
+		if !under(s, o, r) {
+			kept = append(kept, o)
+		}
+	}
+	return kept
+}
+
+// under says whether r is a descendant of anc by the parent ids known so far (bounded by the
+// number of runs, so a parent cycle cannot loop).
+func under(s *store, r, anc *run) bool {
+	for n := 0; r != nil && r.parentID != "" && n <= len(s.order); n++ {
+		if r.parentID == anc.id {
+			return true
+		}
+		r = s.byID[r.parentID]
+	}
+	return false
 }
 
 // innermost returns the most recently started open run that may have children (a chain; a

@@ -15,7 +15,7 @@ import (
 func mine(path string) string {
 	base := filepath.Base(path)
 	switch {
-	case strings.HasSuffix(base, ".expected.json"):
+	case strings.HasSuffix(base, ".expected.json"), strings.HasSuffix(base, ".inferable.json"):
 		return ""
 	case strings.Contains(path, "deepseek-harness") && strings.HasSuffix(base, ".session.jsonl"):
 		return "deepseek-harness"
@@ -23,6 +23,8 @@ func mine(path string) string {
 		return "langchain-events"
 	case strings.HasSuffix(base, ".run_tree.json"), strings.HasSuffix(base, ".langsmith_payloads.jsonl"):
 		return "langsmith-runs"
+	case strings.HasSuffix(base, ".langsmith_multipart"):
+		return "langsmith-multipart"
 	case strings.Contains(path, "/pi-") && strings.HasSuffix(base, ".events.jsonl"):
 		return "pi-events"
 	case strings.Contains(path, "/pi-coding-agent/") && strings.HasSuffix(base, ".session.jsonl"):
@@ -33,7 +35,7 @@ func mine(path string) string {
 	return ""
 }
 
-var myFormats = map[string]bool{"deepseek-harness": true, "langchain-events": true, "langsmith-runs": true, "pi-events": true, "pi-session": true, "smolagents": true}
+var myFormats = map[string]bool{"deepseek-harness": true, "langchain-events": true, "langsmith-runs": true, "langsmith-multipart": true, "pi-events": true, "pi-session": true, "smolagents": true}
 
 // TestDetectAll runs format detection over every file of testdata/samples, testdata/traces and
 // testdata/samples-py: each of our files is detected as its format, no other file as one of ours.

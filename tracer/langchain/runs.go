@@ -291,6 +291,21 @@ func (s *store) merge(rr *rawRun, line int, create bool, order *int, parentID st
 	}
 }
 
+// subMs is how far a run's end may lie before its start and still be the same instant: the
+// LangSmith JS client writes start_time with microsecond digits that are an execution-order
+// counter ("…19.395009Z" is the 9th run of the trace in ms .395) and end_time as epoch
+// milliseconds, so a run that ends in the millisecond it started has end < start by the counter.
+const subMs = time.Millisecond
+
+// clampEnd makes a run that ended within subMs before its start end at its start: one run,
+// not an end event sorted before its start (which reads as two calls). A larger gap is a bad
+// clock and is kept for the checks to report.
+func clampEnd(r *run) {
+	if r.hasEnd && !r.start.IsZero() && !r.end.IsZero() && r.end.Before(r.start) && r.start.Sub(r.end) < subMs {
+		r.end = r.start
+	}
+}
+
 // scanOutputs reads what the mapping needs from a run's outputs: the tool calls an llm run
 // requested and its usage, a tool run's tool_call_id and ToolMessage status, a graph's
 // __interrupt__.
@@ -398,6 +413,7 @@ func num(v any) int64 {
 // subtrees as roots. It returns the roots in start order.
 func (s *store) link() []*run {
 	for _, r := range s.order {
+		clampEnd(r)
 		if r.parentID == "" && r.dotted != "" {
 			segs := strings.Split(r.dotted, ".")
 			if len(segs) >= 2 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -144,27 +145,40 @@ func TestScore(t *testing.T) {
 	}
 }
 
-// TestTruthFiles decodes every committed truth file strictly and checks that ids are unique and
-// positions are file:line.
+// TestTruthFiles decodes every committed truth file of the Go corpora strictly (bench/corpus-go
+// and its held-out set bench/corpus-go-holdout) and checks that ids are unique, positions are
+// file:line and every project is in the directory's projects.tsv.
 func TestTruthFiles(t *testing.T) {
-	files, err := filepath.Glob("../*.truth.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no truth files: %v", err)
+	for _, c := range []struct{ name, dir string }{
+		{"corpus-go", ".."},
+		{"corpus-go-holdout", "../../corpus-go-holdout"},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkTruthDir(t, c.dir) })
 	}
-	truths, err := loadTruths("..", nil)
+}
+
+func checkTruthDir(t *testing.T, dir string) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.truth.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no truth files in %s: %v", dir, err)
+	}
+	truths, err := loadTruths(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(truths) != len(files) {
 		t.Fatalf("loaded %d truths from %d files", len(truths), len(files))
 	}
-	b, err := os.ReadFile("../projects.tsv")
+	b, err := os.ReadFile(filepath.Join(dir, "projects.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tr := range truths {
 		if !containsLine(string(b), tr.Project) {
 			t.Errorf("%s: not in projects.tsv", tr.Project)
+		} else if got, want := tsvPatterns(string(b), tr.Project), strings.Join(tr.Patterns, " "); got != want {
+			// fetch.sh loads the projects.tsv patterns, the scorer maps the truth's.
+			t.Errorf("%s: projects.tsv patterns %q, truth patterns %q", tr.Project, got, want)
 		}
 		seen := map[string]bool{}
 		loops := map[string]bool{}
@@ -212,6 +226,16 @@ func TestTruthFiles(t *testing.T) {
 			check(d.ID, d.Pos)
 		}
 	}
+}
+
+// tsvPatterns returns the package patterns (third column) of project name in a projects.tsv.
+func tsvPatterns(tsv, name string) string {
+	for _, line := range splitLines(tsv) {
+		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == name {
+			return f[2]
+		}
+	}
+	return ""
 }
 
 func containsLine(tsv, name string) bool {

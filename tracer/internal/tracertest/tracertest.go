@@ -187,8 +187,45 @@ type View struct {
 	// Path is the file; Data its content.
 	Path string
 	Data []byte
-	// Want is the content of <Scenario>.expected.json.
+	// Want is the content of <Scenario>.expected.json, or, where the view's file cannot record
+	// what the generator observed, what <Scenario>.inferable.json says it shows.
 	Want Expected
+	// Inferable is why the view's file lacks the observed truth (its entry in
+	// <Scenario>.inferable.json), empty when Want is the observed truth.
+	Inferable string
+}
+
+// Inferable is one entry of a <scenario>.inferable.json file: what one view of the scenario can
+// show when its file lacks part of what the generator observed (a framework that writes nothing
+// when a run is cancelled), and why. The file maps a view's suffix (".callbacks.jsonl") to it.
+type Inferable struct {
+	Expected
+	Why string `json:"why"`
+}
+
+// viewWant returns the expectation of the view at path: its entry in base.inferable.json when
+// there is one (with the reason, which must be given), else want.
+func viewWant(t *testing.T, base, path string, want Expected) (Expected, string) {
+	t.Helper()
+	b, err := os.ReadFile(base + ".inferable.json")
+	if os.IsNotExist(err) {
+		return want, ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]Inferable
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s.inferable.json: %v", base, err)
+	}
+	e, ok := m[strings.TrimPrefix(path, base)]
+	if !ok {
+		return want, ""
+	}
+	if e.Why == "" {
+		t.Fatalf("%s.inferable.json: %s: no \"why\"", base, strings.TrimPrefix(path, base))
+	}
+	return e.Expected, e.Why
 }
 
 // EachView runs f in a subtest named after the file for every view of every scenario whose
@@ -202,7 +239,7 @@ func EachView(t *testing.T, glob, suffix string, f func(t *testing.T, v View)) i
 		want := LoadExpected(t, exp)
 		views, _ := filepath.Glob(base + ".*" + suffix)
 		for _, view := range views {
-			if strings.HasSuffix(view, ".expected.json") {
+			if strings.HasSuffix(view, ".expected.json") || strings.HasSuffix(view, ".inferable.json") {
 				continue
 			}
 			t.Run(filepath.Base(view), func(t *testing.T) {
@@ -210,7 +247,8 @@ func EachView(t *testing.T, glob, suffix string, f func(t *testing.T, v View)) i
 				if err != nil {
 					t.Fatal(err)
 				}
-				f(t, View{Scenario: filepath.Base(base), Path: view, Data: b, Want: want})
+				w, why := viewWant(t, base, view, want)
+				f(t, View{Scenario: filepath.Base(base), Path: view, Data: b, Want: w, Inferable: why})
 			})
 		}
 	}
@@ -386,7 +424,8 @@ func EachViewWith(t *testing.T, glob string, suffixes []string, f func(t *testin
 				if err != nil {
 					t.Fatal(err)
 				}
-				f(t, View{Scenario: filepath.Base(base), Path: view, Data: b, Want: want})
+				w, why := viewWant(t, base, view, want)
+				f(t, View{Scenario: filepath.Base(base), Path: view, Data: b, Want: w, Inferable: why})
 			})
 		}
 	}

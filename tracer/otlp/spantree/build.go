@@ -372,7 +372,11 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		if sp.End.After(r.end) {
 			r.end = sp.End
 		}
-		if !sp.Ended {
+		if !sp.Ended || sp.Parent != "" && sp.Err == nil {
+			// a top whose parent span is not in the input hangs from a span that was never
+			// exported: spans are exported when they end, so the enclosing run has not ended
+			// (or its end was lost). Unless an error left the top (the run failed there), the
+			// run is open, whatever its children say.
 			r.ended = false
 		}
 	}
