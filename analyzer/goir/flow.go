@@ -32,7 +32,7 @@ const (
 
 // maxDepth bounds how many helper calls (into a parameter, out through a return) a trace
 // follows from the call it starts at.
-const maxDepth = 4
+const maxDepth = 3
 
 type titem struct {
 	v     ssa.Value
@@ -41,6 +41,24 @@ type titem struct {
 	depth int
 	// disp is the dispatch (index in Flow.Dispatch) that selected a tool value, -1 if none.
 	disp int
+	// stack are the call sites the trace entered the function through (nil: it started here
+	// or came up from a callee: any caller).
+	stack *frame
+}
+
+// seenKey is what the trace visits once: a value, as a kind, entered from a call site.
+type seenKey struct {
+	v    ssa.Value
+	k    taintKind
+	site ssa.CallInstruction
+}
+
+// frame is a call site a trace entered a callee through, with the depth at the site.
+type frame struct {
+	site   ssa.CallInstruction
+	depth  int
+	caller *funcState
+	up     *frame
 }
 
 type tracer struct {
@@ -48,7 +66,7 @@ type tracer struct {
 	seedFS    *funcState
 	seedCall  int
 	flow      *ir.Flow
-	seen      map[titem]bool
+	seen      map[seenKey]bool
 	work      []titem
 	fields    map[string]bool
 	seedRoots map[string]bool
@@ -78,7 +96,7 @@ func (b *builder) flows() {
 			if readsDrained(fs, v) {
 				continue // stream.Current() in the loop draining stream: the stream's call is the candidate
 			}
-			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[titem]bool{},
+			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[seenKey]bool{},
 				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, budget: 4000}
 			for _, a := range v.Common().Args {
 				if !isContext(a.Type()) {
@@ -125,8 +143,8 @@ func interestingResult(c *ssa.Call) bool {
 }
 
 func interestingType(t types.Type) bool {
-	if isErrorType(t) {
-		return false
+	if isErrorType(t) || isContext(t) {
+		return false // an error, or a derived context (ctx = WithValue(ctx, …)): no model result
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -177,12 +195,25 @@ func (t *tracer) push(v ssa.Value, k taintKind, fs *funcState, depth int) {
 	t.pushD(v, k, fs, depth, t.cur.disp)
 }
 
+// pushFresh pushes a value of another function reached other than through a call (a closure's
+// free variable, its parent's binding, a field another method reads): its returns go to any
+// caller.
+func (t *tracer) pushFresh(v ssa.Value, k taintKind, fs *funcState, depth int) {
+	saved := t.cur.stack
+	t.cur.stack = nil
+	t.push(v, k, fs, depth)
+	t.cur.stack = saved
+}
+
 func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int) {
 	if v == nil || fs == nil {
 		return
 	}
-	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp}
-	key := titem{v: v, k: k}
+	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack}
+	key := seenKey{v: v, k: k}
+	if it.stack != nil {
+		key.site = it.stack.site // a helper is followed once per call site it is entered from
+	}
 	if t.seen[key] {
 		return
 	}
@@ -484,7 +515,7 @@ func (t *tracer) step(it titem) {
 				if cfs := t.fsOf(fn); cfs != nil {
 					for i, bnd := range x.Bindings {
 						if bnd == v && i < len(fn.FreeVars) {
-							t.push(fn.FreeVars[i], k, cfs, it.depth)
+							t.pushFresh(fn.FreeVars[i], k, cfs, it.depth)
 						}
 					}
 				}
@@ -784,9 +815,10 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 				t.feed(x.Pos(), fs)
 			}
 		}
-		if k == kName || k == kElem {
-			// an element's name or the element copied into a local value (a literal, or a
-			// message being accumulated from stream chunks): that value is an element too
+		if k == kName || k == kElem && isLiteralLoad(x.Val) {
+			// an element's name copied into a local value (a literal, or a message being
+			// accumulated from stream chunks), or a literal built so: that value is an element
+			// too
 			base := a.X
 			for {
 				inner, ok := base.(*ssa.FieldAddr)
@@ -808,13 +840,13 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 					}
 				}
 			}
-			if it.depth < maxDepth && isStructPtr(a.X.Type()) && fv.Pkg() != nil && !fv.Exported() {
+			if it.depth < maxDepth && fv.Pkg() != nil && !fv.Exported() && onReceiver(fs.fn, a) {
 				// kept in an object's unexported state (a step-wise runner's last reply): what
 				// its other functions read from that field, one step further
 				// (the value has left the helper that stored it: the read starts afresh)
 				for _, u := range t.b.usesOf(fv) {
-					if u.fs != fs {
-						t.push(u.fa, k, u.fs, 0)
+					if u.fs != fs && onReceiver(u.fs.fn, u.fa) {
+						t.pushFresh(u.fa, k, u.fs, 0)
 					}
 				}
 			}
@@ -837,6 +869,21 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 
 // returned follows a tool or its output out of a helper to its callers' call sites.
 func (t *tracer) returned(it titem, r *ssa.Return) {
+	if f := it.stack; f != nil {
+		// back to the site the trace came in through, at its depth
+		if cv, ok := f.site.(*ssa.Call); ok && f.caller != nil {
+			if (it.k == kResult || it.k == kElem) && f.caller.callIdx != nil {
+				if idx, ok := f.caller.callIdx[cv]; ok {
+					t.carrier(ir.CallRef{Func: f.caller.f.ID, Call: idx})
+				}
+			}
+			saved := t.cur.stack
+			t.cur.stack = f.up
+			t.push(cv, it.k, f.caller, f.depth)
+			t.cur.stack = saved
+		}
+		return
+	}
 	if it.depth >= maxDepth && it.k != kOut {
 		return
 	}
@@ -964,9 +1011,9 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			}
 		}
 		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
-			t.param(target, tfs, argIdx, kResult, it.depth+1)
+			t.param(ci, target, tfs, argIdx, kResult, it.depth+1)
 		}
-		if (argIdx >= 0 || recv) && tfs == nil && !calledValue {
+		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
 			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out
 			if cv != nil && isBytes(cv.Type()) {
@@ -989,7 +1036,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		}
 		if argIdx >= 0 && !recv {
 			if tfs != nil && it.depth < maxDepth {
-				t.param(target, tfs, argIdx, kElem, it.depth+1)
+				t.param(ci, target, tfs, argIdx, kElem, it.depth+1)
 			}
 			if cv != nil {
 				if elemLike(cv.Type()) {
@@ -1001,7 +1048,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	case kName:
 		if argIdx >= 0 && !recv && !(isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && com.Method == nil) {
 			if tfs != nil && it.depth < maxDepth {
-				t.param(target, tfs, argIdx, kName, it.depth+1)
+				t.param(ci, target, tfs, argIdx, kName, it.depth+1)
 			}
 			if cv != nil {
 				rt := cv.Type()
@@ -1030,7 +1077,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			}
 		} else if argIdx >= 0 {
 			if tfs != nil && it.depth < maxDepth {
-				t.param(target, tfs, argIdx, kTool, it.depth+1)
+				t.param(ci, target, tfs, argIdx, kTool, it.depth+1)
 			} else {
 				t.addTool(fs, ci)
 			}
@@ -1043,7 +1090,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.push(cv, kOut, fs, it.depth)
 		}
 		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
-			t.param(target, tfs, argIdx, kOut, it.depth+1)
+			t.param(ci, target, tfs, argIdx, kOut, it.depth+1)
 		}
 	}
 	// The seed itself called again with output: the next iteration's input.
@@ -1054,9 +1101,14 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	}
 }
 
-func (t *tracer) param(fn *ssa.Function, fs *funcState, i int, k taintKind, depth int) {
+// param follows a value into parameter i of fn, called at site: what fn returns of it goes
+// back to that site (at the caller's depth), not to every caller of fn.
+func (t *tracer) param(site ssa.CallInstruction, fn *ssa.Function, fs *funcState, i int, k taintKind, depth int) {
 	if i < len(fn.Params) {
+		saved := t.cur.stack
+		t.cur.stack = &frame{site: site, depth: depth - 1, caller: t.cur.fs, up: saved}
 		t.push(fn.Params[i], k, fs, depth)
+		t.cur.stack = saved
 	}
 }
 
@@ -1360,7 +1412,7 @@ func (t *tracer) captured(x *ssa.FreeVar, k taintKind, depth int) {
 		for _, blk := range fn.Parent().Blocks {
 			for _, in := range blk.Instrs {
 				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
-					t.push(mc.Bindings[i], k, pfs, depth)
+					t.pushFresh(mc.Bindings[i], k, pfs, depth)
 				}
 			}
 		}
@@ -1374,4 +1426,43 @@ func (t *tracer) carrier(ref ir.CallRef) {
 		}
 	}
 	t.flow.Carriers = append(t.flow.Carriers, ref)
+}
+
+// isStdFunc reports whether fn belongs to the standard library (read as an opaque carrier of
+// the data it is handed, even when its body is loaded).
+func isStdFunc(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn.Pkg != nil && isStdPath(fn.Pkg.Pkg.Path())
+}
+
+// onReceiver reports whether the field address fa is taken on fn's receiver (directly or
+// through embedded structs): the state of the object whose method fn is.
+func onReceiver(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	if fn == nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return false
+	}
+	var base ssa.Value = fa
+	for {
+		inner, ok := base.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		base = inner.X
+	}
+	return base == fn.Params[0]
+}
+
+// isLiteralLoad reports whether v is the value of a local (a nested composite literal).
+func isLiteralLoad(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.Alloc)
+	return ok
 }

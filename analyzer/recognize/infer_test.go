@@ -36,6 +36,7 @@ func TestInferDeliveries(t *testing.T) {
 		{"accum.Agent.Run", 58, []int{59}, 92, false, "a.Max"},
 		{"rawhttp.Client.Generate", 55, []int{63}, 100, false, "maxIterations"},
 		{"stepper.Runner.RunToEnd", 107, []int{31, 97}, 85, true, ""},
+		{"stepper.Runner.Each", 121, []int{31, 97}, 85, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

@@ -387,18 +387,60 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed)
-	if holder == nil {
-		return
+	for _, h := range r.turnLoops(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed) {
+		key := fmt.Sprintf("%d:%d", h.f.ID, h.loop)
+		l := r.loops[key]
+		if l == nil {
+			l = r.newLoop(h.f, h.loop)
+			r.loops[key] = l
+			r.order = append(r.order, l)
+		}
+		r.cands[l] = append(r.cands[l], s)
 	}
-	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
-	l := r.loops[key]
-	if l == nil {
-		l = r.newLoop(holder, loopID)
-		r.loops[key] = l
-		r.order = append(r.order, l)
+}
+
+// holder is a loop (or, with loop -1, a recursion) of a function.
+type holder struct {
+	f    *ir.Func
+	loop int
+}
+
+// turnLoops returns the loops that repeat the decision of call c in f: the one turnLoop finds,
+// and when that is a caller's, every caller's (a step function driven by RunToCompletion and
+// by an iterator's loop alike).
+func (r *rec) turnLoops(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) []holder {
+	h, l := r.turnLoop(f, c, depth, seen, strong)
+	if h == nil {
+		return nil
 	}
-	r.cands[l] = append(r.cands[l], s)
+	out := []holder{{h, l}}
+	if h.ID == f.ID || h.ID == f.Parent || !strong {
+		return out
+	}
+	// the step function was reached through callers: collect the other callers' loops
+	var walk func(g *ir.Func, d int, vis map[int]bool)
+	walk = func(g *ir.Func, d int, vis map[int]bool) {
+		if d > 3 || vis[g.ID] || len(r.callers[g.ID]) > 4 {
+			return
+		}
+		vis[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			cf := r.p.Funcs[ref.Func]
+			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false); hh != nil {
+				dup := false
+				for _, x := range out {
+					dup = dup || x.f.ID == hh.ID && x.loop == ll
+				}
+				if !dup {
+					out = append(out, holder{hh, ll})
+				}
+			} else {
+				walk(cf, d+1, vis)
+			}
+		}
+	}
+	walk(f, 0, map[int]bool{})
+	return out
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }

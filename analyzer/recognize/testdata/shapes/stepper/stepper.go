@@ -114,3 +114,18 @@ func (r *Runner) RunToEnd(ctx context.Context) (*llm.Message, error) {
 		}
 	}
 }
+
+// Each steps until the conversation is over, handing each reply to fn: a second driver of the
+// same steps.
+func (r *Runner) Each(ctx context.Context, fn func(*llm.Message)) error {
+	for {
+		m, err := r.Step(ctx)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			return nil
+		}
+		fn(m)
+	}
+}
