@@ -61,13 +61,15 @@ type rec struct {
 	loops   map[string]*Loop // by "func:loop"
 	order   []*Loop
 	cands   map[*Loop][]*site
+	// extra are the candidates a loop got as one more caller's driver of a step function.
+	extra map[*Loop]map[*site]bool
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
@@ -96,8 +98,15 @@ func Recognize(p *ir.Program, o Options) *Result {
 				}
 			}
 		}
+		own := false
+		for _, s := range r.cands[l] {
+			own = own || !r.extra[l][s]
+		}
 		kept := r.cands[l][:0]
 		for _, s := range r.cands[l] {
+			if own && r.extra[l][s] {
+				continue // a loop with model calls of its own takes no other driver's step function
+			}
 			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
 				kept = append(kept, s)
 			}
@@ -387,7 +396,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
-	for _, h := range r.turnLoops(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed) {
+	for i, h := range r.turnLoops(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed) {
 		key := fmt.Sprintf("%d:%d", h.f.ID, h.loop)
 		l := r.loops[key]
 		if l == nil {
@@ -396,6 +405,12 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.order = append(r.order, l)
 		}
 		r.cands[l] = append(r.cands[l], s)
+		if i > 0 {
+			if r.extra[l] == nil {
+				r.extra[l] = map[*site]bool{}
+			}
+			r.extra[l][s] = true
+		}
 	}
 }
 
