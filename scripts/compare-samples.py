@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compare lifeline's reading of every real-framework fixture with the generator's truth.
 
-usage: scripts/compare-samples.py LIFELINE_BINARY [ROOT...]
+usage: scripts/compare-samples.py [--md] LIFELINE_BINARY [ROOT...]
+
+--md prints a Markdown table (fixture | exact | note) instead of the plain lines.
 
 For each <name>.expected.json under ROOT (default testdata/samples-py testdata/samples), every
 file beside it whose name is <name>.<view> (not .expected/.observed/.run_state/.json of a
@@ -34,8 +36,20 @@ def got_of(binary, view):
 
 
 def main():
-    binary = sys.argv[1]
-    roots = sys.argv[2:] or ["testdata/samples-py", "testdata/samples"]
+    args = sys.argv[1:]
+    md = bool(args) and args[0] == "--md"
+    if md:
+        args = args[1:]
+        print("# Real-framework fixtures: exact or not\n\n"
+              "Every view of every fixture with a generator's `<name>.expected.json` under testdata/samples-py, "
+              "testdata/samples and testdata/traces, read by `lifeline timeline --format json` and compared on "
+              "sessions, runs, turns, steps, model calls, tool calls, failed tool calls and every run's status "
+              "and stop reason. \"the file lacks it\": the view cannot record the observed truth and lifeline "
+              "gives what `<name>.inferable.json` says the file shows (with the reason). Made by:\n\n"
+              "    go build -o /tmp/lifeline . && scripts/compare-samples.py --md /tmp/lifeline > testdata/EXACT.md\n")
+        print("| fixture | exact | note |\n|---|---|---|")
+    binary = args[0]
+    roots = args[1:] or ["testdata/samples-py", "testdata/samples", "testdata/traces"]
     total = exact = lacks = 0
     for root in roots:
         for exp in sorted(glob.glob(os.path.join(root, "**", "*.expected.json"), recursive=True)):
@@ -50,13 +64,17 @@ def main():
                 alt = inf.get(v[len(stem):])
                 if g == w:
                     exact += 1
-                    print(f"yes    {rel}")
+                    print(f"| `{rel}` | yes | |" if md else f"yes    {rel}")
                 elif alt is not None and g == want_of(alt):
                     lacks += 1
-                    print(f"lacks  {rel}  ({alt['why'][:120]}…)")
+                    print(f"| `{rel}` | no: the file lacks it | reads as far as it records: {alt['why'][:90]}… |" if md else f"lacks  {rel}  ({alt['why'][:120]}…)")
                 else:
-                    print(f"no     {rel}\n       want {w}" + (f" (or what the file shows: {want_of(alt)})" if alt else "") + f"\n       got  {g} {err}")
-    print(f"{exact}/{total} exact, {lacks} read as far as the file records it, {total - exact - lacks} wrong")
+                    if md:
+                        print(f"| `{rel}` | **no** | want {w}, got {g} |")
+                    else:
+                        print(f"no     {rel}\n       want {w}" + (f" (or what the file shows: {want_of(alt)})" if alt else "") + f"\n       got  {g} {err}")
+    tail = f"{exact}/{total} exact, {lacks} read as far as the file records it, {total - exact - lacks} wrong"
+    print(("\n" + tail) if md else tail)
     sys.exit(0 if exact + lacks == total else 1)
 
 

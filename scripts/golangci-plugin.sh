@@ -112,8 +112,10 @@ sed -n 's/^\([^:]*\.go\):\([0-9]*\):[0-9]*: \([a-z]*\): .* (lifeline)$/\1:\2: \3
 LC_ALL=C sort "$fixture/expected.txt" >"$work/want.txt"
 
 # expected.txt and the "// finding: CHECK" markers in the fixture's source say the same.
-(cd "$fixture" && grep -rn --include='*.go' -E '// finding: [a-z]+$' . |
-  sed 's|^\./||; s|^\([^:]*\):\([0-9]*\):.*// finding: \([a-z]*\)$|\1:\2: \3|') | LC_ALL=C sort >"$work/marked.txt"
+# A marker may name several checks ("// finding: unboundedloop loopcancel"): one line each.
+(cd "$fixture" && grep -rn --include='*.go' -E '// finding: [a-z]+( [a-z]+)*$' . |
+  sed 's|^\./||' | awk '{ split($0, p, ":"); sub(/.*\/\/ finding: /, ""); n = split($0, cs, " ");
+    for (i = 1; i <= n; i++) print p[1] ":" p[2] ": " cs[i] }') | LC_ALL=C sort >"$work/marked.txt"
 if ! diff -u "$work/want.txt" "$work/marked.txt" >"$work/markers.diff"; then
   echo "golangci-plugin: testdata/golangci/expected.txt and the // finding: markers differ:" >&2
   cat "$work/markers.diff" >&2

@@ -5,6 +5,7 @@ import (
 	"github.com/lifeline-dev/lifeline/tracer/deepseek"
 	"github.com/lifeline-dev/lifeline/tracer/langchain"
 	"github.com/lifeline-dev/lifeline/tracer/langgraphv3"
+	"github.com/lifeline-dev/lifeline/tracer/lgastream"
 	"github.com/lifeline-dev/lifeline/tracer/openai"
 	"github.com/lifeline-dev/lifeline/tracer/openaistream"
 	"github.com/lifeline-dev/lifeline/tracer/otlp"
@@ -26,5 +27,6 @@ var Formats = []Format{
 	{Name: langchain.MultipartName, Description: langchain.MultipartDescription, Detect: langchain.DetectMultipart, Decode: langchain.DecodeMultipart, Expect: langchain.MultipartExpect},
 	{Name: langchain.EventsName, Description: langchain.EventsDescription, Detect: langchain.DetectEvents, Decode: langchain.DecodeEvents, Expect: `streamEvents v2 records, {"event":"on_chain_start","run_id":…,…} one per line`},
 	{Name: langgraphv3.Name, Description: langgraphv3.Description, Detect: langgraphv3.Detect, Decode: langgraphv3.Decode, Expect: langgraphv3.Expect},
+	{Name: lgastream.Name, Description: lgastream.Description, Detect: lgastream.Detect, Decode: lgastream.Decode, Expect: lgastream.Expect},
 	{Name: smolagents.Name, Description: smolagents.Description, Detect: smolagents.Detect, Decode: smolagents.Decode, Expect: `smolagents memory steps, [{"step_number":…,"timing":{…},…}] or a RunResult {"state":…,"steps":[…]}`},
 }

@@ -224,6 +224,10 @@ func (b *builder) closureLoops(fs *funcState) {
 	}
 }
 
+// maxFlowCallees bounds the functions a func-value call lists from VTA: past it the value is
+// a general callback slot (a handler type many functions fill), not a flow to follow.
+const maxFlowCallees = 8
+
 // calls records the call sites of a function.
 func (b *builder) calls(fs *funcState) {
 	b.closureLoops(fs)
@@ -233,6 +237,18 @@ func (b *builder) calls(fs *funcState) {
 	if node := b.cg.Nodes[fn]; node != nil {
 		for _, e := range node.Out {
 			sites[e.Site] = append(sites[e.Site], e.Callee.Func)
+		}
+	}
+	flowSites := map[ssa.CallInstruction][]*ssa.Function{}
+	if node := b.vta.Nodes[fn]; node != nil {
+		for _, e := range node.Out {
+			flowSites[e.Site] = append(flowSites[e.Site], e.Callee.Func)
+		}
+	}
+	// the same callee order on every run (the graphs are built from maps)
+	for _, m := range []map[ssa.CallInstruction][]*ssa.Function{sites, flowSites} {
+		for _, fs := range m {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].String() < fs[j].String() })
 		}
 	}
 	for _, blk := range fn.Blocks {
@@ -255,11 +271,16 @@ func (b *builder) calls(fs *funcState) {
 			} else if com.IsInvoke() {
 				callees = append(callees, sites[ci]...)
 			} else {
-				// a func value: what it visibly is (CHA would list every function of its type)
+				// a func value: what it visibly is (CHA would list every function of its type),
+				// else what VTA finds flowing to it (a func field, an iterator a call returns)
 				callees = append(callees, resolveFunc(com.Value, 0)...)
+				if fs := flowSites[ci]; len(callees) == 0 && len(fs) <= maxFlowCallees && !yieldParam(com.Value, 0) {
+					callees = append(callees, fs...)
+				}
 			}
 			seenCallee := map[*ssa.Function]bool{}
 			for _, cal := range callees {
+				cal = unwrap(cal)
 				if cal == nil || seenCallee[cal] {
 					continue
 				}
@@ -407,6 +428,83 @@ func isSpawner(keys []string) bool {
 			"github.com/sourcegraph/conc.WaitGroup.Go", "github.com/sourcegraph/conc/pool.Pool.Go",
 			"github.com/sourcegraph/conc/pool.ErrorPool.Go", "github.com/sourcegraph/conc/pool.ContextPool.Go":
 			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the function a synthetic wrapper (a bound method value, a method expression's
+// thunk) calls, fn itself otherwise.
+func unwrap(fn *ssa.Function) *ssa.Function {
+	for range 2 {
+		if fn == nil || fn.Synthetic == "" || len(fn.Blocks) == 0 {
+			return fn
+		}
+		var inner *ssa.Function
+		n := 0
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				if ci, ok := in.(ssa.CallInstruction); ok {
+					n++
+					inner = ci.Common().StaticCallee()
+				}
+			}
+		}
+		if n != 1 || inner == nil {
+			return fn
+		}
+		fn = inner
+	}
+	return fn
+}
+
+// yieldParam reports whether v is the yield function of an iterator body (the func(...) bool
+// parameter of a func(yield) with no results, or a closure's capture of it): calling it hands
+// an item to the loop that drains the iterator, it does not call into that loop's code.
+func yieldParam(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		sig := x.Parent().Signature
+		if sig.Params().Len() != 1 || sig.Results().Len() != 0 || x != x.Parent().Params[len(x.Parent().Params)-1] {
+			return false
+		}
+		y, ok := x.Type().Underlying().(*types.Signature)
+		if !ok || y.Results().Len() != 1 {
+			return false
+		}
+		bt, ok := y.Results().At(0).Type().Underlying().(*types.Basic)
+		return ok && bt.Kind() == types.Bool
+	case *ssa.FreeVar:
+		fn := x.Parent()
+		idx := -1
+		for i, fv := range fn.FreeVars {
+			if fv == x {
+				idx = i
+			}
+		}
+		p := fn.Parent()
+		if p == nil || idx < 0 {
+			return false
+		}
+		for _, blk := range p.Blocks {
+			for _, in := range blk.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
+					return yieldParam(mc.Bindings[idx], depth+1)
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return yieldParam(x.X, depth+1)
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				return yieldParam(st.Val, depth+1)
+			}
 		}
 	}
 	return false
@@ -621,6 +719,15 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 		return b.incFields[fieldOf(x.X.Type(), x.Field)]
 	case *ssa.Convert:
 		return b.isCounter(fs, x.X, depth+1)
+	case *ssa.Call:
+		// next.Add(1), atomic.AddInt64(&n, 1): a shared counter each iteration takes the next
+		// value of (a work queue's index)
+		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(s.Name(), "Add") {
+			return true
+		}
+		if m := x.Call.Method; m != nil && m.Pkg() != nil && m.Pkg().Path() == "sync/atomic" && strings.HasPrefix(m.Name(), "Add") {
+			return true
+		}
 	case *ssa.Parameter:
 		idx := -1
 		for i, p := range fs.fn.Params {
@@ -1058,6 +1165,13 @@ func (b *builder) returnsOf(fs *funcState) {
 		}
 		rs := fs.returns[r.Pos()]
 		for i, v := range results {
+			// a closure of this function returned to the caller, which runs it later (an
+			// iterator the caller drains, a callback)
+			for _, cl := range resolveFunc(v, 0) {
+				if cl.Parent() == fn {
+					b.setLaunch(cl, "return")
+				}
+			}
 			val := b.classify(fs, v, 0)
 			if u, ok := v.(*ssa.UnOp); ok && !resolved[i] && rs != nil && len(rs.Results) == len(r.Results) {
 				if _, cell := u.X.(*ssa.Alloc); cell {

@@ -1093,10 +1093,42 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.param(ci, target, tfs, argIdx, kOut, it.depth+1)
 		}
 	}
+	// A dynamic call (an interface method, a func value) passes the result to each of its few
+	// implementations with a body: a slice of response processors, one of which runs the tools.
+	if target == nil && argIdx >= 0 && !recv && it.depth < 3 && (k == kResult || k == kElem || k == kOut) {
+		t.dynamicParams(fs, ci, argIdx, k, it.depth+1)
+	}
 	// The seed itself called again with output: the next iteration's input.
 	if k == kOut && argIdx >= 0 && fs == t.seedFS {
 		if idx, ok := fs.callIdx[ci]; ok && idx == t.seedCall {
 			t.feed(com.Pos(), fs)
+		}
+	}
+}
+
+// maxDynamicTargets bounds the implementations a dynamic call's argument is followed into.
+const maxDynamicTargets = 8
+
+// dynamicParams follows argument i of a dynamic call into the parameters of the functions the
+// call graph resolves it to (the receiver is the first parameter of an interface method's
+// implementation).
+func (t *tracer) dynamicParams(fs *funcState, ci ssa.CallInstruction, i int, k taintKind, depth int) {
+	idx, ok := fs.callIdx[ci]
+	if !ok {
+		return
+	}
+	targets := fs.f.Calls[idx].Targets
+	if len(targets) > maxDynamicTargets {
+		return
+	}
+	off := 0
+	if ci.Common().IsInvoke() {
+		off = 1
+	}
+	for _, id := range targets {
+		tfs := t.b.funcs[id]
+		if len(tfs.fn.Params) == len(ci.Common().Args)+off {
+			t.param(ci, tfs.fn, tfs, i+off, k, depth)
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 )
@@ -49,10 +50,13 @@ type builder struct {
 	src     []*ssa.Package // packages built from source
 	srcPkgs map[*types.Package]*Source
 	cg      *callgraph.Graph
-	out     *ir.Program
-	ids     map[*ssa.Function]int
-	funcs   []*funcState
-	lines   map[string][]string
+	// vta is the VTA call graph of the source functions (refining cg): what a func value —
+	// a func field, a closure returned by a call (an iterator), a func passed along — may be.
+	vta   *callgraph.Graph
+	out   *ir.Program
+	ids   map[*ssa.Function]int
+	funcs []*funcState
+	lines map[string][]string
 	// ifaces indexes the interfaces of the source packages by method name.
 	ifaces map[string][]*types.Named
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
@@ -286,7 +290,12 @@ func (b *builder) build() *ir.Program {
 			}
 		}
 	}
-	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	// by file name and offset, not token.Pos: go/packages parses files concurrently, so the
+	// file set's bases (and a Pos order across files) change from run to run
+	sortFuncs(b.fset, fns)
+	b.vta = b.refine(fns)
+	stableEdges(b.cg)
+	stableEdges(b.vta)
 	for _, fn := range fns {
 		b.ids[fn] = len(b.out.Funcs)
 		f := &ir.Func{ID: len(b.out.Funcs), Parent: -1}
@@ -320,6 +329,101 @@ func (b *builder) build() *ir.Program {
 	b.flows()
 	b.defaults()
 	return b.out
+}
+
+// sortFuncs orders functions by position (file name, offset), then name: the same order on
+// every run.
+func sortFuncs(fset *token.FileSet, fns []*ssa.Function) {
+	type key struct {
+		file string
+		off  int
+		name string
+	}
+	keys := make(map[*ssa.Function]key, len(fns))
+	for _, fn := range fns {
+		k := key{name: fn.String()}
+		if fn.Pos().IsValid() {
+			p := fset.Position(fn.Pos())
+			k.file, k.off = p.Filename, p.Offset
+		}
+		keys[fn] = k
+	}
+	sort.SliceStable(fns, func(i, j int) bool {
+		a, b := keys[fns[i]], keys[fns[j]]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		return a.name < b.name
+	})
+}
+
+// stableEdges orders every node's edges by caller, call site and callee: the graphs are built
+// from maps, and a walk that stops after a few callers must see the same ones on every run.
+func stableEdges(g *callgraph.Graph) {
+	names := map[*ssa.Function]string{}
+	name := func(fn *ssa.Function) string {
+		s, ok := names[fn]
+		if !ok {
+			s = fn.String()
+			names[fn] = s
+		}
+		return s
+	}
+	key := func(e *callgraph.Edge) (string, token.Pos, string) {
+		var pos token.Pos
+		if e.Site != nil {
+			pos = e.Site.Pos()
+		}
+		return name(e.Caller.Func), pos, name(e.Callee.Func)
+	}
+	less := func(a, b *callgraph.Edge) bool {
+		ac, ap, ae := key(a)
+		bc, bp, be := key(b)
+		if ac != bc {
+			return ac < bc
+		}
+		if ap != bp {
+			return ap < bp
+		}
+		return ae < be
+	}
+	for _, n := range g.Nodes {
+		sort.SliceStable(n.In, func(i, j int) bool { return less(n.In[i], n.In[j]) })
+		sort.SliceStable(n.Out, func(i, j int) bool { return less(n.Out[i], n.Out[j]) })
+	}
+}
+
+// refine computes the VTA call graph (golang.org/x/tools/go/callgraph/vta) of fns over the
+// CHA graph: the types and function literals that flow to each dynamic call site through
+// assignments, fields, returns, parameters and channels of the loaded code.
+func (b *builder) refine(fns []*ssa.Function) *callgraph.Graph {
+	set := make(map[*ssa.Function]bool, len(fns))
+	for _, fn := range fns {
+		set[fn] = true
+	}
+	// the wrappers the code makes values of (bound method values, thunks) carry the flow from
+	// the method they call to their own results
+	var ops []*ssa.Value
+	for _, fn := range fns {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				for _, op := range in.Operands(ops[:0]) {
+					if w, ok := (*op).(*ssa.Function); ok && w.Synthetic != "" && !set[w] {
+						set[w] = true
+					}
+					if mc, ok := (*op).(*ssa.MakeClosure); ok {
+						if w, ok := mc.Fn.(*ssa.Function); ok && w.Synthetic != "" {
+							set[w] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return vta.CallGraph(set, b.cg)
 }
 
 // collectInterfaces indexes the named interfaces of the source packages by method name.

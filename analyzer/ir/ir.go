@@ -61,6 +61,18 @@ type Program struct {
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
+	// Directives are the lifeline: comments of sources without a type checker's doc
+	// comments (Python "# lifeline:verb args", TS/JS "// lifeline:verb args" on the lines above
+	// a declaration), keyed by the declared object's key.
+	Directives []Directive `json:"directives,omitempty"`
+}
+
+// Directive is a lifeline: comment on a declaration.
+type Directive struct {
+	Key  string   `json:"key"`
+	Verb string   `json:"verb"`
+	Args []string `json:"args,omitempty"`
+	Pos  Pos      `json:"pos"`
 }
 
 // Func is a function, method or closure with a body.
@@ -94,7 +106,8 @@ type Func struct {
 	ParentLoops []int `json:"parent_loops,omitempty"`
 	// BodyOf is, for the body of a range-over-func loop, that loop's id in Parent; -1 otherwise.
 	BodyOf int `json:"body_of"`
-	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer".
+	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer",
+	// "return" (returned to the caller, which runs it later: an iterator it drains, a callback).
 	Launch string  `json:"launch,omitempty"`
 	Params []Param `json:"params,omitempty"`
 	// Results are the result kinds: "error", "chan", "iterator", "stream", "func", "value".
@@ -151,6 +164,10 @@ type Loop struct {
 	Over string `json:"over,omitempty"`
 	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
 	OverCall int `json:"over_call"`
+	// Retry is true when the loop only repeats after a failure (its body ends by leaving and
+	// goes round again only from an error path): a provider retry around one call, never a
+	// turn loop.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Call is a call site.
@@ -328,6 +345,9 @@ type Return struct {
 	AfterCalls []int `json:"after_calls,omitempty"`
 	// InLoop is the innermost loop the return is inside, -1 if none.
 	InLoop int `json:"in_loop"`
+	// Waiting is true when the return is taken because the run pauses: under a test of an
+	// interruption, a pending approval or human input (if interrupts: return ...).
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // Cancel is an observation of cancellation.
@@ -340,6 +360,10 @@ type Cancel struct {
 	// Loops are the enclosing loops (innermost first) and, for each, whether every iteration's
 	// path passes this check.
 	Loops []LoopObs `json:"loops,omitempty"`
+	// After are the calls of the Func (ids) after which every path to the end of the
+	// innermost loop's iteration passes this check: a check that follows each step's model
+	// call is a check between steps even when the body has paths without a step.
+	After []int `json:"after,omitempty"`
 }
 
 // LoopObs says whether an observation is on every iteration's path of a loop.

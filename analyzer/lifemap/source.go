@@ -1,6 +1,8 @@
 package lifemap
 
 import (
+	"fmt"
+	"go/ast"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +11,7 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
 	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/analyzer/srcir"
 	"github.com/lifeline-dev/lifeline/model"
 )
@@ -70,6 +73,9 @@ func recognizeSources(paths []string) (*sourceResult, error) {
 		return nil, err
 	}
 	rel := sourceRel(paths)
+	if table, err = withDirectives(table, prog, rel); err != nil {
+		return nil, err
+	}
 	res, err := safeRecognize(prog, recognize.Options{Table: table, Rel: rel})
 	if err != nil {
 		return nil, err
@@ -170,7 +176,7 @@ func VetSources(paths []string, enabled map[string]bool) (findings []SourceFindi
 		}
 		file, line := ml.Pos.File, ml.Pos.Line
 		switch {
-		case ml.Bound == nil && !ml.ChecksCancel && on("unboundedloop"):
+		case (ml.Bound == nil || infinite(ml.Bound.Default)) && !ml.ChecksCancel && on("unboundedloop"):
 			if !ignored(file, line, "unboundedloop") {
 				findings = append(findings, SourceFinding{Check: "unboundedloop", File: file, Line: line,
 					Message: what + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check cancellation between steps"})
@@ -325,4 +331,32 @@ func mapArgs(goArgs, srcs []string, opts Options) (*model.Map, []string, error) 
 		m = gm
 	}
 	return m, warns, nil
+}
+
+// infinite reports whether a bound's default is infinite (float("inf"), math.inf, Infinity):
+// with the defaults the loop has no bound.
+func infinite(def string) bool {
+	d := strings.ToLower(strings.NewReplacer(" ", "", "'", "\"").Replace(def))
+	switch d {
+	case `float("inf")`, `float("infinity")`, "math.inf", "infinity", "number.positive_infinity", "sys.maxsize", "number.max_safe_integer":
+		return true
+	}
+	return false
+}
+
+// withDirectives adds the sources' "# lifeline:" / "// lifeline:" directives to the table, as
+// declared bindings of the objects they sit on; an unknown verb is an error naming its line.
+func withDirectives(t *roles.Table, prog *ir.Program, rel func(string) string) (*roles.Table, error) {
+	extra := map[string][]roles.Binding{}
+	for _, d := range prog.Directives {
+		text := roles.DirectivePrefix + strings.Join(append([]string{d.Verb}, d.Args...), " ")
+		b, ok, err := roles.Directive{Verb: d.Verb, Args: d.Args, Comment: &ast.Comment{Text: text}}.BindingOf(d.Key)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", rel(d.Pos.File), d.Pos.Line, err)
+		}
+		if ok {
+			extra[d.Key] = append(extra[d.Key], b)
+		}
+	}
+	return t.With(extra), nil
 }

@@ -92,3 +92,54 @@ func BenchmarkBuildSources(b *testing.B) {
 		}
 	}
 }
+
+// TestSourceDirectives: "# lifeline:" comments declare roles in Python as //lifeline: does in
+// Go: a model call nothing would infer (its result is not inspected), a run entry on a private
+// method, a bound default on a class field; an unknown verb is an error naming its line.
+func TestSourceDirectives(t *testing.T) {
+	dir := t.TempDir()
+	src := `class Oracle:
+    # lifeline:model-call
+    def ask(self, history):
+        return history[-1]
+
+
+class Worker:
+    # lifeline:bound 9
+    limit: int = 0
+
+    def __init__(self, oracle: Oracle):
+        self.oracle = oracle
+
+    # lifeline:run-entry
+    def _work(self, task):
+        history = [task]
+        steps = 0
+        while steps < self.limit:
+            steps += 1
+            history.append(self.oracle.ask(history))
+        return history
+`
+	path := filepath.Join(dir, "worker.py")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := lifemap.BuildSources([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entries) != 1 || m.Entries[0].Func != "worker.Worker._work" || m.Entries[0].Provenance.Confidence != "declared" {
+		t.Fatalf("entries %+v, want the declared worker.Worker._work", m.Entries)
+	}
+	e := m.Entries[0]
+	if len(e.Loops) != 1 || len(e.Loops[0].ModelCalls) != 1 || e.Loops[0].ModelCalls[0].Pos.Line != 20 ||
+		e.Loops[0].Bound == nil || e.Loops[0].Bound.Default != "9" {
+		t.Errorf("loop %+v, want the declared model call at line 20 and the bound's declared default 9", e.Loops)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(src, "lifeline:bound 9", "lifeline:boundd 9", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lifemap.BuildSources([]string{path}); err == nil || !strings.Contains(err.Error(), "worker.py:8") {
+		t.Errorf("unknown verb: error %v, want one naming worker.py:8", err)
+	}
+}

@@ -19,9 +19,25 @@ type reach struct {
 	launch map[int]bool
 	holds  map[int]bool // loop ids held by the function itself
 	path   map[*Loop]string
+	// returns is true when the function reaches a loop through a closure it returns (an
+	// iterator the caller drains): returning it hands the run to the caller.
+	returns bool
 }
 
+// reaches maps each function that reaches a turn loop to how. A loop reached only through a
+// tool call site (a tool that runs an agent: the child run's loop) counts for a function only
+// when it reaches no loop otherwise.
 func (r *rec) reaches() map[int]*reach {
+	strict, full := r.reach(true), r.reach(false)
+	for id := range full {
+		if s := strict[id]; s != nil && len(s.loops) > 0 {
+			full[id] = s
+		}
+	}
+	return full
+}
+
+func (r *rec) reach(skipTools bool) map[int]*reach {
 	out := map[int]*reach{}
 	get := func(id int) *reach {
 		x := out[id]
@@ -51,10 +67,26 @@ func (r *rec) reaches() map[int]*reach {
 				continue
 			}
 			callee := r.p.Funcs[it.f]
+			if callee.Launch == "return" && callee.Parent >= 0 && !seen[callee.Parent] {
+				// a closure its parent returns: the parent hands the run to its caller
+				g := r.p.Funcs[callee.Parent]
+				seen[g.ID] = true
+				gx := get(g.ID)
+				gx.returns = true
+				p := fmt.Sprintf("returns %s: %s; %s", callee.Short, r.rel(callee.Pos), it.path)
+				gx.loops = append(gx.loops, l)
+				gx.path[l] = p
+				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d + 1})
+			}
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				if skipTools && r.toolSite(c) {
+					// a tool that runs an agent: the loop is the child run's, not the caller's
+					continue
+				}
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -73,10 +105,25 @@ func (r *rec) reaches() map[int]*reach {
 	return out
 }
 
+// toolSite reports whether c is a recognized tool call site, or a call through an interface
+// method the recognized tool call sites call through.
+func (r *rec) toolSite(c *ir.Call) bool {
+	if c.Abstract != "" && r.toolAbstract[c.Abstract] {
+		return true
+	}
+	return r.toolPos[pos(c.Pos)]
+}
+
 // entries lists the run entries: exported functions (or methods an exported interface
 // exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
 func (r *rec) entries() []model.Entry {
 	r.toolAbstract = map[string]bool{}
+	r.toolPos = map[model.Position]bool{}
+	for _, l := range r.order {
+		for _, tc := range l.Map.ToolCalls {
+			r.toolPos[tc.Pos] = true
+		}
+	}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
@@ -206,11 +253,30 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if x != nil && x.returns && returnsFunc(ret) {
+			// hands the closure that runs the loop to the caller: what the caller drains decides
+			launched, concOnly = true, false
+		}
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
-			if _, ok := x.launch[c.ID]; ok && x != nil && len(c.Targets) == 1 {
-				if inner := r.exits(r.p.Funcs[c.Targets[0]], reaches, depth+1, seen); len(inner) > 0 {
+			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && r.callsParam(c.Targets) {
+				// return withSpan(async () => { … }): what the callback returns
+				if inner := r.exits(r.p.Funcs[c.ArgFuncs[0]], reaches, depth+1, seen); len(inner) > 0 {
+					out = append(out, inner...)
+					continue
+				}
+			}
+			// of a dynamic call's implementations, the one that reaches the loop (an engine
+			// interface with several implementations, one of which runs the turns)
+			var reaching []int
+			for _, t := range c.Targets {
+				if reaches[t] != nil {
+					reaching = append(reaching, t)
+				}
+			}
+			if _, ok := x.launch[c.ID]; ok && len(reaching) == 1 {
+				if inner := r.exits(r.p.Funcs[reaching[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
 					if ret.Err.Stream {
 						// a returned generator or stream: the caller drains the run
@@ -226,7 +292,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
 				for _, t := range f.Calls[ret.Err.Call].Targets {
-					startFailed = startFailed || r.startsAsync(t, reaches, depth)
+					startFailed = startFailed || r.startsAsync(t, reaches, depth+1)
 				}
 			}
 		}
@@ -255,6 +321,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
 		case atBound:
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), boundReason
+		case ret.Err.Kind == ir.ValCall && r.valueOnly(f, ret.Err.Call):
+			// return self._return(output): a helper that only builds the result
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -264,6 +333,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					ex.StopReason = sr
 				}
 			}
+		}
+		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
+			// returned because the run pauses for input or approval: it waits, to be resumed
+			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
 		out = append(out, ex)
 	}
@@ -313,6 +386,16 @@ func (r *rec) atBound(f *ir.Func, ret ir.Return) (bool, model.StopReason) {
 		}
 	}
 	return false, ""
+}
+
+// returnsFunc reports whether ret returns a stream or function value that is not nil.
+func returnsFunc(ret ir.Return) bool {
+	for _, v := range ret.Values {
+		if v.Stream && v.Kind != ir.ValNil && v.Kind != ir.ValCall {
+			return true
+		}
+	}
+	return false
 }
 
 // answers reports whether a return hands back a result without an error: a nil error with a
@@ -374,7 +457,7 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 200; d++ {
+	for d := 0; len(queue) > 0 && d < 1500; d++ {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
@@ -397,7 +480,11 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 			if len(c.Targets) > 3 {
 				continue // a dynamic call with many implementations: not followed for ids
 			}
-			for _, t := range c.Targets {
+			next := c.Targets
+			if r.callsParam(c.Targets) {
+				next = append(append([]int{}, c.Targets...), c.ArgFuncs...) // callbacks the call runs
+			}
+			for _, t := range next {
 				if !seen[t] {
 					seen[t] = true
 					queue = append(queue, t)
@@ -415,10 +502,30 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	// depth carries on from the exits that asked: exits and startsAsync call each other on
+	// mutually recursive functions (a run whose tools are child runs)
 	for _, ex := range r.exits(r.p.Funcs[id], reaches, depth+1, map[int]bool{}) {
 		if ex.Outcome == model.OutcomeStarted {
 			return true
 		}
 	}
 	return false
+}
+
+// valueOnly reports whether call id of f runs one function of the program every return of
+// which is a value (no error, raise or pass-through): returning its result completes the run.
+func (r *rec) valueOnly(f *ir.Func, id int) bool {
+	if id < 0 || id >= len(f.Calls) || len(f.Calls[id].Targets) != 1 {
+		return false
+	}
+	g := r.p.Funcs[f.Calls[id].Targets[0]]
+	if len(g.Returns) == 0 || len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream" || g.Results[0] == "chan") {
+		return false
+	}
+	for _, rt := range g.Returns {
+		if rt.Err != nil && rt.Err.Kind != ir.ValNil {
+			return false
+		}
+	}
+	return true
 }

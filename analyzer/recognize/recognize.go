@@ -65,6 +65,8 @@ type rec struct {
 	extra map[*Loop]map[*site]bool
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
+	// toolPos are the positions of the recognized tool call sites.
+	toolPos map[model.Position]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -74,6 +76,16 @@ func Recognize(p *ir.Program, o Options) *Result {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
 				r.callers[t] = append(r.callers[t], ir.CallRef{Func: f.ID, Call: c.ID})
+			}
+			// a callback handed to a function that calls its parameter runs during the call
+			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
+			for _, a := range c.ArgFuncs {
+				// (a closure written into a call of a callee the program does not hold,
+				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
+				// launch, see reaches; a function only named there may be a handler it keeps)
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
+					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+				}
 			}
 		}
 	}
@@ -85,6 +97,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.decision(f, &f.Calls[i])
 		}
 	}
+	r.engineLoops()
 	// A call that only carries another candidate's result on (a helper returning the pending
 	// tool calls of a reply it was handed) is not a model call of its own.
 	for _, l := range r.order {
@@ -134,6 +147,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	res := &Result{Loops: r.order}
 	for _, l := range r.order {
+		r.cancelAfterStep(l)
 		r.profileTools(l)
 		finishLoop(l)
 	}
@@ -190,6 +204,8 @@ type site struct {
 	evidence []string
 	prov     model.Provenance
 	tools    []ir.CallRef
+	// strong are the tools of dispatches that select by name (not an element handed over)
+	strong []ir.CallRef
 	// the parts of the shape seen
 	confirmed, leaves, dispatch, feeds, sdk bool
 }
@@ -206,17 +222,19 @@ func (s *site) accepted() bool {
 // score rates a call's result flow against the agent shape.
 func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	s := &site{f: f, c: c}
+	seenKey := map[string]bool{}
 	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
-		if k == "" || r.o.Table == nil {
+		if k == "" || r.o.Table == nil || seenKey[k] {
 			continue
 		}
+		seenKey[k] = true
 		if rule, ok := r.o.Table.Vetoed(k, roles.ModelCall); ok {
 			s.evidence = append(s.evidence, "vetoed: "+rule)
 			s.score = -100
 			return s
 		}
 		for _, b := range r.o.Table.Lookup(k) {
-			if b.Role == roles.ModelCall {
+			if b.Role == roles.ModelCall && !s.confirmed {
 				s.score += 10
 				s.confirmed = true
 				s.prov = b.Provenance
@@ -231,6 +249,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
+			if ch.Indirect && !r.near(f, c, ch.Func) && !r.callsUp(f, ch.Func, 2) {
+				// tested only after passing through other calls, in a function that neither
+				// holds the call, nor is its callee or a caller it returns to: that test
+				// decides for some other call
+				continue
+			}
 			if ch.Leaves && (leaving == nil || !ch.Indirect && leaving.Indirect) {
 				leaving = &fl.Checked[i]
 			}
@@ -278,6 +302,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				best, how, at = w, d.How, d.Pos
 			}
 			s.tools = append(s.tools, d.Calls...)
+			if w >= 2 {
+				s.strong = append(s.strong, d.Calls...)
+			}
 		}
 		if len(s.tools) == 0 && best > 1 {
 			best = 1
@@ -334,6 +361,46 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	return s
 }
 
+// callsParam reports whether one of the target functions runs one of its function
+// parameters: calls it, or hands it on to another call (AsyncLocalStorage.run(ctx, fn),
+// startActiveSpan(name, fn)) that runs it in turn.
+func (r *rec) callsParam(targets []int) bool {
+	for _, t := range targets {
+		g := r.p.Funcs[t]
+		for _, prm := range g.Params {
+			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
+				continue
+			}
+			for _, gc := range g.Calls {
+				name, args, _ := strings.Cut(gc.Text, "(")
+				if name == prm.Name || identIn(args, prm.Name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// identIn reports whether name occurs in s as a whole identifier.
+func identIn(s, name string) bool {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	for i := 0; i+len(name) <= len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
 // near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or
 // the function c calls.
 func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
@@ -342,6 +409,20 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	}
 	for _, t := range c.Targets {
 		if t == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// callsUp reports whether Func g calls f directly or through up to depth-1 other functions
+// (the result of a call in f can travel back to g through returns).
+func (r *rec) callsUp(f *ir.Func, g, depth int) bool {
+	if depth == 0 {
+		return false
+	}
+	for _, ref := range r.callers[f.ID] {
+		if ref.Func == g || ref.Func != f.ID && r.callsUp(r.p.Funcs[ref.Func], g, depth-1) {
 			return true
 		}
 	}
@@ -396,7 +477,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// this call's own stream, not a loop over a finite collection), in this function, the
 	// parent a closure runs in, or a caller (a state machine's step function).
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
-	for i, h := range r.turnLoops(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed) {
+	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
+	// method plans, its caller's loop repeats it)
+	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
+			// the function runs again only through the tools it dispatches: each tool starts a
+			// child run (a tree of runs as deep as the tools nest), not the next step of this one
+			continue
+		}
 		key := fmt.Sprintf("%d:%d", h.f.ID, h.loop)
 		l := r.loops[key]
 		if l == nil {
@@ -423,13 +511,13 @@ type holder struct {
 // turnLoops returns the loops that repeat the decision of call c in f: the one turnLoop finds,
 // and when that is a caller's, every caller's (a step function driven by RunToCompletion and
 // by an iterator's loop alike).
-func (r *rec) turnLoops(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) []holder {
-	h, l := r.turnLoop(f, c, depth, seen, strong)
+func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
+	h, l := r.turnLoop(f, c, 0, map[int]bool{}, strong, climb)
 	if h == nil {
 		return nil
 	}
 	out := []holder{{h, l}}
-	if h.ID == f.ID || h.ID == f.Parent || !strong {
+	if h.ID == f.ID || h.ID == f.Parent || !strong && !climb {
 		return out
 	}
 	// the step function was reached through callers: collect the other callers' loops
@@ -441,7 +529,7 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, st
 		vis[g.ID] = true
 		for _, ref := range r.callers[g.ID] {
 			cf := r.p.Funcs[ref.Func]
-			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false); hh != nil {
+			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
 				dup := false
 				for _, x := range out {
 					dup = dup || x.f.ID == hh.ID && x.loop == ll
@@ -462,7 +550,7 @@ func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeIn
 
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
-func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong bool) (*ir.Func, int) {
+func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
 	if depth > 3 || seen[f.ID] {
 		return nil, -1
 	}
@@ -473,8 +561,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, li := range loops {
 		l := f.Loops[li]
-		if c != nil && l.OverCall == c.ID {
-			continue
+		if c != nil && l.OverCall == c.ID || l.Retry {
+			continue // the drain of the call's own stream; a retry around the call
 		}
 		if repeats(l.Kind) {
 			return f, li
@@ -488,7 +576,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong); h != nil {
+			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -500,12 +588,12 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 		}
 	}
 	// a helper called from a loop: the caller's loop
-	if !strong || len(r.callers[f.ID]) > 4 {
+	if !strong && !climb || len(r.callers[f.ID]) > 4 {
 		return nil, -1
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong); h != nil {
+		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}
@@ -526,6 +614,52 @@ func (r *rec) recursive(f *ir.Func) bool {
 					return true
 				}
 				if walk(r.p.Funcs[t], d+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(f, 0, map[int]bool{})
+}
+
+// recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
+// that does not pass through the dispatch of site s: a call that receives a tool call's name
+// or runs the callable it selects. A turn recursion calls itself after the tools ran, with
+// their results; a recursion only through the dispatched tools is a tool running a child run
+// (a tree of runs as deep as the tools nest), not the next step of this run.
+func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
+	skip := map[ir.CallRef]bool{}
+	for _, t := range s.tools {
+		skip[t] = true
+	}
+	if s.c.Flow != nil {
+		for _, d := range s.c.Flow.Dispatch {
+			if d.Func < 0 || d.Func >= len(r.p.Funcs) {
+				continue
+			}
+			for _, dc := range r.p.Funcs[d.Func].Calls {
+				if dc.Pos == d.Pos {
+					skip[ir.CallRef{Func: d.Func, Call: dc.ID}] = true
+				}
+			}
+		}
+	}
+	if len(skip) == 0 {
+		return true
+	}
+	var walk func(g *ir.Func, d int, seen map[int]bool) bool
+	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
+		if d > 3 || seen[g.ID] {
+			return false
+		}
+		seen[g.ID] = true
+		for _, c := range g.Calls {
+			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] {
+				continue
+			}
+			for _, t := range c.Targets {
+				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
 			}
@@ -568,7 +702,13 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.Provenance.Confidence = s.prov.Confidence
 		}
 	}
-	for _, ref := range s.tools {
+	refs := s.tools
+	if s.confirmed {
+		// a described framework: its tool sites come from a selection by name or its
+		// profile's tool_call rules, not from every helper an element is handed to
+		refs = s.strong
+	}
+	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		tc := &g.Calls[ref.Call]
 		par := tc.Concurrent != "" || r.launched(g, l.Func)
@@ -589,6 +729,100 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.ParallelTools = true
 		}
 	}
+}
+
+// engineLoops makes the engine loops profiles name: in a function an engine_call rule names
+// as its loop (or an engine_loop rule binds), the loop around a call of the engine (a graph
+// engine's superstep: while loop.tick(): runner.tick(tasks)) is the turn loop. The model and
+// tool calls are the engine's node tasks that call dispatches: profile-bound model and tool
+// sites it reaches, else the dispatch itself.
+func (r *rec) engineLoops() {
+	if r.o.Table == nil {
+		return
+	}
+	for _, f := range r.p.Funcs {
+		if f.Test || f.Key == "" {
+			continue
+		}
+		holds := false
+		var loopRule roles.Binding
+		for _, b := range r.o.Table.Lookup(f.Key) {
+			if b.Role == roles.EngineLoop {
+				holds, loopRule = true, b
+			}
+		}
+		if holds {
+			// an engine_loop rule or directive: the function's outermost repeating loop
+			for li := range f.Loops {
+				if f.Loops[li].Outer >= 0 || !repeats(f.Loops[li].Kind) {
+					continue
+				}
+				key := fmt.Sprintf("%d:%d", f.ID, li)
+				l := r.loops[key]
+				if l == nil {
+					l = r.newLoop(f, li)
+					r.loops[key] = l
+					r.order = append(r.order, l)
+				}
+				l.Map.Kind, l.Map.Provenance = model.LoopEngine, loopRule.Provenance
+				break
+			}
+		}
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			eb, ok := r.engineRule(c, f.Key)
+			if !ok {
+				continue
+			}
+			if loopRule.Role == "" {
+				loopRule = eb
+			}
+			li := -1
+			for _, x := range c.Loops {
+				if f.Loops[x].OverCall != c.ID && repeats(f.Loops[x].Kind) {
+					li = x
+					break
+				}
+			}
+			if li < 0 {
+				continue
+			}
+			key := fmt.Sprintf("%d:%d", f.ID, li)
+			l := r.loops[key]
+			if l == nil {
+				l = r.newLoop(f, li)
+				r.loops[key] = l
+				r.order = append(r.order, l)
+			}
+			l.Map.Kind = model.LoopEngine
+			l.Map.Provenance = loopRule.Provenance
+			l.Map.Provenance.Evidence = append(l.Map.Provenance.Evidence, fmt.Sprintf("iteration runs the engine: %s %s", calleeName(c), r.rel(c.Pos)))
+			site := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c) + " (the engine's node tasks)", Parallel: eb.Rule.Parallel,
+				Provenance: eb.Provenance}
+			dup := false
+			for _, x := range l.Map.ModelCalls {
+				dup = dup || x.Pos == site.Pos
+			}
+			if !dup {
+				l.Map.ModelCalls = append(l.Map.ModelCalls, site)
+				l.Map.ToolCalls = append(l.Map.ToolCalls, site)
+			}
+			l.Map.ParallelTools = l.Map.ParallelTools || eb.Rule.Parallel
+		}
+	}
+}
+
+// engineRule returns the engine_call rule binding a call of a function whose key is holder
+// (the rule's loop, or any when the rule names none).
+func (r *rec) engineRule(c *ir.Call, holder string) (roles.Binding, bool) {
+	for _, k := range append(append([]string{}, c.Keys...), c.Abstract) {
+		for _, b := range r.o.Table.Lookup(k) {
+			if b.Role == roles.EngineCall && (b.Rule.Loop == "" || b.Rule.Loop == holder) {
+				return b, true
+			}
+		}
+	}
+	return roles.Binding{}, false
 }
 
 // profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
@@ -838,7 +1072,16 @@ func (r *rec) bound(l *Loop) {
 		r.boundDefault(bd, b.Bound.Key)
 	}
 	l.Map.Bound = bd
-	l.Map.OnBound = r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
+		// the loop ends at the bound (a helper's check, or the condition) and the function
+		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
+		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
+			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	l.Map.OnBound = ob
 }
 
 // onBound says what a function does at a bound or stop condition: the return it reaches
@@ -868,6 +1111,30 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// raisedAfter returns a return of f after loop id (outside it) that raises an error naming
+// a bound: a profile's bound_error or a sentinel whose name says a limit was reached.
+func (r *rec) raisedAfter(f *ir.Func, id int) *ir.Return {
+	for i := range f.Returns {
+		ret := &f.Returns[i]
+		if ret.Err == nil || ret.Err.Kind != ir.ValSentinel || !contains(ret.AfterLoops, id) || ret.InLoop == id {
+			continue
+		}
+		bound := false
+		if r.o.Table != nil {
+			for _, b := range r.o.Table.Lookup(ret.Err.Key) {
+				bound = bound || b.Role == roles.BoundError
+			}
+		}
+		if sr := stopReasonOf(ret.Err.Key); sr == model.StopMaxSteps || sr == model.StopMaxTurns {
+			bound = true
+		}
+		if bound {
+			return ret
+		}
+	}
+	return nil
 }
 
 func contains(xs []int, x int) bool {
@@ -965,6 +1232,42 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+}
+
+// cancelAfterStep takes a check that follows every model call of the loop on the way back to
+// its head (Cancel.After) as a check between steps, when no check is on every iteration.
+func (r *rec) cancelAfterStep(l *Loop) {
+	if l.Map.ChecksCancel || l.LoopID < 0 || len(l.Map.ModelCalls) == 0 {
+		return
+	}
+	f := l.Func
+	sites := map[int]bool{}
+	for _, mc := range l.Map.ModelCalls {
+		found := false
+		for _, c := range f.Calls {
+			if pos(c.Pos) == mc.Pos && contains(c.Loops, l.LoopID) {
+				sites[c.ID], found = true, true
+			}
+		}
+		if !found {
+			return // a model call elsewhere (a helper's): not known to be followed
+		}
+	}
+	for _, c := range f.Cancels {
+		if len(c.Loops) == 0 || c.Loops[0].Loop != l.LoopID || c.Kind == "call" && r.isSite(l, c.Pos) {
+			continue
+		}
+		n := 0
+		for _, id := range c.After {
+			if sites[id] {
+				n++
+			}
+		}
+		if n == len(sites) {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }

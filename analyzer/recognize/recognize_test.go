@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/goir"
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/recognize"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/model"
@@ -98,6 +99,19 @@ func TestRecognize(t *testing.T) {
 		"statemachine.Machine.Drive": {35, 40, 52, "m.MaxSteps", "", false, nil},
 		"backoff.Loop": {14, 15, 29, "", "", false,
 			map[int]string{19: "cancelled (cancelled)", 26: "completed (goal_reached)"}},
+		// indirection: an unexported service behind an exported interface picks one of three
+		// Engine implementations; the one that reaches the loop runs it in a goroutine
+		"relay.service.Start": {63, 64, 80, "", "", false,
+			map[int]string{46: "not_started", 58: "not_started", 84: "started"}},
+		"relay.chatEngine.Produce": {63, 64, 80, "", "", false,
+			map[int]string{58: "not_started", 84: "started"}},
+		// the loop runs in the iter.Seq2 closure the entry returns; a worker reaches it through a
+		// func field holding a bound method value
+		"seqflow.Loop.Steps": {27, 28, 45, "", "", false, map[int]string{25: "propagated"}},
+		"seqflow.worker.Do":  {27, 28, 45, "", "", false, map[int]string{74: "propagated"}},
+		// the tools run in one of a slice of processor interfaces
+		"stages.Pipeline.Run": {31, 32, 63, "", "", false,
+			map[int]string{34: "failed (error)", 39: "completed (goal_reached)"}},
 	}
 	for name, w := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -155,5 +169,97 @@ func TestVeto(t *testing.T) {
 	}
 	if e := entry(res, "chanagent.Runner.Run"); e == nil {
 		t.Errorf("the veto of Chat must not switch off Stream")
+	}
+}
+
+// TestRunEntryRuleOnInterface: a run_entry rule on an interface method binds the
+// implementations (confidence profile, even for an unexported type), and a "not" rule on one
+// vetoes them.
+func TestRunEntryRuleOnInterface(t *testing.T) {
+	table := roles.NewTable(&roles.Profile{Name: "iface", Rules: []roles.Rule{
+		{Role: roles.RunEntry, Object: "example.com/shapes/relay.Service.Start"},
+		{Role: roles.RunEntry, Object: "example.com/shapes/seqflow.Worker.Do", Not: true},
+	}})
+	res := recognizeWith(t, recognize.Options{Table: table})
+	e := entry(res, "relay.service.Start")
+	if e == nil || e.Provenance.Confidence != model.ConfidenceProfile {
+		t.Fatalf("relay.service.Start: want an entry bound by the profile, got %+v", e)
+	}
+	if len(e.Loops) != 1 || e.Loops[0].Func != "relay.chatEngine.Produce (closure)" {
+		t.Errorf("relay.service.Start loops: %+v", e.Loops)
+	}
+	if e := entry(res, "seqflow.worker.Do"); e != nil {
+		t.Errorf("seqflow.worker.Do vetoed through its interface, got %+v", e.Provenance)
+	}
+	if e := entry(res, "seqflow.Loop.Steps"); e == nil {
+		t.Errorf("the veto of Worker.Do must not switch off Loop.Steps")
+	}
+}
+
+// TestProfileEngineAndTools: on a hand-made IR, an engine_call rule makes the loop around the
+// engine call an engine loop whose node tasks are its model and tool sites, with the bound
+// checked in the helper its condition calls and the bound error raised after it; a profile's
+// model call in a helper reaches its caller's loop, and a tool_call rule's site reached through
+// an executor's submit is a parallel tool site.
+func TestProfileEngineAndTools(t *testing.T) {
+	profs, err := roles.ParseProfiles([]byte(`{"name": "p", "rules": [
+		{"role": "engine_call", "object": "g.Runner.tick", "loop": "g.Graph.stream", "parallel": true},
+		{"role": "bound_error", "object": "g.RecursionError", "stop_reason": "max_steps"},
+		{"role": "model_call", "object": "a.Model.generate"},
+		{"role": "tool_call", "object": "a.Agent.execute_tool"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(line int) ir.Pos { return ir.Pos{File: "/x/g.py", Line: line} }
+	p := &ir.Program{Lang: "python", Funcs: []*ir.Func{
+		{ID: 0, Name: "g.Graph.stream", Key: "g.Graph.stream", Short: "g.Graph.stream", Exported: true, Parent: -1, BodyOf: -1, Pos: at(1),
+			Loops: []ir.Loop{{ID: 0, Kind: ir.LoopFor, Pos: at(3), Outer: -1, OverCall: -1}, {ID: 1, Kind: ir.LoopRangeIter, Pos: at(4), Outer: 0, OverCall: 1}},
+			Calls: []ir.Call{{ID: 0, Pos: at(3), Text: "loop.tick()", Keys: []string{"g.Loop.tick"}, Targets: []int{1}, Loops: []int{0}, Dominates: true},
+				{ID: 1, Pos: at(4), Text: "runner.tick(tasks)", Keys: []string{"g.Runner.tick"}, Loops: []int{1, 0}, Dominates: true}},
+			Returns: []ir.Return{{Pos: at(6), Err: &ir.Value{Kind: ir.ValSentinel, Key: "g.RecursionError", Text: "RecursionError(msg)", Call: -1}, AfterLoops: []int{0, 1}, InLoop: -1}}},
+		{ID: 1, Name: "g.Loop.tick", Key: "g.Loop.tick", Short: "g.Loop.tick", Parent: -1, BodyOf: -1, Pos: at(10),
+			Branches: []ir.Branch{{Pos: at(11), Text: "self.step > self.stop", Loop: -1, Bound: ir.Operand{Text: "self.stop", Kind: "field", Key: "g.Loop.stop"}, Return: 0}},
+			Returns:  []ir.Return{{Pos: at(12), Err: &ir.Value{Kind: ir.ValNil, Call: -1}, InLoop: -1}}},
+		{ID: 2, Name: "a.Agent.run", Key: "a.Agent.run", Short: "a.Agent.run", Exported: true, Parent: -1, BodyOf: -1, Pos: at(20),
+			Loops: []ir.Loop{{ID: 0, Kind: ir.LoopFor, Pos: at(21), Outer: -1, OverCall: -1}},
+			Calls: []ir.Call{{ID: 0, Pos: at(22), Text: "self.step()", Keys: []string{"a.Agent.step"}, Targets: []int{3}, Loops: []int{0}, Dominates: true}}},
+		{ID: 3, Name: "a.Agent.step", Key: "a.Agent.step", Short: "a.Agent.step", Parent: -1, BodyOf: -1, Pos: at(30),
+			Calls: []ir.Call{{ID: 0, Pos: at(31), Text: "self.model.generate(m)", Keys: []string{"a.Model.generate"}, Abstract: "a.Model.generate"},
+				{ID: 1, Pos: at(32), Text: "executor.submit(one, call)", ArgFuncs: []int{4}, Targets: []int{4}, Concurrent: "go"}}},
+		{ID: 4, Name: "a.Agent.step.one", Short: "a.Agent.step.one", Parent: 3, BodyOf: -1, Pos: at(40),
+			Calls: []ir.Call{{ID: 0, Pos: at(41), Text: "self.execute_tool(name)", Keys: []string{"a.Agent.execute_tool"}}}},
+	}}
+	res := recognize.Recognize(p, recognize.Options{Table: roles.NewTable(profs...)})
+	e := entry(res, "g.Graph.stream")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("no engine entry: %s", describe(res))
+	}
+	l := e.Loops[0]
+	if l.Kind != model.LoopEngine || l.Pos.Line != 3 || len(l.ModelCalls) != 1 || l.ModelCalls[0].Pos.Line != 4 || !l.ParallelTools {
+		t.Errorf("engine loop: %s", describe(res))
+	}
+	if l.Bound == nil || l.Bound.Expr != "self.stop" || l.OnBound == nil || l.OnBound.Kind != model.OnBoundError || l.OnBound.Pos.Line != 6 {
+		t.Errorf("engine bound / at bound: %+v %+v", l.Bound, l.OnBound)
+	}
+	a := entry(res, "a.Agent.run")
+	if a == nil || len(a.Loops) != 1 || len(a.Loops[0].ModelCalls) != 1 || len(a.Loops[0].ToolCalls) != 1 || !a.Loops[0].ToolCalls[0].Parallel {
+		t.Errorf("profile model call in a helper / tool through submit: %s", describe(res))
+	}
+}
+
+// TestChildRunThroughTool: a tool that runs another agent starts a child run; the parent's
+// entry lists its own loop only, the tool implementation is no entry, and the child agent is
+// one of its own.
+func TestChildRunThroughTool(t *testing.T) {
+	res := recognizeShapes(t)
+	e := entry(res, "subagent.Agent.Run")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Func != "subagent.Agent.Run" {
+		t.Fatalf("subagent.Agent.Run: want its own loop only, got %s", describe(res))
+	}
+	if entry(res, "subagent.Delegate.Call") != nil {
+		t.Errorf("the delegate tool is not a run entry")
+	}
+	if c := entry(res, "subagent.Researcher.Research"); c == nil || len(c.Loops) != 1 {
+		t.Errorf("the child agent's entry: %+v", c)
 	}
 }

@@ -183,6 +183,25 @@ func NewTable(profiles ...*Profile) *Table {
 	return t
 }
 
+// With returns a table holding t's bindings and extra (by object key): directives found in
+// sources that have no doc comments for the lifecycle pass (Python, TypeScript).
+func (t *Table) With(extra map[string][]Binding) *Table {
+	if len(extra) == 0 {
+		return t
+	}
+	n := NewTable()
+	if t != nil {
+		n = &Table{byKey: map[string][]Binding{}, vetoes: t.vetoes, ifaceMethods: t.ifaceMethods, names: t.names, profiles: t.profiles}
+		for k, v := range t.byKey {
+			n.byKey[k] = v
+		}
+	}
+	for k, bs := range extra {
+		n.byKey[k] = append(append([]Binding{}, n.byKey[k]...), bs...)
+	}
+	return n
+}
+
 // Vetoed reports whether a profile says that the object with the given key does not play
 // role, and names the rule.
 func (t *Table) Vetoed(key string, role Role) (string, bool) {

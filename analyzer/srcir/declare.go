@@ -22,6 +22,12 @@ type builder struct {
 	methodsByName map[string][]*fnState
 	// nsRoot marks the analysis roots that are Python namespace packages themselves.
 	nsRoot map[string]bool
+	// incFields are the field names incremented on some object anywhere; fieldOwners the
+	// classes that assign each field of their instance (fieldFacts).
+	incFields   map[string]bool
+	fieldOwners map[string][]*class
+	// helperFlows memoizes followHelper (key: helper, depth, parameters).
+	helperFlows sync.Map
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex
@@ -94,6 +100,8 @@ type fnState struct {
 	params        map[string]bool
 	// paramTypes are the parameters' type annotations.
 	paramTypes map[string]*syntax.Node
+	// counterParams are parameters a caller's loop passes its counter to (counterArgs).
+	counterParams map[string]bool
 	// property is true for a method read as an attribute (@property, a TS getter).
 	property bool
 	// localTypes caches the classes of local variables (see localClasses).
@@ -449,7 +457,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			fs.property = isProperty(m, c, n)
 			b.walkDecl(m, c, nil, fs)
 		case c.Named && t.classes[c.Kind]:
-			k := b.newClass(m, c, parent)
+			k := b.newClass(m, c, parent, n)
 			b.walkDecl(m, c, k, parent)
 		default:
 			b.walkDecl(m, c, cls, parent)
@@ -482,11 +490,22 @@ func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 	return ""
 }
 
-func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState) *class {
+func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *syntax.Node) *class {
 	name := m.text(n.Child("name"))
-	if name == "" {
-		if n.Kind == "class" {
-			// const X = class extends Y {}
+	if name == "" && n.Kind == "class" {
+		// var Pregel = class extends Runnable {} (how bundlers and tsc emit classes), or
+		// exports.Pregel = class {}: the class is named by what it is bound to
+		switch {
+		case holder != nil && holder.Kind == "variable_declarator" && holder.Child("value") == n:
+			if nm := holder.Child("name"); nm != nil && m.t.idents[nm.Kind] {
+				name = m.text(nm)
+			}
+		case holder != nil && holder.Kind == "assignment_expression" && holder.Child("right") == n:
+			if l := holder.Child("left"); l != nil && (m.t.idents[l.Kind] || m.t.members[l.Kind]) {
+				name = lastSeg(m.text(l))
+			}
+		}
+		if name == "" {
 			name = "<class>@" + itoa(n.Line)
 		}
 	}
@@ -720,6 +739,11 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 			}
 		} else if spec, ok := requireOf(m, r); ok {
 			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
+		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs[r.Kind] && !m.t.lambdas[r.Kind] && !m.t.classes[r.Kind] {
+			// exports.DEFAULT_MAX_TURNS = 10 (tsc declares it "void 0" first): a module value
+			if s := m.syms[name]; s == nil || s.kind == symValue {
+				m.syms[name] = &sym{kind: symValue, value: r, pos: m.pos(e)}
+			}
 		}
 	case lt == "module.exports":
 		m.hasExportSyntax = true

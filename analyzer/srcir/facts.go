@@ -86,6 +86,22 @@ func (b *builder) branches(fs *fnState) {
 			}
 		}
 	}
+	grown := map[int]map[string]bool{}
+	for i, ci := range fs.callInfo {
+		if i >= len(f.Calls) || !appendMeths[f.Calls[i].Method] {
+			continue
+		}
+		fn := strip(ci.node.Child("function"))
+		if fn == nil || !m.t.members[fn.Kind] {
+			continue
+		}
+		for _, li := range ci.loops {
+			if grown[li] == nil {
+				grown[li] = map[string]bool{}
+			}
+			grown[li][m.text(strip(fn.Child("object")))] = true
+		}
+	}
 	retIdx := map[*syntax.Node]int{}
 	for i, n := range fs.retNodes {
 		retIdx[n] = i
@@ -102,6 +118,14 @@ func (b *builder) branches(fs *fnState) {
 			}
 			lt, rt := m.text(strip(l)), m.text(strip(r))
 			isCounter := func(s string) (int, bool) {
+				if v := sizeOf(s); v != "" {
+					// len(history) - init_len < max_turns: a collection the loop grows
+					for _, li := range c.loops {
+						if grown[li][v] {
+							return li, true
+						}
+					}
+				}
 				if c.loop >= 0 && counters[c.loop][s] {
 					return c.loop, true
 				}
@@ -110,8 +134,13 @@ func (b *builder) branches(fs *fnState) {
 						return li, true
 					}
 				}
-				if classInc[s] || all[s] && len(c.loops) == 0 {
+				if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
 					return innermost(c.loops), true
+				}
+				// a helper's test of a field another helper increments (prepareTurn: beginTurn
+				// does state._currentTurn++, then state._currentTurn > state._maxTurns)
+				if i := strings.LastIndexByte(s, '.'); i > 0 && len(c.loops) == 0 && b.incFields[s[i+1:]] && !strings.HasPrefix(s, m.t.self+".") {
+					return -1, true
 				}
 				return -1, false
 			}
@@ -380,6 +409,9 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			}
 		}
 		op.Kind = "field"
+		if owners := b.fieldOwners[prop]; ut.cls == nil && len(owners) == 1 {
+			ut.cls = owners[0] // the one class whose instances have the field
+		}
 		if ut.cls != nil {
 			op.Key = ut.cls.key + "." + prop
 		} else {
@@ -428,6 +460,10 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 				}
 			}
 		}
+	case n.Kind == "call" && (m.text(n.Child("function")) == "float" || m.text(n.Child("function")) == "int") &&
+		len(n.Child("arguments").NamedChildren()) == 1 && t.stringKinds[n.Child("arguments").NamedChildren()[0].Kind]:
+		// float("inf"): a constant written as a conversion
+		return m.text(n), m.pos(n), true
 	case n.Kind == "call":
 		// Field(default=10), field(default=10)
 		if args := n.Child("arguments"); args != nil {
@@ -466,6 +502,18 @@ func isCancelName(s string) bool {
 	return containsAny(l, cancelWords) && !strings.Contains(l, "interruption") && !strings.Contains(l, "approval")
 }
 
+// stopHook reports whether n, named last, is called as a should-stop predicate
+// (config.shouldStopAfterTurn?.(...)): a caller's hook that ends the run when it says so is
+// a stop condition, not a check of cancellation.
+func (b *builder) stopHook(fs *fnState, n *syntax.Node, last string) bool {
+	l := strings.ToLower(last)
+	if !strings.HasPrefix(l, "should") {
+		return false
+	}
+	p := b.parentIn(fs, n)
+	return p != nil && fs.mod.t.calls[p.Kind] && p.Child("function") == n
+}
+
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
@@ -498,7 +546,9 @@ func (b *builder) cancels(fs *fnState) {
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
 					// (a module constant in capitals is a setting, not a request)
-					hit = n
+					if !b.stopHook(fs, n, last) {
+						hit = n
+					}
 					return false
 				}
 			}
@@ -516,6 +566,9 @@ func (b *builder) cancels(fs *fnState) {
 			}
 		}
 		cn := ir.Cancel{Pos: m.pos(hit), Text: clip(m.text(c.expr), 80), Kind: "err", Loops: obs(c.loops, c.top, c.loop)}
+		if c.loop < 0 && len(c.loops) > 0 {
+			cn.After = b.checkedAfter(fs, c.stmt, c.loops[0])
+		}
 		fs.f.Cancels = append(fs.f.Cancels, cn)
 		if c.top && len(c.loops) == 0 {
 			fs.f.CancelAlways = true
@@ -529,11 +582,120 @@ func (b *builder) cancels(fs *fnState) {
 		if meth == "cancelled" || meth == "is_cancelled" || meth == "isCancelled" {
 			continue // read in a condition: recorded above
 		}
-		fs.f.Cancels = append(fs.f.Cancels, ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, ci.top, -1)})
+		cn := ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, ci.top, -1)}
+		if len(ci.loops) > 0 {
+			cn.After = b.checkedAfter(fs, ci.node, ci.loops[0])
+		}
+		fs.f.Cancels = append(fs.f.Cancels, cn)
 		if ci.top && len(ci.loops) == 0 {
 			fs.f.CancelAlways = true
 		}
 	}
+}
+
+// checkedAfter lists the calls of loop l after which every path to the end of the iteration
+// passes the check k: the check's statement follows the call's in the block that holds both,
+// nothing between them goes back to the loop head (continue), and the check is not under a
+// condition inside its statement. A check after each step's model call is a check between
+// steps even when other branches of the body (a resumed approval) check elsewhere.
+func (b *builder) checkedAfter(fs *fnState, k *syntax.Node, l int) []int {
+	t := fs.mod.t
+	chain := func(n *syntax.Node) []*syntax.Node {
+		var out []*syntax.Node
+		for x := n; x != nil; x = b.parentIn(fs, x) {
+			out = append(out, x)
+			if x == fs.body {
+				break
+			}
+		}
+		return out
+	}
+	kc := chain(k)
+	if len(kc) == 0 || kc[len(kc)-1] != fs.body {
+		return nil
+	}
+	onK := map[*syntax.Node]int{}
+	for i, x := range kc {
+		onK[x] = i
+	}
+	// unconditional from a statement down to the check
+	uncond := func(i int) bool {
+		for j := i; j > 0; j-- {
+			x, child := kc[j], kc[j-1]
+			switch {
+			case t.ifs[x.Kind]:
+				if x.Child("condition") != child {
+					return false
+				}
+			case t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] || t.catches[x.Kind] ||
+				t.ternaries[x.Kind] || x.Kind == "switch_statement" || x.Kind == "switch_case" || x.Kind == "match_statement" ||
+				x.Kind == "finally_clause" || t.comprehensions[x.Kind]:
+				return false
+			case x.Kind == "binary_expression" || x.Kind == "boolean_operator":
+				if x.Child("left") != child {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	var out []int
+	for j, ci := range fs.callInfo {
+		if j >= len(fs.f.Calls) || ci.node == k || len(ci.loops) == 0 || !contains(ci.loops, l) || ci.node.Start >= k.Start {
+			continue
+		}
+		// the block holding both: the first block on the call's way up that the check is under
+		var blk, sc *syntax.Node
+		for x, prev := b.parentIn(fs, ci.node), ci.node; x != nil; x, prev = b.parentIn(fs, x), x {
+			if _, ok := onK[x]; ok && t.blocks[x.Kind] {
+				blk, sc = x, prev
+				break
+			}
+			if t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] {
+				break // the check is outside the loop the call is in
+			}
+			if x == fs.body {
+				break
+			}
+		}
+		if blk == nil {
+			continue
+		}
+		i := onK[blk] - 1
+		if i < 0 || kc[i] == sc || !uncond(i) {
+			continue
+		}
+		if b.continuesBetween(fs, ci.node.End, kc[i].Start, blk) {
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// continuesBetween reports whether a continue of the enclosing loop lies in [from, to) inside
+// blk (one of a loop nested in blk goes on with that loop).
+func (b *builder) continuesBetween(fs *fnState, from, to int, blk *syntax.Node) bool {
+	t := fs.mod.t
+	found := false
+	var walk func(x *syntax.Node)
+	walk = func(x *syntax.Node) {
+		if found || x.End <= from || x.Start >= to {
+			return
+		}
+		if t.continues[x.Kind] {
+			found = true
+			return
+		}
+		if t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] || t.funcs[x.Kind] || t.lambdas[x.Kind] || t.classes[x.Kind] {
+			return
+		}
+		for _, c := range x.Children {
+			walk(c)
+		}
+	}
+	walk(blk)
+	return found
 }
 
 // callCancels propagates CancelAlways through calls on every path, and (final) records
@@ -716,6 +878,44 @@ func (b *builder) argDefaults() {
 	}
 }
 
+// fieldDefaults gives a field the defaults of the constructor parameter it is set from
+// (constructor(..., maxTurns) { this._maxTurns = maxTurns }): what callers pass for the
+// parameter is what the field starts with.
+func (b *builder) fieldDefaults() {
+	byKey := map[string][]ir.Default{}
+	for _, d := range b.prog.Defaults {
+		byKey[d.Key] = append(byKey[d.Key], d)
+	}
+	for _, fs := range b.funcs {
+		if fs.cls == nil || fs.name != "constructor" && fs.name != "__init__" {
+			continue
+		}
+		m := fs.mod
+		for _, a := range fs.assigns {
+			if len(a.lhs) != 1 || a.rhs == nil {
+				continue
+			}
+			field, ok := strings.CutPrefix(a.lhs[0], m.t.self+".")
+			if !ok || strings.ContainsAny(field, ".[") || !isBoundish(field) {
+				continue
+			}
+			p := m.text(strip(a.rhs))
+			if !fs.params[p] {
+				continue
+			}
+			key := fs.cls.key + "." + field
+			if hasValue(m, byKey[key]) {
+				continue
+			}
+			for _, d := range byKey[fs.key()+"."+p] {
+				d.Key, d.Via = key, "constructor"
+				byKey[key] = append(byKey[key], d)
+				b.prog.Defaults = append(b.prog.Defaults, d)
+			}
+		}
+	}
+}
+
 func hasValue(m *module, ds []ir.Default) bool {
 	for _, d := range ds {
 		if !m.t.nones[d.Value] {
@@ -732,6 +932,15 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 	n = strip(n)
 	if n == nil || depth > 3 {
 		return nil
+	}
+	if alts := alternatives(m, n); len(alts) > 1 {
+		// options.maxTurns === undefined ? DEFAULT_MAX_TURNS : options.maxTurns, a ?? b:
+		// what each alternative gives
+		var out []ir.Default
+		for _, a := range alts {
+			out = append(out, b.argValue(g, a, byKey, depth+1)...)
+		}
+		return out
 	}
 	switch {
 	case m.t.numbers[n.Kind] || m.t.stringKinds[n.Kind]:
@@ -799,4 +1008,20 @@ func raisesIn(t *table, n *syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// sizeOf returns the collection whose size a counter expression measures: len(x), x.length,
+// len(x) - start.
+func sizeOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, " - "); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	switch {
+	case strings.HasPrefix(s, "len(") && strings.HasSuffix(s, ")") && !strings.ContainsAny(s[4:len(s)-1], "(), "):
+		return s[4 : len(s)-1]
+	case strings.HasSuffix(s, ".length") && !strings.ContainsAny(s, "(), "):
+		return strings.TrimSuffix(s, ".length")
+	}
+	return ""
 }

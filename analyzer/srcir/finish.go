@@ -15,6 +15,103 @@ func (b *builder) resolveCalls() {
 		b.localAliases(fs)
 	}
 	b.each(b.resolveCallsOf)
+	b.externalHooks()
+}
+
+// counterArgs records the parameters that receive a loop's counter at a call in the loop
+// (while self._should_continue(iterations, ...): iterations += 1): the callee's comparison
+// of such a parameter is the loop's bound, checked in a helper.
+func (b *builder) counterArgs() {
+	for _, fs := range b.funcs {
+		if len(fs.incs) == 0 {
+			continue
+		}
+		m := fs.mod
+		inc := map[string]bool{}
+		for _, in := range fs.incs {
+			if len(in.loops) > 0 {
+				inc[in.target] = true
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if len(ci.loops) == 0 || i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for j, a := range args.NamedChildren() {
+				name := ""
+				if m.t.keywordArgs[a.Kind] {
+					name, a = m.text(a.Child("name")), a.Child("value")
+				}
+				if a == nil || !inc[m.text(strip(a))] {
+					continue
+				}
+				for _, t := range fs.f.Calls[i].Targets {
+					tg := b.funcs[t]
+					pn := name
+					if pn == "" && j < len(tg.f.Params) {
+						pn = tg.f.Params[j].Name
+					}
+					if pn != "" && tg.params[pn] {
+						if tg.counterParams == nil {
+							tg.counterParams = map[string]bool{}
+						}
+						tg.counterParams[pn] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// externalHooks exports the private methods that implement a hook of a base class outside the
+// analysed set (AgentExecutor._call under Chain.invoke): nothing here calls them, the base's
+// public methods do.
+func (b *builder) externalHooks() {
+	called := map[int]bool{}
+	for _, f := range b.prog.Funcs {
+		for _, c := range f.Calls {
+			for _, t := range c.Targets {
+				called[t] = true
+			}
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		if !k.exported || k.mod.t.lang != "python" {
+			continue
+		}
+		ext := ""
+		for _, base := range k.bases {
+			name := strings.TrimSpace(base)
+			if i := strings.IndexAny(name, "[("); i > 0 {
+				name = name[:i]
+			}
+			if b.classByExpr(k.mod, name) != nil || primitiveType[name] || name == "ABC" || name == "Generic" || name == "Protocol" ||
+				name == "BaseModel" || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Error") {
+				continue
+			}
+			parts := strings.Split(name, ".")
+			if s := k.mod.syms[parts[0]]; s != nil {
+				if t := b.symTarget(k.mod, s, 0); t.key != "" && t.cls == nil && t.fns == nil {
+					ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
+					break
+				}
+			}
+		}
+		if ext == "" {
+			continue
+		}
+		for _, name := range sortedMethodNames(k) {
+			fs := k.methods[name]
+			if !strings.HasPrefix(name, "_") || strings.HasPrefix(name, "__") || called[fs.f.ID] || fs.f.Exported {
+				continue
+			}
+			fs.f.Exported, fs.f.ExportedVia = true, ext+"."+name
+		}
+	}
 }
 
 func (b *builder) resolveCallsOf(fs *fnState) {
@@ -45,6 +142,24 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if tg.cls != nil {
 				tg.fns = append(tg.fns, tg.cls.ctor()...)
 				c.Keys = append(c.Keys, tg.cls.key)
+				p := b.parentIn(fs, n)
+				for p != nil && (p.Kind == "conditional_expression" || p.Kind == "parenthesized_expression" || p.Kind == "boolean_operator") {
+					p = b.parentIn(fs, p) // with (nullcontext() if off else Manager(...)):
+				}
+				entered := false
+				if p != nil && p.Kind == "argument_list" {
+					// stack.enter_context(Manager(...)) / enter_async_context
+					if pc := b.parentIn(fs, p); pc != nil && m.t.calls[pc.Kind] {
+						ct := calleeText(m, pc)
+						entered = strings.HasSuffix(ct, ".enter_context") || strings.HasSuffix(ct, ".enter_async_context")
+					}
+				}
+				if p != nil && (p.Kind == "with_item" || p.Kind == "as_pattern") || entered {
+					// with Manager(...): its __enter__ and __exit__ run here
+					for _, meth := range []string{"__enter__", "__aenter__", "__exit__", "__aexit__"} {
+						tg.fns = append(tg.fns, methodOf(tg.cls, meth, false)...)
+					}
+				}
 			}
 			seen := map[int]bool{}
 			for _, t := range tg.fns {
@@ -64,9 +179,6 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
-			}
-			if len(tg.fns) > 1 && fn != nil && m.t.members[strip(fn).Kind] {
-				c.Abstract = ""
 			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
@@ -179,6 +291,8 @@ func (b *builder) localAliases(fs *fnState) {
 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
+	b.counterArgs()
+	b.fieldFacts()
 	b.each(func(fs *fnState) {
 		b.overCalls(fs)
 		b.returns(fs)
@@ -199,6 +313,8 @@ func (b *builder) finish() {
 	b.each(b.flows)
 	b.defaults()
 	b.argDefaults()
+	b.fieldDefaults()
+	b.directives()
 	b.sentinels()
 }
 
@@ -269,6 +385,9 @@ func (b *builder) returns(fs *fnState) {
 			}
 		}
 		b.reach(fs, &r, n.Start)
+		if !t.raises[n.Kind] {
+			r.Waiting = b.underPause(fs, n)
+		}
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
@@ -353,9 +472,9 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
-	// only calls into functions of the set matter (they may start the run)
+	// only calls into functions of the set, or handed closures, matter (they may start the run)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && len(fs.f.Calls[i].Targets) > 0 {
+		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
@@ -426,7 +545,9 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		l = full
 	}
 	switch {
-	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval"):
+	case strings.Contains(l, "cancel") || strings.Contains(l, "abort") || strings.Contains(l, "interrupt") && !strings.Contains(l, "approval") ||
+		strings.HasSuffix(l, "drained"):
+		// (GraphDrained: a cooperative drain stopped the run between steps)
 		v.Kind = ir.ValCtxErr
 	case isClassName(short) && !genericErrors[short]:
 		v.Kind = ir.ValSentinel
@@ -619,4 +740,121 @@ func (b *builder) diagnostics() []Diag {
 		}
 	}
 	return out
+}
+
+// fieldFacts indexes, over the whole program, the fields incremented on some object
+// (state._currentTurn++ in a helper the loop calls) and the classes whose methods assign a
+// field of their instance (this._maxTurns = maxTurns): a field compared on a value of
+// unknown type is keyed by the one class that has it.
+func (b *builder) fieldFacts() {
+	b.incFields = map[string]bool{}
+	b.fieldOwners = map[string][]*class{}
+	for _, fs := range b.funcs {
+		t := fs.mod.t
+		for _, in := range fs.incs {
+			if i := strings.LastIndexByte(in.target, '.'); i > 0 {
+				b.incFields[in.target[i+1:]] = true
+			}
+		}
+		k := fs.cls
+		if k == nil {
+			continue
+		}
+		for _, a := range fs.assigns {
+			for _, n := range a.lhs {
+				if rest, ok := strings.CutPrefix(n, t.self+"."); ok && !strings.ContainsAny(rest, ".[") {
+					owners := b.fieldOwners[rest]
+					if len(owners) == 0 || owners[len(owners)-1] != k {
+						b.fieldOwners[rest] = append(owners, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// directives records the lifeline: comments on the lines above functions, methods and
+// class-level fields (decorators and other comments may sit between).
+func (b *builder) directives() {
+	add := func(m *module, line int, key string) {
+		if m.lines == nil {
+			m.lines = strings.Split(string(m.tree.Src), "\n")
+		}
+		for l := line - 1; l >= 1 && l > line-12; l-- {
+			t := strings.TrimSpace(m.lines[l-1])
+			if strings.HasPrefix(t, "@") {
+				continue
+			}
+			var rest string
+			switch {
+			case strings.HasPrefix(t, "#"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "#"))
+			case strings.HasPrefix(t, "//"):
+				rest = strings.TrimSpace(strings.TrimPrefix(t, "//"))
+			case strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*"):
+				rest = strings.TrimSpace(strings.TrimLeft(t, "/*"))
+			default:
+				return
+			}
+			v, ok := strings.CutPrefix(rest, "lifeline:")
+			if !ok {
+				continue
+			}
+			f := strings.Fields(v)
+			if len(f) == 0 || f[0] == "ignore" || f[0] == "file-ignore" {
+				continue
+			}
+			b.prog.Directives = append(b.prog.Directives, ir.Directive{Key: key, Verb: f[0], Args: f[1:], Pos: ir.Pos{File: m.file, Line: l}})
+		}
+	}
+	for _, fs := range b.funcs {
+		if fs.f.Key != "" && fs.parent == nil {
+			add(fs.mod, fs.node.Line, fs.f.Key)
+		}
+	}
+	for _, k := range b.sortedClasses() {
+		names := make([]string, 0, len(k.fields)+len(k.annots))
+		seen := map[string]bool{}
+		for n := range k.fields {
+			names = append(names, n)
+			seen[n] = true
+		}
+		for n := range k.annots {
+			if !seen[n] {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			node := k.fields[n]
+			if node == nil {
+				node = k.annots[n]
+			}
+			add(k.mod, node.Line, k.key+"."+n)
+		}
+	}
+}
+
+// pauseWords name the states in which a run waits for someone (an interruption for human
+// input, a pending approval).
+var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
+
+// underPause reports whether the statement n runs because a condition naming a pause holds:
+// the nearest if whose then-branch holds it tests an interruption or approval.
+func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
+	m := fs.mod
+	child := n
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
+		if !m.t.ifs[p.Kind] {
+			continue
+		}
+		if cons := p.Child("consequence"); cons == nil || cons != child && !(cons.Start <= child.Start && child.End <= cons.End) {
+			continue
+		}
+		// the nearest test decides: a resumed pause (if state.step is Interruption: ...)
+		// holds a whole turn whose returns say why it ended
+		c := strings.ToLower(m.text(p.Child("condition")))
+		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
+	}
+	return false
 }

@@ -238,10 +238,19 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			// next_step.type == "next_step_final_output", finish_reason == "stop": nothing
 			// pending when equal
 			return true, op == "==" || op == "===" || op == "is"
+		case op == "instanceof" && finalWord(rt):
+			// output instanceof FinalOutput: the final answer
+			return true, true
 		case op == "in" || op == "not in":
 			return false, false
 		}
 		return false, false
+	}
+	if t.calls[n.Kind] && calleeText(m, n) == "isinstance" {
+		// isinstance(output, AgentFinish): the result is the final answer
+		if args := n.Child("arguments").NamedChildren(); len(args) == 2 && mentions(m, args[0], vars) && finalWord(m.text(args[1])) {
+			return true, true
+		}
 	}
 	if t.calls[n.Kind] {
 		// a type test (isinstance, hasattr, callable, any, all) is no emptiness test
@@ -976,7 +985,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && len(elems) > 0 {
+	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow {
+		// an element handed to a helper (element_arg, name_arg) counts only within two
+		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
 			fl.Dispatch = append(fl.Dispatch, b.argDispatch(g, elems, names, model)...)
 		}
@@ -987,7 +998,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			assignsContaining(sc, node, toolVars)
 		}
 	}
-	if depth < 2 {
+	if depth < maxFollow {
 		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
@@ -1019,21 +1030,23 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 				continue
 			}
 			args := ci.node.Child("arguments").NamedChildren()
-			for i, a := range args {
-				key := ""
-				if a.Kind == "keyword_argument" {
-					key = m.text(a.Child("name"))
-					a = a.Child("value")
-				}
-				if a == nil || !derives(m, a, vals, 0) {
+			for _, t := range c.Targets {
+				if seen[t] {
 					continue
 				}
-				isElem := elems[m.text(strip(a))]
-				for _, t := range c.Targets {
-					if seen[t] {
+				tg := b.funcs[t]
+				// every argument that carries the value, mapped to the helper's parameters
+				// (the message and its tool calls are often handed over side by side)
+				r2, e2 := map[string]bool{}, map[string]bool{}
+				for i, a := range args {
+					key := ""
+					if a.Kind == "keyword_argument" {
+						key = m.text(a.Child("name"))
+						a = a.Child("value")
+					}
+					if a == nil || !derives(m, a, vals, 0) {
 						continue
 					}
-					tg := b.funcs[t]
 					name := ""
 					switch {
 					case key != "":
@@ -1043,26 +1056,180 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					case i < len(tg.f.Params):
 						name = tg.f.Params[i].Name
 					}
-					if name == "" || len(tg.f.Params) > 0 && strings.Contains(name, "{") {
+					if name == "" || strings.Contains(name, "{") {
 						continue
 					}
-					seen[t] = true
-					r2, e2 := map[string]bool{}, map[string]bool{}
-					if isElem {
+					if elems[m.text(strip(a))] {
 						e2[name] = true
 					} else {
 						r2[name] = true
 					}
-					before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
-					b.follow(fl, scope(tg), r2, e2, nil, depth+1, seen)
-					if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
-						followed = append(followed, ci.node)
+				}
+				if len(r2) == 0 && len(e2) == 0 {
+					continue
+				}
+				seen[t] = true
+				before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+				part := b.followHelper(tg, r2, e2, depth+1)
+				fl.Checked = append(fl.Checked, part.Checked...)
+				fl.Iterated = append(fl.Iterated, part.Iterated...)
+				fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+				// a selection in the helper whose callable the helper hands back (returns
+				// it, or passes it on) runs where the caller uses what the helper gives:
+				// the call of the helper stands for the tool call site
+				for k := before; k < len(fl.Dispatch); k++ {
+					if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+						d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
 					}
+				}
+				if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+					followed = append(followed, ci.node)
 				}
 			}
 		}
 	}
 	return followed
+}
+
+// followHelper is what following a value into helper tg (its parameters r2, e2) finds,
+// memoized: the same helper receives the same parameters from many call sites. It is
+// computed afresh (only tg seen), so it does not depend on which flow asked first.
+func (b *builder) followHelper(tg *fnState, r2, e2 map[string]bool, depth int) *ir.Flow {
+	key := helperKey(tg.f.ID, depth, r2, e2)
+	if v, ok := b.helperFlows.Load(key); ok {
+		return v.(*ir.Flow)
+	}
+	part := &ir.Flow{}
+	b.follow(part, scope(tg), r2, e2, nil, depth, map[int]bool{tg.f.ID: true})
+	v, _ := b.helperFlows.LoadOrStore(key, part)
+	return v.(*ir.Flow)
+}
+
+func helperKey(id, depth int, r2, e2 map[string]bool) string {
+	var sb strings.Builder
+	sb.WriteString(itoa(id))
+	sb.WriteByte(':')
+	sb.WriteString(itoa(depth))
+	for _, set := range []map[string]bool{r2, e2} {
+		ks := make([]string, 0, len(set))
+		for k := range set {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		sb.WriteByte('|')
+		sb.WriteString(strings.Join(ks, ","))
+	}
+	return sb.String()
+}
+
+// maxFollow is how many helper calls deep a result and its elements are followed: a
+// framework's loop hands the model's message to a tool executor, which hands each call to
+// a preparation step, which looks the tool up by name (Pi's runLoop -> executeToolCalls ->
+// executeToolCallsParallel -> prepareToolCall).
+const maxFollow = 3
+
+// handsOn finds where the callable that a dispatch of helper h selects runs, when h does
+// not call it itself: passed to a call of a function of the set inside h, that call; returned
+// (prepared = prepareToolCall(...) returns {tool, ...}), the calls of the caller g that receive
+// what the call j of h gives back (executePreparedToolCall(prepared)), else call j itself.
+func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.CallRef {
+	m := h.mod
+	var sel *syntax.Node
+	for _, n := range h.index().lookups {
+		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
+			sel = n
+			break
+		}
+	}
+	if sel == nil {
+		return nil
+	}
+	vars := map[string]bool{}
+	for _, a := range h.assigns {
+		if a.rhs != nil && !a.iter && a.rhs.Start <= sel.Start && sel.End <= a.rhs.End && (strip(a.rhs) == sel || alternativesHave(m, a.rhs, sel)) {
+			for _, n := range a.lhs {
+				vars[n] = true
+			}
+		}
+	}
+	if len(vars) > 0 {
+		var refs []ir.CallRef
+		for k, ci := range h.callInfo {
+			if k < len(h.f.Calls) && b.runsArg(h, k, ci.node, vars) {
+				refs = append(refs, ir.CallRef{Func: h.f.ID, Call: k})
+			}
+		}
+		if len(refs) > 0 {
+			return refs
+		}
+	}
+	returned := false
+	for _, r := range h.retNodes {
+		if r.Start <= sel.Start && sel.End <= r.End || len(vars) > 0 && mentions(m, r, vars) {
+			returned = true
+			break
+		}
+	}
+	if !returned {
+		return nil
+	}
+	node := g.callInfo[j].node
+	got := map[string]bool{}
+	sc := scope(g)
+	assignsContaining(sc, node, got)
+	var refs []ir.CallRef
+	if len(got) > 0 {
+		for _, x := range sc {
+			for k, ci := range x.callInfo {
+				if k < len(x.f.Calls) && ci.node != node && b.runsArg(x, k, ci.node, got) {
+					refs = append(refs, ir.CallRef{Func: x.f.ID, Call: k})
+				}
+			}
+		}
+	}
+	if len(refs) == 0 {
+		refs = []ir.CallRef{{Func: g.f.ID, Call: j}}
+	}
+	return refs
+}
+
+// runsArg reports whether call k of g hands a value of vars to a function of the set that
+// calls it, or calls a running method of it (runTool(tool, args); executePrepared(prepared)
+// that calls prepared.tool.execute): a helper that only reads it or asks it something
+// (validateArguments(tool, args), tool.prepareArguments(...)) does not run it.
+func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]bool) bool {
+	c := &g.f.Calls[k]
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return false
+	}
+	m := g.mod
+	for i, a := range call.Child("arguments").NamedChildren() {
+		if a.Kind == "keyword_argument" {
+			a = a.Child("value")
+		}
+		if a == nil || !derives(m, a, vars, 0) {
+			continue
+		}
+		for _, t := range c.Targets {
+			tg := b.funcs[t]
+			if i >= len(tg.f.Params) {
+				continue
+			}
+			p := tg.f.Params[i].Name
+			for _, x := range scope(tg) {
+				for _, tc := range x.f.Calls {
+					ct := tc.Text
+					if n := strings.IndexByte(ct, '('); n >= 0 {
+						ct = ct[:n]
+					}
+					if ct == p || strings.HasPrefix(ct, p+".") && strings.Count(ct[len(p):], ".") <= 2 && toolishMeth.MatchString(lastSeg(ct)) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // containsCall reports whether one of calls lies inside n.

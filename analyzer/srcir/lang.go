@@ -12,7 +12,7 @@ type table struct {
 	funcs, classes, whiles, dos, cfors, foreachs, calls, news, members, subscripts, ifs,
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
-	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs set
+	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -42,6 +42,7 @@ var python = &table{
 	bools: mk("boolean_operator"), idents: mk("identifier"), stringKinds: mk("string", "concatenated_string"),
 	numbers: mk("integer", "float"), literals: mk("true", "false", "none"), tries: mk("try_statement"),
 	catches: mk("except_clause", "except_group_clause"), breaks: mk("break_statement"), blocks: mk("block"),
+	continues: mk("continue_statement"),
 	ternaries: mk("conditional_expression"), comprehensions: mk("for_in_clause"), seqs: mk(),
 	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
@@ -62,7 +63,7 @@ var typescript = &table{
 	nots: mk("unary_expression"), bools: mk(), idents: mk("identifier", "property_identifier",
 		"shorthand_property_identifier", "shorthand_property_identifier_pattern", "private_property_identifier"),
 	stringKinds: mk("string", "template_string"), numbers: mk("number"), literals: mk("true", "false", "null", "undefined"),
-	tries: mk("try_statement"), catches: mk("catch_clause"), breaks: mk("break_statement"),
+	tries: mk("try_statement"), catches: mk("catch_clause"), breaks: mk("break_statement"), continues: mk("continue_statement"),
 	blocks: mk("statement_block"), ternaries: mk("ternary_expression"), comprehensions: mk(),
 	seqs: mk("sequence_expression"), spreads: mk("spread_element"), keywordArgs: mk(),
 	fieldDefs:  mk("public_field_definition", "field_definition"),

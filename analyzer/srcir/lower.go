@@ -93,6 +93,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		return
 	case t.whiles[n.Kind] || t.dos[n.Kind] || t.cfors[n.Kind]:
 		id := b.addLoop(fs, n, ir.LoopFor, st)
+		fs.f.Loops[id].Retry = retryLoop(m, n)
 		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
 		c := n.Child("condition")
 		if c != nil {
@@ -219,6 +220,16 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			fs.incs = append(fs.incs, inc{target: m.text(n.Child("left")), node: n, loops: st.loops})
 		} else if r := n.Child("right"); r != nil {
 			fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top, aug: true})
+		}
+	case n.Kind == "with_item":
+		// with Loop(...) as loop: loop holds the context manager's value (its __enter__
+		// returns it in the common case)
+		if v := n.Child("value"); v != nil && v.Kind == "as_pattern" {
+			if k := v.NamedChildren(); len(k) > 0 {
+				if al := v.Child("alias"); al != nil {
+					fs.assigns = append(fs.assigns, assign{lhs: names(m, al), rhs: k[0], node: n, loops: st.loops, loop: -1, top: st.top})
+				}
+			}
 		}
 	case t.updates[n.Kind]:
 		fs.incs = append(fs.incs, inc{target: m.text(n.Child("argument")), node: n, loops: st.loops})
@@ -347,4 +358,65 @@ func mentions(m *module, n *syntax.Node, vars map[string]bool) bool {
 	}
 	walk(n)
 	return found
+}
+
+// failureWords name a failure in a condition (if (finish.kind === 'error'), if err, if
+// attempt < max_retries).
+var failureWords = regexp.MustCompile(`(?i)(err|fail|retry|retries|abort|timeout|timed|exception|status|attempt)`)
+
+// retryLoop reports whether a loop only repeats after a failure: its body ends by leaving
+// (return, raise, break; a try whose block ends so), and every continue of it is in a catch
+// clause or in a branch that handles a failure (its condition names one, or it raises). Such
+// a loop re-issues one call (a provider retry); a turn loop goes on after the tools ran.
+func retryLoop(m *module, loop *syntax.Node) bool {
+	t := m.t
+	body := loop.Child("body")
+	if body == nil {
+		return false
+	}
+	var leaves func(n *syntax.Node) bool
+	leaves = func(n *syntax.Node) bool {
+		switch {
+		case n == nil:
+			return false
+		case t.returns[n.Kind] || t.raises[n.Kind] || t.breaks[n.Kind]:
+			return true
+		case t.blocks[n.Kind]:
+			return leaves(lastStmt(n))
+		case t.tries[n.Kind]:
+			return leaves(n.Child("body"))
+		}
+		return false
+	}
+	if !leaves(lastStmt(body)) {
+		return false
+	}
+	ok := true
+	var walk func(n *syntax.Node, fail bool)
+	walk = func(n *syntax.Node, fail bool) {
+		if !ok || n == nil {
+			return
+		}
+		switch {
+		case t.continues[n.Kind]:
+			ok = fail
+			return
+		case t.funcs[n.Kind] || t.lambdas[n.Kind] || t.classes[n.Kind] || t.whiles[n.Kind] || t.dos[n.Kind] ||
+			t.cfors[n.Kind] || t.foreachs[n.Kind]:
+			return
+		case t.catches[n.Kind]:
+			fail = true
+		case t.ifs[n.Kind]:
+			if failureWords.MatchString(m.text(n.Child("condition"))) {
+				fail = true
+			}
+		case t.blocks[n.Kind] && raisesIn(t, n):
+			fail = true
+		}
+		for _, c := range n.Children {
+			walk(c, fail)
+		}
+	}
+	walk(body, false)
+	return ok
 }

@@ -100,3 +100,44 @@ func TestLangOf(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTreeShape checks the tree built from the C walk's preorder records: empty and
+// comment-only sources parse, every child lies inside its parent, siblings are in source
+// order, and a MISSING token the parser inserted (skipped as anonymous) is still reported.
+func TestParseTreeShape(t *testing.T) {
+	for _, tt := range []struct {
+		lang    Lang
+		src     string
+		missing bool
+	}{
+		{Python, "", false},
+		{TypeScript, "", false},
+		{JavaScript, "// only a comment\n", false},
+		{TypeScript, "class A { m(x: number): void { for (const y of [x]) { this.f(y); } } }\n", false},
+		{Python, "async def f(x):\n    async for y in x:\n        await g(y)\n", false},
+		{JavaScript, "function f() { return g(1\n", true},
+	} {
+		tr, err := Parse("x", tt.lang, []byte(tt.src))
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if tr.Root == nil {
+			t.Fatalf("%q: no root", tt.src)
+		}
+		var check func(n *Node)
+		check = func(n *Node) {
+			prev := n.Start
+			for _, c := range n.Children {
+				if c.Start < n.Start || c.End > n.End || c.Start < prev {
+					t.Errorf("%q: child %s [%d,%d) outside parent %s [%d,%d) or out of order", tt.src, c.Kind, c.Start, c.End, n.Kind, n.Start, n.End)
+				}
+				prev = c.End
+				check(c)
+			}
+		}
+		check(tr.Root)
+		if got := len(tr.Errors) > 0; got != tt.missing {
+			t.Errorf("%q: errors %v, want %v", tt.src, tr.Errors, tt.missing)
+		}
+	}
+}

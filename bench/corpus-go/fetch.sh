@@ -9,6 +9,10 @@
 #   CORPUS_DIR=/tmp/corpus bench/corpus-go/fetch.sh
 #   PROJECTS=bench/corpus-go-holdout/projects.tsv bench/corpus-go/fetch.sh   # another list
 #
+# A project line may have a fourth column: module@version upgrades (space-separated) that
+# `go get` applies to the copy before loading, for a pinned project whose own go.sum pins a
+# dependency that does not compile with this Go (the project's source is unchanged).
+#
 # Prints one line per project: name<TAB>directory<TAB>patterns.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +20,7 @@ dir=${CORPUS_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-go}
 projects=${PROJECTS:-$here/projects.tsv}
 mkdir -p "$dir"
 want=" $* "
-while IFS=$'\t' read -r name modver patterns; do
+while IFS=$'\t' read -r name modver patterns gets; do
 	case $name in ''|'#'*) continue ;; esac
 	if [ "$#" -gt 0 ] && [[ $want != *" $name "* ]]; then continue; fi
 	src=$(cd "$dir" && GOFLAGS=-mod=mod go mod download -json "$modver" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
@@ -25,17 +29,25 @@ while IFS=$'\t' read -r name modver patterns; do
 		exit 1
 	fi
 	dst=$dir/$name
-	if [ ! -f "$dst/.fetched-$(echo "$modver" | tr '/@' '__')" ]; then
+	marker=$dst/.fetched-$(echo "$modver${gets:+ $gets}" | tr '/@ ' '___')
+	if [ ! -f "$marker" ]; then
 		rm -rf "$dst"
 		cp -r "$src" "$dst"
 		chmod -R u+w "$dst"
+		if [ -n "${gets:-}" ]; then
+			# shellcheck disable=SC2086
+			(cd "$dst" && GOFLAGS=-mod=mod go get $gets) || {
+				echo "fetch: $name: go get $gets failed in $dst" >&2
+				exit 1
+			}
+		fi
 		# Only the packages to map (and what they import) must load.
 		# shellcheck disable=SC2086
 		(cd "$dst" && GOFLAGS=-mod=mod go list -e -deps $patterns >/dev/null) || {
 			echo "fetch: $name: go list $patterns failed in $dst" >&2
 			exit 1
 		}
-		touch "$dst/.fetched-$(echo "$modver" | tr '/@' '__')"
+		touch "$marker"
 	fi
 	printf '%s\t%s\t%s\n' "$name" "$dst" "$patterns"
 done <"$projects"

@@ -16,6 +16,9 @@ import (
 
 func pick(t *testing.T, b []byte) tracertest.DecodeFunc {
 	t.Helper()
+	if DetectMultipart(b) > 0 {
+		return DecodeMultipart
+	}
 	return tracertest.Pick(t, b, "langchain", tracertest.Format{Detect: DetectRuns, Decode: DecodeRuns}, tracertest.Format{Detect: DetectEvents, Decode: DecodeEvents})
 }
 
@@ -53,6 +56,9 @@ func TestSamples(t *testing.T) {
 // TestTraces walks testdata/traces/langgraph: every view of a scenario gives its expected.json.
 func TestTraces(t *testing.T) {
 	tracertest.EachView(t, "../../testdata/traces/langgraph/*.expected.json", "", func(t *testing.T, v tracertest.View) {
+		if strings.Contains(v.Path, ".graph_stream") {
+			t.Skip("graph.stream() output: tracer/lgastream")
+		}
 		// where a view lacks the run's end (JS streamEvents throws GraphRecursionError instead of
 		// yielding it), <name>.inferable.json says what it shows and why
 		evs := tracertest.DecodeClean(t, pick(t, v.Data), filepath.Base(v.Path), v.Data)

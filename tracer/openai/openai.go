@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -25,6 +26,9 @@ import (
 
 // Name is the format's name for --input-format.
 const Name = "openai-agents"
+
+// reNotApproved matches the error of the function span the JS SDK writes for a rejected approval.
+var reNotApproved = regexp.MustCompile(`(?i)\bnot approved\b|manually rejected`)
 
 // Description says which producer writes the format.
 const Description = "OpenAI Agents SDK trace export (Trace/Span JSON, one per line or {\"data\":[…]} batches; Python and JS)"
@@ -344,6 +348,12 @@ func (d *decoder) classify(sp *spantree.Span, sd *spanData, errs *fieldErrs) {
 		}
 		if sp.Err != nil && sp.Err.Kind == "" {
 			sp.Err.Kind = "tool"
+		}
+		if sp.Err != nil && reNotApproved.MatchString(sp.Err.Message) {
+			// the JS SDK answers a rejected needsApproval call with a function span that ends
+			// with "Tool execution was not approved." (data.error: "… was manually rejected by
+			// user."): the tool never ran
+			sp.Rejected = true
 		}
 	case "handoff":
 		sp.Layer, sp.Tool = spantree.Tool, "handoff"

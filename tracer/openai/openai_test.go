@@ -307,3 +307,33 @@ func TestPythonSamples(t *testing.T) {
 		t.Fatalf("%d views, want 16", n)
 	}
 }
+
+// TestJSApprovals: the OpenAI Agents JS SDK resumed from RunState.fromString in a second process
+// (testdata/traces/openai-agents/gen-approval.mjs) keeps the trace id and numbers its turns from 1
+// again: the full log is one run of two turns, the first ending awaiting_approval, and the
+// approval is resolved as the resume decided; a rejected call (the SDK's function span "Tool
+// execution was not approved.") is no tool call.
+func TestJSApprovals(t *testing.T) {
+	for name, want := range map[string]model.Decision{"12_approval_approve": model.DecisionApproved, "13_approval_reject": model.DecisionDenied} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile("../../testdata/traces/openai-agents/" + name + ".jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := tracertest.DecodeClean(t, openai.Decode, name+".jsonl", b)
+			var got []model.Decision
+			for _, ev := range evs {
+				if ev.Type == model.ApprovalResolve {
+					got = append(got, ev.Decision)
+				}
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("decisions %v, want [%s]", got, want)
+			}
+			run := model.Project(evs).Sessions[0].Runs[0]
+			if len(run.Turns) != 2 || run.Turns[0].StopReason != model.StopAwaitingApproval {
+				t.Errorf("%d turns, want 2, the first ending awaiting_approval", len(run.Turns))
+			}
+		})
+	}
+}

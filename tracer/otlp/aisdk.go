@@ -140,6 +140,41 @@ func aiSDKAnswers(a attrSet) []spantree.Answer {
 	return out
 }
 
+// genAIAnswers reads the approval answers in a GenAI model call's input messages (the AI SDK 7
+// @ai-sdk/otel integration): when the input holds a tool-approval-response part, each
+// tool_call_response part answers its call, denied when its response says {"denied": true} (the
+// call never ran), approved otherwise.
+func genAIAnswers(a attrSet) []spantree.Answer {
+	s, ok := a.val("gen_ai.input.messages").(string)
+	if !ok || !strings.Contains(s, "tool-approval-response") {
+		return nil
+	}
+	var msgs []struct {
+		Parts []struct {
+			Type     string          `json:"type"`
+			ID       string          `json:"id"`
+			Response json.RawMessage `json:"response"`
+		} `json:"parts"`
+	}
+	if json.Unmarshal([]byte(s), &msgs) != nil {
+		return nil
+	}
+	var out []spantree.Answer
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Type != "tool_call_response" || p.ID == "" {
+				continue
+			}
+			var r struct {
+				Denied bool `json:"denied"`
+			}
+			_ = json.Unmarshal(p.Response, &r)
+			out = append(out, spantree.Answer{CallID: p.ID, Approved: !r.Denied})
+		}
+	}
+	return out
+}
+
 // keepAISDK says whether an ai.* attribute is needed; prompts, response texts and provider
 // metadata are skipped without decoding.
 func keepAISDK(k []byte) bool {

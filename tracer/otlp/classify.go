@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -254,6 +255,8 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 		sp.Requests = requests(a)
 		sp.CodeAction = codeAction(a)
+		sp.History = history(a)
+		sp.Answers = genAIAnswers(a)
 		if sp.Explicit == nil {
 			if fr := strs(a.val("gen_ai.response.finish_reasons")); len(fr) > 0 {
 				sp.Attrs = map[string]any{"finish_reason": strings.Join(fr, ",")}
@@ -286,6 +289,30 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 	}
 	return sp
+}
+
+// history digests an OpenInference model call's input messages: element i is a hash of the first
+// i+1 messages (role and text), nil when the span records none.
+func history(a attrSet) []uint64 {
+	if a.fam&famOther == 0 {
+		return nil
+	}
+	msgs, ok := spantree.Unflatten(a.m, "llm.input_messages").([]any)
+	if !ok || len(msgs) == 0 {
+		return nil
+	}
+	h := fnv.New64a()
+	out := make([]uint64, 0, len(msgs))
+	for _, m := range msgs {
+		b, err := json.Marshal(m) // map keys sorted: the same message gives the same bytes
+		if err != nil {
+			return nil
+		}
+		h.Write(b)
+		h.Write([]byte{0})
+		out = append(out, h.Sum64())
+	}
+	return out
 }
 
 // codeAction says whether an OpenInference LLM span's output text holds a smolagents CodeAgent

@@ -510,13 +510,20 @@ func keep(k []byte, where int) bool {
 	}
 	if bytes.HasPrefix(k, []byte("gen_ai.")) {
 		switch string(k) {
-		case "gen_ai.input.messages", "gen_ai.system_instructions", "gen_ai.prompt", "gen_ai.completion", "gen_ai.tool.definitions":
+		case "gen_ai.input.messages":
+			return true // read for its approval answers only (genAIAnswers), never kept
+		case "gen_ai.system_instructions", "gen_ai.prompt", "gen_ai.completion", "gen_ai.tool.definitions":
 			return false
 		}
 		return true
 	}
 	if bytes.HasPrefix(k, []byte("ai.")) {
 		return keepAISDK(k)
+	}
+	if bytes.HasPrefix(k, []byte("llm.input_messages.")) {
+		// the conversation so far, for the history digest of a model call (classify keeps only
+		// that): a later trace whose first model input extends it continues the conversation
+		return bytes.HasSuffix(k, []byte(".message.role")) || bytes.HasSuffix(k, []byte(".message.content")) || bytes.HasSuffix(k, []byte(".message_content.text"))
 	}
 	if bytes.HasPrefix(k, []byte("llm.output_messages.")) {
 		// the requested tool calls, and the text (a smolagents CodeAgent's code action is a

@@ -3,6 +3,7 @@ package otlp_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,16 +161,6 @@ func decodeString(t *testing.T, input string) ([]model.Event, []*ingest.DecodeEr
 	return evs, errs
 }
 
-// pySmolagentsReads lists where lifeline's reading of the OpenInference view of a
-// testdata/samples-py/smolagents run is not the generator's truth although the body holds it
-// (where the body lacks it, <name>.inferable.json says what it shows):
-//   - 06_two_runs: each run() is its own trace and the instrumentation records no session id;
-//     the second trace's first model input repeats the first trace's messages, which lifeline does
-//     not compare: the two runs of one memory read as two sessions.
-var pySmolagentsReads = map[string]func(*tracertest.Expected){
-	"06_two_runs": func(w *tracertest.Expected) { w.Sessions = 2 },
-}
-
 // TestPythonSmolagents reads the OpenInference-instrumented smolagents runs of
 // testdata/samples-py/smolagents (the OTLP/HTTP JSON body made by the OTel SDK's encode_spans +
 // protobuf MessageToJson: base64 ids, enum names): counts, statuses and stop reasons are the
@@ -179,14 +170,49 @@ func TestPythonSmolagents(t *testing.T) {
 		if otlp.Detect(v.Data) == 0 {
 			t.Fatal("not detected")
 		}
-		w := v.Want
-		if f := pySmolagentsReads[v.Scenario]; f != nil {
-			f(&w)
-		}
+		// where the body lacks the observed end (04_aborted: the AGENT span never exported),
+		// <name>.inferable.json says what it shows; 06_two_runs: the second run() is its own
+		// trace with no session id, and joins the first's session because its first model input
+		// extends the first trace's (the agent's memory)
 		evs := tracertest.DecodeClean(t, otlp.Decode, filepath.Base(v.Path), v.Data)
-		tracertest.AssertTree(t, evs, w)
+		tracertest.AssertTree(t, evs, v.Want)
 	})
 	if n < 8 {
 		t.Fatalf("only %d views", n)
+	}
+}
+
+// oiTrace is one OTLP line: an OpenInference AGENT span with one LLM span whose input messages
+// are msgs (role, text pairs).
+func oiTrace(trace string, t0 int, msgs ...string) string {
+	var attrs []string
+	attrs = append(attrs, `{"key":"openinference.span.kind","value":{"stringValue":"LLM"}}`)
+	for i := 0; i+1 < len(msgs); i += 2 {
+		attrs = append(attrs, fmt.Sprintf(`{"key":"llm.input_messages.%d.message.role","value":{"stringValue":%q}}`, i/2, msgs[i]),
+			fmt.Sprintf(`{"key":"llm.input_messages.%d.message.content","value":{"stringValue":%q}}`, i/2, msgs[i+1]))
+	}
+	agent := fmt.Sprintf(`{"traceId":"%s","spanId":"a%015d","name":"agent","startTimeUnixNano":"%d000000000","endTimeUnixNano":"%d000000000","attributes":[{"key":"openinference.span.kind","value":{"stringValue":"AGENT"}}]}`, trace, t0, t0, t0+2)
+	llm := fmt.Sprintf(`{"traceId":"%s","spanId":"b%015d","parentSpanId":"a%015d","name":"llm","startTimeUnixNano":"%d000000000","endTimeUnixNano":"%d000000000","attributes":[%s]}`, trace, t0, t0, t0, t0+1, strings.Join(attrs, ","))
+	return `{"resourceSpans":[{"scopeSpans":[{"spans":[` + llm + `,` + agent + `]}]}]}` + "\n"
+}
+
+// TestConversationJoin: a trace with no session id whose first model input strictly extends an
+// earlier trace's model input (two messages or more of it) joins that trace's session; one that
+// only shares the system prompt and first question does not.
+func TestConversationJoin(t *testing.T) {
+	const a, b, c = "0000000000000000000000000000000a", "0000000000000000000000000000000b", "0000000000000000000000000000000c"
+	in := oiTrace(a, 100, "system", "be brief", "user", "weather?") +
+		oiTrace(b, 200, "system", "be brief", "user", "weather?", "assistant", "sunny", "user", "and time?") +
+		oiTrace(c, 300, "system", "be brief", "user", "weather?")
+	evs, errs := decodeString(t, in)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tree := model.Project(evs)
+	if s := tree.Summarize(); s.Sessions != 2 || s.Runs != 3 {
+		t.Fatalf("%+v, want 2 sessions (a and b joined, c alone), 3 runs", s)
+	}
+	if len(tree.Sessions[0].Runs) != 2 {
+		t.Errorf("first session has %d runs, want 2", len(tree.Sessions[0].Runs))
 	}
 }

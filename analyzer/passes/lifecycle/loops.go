@@ -308,6 +308,9 @@ func (a *state) forCounters(loop ast.Node) counters {
 					a.addCounter(c, l)
 				}
 			}
+			if len(s.Lhs) == 1 && len(s.Rhs) == 1 && a.atomicAdd(s.Rhs[0]) {
+				a.addCounter(c, s.Lhs[0]) // i := next.Add(1) - 1: a shared counter taken each iteration
+			}
 		case *ast.RangeStmt:
 			if s.Key != nil && s == loop {
 				if t, ok := a.pass.TypesInfo.TypeOf(s.X).Underlying().(*types.Basic); ok && t.Info()&types.IsInteger != 0 {
@@ -318,6 +321,23 @@ func (a *state) forCounters(loop ast.Node) counters {
 		return true
 	})
 	return c
+}
+
+// atomicAdd reports whether e is computed from a sync/atomic add (an atomic counter's next
+// value: a work queue's index shared by workers).
+func (a *state) atomicAdd(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn := staticCallee(a.pass.TypesInfo, call); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && strings.HasPrefix(fn.Name(), "Add") {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // recCounters finds what a recursion counts: integer parameters passed on as p+1 or p-1.

@@ -1,4 +1,4 @@
-// Package loopcancel defines an Analyzer that reports bounded turn loops that never check
+// Package loopcancel defines an Analyzer that reports turn loops that never check
 // cancellation between steps.
 //
 // # Analyzer loopcancel
@@ -20,7 +20,15 @@
 //		}
 //		resp, err := model.Generate(ctx, msgs)
 //
-// Loops without a bound are reported by unboundedloop instead.
+// A check counts only when every iteration's path passes it: a ctx.Done() in a retry backoff
+// (only the failed attempts wait there), in one branch of the step, or in a helper that checks
+// on some of its paths does not stop a run whose steps succeed. A context that is merely passed
+// on to the model call is propagation, not a check: the run ends as a failed model call, not as
+// cancelled.
+//
+// A loop without a bound is reported here too when it has a context: a bound does not make a
+// run stoppable, and a cancellation check does not bound it (unboundedloop reports the missing
+// bound).
 //
 // Retry loops around one model call (no tool calls; a pause or an exit on success between
 // attempts) are reported too, as retry loops: a cancelled run keeps retrying, and sleeping,

@@ -2,6 +2,7 @@ package loopcancel
 
 import (
 	_ "embed"
+	"go/ast"
 
 	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
@@ -12,7 +13,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports bounded turn loops (and retry loops around a model call) that never check
+// Analyzer reports turn loops (and retry loops around a model call) that never check
 // cancellation between steps.
 var Analyzer = &analysis.Analyzer{
 	Name:     "loopcancel",
@@ -25,15 +26,24 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	for _, l := range res.Loops {
-		if l.Map.Bound == nil || l.Map.ChecksCancel || !l.HasContext || l.Map.Kind == model.LoopEngine {
+		if l.Map.ChecksCancel || !l.HasContext || l.Map.Kind == model.LoopEngine {
 			continue
 		}
-		msg := "turn loop never checks cancellation between steps: a cancelled run keeps calling the model until " + l.Map.Bound.Expr + " is reached; check ctx.Err() at the top of each step"
+		if rs, ok := l.Node.(*ast.RangeStmt); ok && l.Map.Bound == nil && analysisutil.FiniteRange(pass.TypesInfo, rs) {
+			continue // a range over a finite collection: one pass over it, not steps of a run
+		}
+		until := "until the model stops asking for tools"
+		retryUntil := "for as long as the call keeps failing"
+		if l.Map.Bound != nil {
+			until = "until " + l.Map.Bound.Expr + " is reached"
+			retryUntil = until
+		}
+		msg := "turn loop never checks cancellation between steps: a cancelled run keeps calling the model " + until + "; check ctx.Err() at the top of each step"
 		switch {
 		case l.Retry:
-			msg = "retry loop never checks cancellation between attempts: a cancelled run keeps retrying the model call (and waiting between attempts) until " + l.Map.Bound.Expr + " is reached; check ctx.Err() before each attempt and wait with a select on ctx.Done()"
+			msg = "retry loop never checks cancellation between attempts: a cancelled run keeps retrying the model call (and waiting between attempts) " + retryUntil + "; check ctx.Err() before each attempt and wait with a select on ctx.Done()"
 		case l.Map.Kind == model.LoopRecursion:
-			msg = "turn recursion never checks cancellation between steps: a cancelled run keeps calling the model until " + l.Map.Bound.Expr + " is reached; check ctx.Err() at the top of each step"
+			msg = "turn recursion never checks cancellation between steps: a cancelled run keeps calling the model " + until + "; check ctx.Err() at the top of each step"
 		}
 		analysisutil.Report(pass, analysis.Diagnostic{
 			Pos:     l.Node.Pos(),

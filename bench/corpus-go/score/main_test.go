@@ -231,7 +231,7 @@ func checkTruthDir(t *testing.T, dir string) {
 // tsvPatterns returns the package patterns (third column) of project name in a projects.tsv.
 func tsvPatterns(tsv, name string) string {
 	for _, line := range splitLines(tsv) {
-		if f := strings.Split(line, "\t"); len(f) == 3 && f[0] == name {
+		if f := strings.Split(line, "\t"); len(f) >= 3 && f[0] == name {
 			return f[2]
 		}
 	}

@@ -17,7 +17,7 @@ type Tool interface {
 
 // Forever runs a turn loop with no bound and no cancellation check.
 func Forever(ctx context.Context, m llm.Model, tools map[string]Tool) {
-	for { // finding: unboundedloop
+	for { // finding: unboundedloop loopcancel
 		msg, err := m.Generate(ctx, nil)
 		if err != nil {
 			return
@@ -49,14 +49,14 @@ func Steps(ctx context.Context, m llm.Model, tools map[string]Tool, maxSteps int
 
 // ViaHelper reaches the model through llm.Ask, in another package.
 func ViaHelper(ctx context.Context, m llm.Model) {
-	for { // finding: unboundedloop
+	for { // finding: unboundedloop loopcancel
 		llm.Ask(ctx, m)
 	}
 }
 
 // ViaProfile calls a model that only the profile names.
 func ViaProfile(ctx context.Context, c *llm.Client) {
-	for { // finding: unboundedloop
+	for { // finding: unboundedloop loopcancel
 		c.Complete(ctx, "next")
 	}
 }
@@ -70,7 +70,7 @@ func Batch(ctx context.Context, c *llm.Client, prompts []string) {
 
 // Daemon is suppressed with a directive.
 func Daemon(ctx context.Context, c *llm.Client) {
-	//lifeline:ignore unboundedloop the daemon runs until the process exits
+	//lifeline:ignore all the daemon runs until the process exits
 	for { // no finding
 		c.Complete(ctx, "tick")
 	}

@@ -9,7 +9,7 @@ import (
 
 // loopInTest is in a test file: golangci-lint analyzes tests by default.
 func loopInTest(ctx context.Context, m llm.Model) {
-	for { // finding: unboundedloop
+	for { // finding: unboundedloop loopcancel
 		m.Generate(ctx, nil)
 	}
 }

@@ -6,6 +6,10 @@ Every invocation is consumed with
     graph.astream(input, config, stream_mode=["updates", "values", "messages", "debug"])
 which yields (mode, chunk) pairs, with two callback handlers attached:
   <name>.astream.jsonl           every (mode, chunk) pair as yielded, one JSON array per line
+  <name>.astream_v2.jsonl        a second execution of the scenario consumed with version="v2" and
+                                 modes updates, values, messages, tasks, checkpoints: every typed
+                                 stream part {"type", "ns", "data", …} as yielded (its observations
+                                 are asserted equal to the first execution's)
   <name>.astream_<mode>.jsonl    the chunks of one mode alone, one per line: what
                                  astream(..., stream_mode="<mode>") yields (a message chunk of
                                  "messages" mode is the pair [message, metadata])
@@ -113,7 +117,10 @@ def build(spec, model, saver):
     return create_react_agent(model, tools, checkpointer=saver, interrupt_before=spec.get("interrupt_before"))
 
 
-async def invoke(name, graph, model, inp, opts, thread, append):
+V2_MODES = ["updates", "values", "messages", "tasks", "checkpoints"]
+
+
+async def invoke(name, graph, model, inp, opts, thread, append, v2=False):
     """One invocation: astream with every mode and both tracers; appends the views; returns the
     observation."""
     persist = base.Persist()
@@ -130,6 +137,15 @@ async def invoke(name, graph, model, inp, opts, thread, append):
     before = (model.calls, base.COUNT["tool"], base.COUNT["tool_failed"], base.COUNT["tool_cancelled"])
 
     async def consume():
+        if v2:  # typed stream parts: {"type": mode, "ns": […], "data": chunk, …}
+            async for part in graph.astream(inp, config, stream_mode=V2_MODES, version="v2"):
+                pairs.append((None, part))
+                mode, chunk = part["type"], part["data"]
+                if mode == "updates" and isinstance(chunk, dict) and "__interrupt__" in chunk:
+                    state["interrupted"] = True
+                if mode == "values":
+                    state["final"] = chunk
+            return
         async for mode, chunk in graph.astream(inp, config, stream_mode=MODES):
             pairs.append((mode, chunk))
             if mode == "updates" and isinstance(chunk, dict) and "__interrupt__" in chunk:
@@ -171,6 +187,11 @@ async def invoke(name, graph, model, inp, opts, thread, append):
     client.flush()
     cap.srv.shutdown()
     mode = "a" if append else "w"
+    if v2:
+        with open(os.path.join(HERE, f"{name}.astream_v2.jsonl"), mode) as f:
+            for _, part in pairs:
+                f.write(dumps(part) + "\n")
+        return outcome
     with open(os.path.join(HERE, f"{name}.astream.jsonl"), mode) as f:
         for m, c in pairs:
             f.write(dumps([m, c]) + "\n")
@@ -190,7 +211,7 @@ async def invoke(name, graph, model, inp, opts, thread, append):
     return outcome
 
 
-async def process(name, db, first, used):
+async def process(name, db, first, used, v2=False):
     """Runs the invocations [first:] of a scenario (process 1: first=0, only the first one when
     the scenario has a checkpointer; process 2: the rest) and returns their observations."""
     spec = base.SCENARIOS[name]
@@ -203,18 +224,18 @@ async def process(name, db, first, used):
         async with AsyncSqliteSaver.from_conn_string(db) as saver:
             graph = build(spec, model, saver)
             for inp, opts in invs:
-                out.append(await invoke(name, graph, model, inp, opts, "thread-" + name, first > 0 or bool(out)))
+                out.append(await invoke(name, graph, model, inp, opts, "thread-" + name, first > 0 or bool(out), v2))
     else:
         graph = build(spec, model, None)
         for inp, opts in invs:
-            out.append(await invoke(name, graph, model, inp, opts, "thread-" + name, bool(out)))
+            out.append(await invoke(name, graph, model, inp, opts, "thread-" + name, bool(out), v2))
     return out, model.calls
 
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "resume":
         name, db, used = sys.argv[2], sys.argv[3], int(sys.argv[4])
-        out, _ = asyncio.run(process(name, db, 1, used))
+        out, _ = asyncio.run(process(name, db, 1, used, len(sys.argv) > 5 and sys.argv[5] == "v2"))
         print(json.dumps(out))
         return
     names = [n for n in NAMES if len(sys.argv) == 1 or n in sys.argv[1:]]
@@ -226,6 +247,16 @@ def main():
             p = subprocess.run([sys.executable, "-W", "ignore", __file__, "resume", name, db, str(used)],
                                check=True, capture_output=True, text=True)
             runs += json.loads(p.stdout.strip().splitlines()[-1])
+        # the same scenario again, consumed as typed stream parts (version="v2"), in two
+        # processes as well: its observations must be the same as the first execution's
+        db2 = os.path.join(tempfile.mkdtemp(), "checkpoints.sqlite")
+        runs2, used2 = asyncio.run(process(name, db2, 0, 0, True))
+        if spec.get("checkpointer") and len(spec["invocations"]) > 1:
+            p = subprocess.run([sys.executable, "-W", "ignore", __file__, "resume", name, db2, str(used2), "v2"],
+                               check=True, capture_output=True, text=True)
+            runs2 += json.loads(p.stdout.strip().splitlines()[-1])
+        strip = lambda rs: [{k: v for k, v in r.items() if k not in ("raised", "final_message")} for r in rs]
+        assert strip(runs2) == strip(runs), (name, runs, runs2)
         resumes = [inp is None or isinstance(inp, Command) for inp, _ in spec["invocations"]]
         with open(os.path.join(HERE, f"{name}.observed.json"), "w") as f:
             json.dump({"thread_id": "thread-" + name, "processes": 2 if spec.get("checkpointer") and len(runs) > 1 else 1,

@@ -198,6 +198,7 @@ class Counting extends ScriptedChatModel {
   }
 }
 async function scenario(name, notes, fn) {
+  if (process.argv[2] === 'resume') return; // a child process resuming 08 (below) runs no scenario
   obs = newObs();
   const lines = [];
   const extra = await fn(lines);
@@ -291,3 +292,51 @@ await scenario('07_abort_mid_tool', 'AbortSignal fires while a slow tool runs: t
   obs.runs_detail.push(outcome(r));
   return String(r.error);
 });
+
+// 08: the interrupt of 04 resumed in a NEW process from serialized state: process 1 runs until
+// interrupt() and writes the MemorySaver's storage and writes (Uint8Arrays as base64) to a file;
+// process 2 (`node gen.mjs resume <file>`) loads them into a new MemorySaver, invokes the same graph
+// on the same thread with Command({resume: "approve"}) and appends its events to the same file.
+const enc = (_k, v) => (v instanceof Uint8Array ? { $u8: Buffer.from(v).toString('base64') } : v);
+const dec = (_k, v) => (v && typeof v === 'object' && typeof v.$u8 === 'string' ? new Uint8Array(Buffer.from(v.$u8, 'base64')) : v);
+const graph08 = (saver, used) => {
+  const model = new Counting([
+    () => ({ toolCalls: [{ name: 'refund_order', args: { order_id: 'A-1001' } }] }),
+    () => ({ text: 'Order A-1001 was refunded.' }),
+  ]);
+  model.calls = used;
+  return createReactAgent({ llm: model, tools: [refund], checkpointSaver: saver });
+};
+if (process.argv[2] === 'resume') {
+  obs = newObs();
+  const saved = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'), dec);
+  const saver = new MemorySaver();
+  Object.assign(saver.storage, saved.storage);
+  Object.assign(saver.writes, saved.writes);
+  const lines = [];
+  const r2 = await invoke(lines, graph08(saver, 1), new Command({ resume: 'approve' }), cfg('t-08'));
+  fs.appendFileSync(path.join(HERE, '08_resume_new_process.stream_events_v3.jsonl'), lines.join('\n') + '\n');
+  console.log(JSON.stringify({ obs, outcome: outcome(r2), modelCalls: r2.modelCalls }));
+} else {
+  obs = newObs();
+  const saver = new MemorySaver();
+  const lines = [];
+  const r1 = await invoke(lines, graph08(saver, 0), { messages: [new HumanMessage('Refund order A-1001.')] }, cfg('t-08'));
+  if (!r1.interrupted) throw new Error('expected an interrupt');
+  fs.writeFileSync(path.join(HERE, '08_resume_new_process.stream_events_v3.jsonl'), lines.join('\n') + '\n');
+  const state = path.join(HERE, '08_resume_new_process.state.tmp');
+  fs.writeFileSync(state, JSON.stringify({ storage: saver.storage, writes: saver.writes }, enc));
+  const { spawnSync } = await import('node:child_process');
+  const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'resume', state], { encoding: 'utf8' });
+  fs.rmSync(state, { force: true });
+  if (p.status !== 0) throw new Error(`resume 08: ${p.stderr}`);
+  const second = JSON.parse(p.stdout.trim().split('\n').pop());
+  const want = {
+    sessions: 1, runs: 2, turns: 2, steps: r1.modelCalls + 1 + second.modelCalls, model_calls: obs.model_calls + second.obs.model_calls,
+    tool_calls: obs.tool_calls + second.obs.tool_calls, failed_tool_calls: obs.failed_tool_calls + second.obs.failed_tool_calls,
+    runs_detail: [outcome(r1), second.outcome],
+    notes: 'as 04, resumed in a second process from the MemorySaver state written to a file: run 1 waits; run 2 (Command({resume: "approve"}) in the new process) is its resume',
+  };
+  fs.writeFileSync(path.join(HERE, '08_resume_new_process.expected.json'), JSON.stringify(want, null, 1) + '\n');
+  console.log('08_resume_new_process', JSON.stringify(want));
+}

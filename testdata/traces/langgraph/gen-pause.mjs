@@ -4,6 +4,12 @@
 // the millisecond it started. Each invocation runs with the same three captures as gen.mjs
 // (streamEvents v2 lines, persistRun roots, LangChainTracer's createRun/updateRun calls).
 //
+// The LangChainTracer's client is the real langsmith Client pointed at an HTTP server on
+// 127.0.0.1 (it answers GET /info with {}, so bodies are sent uncompressed, and every POST with
+// 200): its createRun/updateRun calls are recorded as they are made (<name>.langsmith_payloads.jsonl,
+// as gen.mjs records them) and the bodies it POSTs to /runs/multipart are kept as sent, one after
+// the other (<name>.langsmith_multipart).
+//
 // Process 1 runs until the graph pauses and writes the checkpointer's state (MemorySaver's
 // `storage` and `writes`, Uint8Arrays as base64) to <name>.checkpoint.tmp; process 2
 // (`node gen-pause.mjs resume <name>`) loads it into a new MemorySaver, invokes the same graph on
@@ -14,13 +20,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { Client } from 'langsmith';
+import { LangChainTracer } from '@langchain/core/tracers/tracer_langchain';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { Command, MemorySaver, interrupt } from '@langchain/langgraph';
-import { ScriptedChatModel, RunTreeCollector, makeLangSmithCapture, sleep } from './lib.mjs';
+import { ScriptedChatModel, RunTreeCollector, sleep } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const OBS = { tools: 0, toolFailed: 0 };
@@ -87,12 +96,50 @@ function graphOf(name, saver) {
 const enc = (_k, v) => (v instanceof Uint8Array ? { $u8: Buffer.from(v).toString('base64') } : v);
 const dec = (_k, v) => (v && typeof v === 'object' && typeof v.$u8 === 'string' ? new Uint8Array(Buffer.from(v.$u8, 'base64')) : v);
 
-// invoke runs one invocation with the three captures, appends them to the scenario's files and
+// langsmith starts a server standing in for LangSmith and a LangChainTracer whose real Client
+// sends to it; payloads gets the client's createRun/updateRun calls, bodies the multipart bodies.
+async function langsmith(project) {
+  const bodies = [];
+  const payloads = [];
+  const srv = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'POST') {
+        if (!req.url.startsWith('/runs/multipart') || req.headers['content-encoding']) throw new Error(`unexpected ${req.url} ${req.headers['content-encoding']}`);
+        bodies.push(Buffer.concat(chunks));
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const client = new Client({ apiUrl: `http://127.0.0.1:${srv.address().port}`, apiKey: 'offline' });
+  const create = client.createRun.bind(client);
+  const update = client.updateRun.bind(client);
+  client.createRun = async (run, opts) => {
+    payloads.push(JSON.stringify({ op: 'createRun', run }));
+    return create(run, opts);
+  };
+  client.updateRun = async (runId, run, opts) => {
+    payloads.push(JSON.stringify({ op: 'updateRun', run_id: runId, run }));
+    return update(runId, run, opts);
+  };
+  const tracer = new LangChainTracer({ client, projectName: project });
+  const done = async () => {
+    await client.awaitPendingTraceBatches();
+    await sleep(100);
+    await new Promise((r) => srv.close(r));
+  };
+  return { tracer, payloads, bodies, done };
+}
+
+// invoke runs one invocation with the four captures, appends them to the scenario's files and
 // returns what it observed.
 async function invoke(name, graph, model, input, config, append) {
   const events = [];
   const tree = new RunTreeCollector();
-  const ls = makeLangSmithCapture();
+  const ls = await langsmith(name);
   const before = { calls: model.calls, tools: OBS.tools, failed: OBS.toolFailed };
   let raised = null;
   try {
@@ -101,12 +148,14 @@ async function invoke(name, graph, model, input, config, append) {
     raised = `${e?.name}: ${e?.message}`;
   }
   await sleep(50);
+  await ls.done();
   const st = await graph.getState(config);
   const scrub = (s) => s.split(HERE).join('/home/user/demo-project');
   const file = (ext) => path.join(HERE, `${name}.${ext}`);
   const w = append ? fs.appendFileSync : fs.writeFileSync;
   w(file('stream_events_v2.jsonl'), scrub(events.join('\n') + '\n'));
   w(file('langsmith_payloads.jsonl'), scrub(ls.payloads.join('\n') + '\n'));
+  w(file('langsmith_multipart'), Buffer.concat(ls.bodies.map((b) => Buffer.from(scrub(b.toString('utf8'))))));
   const roots = append ? JSON.parse(fs.readFileSync(file('run_tree.json'), 'utf8')) : [];
   fs.writeFileSync(file('run_tree.json'), scrub(JSON.stringify(roots.concat(JSON.parse(JSON.stringify(tree.roots))))));
   return {

@@ -16,179 +16,14 @@ import {
   Runner,
   tool,
   handoff,
-  setTraceProcessors,
-  setTracingDisabled,
-  withGenerationSpan,
-  createGenerationSpan,
-  setCurrentSpan,
-  resetCurrentSpan,
-  Usage,
   MaxTurnsExceededError,
   OutputGuardrailTripwireTriggered,
   InputGuardrailTripwireTriggered,
 } from '@openai/agents';
 
+import { cap, ids, sleep, call, say, ScriptedModel, ScriptedProvider } from './lib.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-// ---------------------------------------------------------------- capture
-let sink = null; // array of lines for the current fixture
-class JsonlProcessor {
-  async onTraceStart(trace) {
-    const j = trace.toJSON();
-    if (j && sink) sink.push(JSON.stringify(j));
-  }
-  async onTraceEnd() {}
-  async onSpanStart() {}
-  async onSpanEnd(span) {
-    const j = span.toJSON();
-    if (j && sink) sink.push(JSON.stringify(j));
-  }
-  async shutdown() {}
-  async forceFlush() {}
-}
-setTracingDisabled(false);
-setTraceProcessors([new JsonlProcessor()]);
-
-// ---------------------------------------------------------------- scripted model
-let idCounter = 0;
-const nextId = (p) => `${p}_fake_${String(++idCounter).padStart(3, '0')}`;
-const sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    if (signal) {
-      if (signal.aborted) {
-        clearTimeout(t);
-        reject(signal.reason ?? new Error('aborted'));
-        return;
-      }
-      signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(t);
-          const e = new Error('Request was aborted.');
-          e.name = 'AbortError';
-          reject(e);
-        },
-        { once: true },
-      );
-    }
-  });
-
-// helpers to build scripted output items
-const call = (name, args) => ({
-  type: 'function_call',
-  id: nextId('fc'),
-  callId: nextId('call'),
-  name,
-  arguments: JSON.stringify(args),
-  status: 'completed',
-});
-const say = (text) => ({
-  type: 'message',
-  id: nextId('msg'),
-  role: 'assistant',
-  status: 'completed',
-  content: [{ type: 'output_text', text }],
-});
-
-// A script is an array of "responses"; each response is a function (request) => output items,
-// or an object {delayMs, output}. Tokens are synthetic but deterministic.
-class ScriptedModel {
-  constructor(script, name = 'fake-gpt-1') {
-    this.script = script;
-    this.name = name;
-    this.calls = 0;
-  }
-  #next(request) {
-    const i = this.calls++;
-    const step = this.script[Math.min(i, this.script.length - 1)];
-    const s = typeof step === 'function' ? step(request, i) : step;
-    return Array.isArray(s) ? { output: s, delayMs: 3 } : { delayMs: 3, ...s };
-  }
-  #usage(i) {
-    return { input: 110 + 10 * i, output: 21 + i };
-  }
-  async getResponse(request) {
-    const idx = this.calls;
-    return withGenerationSpan(
-      async (span) => {
-        span.spanData.model = this.name;
-        span.spanData.model_config = { base_url: 'fake://scripted-model' };
-        if (request.tracing === true) span.spanData.input = typeof request.input === 'string'
-          ? [{ type: 'message', role: 'user', content: request.input }]
-          : request.input;
-        const { output, delayMs } = this.#next(request);
-        await sleep(delayMs, request.signal);
-        const u = this.#usage(idx);
-        if (request.tracing === true) span.spanData.output = output;
-        span.spanData.usage = { input_tokens: u.input, output_tokens: u.output };
-        return {
-          usage: new Usage({ requests: 1, inputTokens: u.input, outputTokens: u.output, totalTokens: u.input + u.output }),
-          output,
-          responseId: nextId('resp'),
-        };
-      },
-      undefined,
-      request._internal?.tracingParent,
-    );
-  }
-  async *getStreamedResponse(request) {
-    const idx = this.calls;
-    const span = request.tracing ? createGenerationSpan(undefined, request._internal?.tracingParent) : undefined;
-    try {
-      if (span) {
-        span.spanData.model = this.name;
-        span.spanData.model_config = { base_url: 'fake://scripted-model' };
-        if (request.tracing === true) span.spanData.input = typeof request.input === 'string'
-          ? [{ type: 'message', role: 'user', content: request.input }]
-          : request.input;
-        span.start();
-        setCurrentSpan(span);
-      }
-      const { output, delayMs } = this.#next(request);
-      const u = this.#usage(idx);
-      const responseId = nextId('resp');
-      yield { type: 'response_started', providerData: {} };
-      for (const item of output) {
-        if (item.type === 'message') {
-          const text = item.content[0].text;
-          for (let k = 0; k < text.length; k += 12) {
-            await sleep(1, request.signal);
-            yield { type: 'output_text_delta', delta: text.slice(k, k + 12), providerData: {} };
-          }
-        } else {
-          await sleep(delayMs, request.signal);
-        }
-      }
-      if (span && request.tracing === true) span.spanData.output = output;
-      if (span) span.spanData.usage = { input_tokens: u.input, output_tokens: u.output };
-      yield {
-        type: 'response_done',
-        response: {
-          id: responseId,
-          usage: { requests: 1, inputTokens: u.input, outputTokens: u.output, totalTokens: u.input + u.output },
-          output,
-        },
-      };
-    } catch (err) {
-      if (span) span.setError({ message: 'Error streaming response', data: { error: String(err) } });
-      throw err;
-    } finally {
-      if (span) {
-        span.end();
-        resetCurrentSpan();
-      }
-    }
-  }
-}
-class ScriptedProvider {
-  constructor(model) {
-    this.model = model;
-  }
-  getModel() {
-    return this.model;
-  }
-}
 
 // ---------------------------------------------------------------- tools
 const getWeather = tool({
@@ -249,8 +84,8 @@ const slowReport = tool({
 
 // ---------------------------------------------------------------- runner per scenario
 async function scenario(file, fn) {
-  sink = [];
-  idCounter = 0;
+  cap.sink = [];
+  ids.n = 0;
   let outcome;
   try {
     outcome = await fn();
@@ -260,9 +95,9 @@ async function scenario(file, fn) {
   // let the span-end dispatches settle
   await sleep(20);
   const out = path.join(HERE, file);
-  fs.writeFileSync(out, sink.join('\n') + '\n');
-  console.log(`${file}: ${sink.length} records; ${outcome}`);
-  sink = null;
+  fs.writeFileSync(out, cap.sink.join('\n') + '\n');
+  console.log(`${file}: ${cap.sink.length} records; ${outcome}`);
+  cap.sink = null;
 }
 
 function runnerFor(model, workflowName, groupId, extra = {}) {

@@ -6,8 +6,9 @@
 //     model answers. Two traces, written to one file as two Collector export batches (.otlp.jsonl);
 //     no sessionId metadata: the only link between them is the tool call id.
 //   vercel-ai_12_approval_session  the same approve flow with metadata.sessionId on both calls
-//   vercel-ai-v7-genai_04_approval_approve  ai 7.0.173 + @ai-sdk/otel (GenAI spans), approve
+//   vercel-ai-v7-genai_04_approval_approve / _05_approval_reject  ai 7.0.173 + @ai-sdk/otel (GenAI spans)
 //   vercel-ai_13_abort_mid_tool  an AbortSignal fires while a tool runs
+//   vercel-ai_14_approval_new_process  the approve flow with the continuation in a second process
 // Ground truth (<name>.expected.json) is what this script observed: doGenerate calls its model
 // served, tool executions its tools ran and whether they threw or were aborted, the approval
 // requests returned and answered, what each generateText returned or threw.
@@ -29,6 +30,9 @@ import { MockLanguageModelV4 } from 'ai7/test';
 import { OpenTelemetry } from '@ai-sdk/otel';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+// node gen_approval.mjs [name…]: only the named fixtures (all when none is named)
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Batches handed to the exporter, kept as they came (for the file-exporter shape).
@@ -242,18 +246,25 @@ async function approvalFlow(gen, approved, metadata, finalText) {
   return fns;
 }
 
+if (want('vercel-ai_10_approval_approve')) {
 obs = newObs();
 await captureLines('vercel-ai_10_approval_approve.otlp.jsonl', await approvalFlow(generateText, true, null, 'Order A-1001 was refunded.'));
 write('vercel-ai_10_approval_approve', 'ai 6 generateText, needsApproval tool, no sessionId: trace 1 ends with a tool-approval-request (run 1 waiting, awaiting_approval); trace 2 (the call with the approval response) executes the approved call first, then the model answers: run 2, kind resume of run 1, one session');
+}
 
+if (want('vercel-ai_11_approval_reject')) {
 obs = newObs();
 await captureLines('vercel-ai_11_approval_reject.otlp.jsonl', await approvalFlow(generateText, false, null, 'The refund was not approved.'));
 write('vercel-ai_11_approval_reject', 'as 10 but the approval response is approved: false: the call never executes (no tool call), the model answers');
+}
 
+if (want('vercel-ai_12_approval_session')) {
 obs = newObs();
 await captureLines('vercel-ai_12_approval_session.otlp.jsonl', await approvalFlow(generateText, true, { sessionId: 'chat-approval-12' }, 'Order A-1001 was refunded.'));
 write('vercel-ai_12_approval_session', 'as 10 with experimental_telemetry.metadata.sessionId on both calls (ai.telemetry.metadata.sessionId)');
+}
 
+if (want('vercel-ai_13_abort_mid_tool')) {
 obs = newObs();
 await captureLines('vercel-ai_13_abort_mid_tool.otlp.jsonl', [async () => {
   const ac = new AbortController();
@@ -271,16 +282,17 @@ await captureLines('vercel-ai_13_abort_mid_tool.otlp.jsonl', [async () => {
   return obs.error;
 }]);
 write('vercel-ai_13_abort_mid_tool', 'AbortSignal fires 80 ms in, while the tool runs (it honours abortSignal): the tool call is cancelled, not failed; the run is cancelled');
+}
 
-// ai 7 + @ai-sdk/otel GenAI spans
-obs = newObs();
-{
+// ai 7 + @ai-sdk/otel GenAI spans: approve or reject
+async function v7Approval(name, approved, orderId, finalText, notes) {
+  obs = newObs();
   const genaiTel = (functionId) => ({ functionId, integrations: [new OpenTelemetry({ tracer: provider.getTracer('gen_ai') })] });
   const refund7 = ai7.tool({ description: 'Refund an order (needs approval).', inputSchema: z.object({ order_id: z.string() }), needsApproval: true, execute: refundExec });
-  const model = counted(scripted([calls(toolCall('refund_order', { order_id: 'A-2002' })), answer('Order A-2002 was refunded.')], MockLanguageModelV4));
-  const prompt = [{ role: 'user', content: 'Refund order A-2002.' }];
+  const model = counted(scripted([calls(toolCall('refund_order', { order_id: orderId })), answer(finalText)], MockLanguageModelV4));
+  const prompt = [{ role: 'user', content: `Refund order ${orderId}.` }];
   let first;
-  await captureLines('vercel-ai-v7-genai_04_approval_approve.otlp.jsonl', [
+  await captureLines(`${name}.otlp.jsonl`, [
     async () => {
       const b0 = obs.model_calls;
       first = await ai7.generateText({ model, tools: { refund_order: refund7 }, stopWhen: ai7.stepCountIs(5), messages: prompt, telemetry: genaiTel('refund-assistant') });
@@ -292,11 +304,69 @@ obs = newObs();
       const req = first.content.find((p) => p.type === 'tool-approval-request');
       const b0 = obs.model_calls, t0 = obs.tool_calls;
       const r = await ai7.generateText({ model, tools: { refund_order: refund7 }, stopWhen: ai7.stepCountIs(5), telemetry: genaiTel('refund-assistant'),
-        messages: [...prompt, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }] }] });
+        messages: [...prompt, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved }] }] });
       obs.steps += (obs.tool_calls > t0 ? 1 : 0) + obs.model_calls - b0;
       obs.runs_detail.push(outcomeOf(r));
       return r.text;
     },
   ]);
-  write('vercel-ai-v7-genai_04_approval_approve', 'ai 7 + @ai-sdk/otel GenAI spans; as vercel-ai_10 (approve): run 1 waiting, run 2 kind resume of run 1 (the approved call, then the answer)');
+  write(name, notes);
+}
+if (want('vercel-ai-v7-genai_04_approval_approve')) {
+  await v7Approval('vercel-ai-v7-genai_04_approval_approve', true, 'A-2002', 'Order A-2002 was refunded.', 'ai 7 + @ai-sdk/otel GenAI spans; as vercel-ai_10 (approve): run 1 waiting, run 2 kind resume of run 1 (the approved call, then the answer)');
+}
+if (want('vercel-ai-v7-genai_05_approval_reject')) {
+  await v7Approval('vercel-ai-v7-genai_05_approval_reject', false, 'A-2003', 'The refund of A-2003 was not approved.', 'ai 7 + @ai-sdk/otel GenAI spans; as vercel-ai_11 (reject): run 1 waiting, run 2 kind resume of run 1; the rejected call never executes (no tool call), the model answers');
+}
+
+
+// vercel-ai_14_approval_new_process: the approve flow of 10 with the continuation in a NEW process:
+// process 1 runs generateText until the tool-approval-request and writes the conversation
+// (prompt + result.response.messages, what a chat app persists) to a file; process 2
+// (`node gen_approval.mjs --continue <file>`) reads it, appends the tool-approval-response and
+// calls generateText again with its own tracer provider; its export batch is appended to the same
+// .otlp.jsonl file.
+const NP = 'vercel-ai_14_approval_new_process';
+if (process.argv[2] === '--continue') {
+  obs = newObs();
+  const saved = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
+  const model = counted(scripted([answer('Order A-3003 was refunded.')]));
+  const tel = telemetry('refund-assistant');
+  memory.reset();
+  await provider.forceFlush();
+  batches.batches = [];
+  const r = await generateText({
+    model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), experimental_telemetry: tel,
+    messages: [...saved.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: saved.approvalId, approved: true }] }],
+  });
+  await sleep(20);
+  await provider.forceFlush();
+  const lines = batches.batches.map((spans) => scrub(JSON.stringify(body(spans))));
+  fs.appendFileSync(path.join(HERE, `${NP}.otlp.jsonl`), lines.join('\n') + '\n');
+  console.log(JSON.stringify({ obs, outcome: outcomeOf(r), text: r.text }));
+} else if (want(NP) && process.argv[2] !== '--continue') {
+  obs = newObs();
+  const model = counted(scripted([calls(toolCall('refund_order', { order_id: 'A-3003' }))]));
+  const prompt = [{ role: 'user', content: 'Refund order A-3003.' }];
+  let first;
+  await captureLines(`${NP}.otlp.jsonl`, [async () => {
+    first = await generateText({ model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), messages: prompt, experimental_telemetry: telemetry('refund-assistant') });
+    obs.steps += obs.model_calls;
+    obs.runs_detail.push(outcomeOf(first));
+    return first.content.map((p) => p.type).join(',');
+  }]);
+  const req = first.content.find((p) => p.type === 'tool-approval-request');
+  const state = path.join(HERE, `${NP}.conversation.tmp`);
+  fs.writeFileSync(state, JSON.stringify({ messages: [...prompt, ...first.response.messages], approvalId: req.approvalId }));
+  const { spawnSync } = await import('node:child_process');
+  const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--continue', state], { encoding: 'utf8' });
+  fs.rmSync(state, { force: true });
+  if (p.status !== 0) throw new Error(`continue: ${p.stderr}`);
+  const second = JSON.parse(p.stdout.trim().split('\n').pop());
+  // the approved call runs before the model is called again: a tool-only step
+  obs.steps += (second.obs.tool_calls > 0 ? 1 : 0) + second.obs.model_calls;
+  obs.model_calls += second.obs.model_calls;
+  obs.tool_calls += second.obs.tool_calls;
+  obs.runs_detail.push(second.outcome);
+  write(NP, 'as 10 (approve), the continuation in a second process from the conversation written to a file (prompt + response messages, then the tool-approval-response): run 2, kind resume of run 1, by the tool call id');
 }

@@ -29,6 +29,9 @@ type shared struct {
 	// that runs the call or answers its approval continues it (AI SDK tool approvals, where
 	// the continuation is a new generateText call, so a new trace).
 	waiting map[string]waitingRun
+	// conv maps the history digest of a model call's whole input to its session (see
+	// Span.History).
+	conv map[uint64]string
 }
 
 // waitingRun is a run left waiting for the approval of a tool call.
@@ -45,7 +48,7 @@ func sharedOf(em *ingest.Emitter) *shared {
 	if v, ok := emitters.Load(key); ok {
 		return v.(*shared)
 	}
-	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}})
+	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}, conv: map[uint64]string{}})
 	if !loaded {
 		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
 	}
@@ -333,13 +336,23 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 	} else {
 		link = nil
 	}
+	convInferred := false
+	if session == "" {
+		if s := b.continues(spans); s != "" {
+			session, convInferred = s, true
+		}
+	}
 	if session == "" {
 		session = t.id
 	}
 	if session == "" {
 		session = tops[0].ID
 	}
+	b.remember(spans, session)
 	r := &runB{id: t.id, session: session, tops: tops, subs: map[*Span][]*runB{}}
+	if convInferred {
+		r.inferred = append(r.inferred, "session")
+	}
 	if link != nil {
 		r.parent, r.kind, r.resumes = link.run, "resume", answers
 		r.inferred = append(r.inferred, "kind")
@@ -387,6 +400,46 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		r.agent = tops[0].Name
 	}
 	b.emitRun(r)
+}
+
+// firstModel is the earliest model span of spans that records its input history.
+func firstModel(spans []*Span) *Span {
+	var first *Span
+	for _, sp := range spans {
+		if sp.Layer == Model && len(sp.History) > 0 && (first == nil || before(sp, first)) {
+			first = sp
+		}
+	}
+	return first
+}
+
+// continues returns the session of an earlier trace whose conversation this trace's first model
+// input strictly extends (by two messages or more of that trace's model input), "" if none.
+func (b *Builder) continues(spans []*Span) string {
+	m := firstModel(spans)
+	if m == nil {
+		return ""
+	}
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	for k := len(m.History) - 1; k >= 2; k-- {
+		if s, ok := b.sh.conv[m.History[k-1]]; ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// remember records the whole input of each model call of a trace as part of session's
+// conversation.
+func (b *Builder) remember(spans []*Span, session string) {
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	for _, sp := range spans {
+		if sp.Layer == Model && len(sp.History) >= 2 {
+			b.sh.conv[sp.History[len(sp.History)-1]] = session
+		}
+	}
 }
 
 // resumes finds the waiting run a trace continues: one whose approval-pending call the trace's
@@ -441,11 +494,54 @@ func runTops(tops []*Span, kids map[*Span][]*Span) []*Span {
 		if sp.Layer != Run || sp.Parent != "" {
 			return nil
 		}
-		if i > 0 && firstSeq(sp, kids) <= 1 {
+		if i > 0 && firstSeq(sp, kids) <= 1 && !(pendingAtEnd(tops[i-1], kids) && firstCallIsTool(sp, kids)) {
 			return nil
 		}
 	}
 	return tops
+}
+
+// calls lists the model and tool spans under sp, depth first in record order.
+func calls(sp *Span, kids map[*Span][]*Span, out []*Span) []*Span {
+	for _, k := range kids[sp] {
+		if k.Layer == Model || k.Layer == Tool {
+			out = append(out, k)
+		}
+		out = calls(k, kids, out)
+	}
+	return out
+}
+
+// pendingAtEnd says whether the last model call under top requested tool calls and no tool span
+// that ran (one with a result) started after it: the run stopped with the calls unanswered (an
+// approval pause).
+func pendingAtEnd(top *Span, kids map[*Span][]*Span) bool {
+	cs := calls(top, kids, nil)
+	sortSpans(cs)
+	last := -1
+	for i, c := range cs {
+		if c.Layer == Model {
+			last = i
+		}
+	}
+	if last < 0 || len(cs[last].Requests) == 0 || top.Err != nil {
+		return false
+	}
+	for _, c := range cs[last+1:] {
+		if c.Layer == Tool && !c.NoResult {
+			return false
+		}
+	}
+	return true
+}
+
+// firstCallIsTool says whether the first call under top is a tool span: the run runs (or
+// answers) the calls pending when it paused before it calls the model (the OpenAI Agents JS SDK
+// resumed from its RunState under the same trace id, numbering its turns from 1 again).
+func firstCallIsTool(top *Span, kids map[*Span][]*Span) bool {
+	cs := calls(top, kids, nil)
+	sortSpans(cs)
+	return len(cs) > 0 && cs[0].Layer == Tool
 }
 
 // firstSeq is the Seq of the first explicit step span under sp (depth first, in order), 0 if none.
@@ -904,12 +1000,16 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	top := sg.tops[0]
 	if len(asked) > 0 {
 		ran := map[string]*callB{}
+		rejected := map[string]*callB{}
 		for _, st := range sg.steps {
 			if st.model != nil {
 				break
 			}
 			for _, c := range st.tools {
-				if ran[c.sp.Tool] == nil {
+				switch {
+				case c.sp.Rejected && rejected[c.sp.Tool] == nil:
+					rejected[c.sp.Tool] = c
+				case !c.sp.Rejected && ran[c.sp.Tool] == nil:
 					ran[c.sp.Tool] = c
 				}
 			}
@@ -922,6 +1022,9 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 				a.Decision = model.DecisionApproved
 				c.sp.CallID = q.ID
 				delete(ran, q.Name)
+			} else if rejected[q.Name] != nil {
+				a.Inferred = nil // the SDK recorded the rejection
+				delete(rejected, q.Name)
 			}
 			b.em.Emit(a)
 		}
@@ -933,6 +1036,24 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 	te.TurnID, te.Inferred = turnID, []string{"turn"}
 	b.em.Emit(te)
 
+	// A rejected call's span answers the approval; it is no tool call (and a step left with no
+	// call and no model call is no step).
+	var steps []*stepB
+	for _, st := range sg.steps {
+		kept, dropped := st.tools[:0], false
+		for _, c := range st.tools {
+			if c.sp.Rejected {
+				dropped = true
+				continue
+			}
+			kept = append(kept, c)
+		}
+		st.tools = kept
+		if !dropped || st.model != nil || len(st.tools) > 0 || len(st.models) > 0 {
+			steps = append(steps, st)
+		}
+	}
+	sg.steps = steps
 	// Run outcome (after matching, which pending requests depend on).
 	for _, st := range sg.steps {
 		b.match(st, r.session)

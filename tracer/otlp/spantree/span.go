@@ -150,6 +150,15 @@ type Span struct {
 	// cancelled under it (a cancelled call); else, as the last thing its run did, it is an
 	// approval request, not an executed call.
 	NoResult bool
+	// History digests a model call's input messages (element i: the first i+1 messages), nil
+	// when not recorded: a trace with no session id whose first model input strictly extends a
+	// model input of an earlier trace (at least two messages of it) continues that trace's
+	// conversation and joins its session.
+	History []uint64
+	// Rejected marks a tool span that records a call the user rejected at an approval, not an
+	// execution (the OpenAI Agents JS SDK ends it with the error "Tool execution was not
+	// approved."): it answers the approval request (denied) and is no tool call.
+	Rejected bool
 	// Events are the span's events that replay as canonical events (lifeline output).
 	Events []SpanEvent
 	// Explicit holds lifeline.* attributes; nil when the span has none.

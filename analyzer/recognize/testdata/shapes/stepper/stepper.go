@@ -13,7 +13,7 @@ import (
 
 // Tool runs a tool.
 type Tool interface {
-	Call(ctx context.Context, args string) (string, error)
+	Exec(ctx context.Context, args string) (string, error)
 }
 
 // Runner runs the conversation step by step.
@@ -82,7 +82,7 @@ func (r *Runner) exec(ctx context.Context, tc llm.ToolCall) llm.Message {
 	if !ok {
 		return llm.Message{Role: "tool", Content: "unknown tool", ToolCallID: tc.ID}
 	}
-	s, err := t.Call(ctx, tc.Function.Arguments)
+	s, err := t.Exec(ctx, tc.Function.Arguments)
 	if err != nil {
 		s = err.Error()
 	}

@@ -52,8 +52,8 @@ func noContext(m fw.Model) {
 	}
 }
 
-func unbounded(ctx context.Context) { // reported by unboundedloop, not here
-	for {
+func unbounded(ctx context.Context) {
+	for { // want `turn loop never checks cancellation between steps: a cancelled run keeps calling the model until the model stops asking for tools`
 		fw.Complete(ctx, "x")
 	}
 }

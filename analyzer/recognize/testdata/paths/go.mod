@@ -1,0 +1,3 @@
+module example.com/paths
+
+go 1.26
