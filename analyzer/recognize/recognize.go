@@ -859,7 +859,7 @@ func (r *rec) profileTools(l *Loop) {
 			l.Map.ParallelTools = l.Map.ParallelTools || par
 			return
 		}
-		if len(c.Targets) > 8 || d > 8 {
+		if len(c.Targets) > 8 || d > 14 {
 			return
 		}
 		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
@@ -1025,21 +1025,12 @@ func (r *rec) bound(l *Loop) {
 			best, bestFunc = b, f
 		}
 	}
-	if best == nil && l.LoopID >= 0 {
-		// helpers called in the loop that compare a counter and leave
-		for _, c := range f.Calls {
-			if !contains(c.Loops, l.LoopID) {
-				continue
-			}
-			for _, t := range c.Targets {
-				g := r.p.Funcs[t]
-				for i := range g.Branches {
-					if g.Branches[i].Loop < 0 && best == nil {
-						best, bestFunc = &g.Branches[i], g
-					}
-				}
-			}
-		}
+	stops := false
+	for _, ss := range f.Stops {
+		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
+	}
+	if best == nil && l.LoopID >= 0 && !stops {
+		best, bestFunc = r.helperBound(f, l.LoopID)
 	}
 	if best == nil {
 		for _, ss := range f.Stops {
@@ -1111,6 +1102,51 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// helperBound finds a bound checked in the helpers the loop calls (a state machine's step,
+// an invocation's call counter), nearest first, up to three calls below the loop: a counter
+// comparison outside any loop of the helper that leaves it. Dynamic calls with many
+// implementations are not followed.
+func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
+	seen := map[int]bool{f.ID: true}
+	var level []int
+	for _, c := range f.Calls {
+		if !contains(c.Loops, loop) || len(c.Targets) > 3 {
+			continue
+		}
+		for _, t := range c.Targets {
+			if !seen[t] {
+				seen[t] = true
+				level = append(level, t)
+			}
+		}
+	}
+	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+		var next []int
+		for _, t := range level {
+			g := r.p.Funcs[t]
+			for i := range g.Branches {
+				// a limit kept in the run's state or configuration, not a collection's end
+				if b := &g.Branches[i]; b.Loop < 0 && b.Bound.Kind != "call" && b.Bound.Kind != "other" {
+					return b, g
+				}
+			}
+			for _, c := range g.Calls {
+				if len(c.Loops) > 0 || len(c.Targets) > 3 || c.Concurrent != "" {
+					continue
+				}
+				for _, u := range c.Targets {
+					if !seen[u] {
+						seen[u] = true
+						next = append(next, u)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	return nil, nil
 }
 
 // raisedAfter returns a return of f after loop id (outside it) that raises an error naming
