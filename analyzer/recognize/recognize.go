@@ -775,7 +775,7 @@ func (r *rec) profileTools(l *Loop) {
 			l.Map.ParallelTools = l.Map.ParallelTools || par
 			return
 		}
-		if len(c.Targets) > 8 || d > 8 {
+		if len(c.Targets) > 8 || d > 14 {
 			return
 		}
 		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
