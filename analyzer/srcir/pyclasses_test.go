@@ -118,6 +118,7 @@ def provider() -> Model:
 def traced(task):
     with Tracer():
         provider().generate(task)
+        Model().generate(task)
     interrupts = []
     if interrupts:
         return interrupts
@@ -332,8 +333,10 @@ func TestPythonContextsAndPauses(t *testing.T) {
 	if c := callText(t, f, "Tracer()"); !strings.Contains(strings.Join(c.Keys, " "), "m.Tracer.__enter__") {
 		t.Errorf("with Tracer(): keys %v, want its __enter__", c.Keys)
 	}
-	if c := callText(t, f, "provider().generate("); c.Abstract != "m.Model.generate" {
-		t.Errorf("provider().generate: abstract %q, want m.Model.generate", c.Abstract)
+	for _, call := range []string{"provider().generate(", "Model().generate("} {
+		if c := callText(t, f, call); c.Abstract != "m.Model.generate" {
+			t.Errorf("%s: abstract %q, want m.Model.generate", call, c.Abstract)
+		}
 	}
 	for _, r := range f.Returns {
 		want := r.Pos.Line == lineOf(pyClassesSrc, "return interrupts")
