@@ -98,6 +98,11 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 			if x.Cond != nil {
 				lp.Cond = render(x.Cond)
 			}
+			if over := walkOver(b.info(fn), x, fs.syntax); over != nil {
+				// a linked-list walk or a cursor's drain: it ends with its collection
+				lp.Kind, lp.Over = over.kind, render(over.call)
+				fs.overCalls = append(fs.overCalls, overCall{loop: len(f.Loops), call: over.call})
+			}
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
 			lp.Kind = ir.LoopRangeList
@@ -383,6 +388,14 @@ func (b *builder) calls(fs *funcState) {
 			}
 			fs.callIdx[ci] = len(f.Calls)
 			f.Calls = append(f.Calls, c)
+		}
+	}
+	// Walks and cursor drains over a call's result.
+	for _, oc := range fs.overCalls {
+		for j := range f.Calls {
+			if f.Calls[j].Pos == b.pos(oc.call.Lparen) && fs.calls[oc.call.Lparen] == oc.call {
+				f.Loops[oc.loop].OverCall = j
+			}
 		}
 	}
 	// Range loops over a call's result.
@@ -1934,4 +1947,127 @@ func (b *builder) classifyAST(fs *funcState, e ast.Expr) ir.Value {
 		return out.Kind != ir.ValCtxErr
 	})
 	return out
+}
+
+// overCall is a loop (index in Func.Loops) that walks what a call returned.
+type overCall struct {
+	loop int
+	call *ast.CallExpr
+}
+
+// walkShape is what walkOver found: the loop kind and the call producing the collection.
+type walkShape struct {
+	kind ir.LoopKind
+	call *ast.CallExpr
+}
+
+// walkOver recognizes the two "for" loops that run over a finite collection or a stream rather
+// than repeating decisions:
+//   - a linked-list walk: for x := first(); x != nil; x = <from x> (x.Next(), x.next): a loop
+//     over a finite collection (range_list);
+//   - a cursor's drain: for c.M() where M takes no arguments and returns a bool and c is a local
+//     variable a call returned (rows := db.Query(...); for rows.Next()): an iterator
+//     (range_iter).
+//
+// It returns nil for any other loop.
+func walkOver(info *types.Info, x *ast.ForStmt, body ast.Node) *walkShape {
+	if info == nil || x.Cond == nil {
+		return nil
+	}
+	if x.Init != nil && x.Post != nil {
+		init, ok1 := x.Init.(*ast.AssignStmt)
+		post, ok2 := x.Post.(*ast.AssignStmt)
+		cond, ok3 := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+		if !ok1 || !ok2 || !ok3 || len(init.Lhs) != 1 || len(init.Rhs) != 1 || len(post.Lhs) != 1 || len(post.Rhs) != 1 {
+			return nil
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		obj := info.ObjectOf(id)
+		if !ok || obj == nil || cond.Op != token.NEQ || !isNilIdent(info, cond.Y) || !refersTo(info, cond.X, obj) || !refersTo(info, post.Lhs[0], obj) {
+			return nil
+		}
+		if _, isPtr := obj.Type().Underlying().(*types.Pointer); !isPtr {
+			return nil
+		}
+		// the next element is read from the current one
+		if !mentionsObj(info, post.Rhs[0], obj) {
+			return nil
+		}
+		call, _ := ast.Unparen(init.Rhs[0]).(*ast.CallExpr)
+		if call == nil {
+			return nil
+		}
+		return &walkShape{kind: ir.LoopRangeList, call: call}
+	}
+	if x.Init != nil || x.Post != nil {
+		return nil
+	}
+	call, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(recv).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	if t, ok := info.TypeOf(call).Underlying().(*types.Basic); !ok || t.Kind() != types.Bool && t.Kind() != types.UntypedBool {
+		return nil
+	}
+	// the cursor is assigned once, from a call, before the loop
+	var from *ast.CallExpr
+	n := 0
+	ast.Inspect(body, func(nd ast.Node) bool {
+		as, ok := nd.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == v {
+				n++
+				if len(as.Rhs) == len(as.Lhs) {
+					from, _ = ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+				} else if len(as.Rhs) == 1 {
+					from, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 || from == nil || from.Pos() > x.Pos() {
+		return nil
+	}
+	return &walkShape{kind: ir.LoopRangeIter, call: from}
+}
+
+func isNilIdent(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := info.ObjectOf(id).(*types.Nil)
+	return isNil
+}
+
+func refersTo(info *types.Info, e ast.Expr, obj types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == obj
+}
+
+func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

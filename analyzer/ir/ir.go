@@ -228,6 +228,10 @@ type Flow struct {
 	ToolsPassed bool `json:"tools_passed,omitempty"`
 	// Fields are the field and method names read on the result on the way (evidence only).
 	Fields []string `json:"fields,omitempty"`
+	// Carriers are the calls whose results carry this result on (a helper handed the result or
+	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
+	// call is not another model call of the same loop.
+	Carriers []CallRef `json:"carriers,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.
