@@ -321,6 +321,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
 	b.directives()

@@ -345,3 +345,52 @@ func TestPythonContextsAndPauses(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonConfigDefaults: a field computed from a configuration entry gets the default the
+// entry is given where the configuration is built, through an environment default wrapped in
+// a type; a closure's call passes on its parent's keyword default.
+func TestPythonConfigDefaults(t *testing.T) {
+	src := `import os
+
+DEFAULT_LIMIT = _Limit(os.getenv("LIMIT", "25"))
+
+
+def make():
+    return Config(recursion_limit=DEFAULT_LIMIT)
+
+
+class Loop:
+    def __init__(self, config):
+        self.step = 0
+        self.stop = self.step + config["recursion_limit"] + 1
+
+
+def inner(max_turns):
+    return max_turns
+
+
+def outer(**kwargs):
+    max_turns = kwargs.get("max_turns", 8)
+
+    def run():
+        return inner(max_turns=max_turns)
+
+    return run
+`
+	p := buildPy(t, src)
+	want := map[string]string{
+		"m.Loop.stop":       fmt.Sprintf(`"25"@%d`, lineOf(src, "DEFAULT_LIMIT =")),
+		"m.inner.max_turns": fmt.Sprintf("8@%d", lineOf(src, `kwargs.get("max_turns", 8)`)),
+	}
+	got := map[string]string{}
+	for _, d := range p.Defaults {
+		if _, ok := want[d.Key]; ok {
+			got[d.Key] = fmt.Sprintf("%s@%d", d.Value, d.Pos.Line)
+		}
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("default of %s = %q, want %q", k, got[k], w)
+		}
+	}
+}
