@@ -56,6 +56,9 @@ f() { printf '%.2f' "$1"; }
 bench() {
 	local pkgs=("$@") slug work tmpl cache key
 	slug=$(echo "${pkgs[*]}" | sed 's#^\./\.\.\.$#full#; s#[^A-Za-z0-9]\+#-#g; s#^-##; s#-$##')
+	if [ ${#slug} -gt 60 ]; then
+		slug=${slug:0:40}-$(echo "${pkgs[*]}" | md5sum | cut -c1-8)
+	fi
 	work=$base/$slug
 	mkdir -p "$work"
 	if [ ! -d "$work/src" ]; then
