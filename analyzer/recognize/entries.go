@@ -318,6 +318,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			switch {
 			case launched && concOnly, streams(ret):
 				ex.Outcome = model.OutcomeStarted
+			case ret.Resume && !allResume(f):
+				// hands back the state the caller passes in again: the run waits for input
+				ex.Outcome = string(model.StatusWaiting)
 			case atBound:
 				ex.Outcome, ex.StopReason = string(model.StatusCompleted), boundReason
 			default:
@@ -370,28 +373,47 @@ func (r *rec) atBound(f *ir.Func, ret ir.Return) (bool, model.StopReason) {
 	if ok, sr := at(ret.Pos, false); ok {
 		return ok, sr
 	}
-	if ret.Err == nil || (ret.Err.Kind != ir.ValCall && ret.Err.Kind != ir.ValError) || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+	// the error of a helper (possibly wrapped, through helpers) whose only error is the bound's
+	var only func(f *ir.Func, ret ir.Return, depth int) (bool, model.StopReason)
+	only = func(f *ir.Func, ret ir.Return, depth int) (bool, model.StopReason) {
+		if depth > 3 || ret.Err == nil || (ret.Err.Kind != ir.ValCall && ret.Err.Kind != ir.ValError) || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+			return false, ""
+		}
+		for _, t := range f.Calls[ret.Err.Call].Targets {
+			g := r.p.Funcs[t]
+			var bound bool
+			var sr model.StopReason
+			others := false
+			for _, gr := range g.Returns {
+				if gr.Err == nil || gr.Err.Kind == ir.ValNil {
+					continue
+				}
+				if ok, s := at(gr.Pos, true); ok {
+					bound, sr = true, s
+				} else if ok, s := only(g, gr, depth+1); ok {
+					bound, sr = true, s
+				} else {
+					others = true
+				}
+			}
+			if bound && !others {
+				return true, sr
+			}
+		}
 		return false, ""
 	}
-	for _, t := range f.Calls[ret.Err.Call].Targets {
-		var bound bool
-		var sr model.StopReason
-		others := false
-		for _, gr := range r.p.Funcs[t].Returns {
-			if gr.Err == nil || gr.Err.Kind == ir.ValNil {
-				continue
-			}
-			if ok, s := at(gr.Pos, true); ok {
-				bound, sr = true, s
-			} else {
-				others = true
-			}
-		}
-		if bound && !others {
-			return true, sr
+	return only(f, ret, 0)
+}
+
+// allResume reports whether every successful return of f hands back a resume state (then
+// the state is just the updated conversation, not a sign of waiting).
+func allResume(f *ir.Func) bool {
+	for _, r := range f.Returns {
+		if r.Err != nil && r.Err.Kind == ir.ValNil && !r.Resume {
+			return false
 		}
 	}
-	return false, ""
+	return true
 }
 
 // returnsFunc reports whether ret returns a stream or function value that is not nil.

@@ -136,6 +136,15 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.key == "" && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
+				// resolved when one class of the program alone defines a method of that name
+				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
+					if ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]; len(ms) == 1 {
+						tg.fns = ms
+					}
+				}
+			}
 			if tg.abstract != "" && c.Abstract == "" {
 				c.Abstract = tg.abstract
 			}
@@ -312,6 +321,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
 	b.directives()
