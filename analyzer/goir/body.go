@@ -1401,7 +1401,7 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 			if i > 0 {
 				if es, ok := stmts[i-1].(*ast.ExprStmt); ok {
 					if c, ok := isYield(es.X); ok && len(c.Args) > 0 {
-						if last := c.Args[len(c.Args)-1]; !isNilIdent(last) {
+						if last := c.Args[len(c.Args)-1]; !isNilIdent(b.info(fn), last) {
 							v = &ir.Value{Kind: ir.ValError, Call: -1, Text: render(c)}
 							if cv := b.classifyAST(fs, last); cv.Kind == ir.ValCtxErr || cv.Kind == ir.ValSentinel {
 								v.Kind, v.Key = cv.Kind, cv.Key
@@ -1456,11 +1456,6 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 	}
 	list(lit.Body.List, false)
 	return out
-}
-
-func isNilIdent(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && id.Name == "nil"
 }
 
 // tupleCall returns the call whose result tuple v is extracted from.
