@@ -85,7 +85,7 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 		if node == nil {
 			continue
 		}
-		l := &Loop{Node: node, Func: fn, Map: rl.Map}
+		l := &Loop{Node: node, Func: fn, Map: rl.Map, HasContext: sigHasContext(a.sigOf(fn))}
 		for _, p := range rl.Func.Params {
 			l.HasContext = l.HasContext || p.Kind == "context"
 		}
