@@ -32,6 +32,9 @@ type Loop struct {
 	Retry bool
 	// Map is the loop as the lifecycle map shows it.
 	Map model.Loop
+	// Recognized is the structural recognizer's view of the same loop (its model and tool call
+	// sites), when it found it; nil otherwise.
+	Recognized *model.Loop
 }
 
 // parentMap maps each node under root to its parent.
