@@ -39,6 +39,10 @@ func run(pass *analysis.Pass) (any, error) {
 				return analysisutil.Render(pass.Fset, call.Fun, 40), true
 			}
 		}
+		if res.LoopSiteVia(call, roles.ToolCall) {
+			// a tool call site of a recognized turn loop, or a helper that runs one
+			return analysisutil.Render(pass.Fset, call.Fun, 40), true
+		}
 		return "", false
 	}
 	returnsError := func(call *ast.CallExpr) bool {
@@ -103,6 +107,30 @@ func run(pass *analysis.Pass) (any, error) {
 						}
 						if ret != nil {
 							d.Related = []analysis.RelatedInformation{{Pos: ret.Pos(), Message: "this return is reached without checking " + id.Name}}
+						}
+						analysisutil.Report(pass, d)
+						continue
+					}
+					// Checked on every path, but only to tell one error from another: a path on
+					// which it is non-nil and no branch uses it (errors.Is(err, ErrDenied) is
+					// false) records the step as a success.
+					info := pass.TypesInfo
+					if at := analysisutil.ErrPath(info, g, s, obj, true, func(n ast.Node, nonNil bool) bool {
+						if !nonNil {
+							return false
+						}
+						if n == ast.Node(s) {
+							return true // the next tool call overwrites it
+						}
+						ret, ok := n.(*ast.ReturnStmt)
+						return ok && !analysisutil.Mentions(info, ret, obj)
+					}); at != nil {
+						d := analysis.Diagnostic{
+							Pos:     id.Pos(),
+							Message: "error of tool call " + name + " is dropped on a path where it is not nil (tested, never returned or recorded)" + consequence,
+						}
+						if at != ast.Node(s) {
+							d.Related = []analysis.RelatedInformation{{Pos: at.Pos(), Message: "reached with " + id.Name + " != nil and unused"}}
 						}
 						analysisutil.Report(pass, d)
 					}
