@@ -41,8 +41,8 @@ func TestSelectChecks(t *testing.T) {
 }
 
 // TestFactsOnlyUnit: for a unit go vet analyzes only for its facts (a dependency), the vet tool
-// runs the fact-carrying analyzers alone, under the checks' names and flags; other units get
-// the checks themselves.
+// runs the fact-carrying analyzers alone (the lifecycle pass as lifecycle.FactsOnly), under the
+// checks' names and flags; other units get the checks themselves.
 func TestFactsOnlyUnit(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -87,10 +87,13 @@ func TestFactsOnlyUnit(t *testing.T) {
 		}
 		lc := false
 		for _, r := range s.Requires {
-			lc = lc || r == lifecycle.Analyzer
+			lc = lc || r == lifecycle.FactsOnly
+			if r == lifecycle.Analyzer {
+				t.Errorf("%s: stand-in runs the whole lifecycle pass, not lifecycle.FactsOnly", s.Name)
+			}
 		}
 		if !lc {
-			t.Errorf("%s: stand-in does not run the lifecycle pass: the unit's .vetx would lack its facts", s.Name)
+			t.Errorf("%s: stand-in does not run the lifecycle pass (FactsOnly): the unit's .vetx would lack its facts", s.Name)
 		}
 	}
 }

@@ -98,6 +98,11 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 			if x.Cond != nil {
 				lp.Cond = render(x.Cond)
 			}
+			if over := walkOver(b.info(fn), x, fs.syntax); over != nil {
+				// a linked-list walk or a cursor's drain: it ends with its collection
+				lp.Kind, lp.Over = over.kind, render(over.call)
+				fs.overCalls = append(fs.overCalls, overCall{loop: len(f.Loops), call: over.call})
+			}
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
 			lp.Kind = ir.LoopRangeList
@@ -240,6 +245,12 @@ func (b *builder) calls(fs *funcState) {
 			flowSites[e.Site] = append(flowSites[e.Site], e.Callee.Func)
 		}
 	}
+	// the same callee order on every run (the graphs are built from maps)
+	for _, m := range []map[ssa.CallInstruction][]*ssa.Function{sites, flowSites} {
+		for _, fs := range m {
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].String() < fs[j].String() })
+		}
+	}
 	for _, blk := range fn.Blocks {
 		for _, in := range blk.Instrs {
 			ci, ok := in.(ssa.CallInstruction)
@@ -377,6 +388,14 @@ func (b *builder) calls(fs *funcState) {
 			}
 			fs.callIdx[ci] = len(f.Calls)
 			f.Calls = append(f.Calls, c)
+		}
+	}
+	// Walks and cursor drains over a call's result.
+	for _, oc := range fs.overCalls {
+		for j := range f.Calls {
+			if f.Calls[j].Pos == b.pos(oc.call.Lparen) && fs.calls[oc.call.Lparen] == oc.call {
+				f.Loops[oc.loop].OverCall = j
+			}
 		}
 	}
 	// Range loops over a call's result.
@@ -844,6 +863,11 @@ func (b *builder) branches(fs *funcState) {
 				bx = be.X
 			}
 			br.Bound.Text = render(bx)
+			if br.Bound.Kind == "field" || br.Bound.Kind == "var" {
+				if src := b.localCopyOf(fs, bx); src != nil {
+					br.Bound.Text = render(src) // limit := inv.MaxLLMCalls: the field, as written
+				}
+			}
 			if tv, ok := b.info(fn).Types[bx]; ok && tv.Value != nil {
 				if id, ok := ast.Unparen(bx).(*ast.Ident); ok {
 					if c, ok := b.info(fn).Uses[id].(*types.Const); ok {
@@ -1027,6 +1051,43 @@ func reachesReturn(blk *ssa.BasicBlock, l *natLoop, n int) bool {
 	return walk(blk, 0)
 }
 
+// localCopyOf returns, for an identifier naming a local variable defined once from another
+// expression (limit := inv.MaxLLMCalls), that expression; nil otherwise.
+func (b *builder) localCopyOf(fs *funcState, e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || fs.syntax == nil {
+		return nil
+	}
+	info := b.info(fs.fn)
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() || obj.IsField() {
+		return nil
+	}
+	var src ast.Expr
+	assigned := 0
+	ast.Inspect(fs.syntax, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			li, ok := l.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if info.Defs[li] == obj || info.Uses[li] == obj {
+				assigned++
+				src = as.Rhs[i]
+			}
+		}
+		return true
+	})
+	if assigned != 1 {
+		return nil
+	}
+	return src
+}
+
 // guardedNonZero reports whether the comparison in blk runs only when the bound is set: a
 // dominating test of the same operand against zero (max > 0 && i >= max).
 func (b *builder) guardedNonZero(fs *funcState, blk *ssa.BasicBlock, bound ssa.Value) bool {
@@ -1043,7 +1104,18 @@ func (b *builder) guardedNonZero(fs *funcState, blk *ssa.BasicBlock, bound ssa.V
 			continue
 		}
 		bo, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok || (bo.Op != token.GTR && bo.Op != token.NEQ) {
+		if !ok {
+			continue
+		}
+		// set := bound > 0 / bound != 0 (the comparison on the true branch), or the early
+		// return of an unset bound: bound <= 0 / bound == 0 (the comparison on the false one)
+		var set *ssa.BasicBlock
+		switch bo.Op {
+		case token.GTR, token.NEQ:
+			set = ifi.Block().Succs[0]
+		case token.LEQ, token.EQL:
+			set = ifi.Block().Succs[1]
+		default:
 			continue
 		}
 		c, ok := bo.Y.(*ssa.Const)
@@ -1051,11 +1123,8 @@ func (b *builder) guardedNonZero(fs *funcState, blk *ssa.BasicBlock, bound ssa.V
 			continue
 		}
 		got := b.operand(bo.X)
-		if got.Kind == want.Kind && got.Key == want.Key && got.Text == want.Text {
-			// the comparison must be on the guard's true branch
-			if ifi.Block().Succs[0].Dominates(blk) {
-				return true
-			}
+		if got.Kind == want.Kind && got.Key == want.Key && got.Text == want.Text && set.Dominates(blk) {
+			return true
 		}
 	}
 	return false
@@ -1138,7 +1207,7 @@ func (b *builder) returnsOf(fs *funcState) {
 			passCall = idx
 		}
 		if len(results) == 1 {
-			if c, ok := results[0].(*ssa.Call); ok {
+			if c, ok := results[0].(*ssa.Call); ok && !errorConstructor(c) {
 				if idx, ok := fs.callIdx[c]; ok {
 					passCall = idx
 				}
@@ -1164,6 +1233,7 @@ func (b *builder) returnsOf(fs *funcState) {
 			}
 			val.Stream = isStream(sig.Results().At(i).Type())
 			ret.Values = append(ret.Values, val)
+			ret.Resume = ret.Resume || carriesParam(fn, v)
 			if i == len(r.Results)-1 && roles.IsError(sig.Results().At(i).Type()) {
 				e := val
 				ret.Err = &e
@@ -1185,6 +1255,72 @@ func (b *builder) returnsOf(fs *funcState) {
 	}
 }
 
+// carriesParam reports whether v (a composite built in fn, or its address) stores into a
+// field a non-nil value whose type is the type of one of fn's parameters: the state a caller
+// passed in, handed back to be passed again.
+func carriesParam(fn *ssa.Function, v ssa.Value) bool {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	al, ok := v.(*ssa.Alloc)
+	if !ok || al.Referrers() == nil {
+		return false
+	}
+	var params []types.Type
+	for _, p := range fn.Params {
+		if _, basic := p.Type().Underlying().(*types.Basic); basic || p.Type().String() == "context.Context" {
+			continue
+		}
+		if fn.Signature.Recv() != nil && p == fn.Params[0] {
+			continue
+		}
+		t := types.Unalias(p.Type())
+		if pt, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(pt.Elem())
+		}
+		if _, named := t.(*types.Named); !named {
+			continue // any, a slice, a map: too loose to say it is the state passed back
+		}
+		params = append(params, p.Type())
+	}
+	if len(params) == 0 {
+		return false
+	}
+	for _, r := range *al.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil {
+			continue
+		}
+		ft := fieldOf(fa.X.Type(), fa.Field).Type()
+		for _, r2 := range *fa.Referrers() {
+			st, ok := r2.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			if c, ok := st.Val.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			for _, pt := range params {
+				if types.Identical(ft, pt) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// errorConstructor reports whether a call makes a new error (fmt.Errorf, errors.New,
+// errors.Join, a pkg/errors wrap) rather than passing on what a callee decided.
+func errorConstructor(c *ssa.Call) bool {
+	sc := c.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil {
+		return false
+	}
+	p := sc.Pkg.Pkg.Path()
+	return p == "fmt" || p == "errors" || strings.HasSuffix(p, "/errors")
+}
+
 // cellStored returns, for a result loaded from a result cell (go/ssa gives a function with
 // defers or named results cells), the value last stored into the cell on the return's path:
 // the return's own block and its chain of single predecessors. Nil when v is not such a load
@@ -1204,6 +1340,9 @@ func cellStored(r *ssa.Return, v ssa.Value) ssa.Value {
 		seen[blk] = true
 		for i := end - 1; i >= 0; i-- {
 			if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == cell {
+				if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL && ld.X == cell {
+					continue // return err with err the named result itself: the store before
+				}
 				return st.Val
 			}
 		}
@@ -1260,6 +1399,9 @@ var classifySteps atomic.Int64
 // webs and wrapped errors share operands, so an unmemoized walk is exponential in the depth);
 // a value met again while it is being classified (a phi cycle) is "other".
 func (b *builder) classify(fs *funcState, v ssa.Value, depth int) ir.Value {
+	if _, ok := v.(*ssa.Const); ok {
+		return b.classify1(fs, v, 0) // constants are shared: never memoize a depth-cut answer
+	}
 	if c, ok := fs.classified[v]; ok {
 		return c
 	}
@@ -1805,4 +1947,127 @@ func (b *builder) classifyAST(fs *funcState, e ast.Expr) ir.Value {
 		return out.Kind != ir.ValCtxErr
 	})
 	return out
+}
+
+// overCall is a loop (index in Func.Loops) that walks what a call returned.
+type overCall struct {
+	loop int
+	call *ast.CallExpr
+}
+
+// walkShape is what walkOver found: the loop kind and the call producing the collection.
+type walkShape struct {
+	kind ir.LoopKind
+	call *ast.CallExpr
+}
+
+// walkOver recognizes the two "for" loops that run over a finite collection or a stream rather
+// than repeating decisions:
+//   - a linked-list walk: for x := first(); x != nil; x = <from x> (x.Next(), x.next): a loop
+//     over a finite collection (range_list);
+//   - a cursor's drain: for c.M() where M takes no arguments and returns a bool and c is a local
+//     variable a call returned (rows := db.Query(...); for rows.Next()): an iterator
+//     (range_iter).
+//
+// It returns nil for any other loop.
+func walkOver(info *types.Info, x *ast.ForStmt, body ast.Node) *walkShape {
+	if info == nil || x.Cond == nil {
+		return nil
+	}
+	if x.Init != nil && x.Post != nil {
+		init, ok1 := x.Init.(*ast.AssignStmt)
+		post, ok2 := x.Post.(*ast.AssignStmt)
+		cond, ok3 := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+		if !ok1 || !ok2 || !ok3 || len(init.Lhs) != 1 || len(init.Rhs) != 1 || len(post.Lhs) != 1 || len(post.Rhs) != 1 {
+			return nil
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		obj := info.ObjectOf(id)
+		if !ok || obj == nil || cond.Op != token.NEQ || !isNilIdent(info, cond.Y) || !refersTo(info, cond.X, obj) || !refersTo(info, post.Lhs[0], obj) {
+			return nil
+		}
+		if _, isPtr := obj.Type().Underlying().(*types.Pointer); !isPtr {
+			return nil
+		}
+		// the next element is read from the current one
+		if !mentionsObj(info, post.Rhs[0], obj) {
+			return nil
+		}
+		call, _ := ast.Unparen(init.Rhs[0]).(*ast.CallExpr)
+		if call == nil {
+			return nil
+		}
+		return &walkShape{kind: ir.LoopRangeList, call: call}
+	}
+	if x.Init != nil || x.Post != nil {
+		return nil
+	}
+	call, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(recv).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	if t, ok := info.TypeOf(call).Underlying().(*types.Basic); !ok || t.Kind() != types.Bool && t.Kind() != types.UntypedBool {
+		return nil
+	}
+	// the cursor is assigned once, from a call, before the loop
+	var from *ast.CallExpr
+	n := 0
+	ast.Inspect(body, func(nd ast.Node) bool {
+		as, ok := nd.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == v {
+				n++
+				if len(as.Rhs) == len(as.Lhs) {
+					from, _ = ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+				} else if len(as.Rhs) == 1 {
+					from, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 || from == nil || from.Pos() > x.Pos() {
+		return nil
+	}
+	return &walkShape{kind: ir.LoopRangeIter, call: from}
+}
+
+func isNilIdent(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := info.ObjectOf(id).(*types.Nil)
+	return isNil
+}
+
+func refersTo(info *types.Info, e ast.Expr, obj types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == obj
+}
+
+func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -62,9 +62,18 @@ type builder struct {
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
 	// in a struct: a state machine's step count).
 	incFields map[*types.Var]bool
+	// fieldUses indexes, per struct field, the field reads of every function built from source
+	// (computed on first use): a reply kept in a runner's state is read by its other methods.
+	fieldUses map[*types.Var][]fieldUse
 	// counters are the functions whose result is a process-wide counter's next value (an
 	// atomic add on a package-level variable): id minters.
 	counters map[*ssa.Function]bool
+}
+
+// fieldUse is a read of a field's address in a function.
+type fieldUse struct {
+	fs *funcState
+	fa *ssa.FieldAddr
 }
 
 // funcState is the per-function working state.
@@ -80,6 +89,8 @@ type funcState struct {
 	binExprs   map[token.Pos]*ast.BinaryExpr
 	returns    map[token.Pos]*ast.ReturnStmt
 	calls      map[token.Pos]*ast.CallExpr
+	// overCalls are the walks and cursor drains over a call's result (resolved to calls later).
+	overCalls []overCall
 	// classified memoizes classify.
 	classified map[ssa.Value]ir.Value
 	// stopCalls are the calls deciding each StopSet (index in f.Stops).
@@ -279,8 +290,12 @@ func (b *builder) build() *ir.Program {
 			}
 		}
 	}
-	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	// by file name and offset, not token.Pos: go/packages parses files concurrently, so the
+	// file set's bases (and a Pos order across files) change from run to run
+	sortFuncs(b.fset, fns)
 	b.vta = b.refine(fns)
+	stableEdges(b.cg)
+	stableEdges(b.vta)
 	for _, fn := range fns {
 		b.ids[fn] = len(b.out.Funcs)
 		f := &ir.Func{ID: len(b.out.Funcs), Parent: -1}
@@ -314,6 +329,71 @@ func (b *builder) build() *ir.Program {
 	b.flows()
 	b.defaults()
 	return b.out
+}
+
+// sortFuncs orders functions by position (file name, offset), then name: the same order on
+// every run.
+func sortFuncs(fset *token.FileSet, fns []*ssa.Function) {
+	type key struct {
+		file string
+		off  int
+		name string
+	}
+	keys := make(map[*ssa.Function]key, len(fns))
+	for _, fn := range fns {
+		k := key{name: fn.String()}
+		if fn.Pos().IsValid() {
+			p := fset.Position(fn.Pos())
+			k.file, k.off = p.Filename, p.Offset
+		}
+		keys[fn] = k
+	}
+	sort.SliceStable(fns, func(i, j int) bool {
+		a, b := keys[fns[i]], keys[fns[j]]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		return a.name < b.name
+	})
+}
+
+// stableEdges orders every node's edges by caller, call site and callee: the graphs are built
+// from maps, and a walk that stops after a few callers must see the same ones on every run.
+func stableEdges(g *callgraph.Graph) {
+	names := map[*ssa.Function]string{}
+	name := func(fn *ssa.Function) string {
+		s, ok := names[fn]
+		if !ok {
+			s = fn.String()
+			names[fn] = s
+		}
+		return s
+	}
+	key := func(e *callgraph.Edge) (string, token.Pos, string) {
+		var pos token.Pos
+		if e.Site != nil {
+			pos = e.Site.Pos()
+		}
+		return name(e.Caller.Func), pos, name(e.Callee.Func)
+	}
+	less := func(a, b *callgraph.Edge) bool {
+		ac, ap, ae := key(a)
+		bc, bp, be := key(b)
+		if ac != bc {
+			return ac < bc
+		}
+		if ap != bp {
+			return ap < bp
+		}
+		return ae < be
+	}
+	for _, n := range g.Nodes {
+		sort.SliceStable(n.In, func(i, j int) bool { return less(n.In[i], n.In[j]) })
+		sort.SliceStable(n.Out, func(i, j int) bool { return less(n.Out[i], n.Out[j]) })
+	}
 }
 
 // refine computes the VTA call graph (golang.org/x/tools/go/callgraph/vta) of fns over the

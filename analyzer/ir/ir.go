@@ -164,6 +164,10 @@ type Loop struct {
 	Over string `json:"over,omitempty"`
 	// OverCall is the call (index in Func.Calls) whose result the loop ranges over, -1 if none.
 	OverCall int `json:"over_call"`
+	// Retry is true when the loop only repeats after a failure (its body ends by leaving and
+	// goes round again only from an error path): a provider retry around one call, never a
+	// turn loop.
+	Retry bool `json:"retry,omitempty"`
 }
 
 // Call is a call site.
@@ -224,6 +228,10 @@ type Flow struct {
 	ToolsPassed bool `json:"tools_passed,omitempty"`
 	// Fields are the field and method names read on the result on the way (evidence only).
 	Fields []string `json:"fields,omitempty"`
+	// Carriers are the calls whose results carry this result on (a helper handed the result or
+	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
+	// call is not another model call of the same loop.
+	Carriers []CallRef `json:"carriers,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.
@@ -337,6 +345,12 @@ type Return struct {
 	AfterCalls []int `json:"after_calls,omitempty"`
 	// InLoop is the innermost loop the return is inside, -1 if none.
 	InLoop int `json:"in_loop"`
+	// Resume is true when a returned value carries, in a field, a value of the type of one of
+	// the function's parameters (a chat continuation's state the caller passes back to resume).
+	Resume bool `json:"resume,omitempty"`
+	// Waiting is true when the return is taken because the run pauses: under a test of an
+	// interruption, a pending approval or human input (if interrupts: return ...).
+	Waiting bool `json:"waiting,omitempty"`
 }
 
 // Cancel is an observation of cancellation.

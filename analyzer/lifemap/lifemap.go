@@ -7,8 +7,6 @@ package lifemap
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/types"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -168,8 +166,14 @@ func relPos(rel *Relativizer, pos string) string {
 // loadTyped loads patterns and extra with LoadMode (both from source, their dependencies from
 // export data) and returns the packages patterns match.
 func loadTyped(patterns, extra []string, opts Options, flags []string) ([]*packages.Package, error) {
-	cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
-	all, err := packages.Load(cfg, append(append([]string{}, patterns...), extra...)...)
+	var all []*packages.Package
+	var err error
+	if opts.Tests && len(extra) > 0 {
+		all, err = loadTests(patterns, extra, opts, flags)
+	} else {
+		cfg := &packages.Config{Mode: LoadMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
+		all, err = packages.Load(cfg, append(append([]string{}, patterns...), extra...)...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
@@ -178,12 +182,7 @@ func loadTyped(patterns, extra []string, opts Options, flags []string) ([]*packa
 	// expect an Info to look their (absent) declarations up in.
 	packages.Visit(all, nil, func(p *packages.Package) {
 		if p.TypesInfo == nil && p.Types != nil {
-			p.TypesInfo = &types.Info{
-				Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-				Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{},
-				Selections: map[*ast.SelectorExpr]*types.Selection{}, Scopes: map[ast.Node]*types.Scope{},
-				Instances: map[*ast.Ident]types.Instance{},
-			}
+			p.TypesInfo = emptyInfo()
 		}
 	})
 	if len(extra) == 0 {
@@ -195,9 +194,7 @@ func loadTyped(patterns, extra []string, opts Options, flags []string) ([]*packa
 	}
 	var pkgs []*packages.Package
 	for _, p := range all {
-		// with Tests, an extra package brings its test variants too: p [p.test], p_test, p.test
-		base := strings.TrimSuffix(strings.TrimSuffix(p.PkgPath, "_test"), ".test")
-		if !isExtra[p.PkgPath] && !isExtra[base] {
+		if !isExtra[p.PkgPath] {
 			pkgs = append(pkgs, p)
 		}
 	}

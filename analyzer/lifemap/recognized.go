@@ -56,6 +56,17 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 		if len(m.Entries[i].Loops) == 0 && m.Entries[i].Provenance.Confidence == model.ConfidenceInferred {
 			m.Entries[i] = e
 			replaced[i] = true
+			continue
+		}
+		if m.Entries[i].Provenance.Confidence == model.ConfidenceInferred {
+			// an entry both inferred: the recognizer's exits follow the IR's paths (result
+			// cells, the launch, the bound, a resume state), and its ids the calls it reaches
+			if len(e.Exits) > 0 {
+				m.Entries[i].Exits = e.Exits
+			}
+			if len(m.Entries[i].IDs) == 0 {
+				m.Entries[i].IDs = e.IDs
+			}
 		}
 	}
 	// An entry the lifecycle pass inferred from names only keeps the loops the recognizer

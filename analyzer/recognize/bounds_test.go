@@ -29,6 +29,12 @@ func TestBoundsExitsIDs(t *testing.T) {
 			exits: map[int]string{46: "failed (error)", 66: "completed (goal_reached)"}},
 		{entry: "limitagent.Flow.Run", bound: "inv.MaxLLMCalls", def: "", optional: true, onBound: model.OnBoundError,
 			exits: map[int]string{40: "failed (max_steps)", 44: "failed (error)", 49: "completed (goal_reached)"}},
+		{entry: "deepbound.Flow.Run", bound: "inv.MaxLLMCalls", optional: true, onBound: model.OnBoundError,
+			exits: map[int]string{58: "failed (max_steps)", 62: "failed (error)", 67: "completed (goal_reached)"}},
+		{entry: "deepbound.Runner.Run", bound: "r.Params.MaxIterations", optional: true, onBound: model.OnBoundSilent,
+			exits: map[int]string{39: "failed (error)", 42: "completed", 46: "failed (error)", 52: "completed (goal_reached)"}},
+		{entry: "chatresume.Chatter.Chat",
+			exits: map[int]string{63: "not_started", 71: "failed (error)", 74: "completed (goal_reached)", 76: "waiting"}},
 		{entry: "idagent.Engine.Run", ids: []string{"minted 31", "minted 35", "parent 35"},
 			exits: map[int]string{51: "failed (error)", 55: "completed (goal_reached)"}},
 	}

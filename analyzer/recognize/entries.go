@@ -24,7 +24,20 @@ type reach struct {
 	returns bool
 }
 
+// reaches maps each function that reaches a turn loop to how. A loop reached only through a
+// tool call site (a tool that runs an agent: the child run's loop) counts for a function only
+// when it reaches no loop otherwise.
 func (r *rec) reaches() map[int]*reach {
+	strict, full := r.reach(true), r.reach(false)
+	for id := range full {
+		if s := strict[id]; s != nil && len(s.loops) > 0 {
+			full[id] = s
+		}
+	}
+	return full
+}
+
+func (r *rec) reach(skipTools bool) map[int]*reach {
 	out := map[int]*reach{}
 	get := func(id int) *reach {
 		x := out[id]
@@ -68,7 +81,12 @@ func (r *rec) reaches() map[int]*reach {
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
 				c := &g.Calls[ref.Call]
-				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup"
+				if skipTools && r.toolSite(c) {
+					// a tool that runs an agent: the loop is the child run's, not the caller's
+					continue
+				}
+				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -87,10 +105,25 @@ func (r *rec) reaches() map[int]*reach {
 	return out
 }
 
+// toolSite reports whether c is a recognized tool call site, or a call through an interface
+// method the recognized tool call sites call through.
+func (r *rec) toolSite(c *ir.Call) bool {
+	if c.Abstract != "" && r.toolAbstract[c.Abstract] {
+		return true
+	}
+	return r.toolPos[pos(c.Pos)]
+}
+
 // entries lists the run entries: exported functions (or methods an exported interface
 // exposes) that reach a turn loop, confirmed or vetoed by run_entry rules.
 func (r *rec) entries() []model.Entry {
 	r.toolAbstract = map[string]bool{}
+	r.toolPos = map[model.Position]bool{}
+	for _, l := range r.order {
+		for _, tc := range l.Map.ToolCalls {
+			r.toolPos[tc.Pos] = true
+		}
+	}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
@@ -279,6 +312,9 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			switch {
 			case launched && concOnly, streams(ret):
 				ex.Outcome = model.OutcomeStarted
+			case ret.Resume && !allResume(f):
+				// hands back the state the caller passes in again: the run waits for input
+				ex.Outcome = string(model.StatusWaiting)
 			case atBound:
 				ex.Outcome, ex.StopReason = string(model.StatusCompleted), boundReason
 			default:
@@ -300,6 +336,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					ex.StopReason = sr
 				}
 			}
+		}
+		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
+			// returned because the run pauses for input or approval: it waits, to be resumed
+			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
 		out = append(out, ex)
 	}
@@ -327,28 +367,47 @@ func (r *rec) atBound(f *ir.Func, ret ir.Return) (bool, model.StopReason) {
 	if ok, sr := at(ret.Pos, false); ok {
 		return ok, sr
 	}
-	if ret.Err == nil || (ret.Err.Kind != ir.ValCall && ret.Err.Kind != ir.ValError) || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+	// the error of a helper (possibly wrapped, through helpers) whose only error is the bound's
+	var only func(f *ir.Func, ret ir.Return, depth int) (bool, model.StopReason)
+	only = func(f *ir.Func, ret ir.Return, depth int) (bool, model.StopReason) {
+		if depth > 3 || ret.Err == nil || (ret.Err.Kind != ir.ValCall && ret.Err.Kind != ir.ValError) || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+			return false, ""
+		}
+		for _, t := range f.Calls[ret.Err.Call].Targets {
+			g := r.p.Funcs[t]
+			var bound bool
+			var sr model.StopReason
+			others := false
+			for _, gr := range g.Returns {
+				if gr.Err == nil || gr.Err.Kind == ir.ValNil {
+					continue
+				}
+				if ok, s := at(gr.Pos, true); ok {
+					bound, sr = true, s
+				} else if ok, s := only(g, gr, depth+1); ok {
+					bound, sr = true, s
+				} else {
+					others = true
+				}
+			}
+			if bound && !others {
+				return true, sr
+			}
+		}
 		return false, ""
 	}
-	for _, t := range f.Calls[ret.Err.Call].Targets {
-		var bound bool
-		var sr model.StopReason
-		others := false
-		for _, gr := range r.p.Funcs[t].Returns {
-			if gr.Err == nil || gr.Err.Kind == ir.ValNil {
-				continue
-			}
-			if ok, s := at(gr.Pos, true); ok {
-				bound, sr = true, s
-			} else {
-				others = true
-			}
-		}
-		if bound && !others {
-			return true, sr
+	return only(f, ret, 0)
+}
+
+// allResume reports whether every successful return of f hands back a resume state (then
+// the state is just the updated conversation, not a sign of waiting).
+func allResume(f *ir.Func) bool {
+	for _, r := range f.Returns {
+		if r.Err != nil && r.Err.Kind == ir.ValNil && !r.Resume {
+			return false
 		}
 	}
-	return false, ""
+	return true
 }
 
 // returnsFunc reports whether ret returns a stream or function value that is not nil.
@@ -420,7 +479,7 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 200; d++ {
+	for d := 0; len(queue) > 0 && d < 1500; d++ {
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {

@@ -61,13 +61,17 @@ type rec struct {
 	loops   map[string]*Loop // by "func:loop"
 	order   []*Loop
 	cands   map[*Loop][]*site
+	// extra are the candidates a loop got as one more caller's driver of a step function.
+	extra map[*Loop]map[*site]bool
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
+	// toolPos are the positions of the recognized tool call sites.
+	toolPos map[model.Position]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
@@ -76,7 +80,10 @@ func Recognize(p *ir.Program, o Options) *Result {
 			// a callback handed to a function that calls its parameter runs during the call
 			// (withSpan(async () => { loop }), runWithLifecycle(executor)): the call is its caller
 			for _, a := range c.ArgFuncs {
-				if a != f.ID && r.callsParam(c.Targets) {
+				// (a closure written into a call of a callee the program does not hold,
+				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
+				// launch, see reaches; a function only named there may be a handler it keeps)
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 				}
 			}
@@ -91,6 +98,34 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 	}
 	r.engineLoops()
+	// A call that only carries another candidate's result on (a helper returning the pending
+	// tool calls of a reply it was handed) is not a model call of its own.
+	for _, l := range r.order {
+		carried := map[ir.CallRef]bool{}
+		for _, s := range r.cands[l] {
+			if s.c.Flow != nil {
+				for _, ref := range s.c.Flow.Carriers {
+					if ref != (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+						carried[ref] = true
+					}
+				}
+			}
+		}
+		own := false
+		for _, s := range r.cands[l] {
+			own = own || !r.extra[l][s]
+		}
+		kept := r.cands[l][:0]
+		for _, s := range r.cands[l] {
+			if own && r.extra[l][s] {
+				continue // a loop with model calls of its own takes no other driver's step function
+			}
+			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
+				kept = append(kept, s)
+			}
+		}
+		r.cands[l] = kept
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -292,12 +327,18 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		case "channel", "iterator":
 			s.evidence = append(s.evidence, "result delivered over "+map[string]string{"channel": "a channel", "iterator": "an iterator"}[fl.Delivery])
 		}
+		read := ""
 		for _, fd := range fl.Fields {
 			if toolFieldRe.MatchString(fd) && !strings.EqualFold(fd, "content") {
-				s.score += 0.5
-				s.evidence = append(s.evidence, "reads "+fd)
-				break
+				// the field named as a whole (ToolCalls) before one it prefixes (ToolCallID)
+				if m := toolFieldRe.FindString(fd); read == "" || len(m) == len(fd) && len(toolFieldRe.FindString(read)) != len(read) {
+					read = fd
+				}
 			}
+		}
+		if read != "" {
+			s.score += 0.5
+			s.evidence = append(s.evidence, "reads "+read)
 		}
 	}
 	for _, k := range c.Keys {
@@ -438,23 +479,71 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch)
-	if holder == nil {
-		return
+	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
+			// the function runs again only through the tools it dispatches: each tool starts a
+			// child run (a tree of runs as deep as the tools nest), not the next step of this one
+			continue
+		}
+		key := fmt.Sprintf("%d:%d", h.f.ID, h.loop)
+		l := r.loops[key]
+		if l == nil {
+			l = r.newLoop(h.f, h.loop)
+			r.loops[key] = l
+			r.order = append(r.order, l)
+		}
+		r.cands[l] = append(r.cands[l], s)
+		if i > 0 {
+			if r.extra[l] == nil {
+				r.extra[l] = map[*site]bool{}
+			}
+			r.extra[l][s] = true
+		}
 	}
-	if loopID < 0 && !r.recursiveAvoiding(holder, s) {
-		// the function runs again only through the tools it dispatches: each tool starts a
-		// child run (a tree of runs as deep as the tools nest), not the next step of this one
-		return
+}
+
+// holder is a loop (or, with loop -1, a recursion) of a function.
+type holder struct {
+	f    *ir.Func
+	loop int
+}
+
+// turnLoops returns the loops that repeat the decision of call c in f: the one turnLoop finds,
+// and when that is a caller's, every caller's (a step function driven by RunToCompletion and
+// by an iterator's loop alike).
+func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
+	h, l := r.turnLoop(f, c, 0, map[int]bool{}, strong, climb)
+	if h == nil {
+		return nil
 	}
-	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
-	l := r.loops[key]
-	if l == nil {
-		l = r.newLoop(holder, loopID)
-		r.loops[key] = l
-		r.order = append(r.order, l)
+	out := []holder{{h, l}}
+	if h.ID == f.ID || h.ID == f.Parent || !strong && !climb {
+		return out
 	}
-	r.cands[l] = append(r.cands[l], s)
+	// the step function was reached through callers: collect the other callers' loops
+	var walk func(g *ir.Func, d int, vis map[int]bool)
+	walk = func(g *ir.Func, d int, vis map[int]bool) {
+		if d > 3 || vis[g.ID] || len(r.callers[g.ID]) > 4 {
+			return
+		}
+		vis[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			cf := r.p.Funcs[ref.Func]
+			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				dup := false
+				for _, x := range out {
+					dup = dup || x.f.ID == hh.ID && x.loop == ll
+				}
+				if !dup {
+					out = append(out, holder{hh, ll})
+				}
+			} else {
+				walk(cf, d+1, vis)
+			}
+		}
+	}
+	walk(f, 0, map[int]bool{})
+	return out
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
@@ -472,8 +561,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, li := range loops {
 		l := f.Loops[li]
-		if c != nil && l.OverCall == c.ID {
-			continue
+		if c != nil && l.OverCall == c.ID || l.Retry {
+			continue // the drain of the call's own stream; a retry around the call
 		}
 		if repeats(l.Kind) {
 			return f, li
@@ -770,7 +859,7 @@ func (r *rec) profileTools(l *Loop) {
 			l.Map.ParallelTools = l.Map.ParallelTools || par
 			return
 		}
-		if len(c.Targets) > 8 || d > 8 {
+		if len(c.Targets) > 8 || d > 14 {
 			return
 		}
 		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
@@ -831,8 +920,17 @@ func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
 }
 
 // launched reports whether g runs concurrently relative to the loop's function: it, or a
-// closure between it and the loop's function, is launched with go or an errgroup.
+// closure between it and the loop's function, is launched with go or an errgroup, or it is
+// called only from code so launched (a tool executor called from a goroutine per tool call).
 func (r *rec) launched(g, holder *ir.Func) bool {
+	return r.launchedDepth(g, holder, 0, map[int]bool{})
+}
+
+func (r *rec) launchedDepth(g, holder *ir.Func, depth int, seen map[int]bool) bool {
+	if seen[g.ID] {
+		return false
+	}
+	seen[g.ID] = true
 	for x := g; x != nil && x.ID != holder.ID; {
 		if x.Launch == "go" || x.Launch == "errgroup" {
 			return true
@@ -842,7 +940,20 @@ func (r *rec) launched(g, holder *ir.Func) bool {
 		}
 		x = r.p.Funcs[x.Parent]
 	}
-	return false
+	if g.ID == holder.ID || g.Parent >= 0 || depth >= 3 {
+		return false
+	}
+	callers := r.callers[g.ID]
+	if len(callers) == 0 || len(callers) > 4 {
+		return false
+	}
+	for _, ref := range callers {
+		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, depth+1, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 func calleeName(c *ir.Call) string {
@@ -914,21 +1025,12 @@ func (r *rec) bound(l *Loop) {
 			best, bestFunc = b, f
 		}
 	}
-	if best == nil && l.LoopID >= 0 {
-		// helpers called in the loop that compare a counter and leave
-		for _, c := range f.Calls {
-			if !contains(c.Loops, l.LoopID) {
-				continue
-			}
-			for _, t := range c.Targets {
-				g := r.p.Funcs[t]
-				for i := range g.Branches {
-					if g.Branches[i].Loop < 0 && best == nil {
-						best, bestFunc = &g.Branches[i], g
-					}
-				}
-			}
-		}
+	stops := false
+	for _, ss := range f.Stops {
+		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
+	}
+	if best == nil && l.LoopID >= 0 && !stops {
+		best, bestFunc = r.helperBound(f, l.LoopID)
 	}
 	if best == nil {
 		for _, ss := range f.Stops {
@@ -1000,6 +1102,51 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// helperBound finds a bound checked in the helpers the loop calls (a state machine's step,
+// an invocation's call counter), nearest first, up to three calls below the loop: a counter
+// comparison outside any loop of the helper that leaves it. Dynamic calls with many
+// implementations are not followed.
+func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
+	seen := map[int]bool{f.ID: true}
+	var level []int
+	for _, c := range f.Calls {
+		if !contains(c.Loops, loop) || len(c.Targets) > 3 {
+			continue
+		}
+		for _, t := range c.Targets {
+			if !seen[t] {
+				seen[t] = true
+				level = append(level, t)
+			}
+		}
+	}
+	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+		var next []int
+		for _, t := range level {
+			g := r.p.Funcs[t]
+			for i := range g.Branches {
+				// a limit kept in the run's state or configuration, not a collection's end
+				if b := &g.Branches[i]; b.Loop < 0 && b.Bound.Kind != "call" && b.Bound.Kind != "other" {
+					return b, g
+				}
+			}
+			for _, c := range g.Calls {
+				if len(c.Loops) > 0 || len(c.Targets) > 3 || c.Concurrent != "" {
+					continue
+				}
+				for _, u := range c.Targets {
+					if !seen[u] {
+						seen[u] = true
+						next = append(next, u)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	return nil, nil
 }
 
 // raisedAfter returns a return of f after loop id (outside it) that raises an error naming

@@ -246,3 +246,20 @@ func TestProfileEngineAndTools(t *testing.T) {
 		t.Errorf("profile model call in a helper / tool through submit: %s", describe(res))
 	}
 }
+
+// TestChildRunThroughTool: a tool that runs another agent starts a child run; the parent's
+// entry lists its own loop only, the tool implementation is no entry, and the child agent is
+// one of its own.
+func TestChildRunThroughTool(t *testing.T) {
+	res := recognizeShapes(t)
+	e := entry(res, "subagent.Agent.Run")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Func != "subagent.Agent.Run" {
+		t.Fatalf("subagent.Agent.Run: want its own loop only, got %s", describe(res))
+	}
+	if entry(res, "subagent.Delegate.Call") != nil {
+		t.Errorf("the delegate tool is not a run entry")
+	}
+	if c := entry(res, "subagent.Researcher.Research"); c == nil || len(c.Loops) != 1 {
+		t.Errorf("the child agent's entry: %+v", c)
+	}
+}

@@ -26,6 +26,8 @@ type builder struct {
 	// classes that assign each field of their instance (fieldFacts).
 	incFields   map[string]bool
 	fieldOwners map[string][]*class
+	// helperFlows memoizes followHelper (key: helper, depth, parameters).
+	helperFlows sync.Map
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex

@@ -136,12 +136,39 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.key == "" && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
+				// resolved when one class of the program alone defines a method of that name
+				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
+					if ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]; len(ms) == 1 {
+						tg.fns = ms
+					}
+				}
+			}
 			if tg.abstract != "" && c.Abstract == "" {
 				c.Abstract = tg.abstract
 			}
 			if tg.cls != nil {
 				tg.fns = append(tg.fns, tg.cls.ctor()...)
 				c.Keys = append(c.Keys, tg.cls.key)
+				p := b.parentIn(fs, n)
+				for p != nil && (p.Kind == "conditional_expression" || p.Kind == "parenthesized_expression" || p.Kind == "boolean_operator") {
+					p = b.parentIn(fs, p) // with (nullcontext() if off else Manager(...)):
+				}
+				entered := false
+				if p != nil && p.Kind == "argument_list" {
+					// stack.enter_context(Manager(...)) / enter_async_context
+					if pc := b.parentIn(fs, p); pc != nil && m.t.calls[pc.Kind] {
+						ct := calleeText(m, pc)
+						entered = strings.HasSuffix(ct, ".enter_context") || strings.HasSuffix(ct, ".enter_async_context")
+					}
+				}
+				if p != nil && (p.Kind == "with_item" || p.Kind == "as_pattern") || entered {
+					// with Manager(...): its __enter__ and __exit__ run here
+					for _, meth := range []string{"__enter__", "__aenter__", "__exit__", "__aexit__"} {
+						tg.fns = append(tg.fns, methodOf(tg.cls, meth, false)...)
+					}
+				}
 			}
 			seen := map[int]bool{}
 			for _, t := range tg.fns {
@@ -294,6 +321,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
 	b.directives()
@@ -367,6 +395,9 @@ func (b *builder) returns(fs *fnState) {
 			}
 		}
 		b.reach(fs, &r, n.Start)
+		if !t.raises[n.Kind] {
+			r.Waiting = b.underPause(fs, n)
+		}
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
@@ -451,9 +482,9 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
-	// only calls into functions of the set matter (they may start the run)
+	// only calls into functions of the set, or handed closures, matter (they may start the run)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && len(fs.f.Calls[i].Targets) > 0 {
+		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
@@ -812,4 +843,28 @@ func (b *builder) directives() {
 			add(k.mod, node.Line, k.key+"."+n)
 		}
 	}
+}
+
+// pauseWords name the states in which a run waits for someone (an interruption for human
+// input, a pending approval).
+var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
+
+// underPause reports whether the statement n runs because a condition naming a pause holds:
+// the nearest if whose then-branch holds it tests an interruption or approval.
+func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
+	m := fs.mod
+	child := n
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
+		if !m.t.ifs[p.Kind] {
+			continue
+		}
+		if cons := p.Child("consequence"); cons == nil || cons != child && !(cons.Start <= child.Start && child.End <= cons.End) {
+			continue
+		}
+		// the nearest test decides: a resumed pause (if state.step is Interruption: ...)
+		// holds a whole turn whose returns say why it ended
+		c := strings.ToLower(m.text(p.Child("condition")))
+		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
+	}
+	return false
 }

@@ -1070,7 +1070,10 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 				}
 				seen[t] = true
 				before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
-				b.follow(fl, scope(tg), r2, e2, nil, depth+1, seen)
+				part := b.followHelper(tg, r2, e2, depth+1)
+				fl.Checked = append(fl.Checked, part.Checked...)
+				fl.Iterated = append(fl.Iterated, part.Iterated...)
+				fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
 				// a selection in the helper whose callable the helper hands back (returns
 				// it, or passes it on) runs where the caller uses what the helper gives:
 				// the call of the helper stands for the tool call site
@@ -1086,6 +1089,37 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 		}
 	}
 	return followed
+}
+
+// followHelper is what following a value into helper tg (its parameters r2, e2) finds,
+// memoized: the same helper receives the same parameters from many call sites. It is
+// computed afresh (only tg seen), so it does not depend on which flow asked first.
+func (b *builder) followHelper(tg *fnState, r2, e2 map[string]bool, depth int) *ir.Flow {
+	key := helperKey(tg.f.ID, depth, r2, e2)
+	if v, ok := b.helperFlows.Load(key); ok {
+		return v.(*ir.Flow)
+	}
+	part := &ir.Flow{}
+	b.follow(part, scope(tg), r2, e2, nil, depth, map[int]bool{tg.f.ID: true})
+	v, _ := b.helperFlows.LoadOrStore(key, part)
+	return v.(*ir.Flow)
+}
+
+func helperKey(id, depth int, r2, e2 map[string]bool) string {
+	var sb strings.Builder
+	sb.WriteString(itoa(id))
+	sb.WriteByte(':')
+	sb.WriteString(itoa(depth))
+	for _, set := range []map[string]bool{r2, e2} {
+		ks := make([]string, 0, len(set))
+		for k := range set {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		sb.WriteByte('|')
+		sb.WriteString(strings.Join(ks, ","))
+	}
+	return sb.String()
 }
 
 // maxFollow is how many helper calls deep a result and its elements are followed: a

@@ -69,6 +69,63 @@ func (b *builder) lower(fs *fnState) {
 		return
 	}
 	b.walk(fs, fs.body, walkState{top: true})
+	b.collectedTasks(fs)
+}
+
+// collectedTasks marks the closures pushed onto a collection that is then handed to a
+// Promise.all-style call (tasks.push(async () => run(call)); await Promise.all(tasks.map(t =>
+// t()))): they run together.
+func (b *builder) collectedTasks(fs *fnState) {
+	m := fs.mod
+	var alls []string
+	for _, ci := range fs.callInfo {
+		callee := calleeText(m, ci.node)
+		last := callee[strings.LastIndexByte(callee, '.')+1:]
+		if concurrentAll[callee] || concurrentAll[last] && last != "race" {
+			alls = append(alls, m.text(ci.node.Child("arguments")))
+		}
+	}
+	if len(alls) == 0 {
+		return
+	}
+	for _, ci := range fs.callInfo {
+		fn := strip(ci.node.Child("function"))
+		if fn == nil || !m.t.members[fn.Kind] || !appendMeths[m.text(fn.Child(m.t.memberProp))] {
+			continue
+		}
+		coll := m.text(strip(fn.Child("object")))
+		handed := false
+		for _, a := range alls {
+			handed = handed || identIn(a, coll)
+		}
+		if !handed {
+			continue
+		}
+		for _, a := range ci.node.Child("arguments").NamedChildren() {
+			if k := fs.kidsByNode[strip(a)]; k != nil && k.f.Launch == "" {
+				k.f.Launch = "all"
+			}
+		}
+	}
+}
+
+// identIn reports whether name occurs in s as a whole identifier (not a property).
+func identIn(s, name string) bool {
+	word := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; name != "" && i+len(name) <= len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
@@ -93,6 +150,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		return
 	case t.whiles[n.Kind] || t.dos[n.Kind] || t.cfors[n.Kind]:
 		id := b.addLoop(fs, n, ir.LoopFor, st)
+		fs.f.Loops[id].Retry = retryLoop(m, n)
 		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
 		c := n.Child("condition")
 		if c != nil {
@@ -357,4 +415,65 @@ func mentions(m *module, n *syntax.Node, vars map[string]bool) bool {
 	}
 	walk(n)
 	return found
+}
+
+// failureWords name a failure in a condition (if (finish.kind === 'error'), if err, if
+// attempt < max_retries).
+var failureWords = regexp.MustCompile(`(?i)(err|fail|retry|retries|abort|timeout|timed|exception|status|attempt)`)
+
+// retryLoop reports whether a loop only repeats after a failure: its body ends by leaving
+// (return, raise, break; a try whose block ends so), and every continue of it is in a catch
+// clause or in a branch that handles a failure (its condition names one, or it raises). Such
+// a loop re-issues one call (a provider retry); a turn loop goes on after the tools ran.
+func retryLoop(m *module, loop *syntax.Node) bool {
+	t := m.t
+	body := loop.Child("body")
+	if body == nil {
+		return false
+	}
+	var leaves func(n *syntax.Node) bool
+	leaves = func(n *syntax.Node) bool {
+		switch {
+		case n == nil:
+			return false
+		case t.returns[n.Kind] || t.raises[n.Kind] || t.breaks[n.Kind]:
+			return true
+		case t.blocks[n.Kind]:
+			return leaves(lastStmt(n))
+		case t.tries[n.Kind]:
+			return leaves(n.Child("body"))
+		}
+		return false
+	}
+	if !leaves(lastStmt(body)) {
+		return false
+	}
+	ok := true
+	var walk func(n *syntax.Node, fail bool)
+	walk = func(n *syntax.Node, fail bool) {
+		if !ok || n == nil {
+			return
+		}
+		switch {
+		case t.continues[n.Kind]:
+			ok = fail
+			return
+		case t.funcs[n.Kind] || t.lambdas[n.Kind] || t.classes[n.Kind] || t.whiles[n.Kind] || t.dos[n.Kind] ||
+			t.cfors[n.Kind] || t.foreachs[n.Kind]:
+			return
+		case t.catches[n.Kind]:
+			fail = true
+		case t.ifs[n.Kind]:
+			if failureWords.MatchString(m.text(n.Child("condition"))) {
+				fail = true
+			}
+		case t.blocks[n.Kind] && raisesIn(t, n):
+			fail = true
+		}
+		for _, c := range n.Children {
+			walk(c, fail)
+		}
+	}
+	walk(body, false)
+	return ok
 }

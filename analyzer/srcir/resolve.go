@@ -366,10 +366,35 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		}
 		return target{}
 	case n.Kind == "call" || n.Kind == "call_expression":
-		// super().m handled above; a factory's result: unknown
+		// a factory's result: the callee's annotated return type (get_trace_provider() ->
+		// TraceProvider); super().m is handled above
+		fn := n.Child("function")
+		if fn == nil || m.text(fn) == "super" {
+			return target{}
+		}
+		ft := b.resolveExpr(fs, fn, depth+1)
+		if ft.cls != nil {
+			return target{inst: []*class{ft.cls}} // Cls(...).method(): an instance
+		}
+		if tr := b.returnType(ft.fns); !tr.empty() {
+			return target{inst: tr.cls, key: tr.ext}
+		}
 		return target{}
 	}
 	return target{}
+}
+
+// returnType is the annotated return type shared by functions (the first that has one).
+func (b *builder) returnType(fns []*fnState) typeRef {
+	for _, f := range fns {
+		if f.async || f.gen {
+			continue // a coroutine or generator is not its annotated value until awaited/drained
+		}
+		if tr := b.typeOf(f.mod, f.node.Child("return_type")); !tr.empty() {
+			return tr
+		}
+	}
+	return typeRef{}
 }
 
 func enclosingClass(fs *fnState) *class {

@@ -67,7 +67,7 @@ func (b *builder) start(f *fact, resume bool) *runB {
 // build groups the facts into invocations (runs) and steps, then emits them.
 func (b *builder) build(facts []*fact, firstLine int) {
 	explicitInputs := b.mode == "debug" || b.mode == "values"
-	for _, f := range facts {
+	for fi, f := range facts {
 		r := b.cur
 		if r == nil {
 			r = b.start(f, false)
@@ -101,6 +101,24 @@ func (b *builder) build(facts []*fact, firstLine int) {
 		}
 		if r.interrupted && f.k != fInterrupt {
 			// work after a pause is the resume (Command(resume=…) or None on the same thread)
+			if prev := r; b.mode == "updates" && !prev.breakpoint && !prev.pauseInferred && len(prev.byCall) == 0 && f.k == fTool && !f.synthetic {
+				// the resume starts with a node's ToolMessages for calls the paused run left
+				// pending: interrupt() was inside that node (a node that called interrupt() runs
+				// again from the start on resume), so those calls ran before the pause too
+				pend := map[string]bool{}
+				for _, id := range prev.pending() {
+					pend[id] = true
+				}
+				for _, g := range facts[fi:] {
+					if g.line != f.line || g.k != fTool {
+						break
+					}
+					if pend[g.id] && !g.synthetic {
+						c := b.call(prev, &fact{id: g.id, name: g.name, line: prev.line, ts: g.ts})
+						c.ended, c.interrupted = true, true
+					}
+				}
+			}
 			r = b.start(f, true)
 		}
 		if f.k == fModel && r.toolsAfter == 0 && len(r.pending()) > 0 {
@@ -128,7 +146,7 @@ func (b *builder) build(facts []*fact, firstLine int) {
 			for _, id := range f.calls {
 				r.stepOf[id] = st // the step a call of this id joins (the latest request wins)
 			}
-		case fRewrite:
+		case fRewrite, fNode:
 		case fToolStart:
 			b.call(r, f)
 		case fTool:

@@ -223,6 +223,7 @@ const (
 	fNext                  // a checkpoint saying which nodes run next (debug)
 	fTaskStart             // a node's task started (debug), its input naming no tool call
 	fTaskEnd               // a node's task ended (debug task_result)
+	fNode                  // a node's update that holds no message (updates)
 )
 
 type fact struct {
@@ -345,6 +346,7 @@ func (r *reader) updates(data json.RawMessage, line int) error {
 				Messages json.RawMessage `json:"messages"`
 			}
 			if json.Unmarshal(u, &up) != nil || len(up.Messages) == 0 {
+				r.add("updates", &fact{k: fNode, line: line, node: k}) // the node ran, no message
 				continue
 			}
 			ms := rawList(up.Messages)

@@ -216,3 +216,40 @@ func TestConversationJoin(t *testing.T) {
 		t.Errorf("first session has %d runs, want 2", len(tree.Sessions[0].Runs))
 	}
 }
+
+// TestUnexportedParent: a chain span (a step) whose parent span was never exported leaves its run
+// open, unless the run stopped with a requested call unanswered (an approval pause: waiting); an
+// agent span whose parent is elsewhere ended with its own end.
+func TestUnexportedParent(t *testing.T) {
+	span := func(id, parent, kind string, extra ...string) string {
+		attrs := append([]string{fmt.Sprintf(`{"key":"openinference.span.kind","value":{"stringValue":%q}}`, kind)}, extra...)
+		p := ""
+		if parent != "" {
+			p = `"parentSpanId":"` + parent + `",`
+		}
+		return fmt.Sprintf(`{"traceId":"0000000000000000000000000000000a","spanId":"%s",%s"name":"%s","startTimeUnixNano":"1000000000","endTimeUnixNano":"2000000000","attributes":[%s]}`, id, p, kind, strings.Join(attrs, ","))
+	}
+	call := `{"key":"llm.output_messages.0.message.tool_calls.0.tool_call.id","value":{"stringValue":"c1"}}`
+	name := `{"key":"llm.output_messages.0.message.tool_calls.0.tool_call.function.name","value":{"stringValue":"refund"}}`
+	body := func(spans ...string) string {
+		return `{"resourceSpans":[{"scopeSpans":[{"spans":[` + strings.Join(spans, ",") + `]}]}]}` + "\n"
+	}
+	for _, tt := range []struct {
+		name, in string
+		want     model.RunStatus
+	}{
+		{"step under an unexported agent", body(span("0000000000000002", "0000000000000009", "LLM"), span("0000000000000001", "00000000000000ff", "CHAIN")), model.StatusRunning},
+		{"paused at a requested call", body(span("0000000000000002", "0000000000000001", "LLM", call, name), span("0000000000000001", "00000000000000ff", "CHAIN")), model.StatusWaiting},
+		{"agent with a remote parent", body(span("0000000000000002", "0000000000000001", "LLM"), span("0000000000000001", "00000000000000ff", "AGENT")), model.StatusCompleted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			evs, errs := decodeString(t, tt.in)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if got := model.Project(evs).Sessions[0].Runs[0].Status; got != tt.want {
+				t.Errorf("status %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -37,8 +37,19 @@ var Analyzer = &analysis.Analyzer{
 
 var profileFlag string
 
+// FactsOnly is Analyzer for a process that analyzes a package only for the facts its dependents
+// import (go vet -vettool on a dependency, VetxOnly): the same name, flag, facts and result
+// type, and the same facts, but its Result leaves out what only the package's own checks and
+// map read. The structural recognizer runs only when the pass found loops of its own: its
+// verdicts on those loops (dropped, cancellation) reach the facts; the loops it finds alone
+// reach only the Result. Entries are not computed.
+var FactsOnly *analysis.Analyzer
+
 func init() {
 	Analyzer.Flags.StringVar(&profileFlag, "profile", "", "comma-separated list of mapping profile files (JSON) to use besides the built-in ones")
+	factsOnly := *Analyzer // after the flags: the copy shares them
+	factsOnly.Run = analysisutil.Safe(func(pass *analysis.Pass) (any, error) { return runMode(pass, true) })
+	FactsOnly = &factsOnly
 }
 
 // Result is what the lifecycle pass knows about one package.
@@ -274,7 +285,10 @@ func loadTable(flag string) (*roles.Table, error) {
 	return t, nil
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass) (any, error) { return runMode(pass, false) }
+
+// runMode runs the pass; factsOnly skips what does not reach the facts (see FactsOnly).
+func runMode(pass *analysis.Pass, factsOnly bool) (any, error) {
 	table, err := loadTable(profileFlag)
 	if err != nil {
 		return nil, fmt.Errorf("lifecycle: %w", err)
@@ -331,7 +345,9 @@ func run(pass *analysis.Pass) (any, error) {
 			result.Loops = append(result.Loops, l)
 		}
 	}
-	a.recognizeLoops(result, table)
+	if !factsOnly || len(result.Loops) > 0 {
+		a.recognizeLoops(result, table)
+	}
 	// Loops reached through calls, to a fixpoint.
 	for _, f := range a.order {
 		for _, l := range f.loops {
@@ -374,7 +390,9 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(f.obj, f.summary)
 		}
 	}
-	result.Entries = a.entries()
+	if !factsOnly {
+		result.Entries = a.entries()
+	}
 	for name := range a.res.used {
 		result.Profiles = append(result.Profiles, name)
 	}

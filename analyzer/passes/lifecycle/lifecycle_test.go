@@ -1,9 +1,13 @@
 package lifecycle_test
 
 import (
+	"encoding/json"
+	"go/types"
+	"reflect"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -31,5 +35,41 @@ func TestReconciled(t *testing.T) {
 	cancel, ok := got[56]
 	if !ok || cancel {
 		t.Errorf("turn loop at line 56: found %v, checks cancel %v; want found, not checked", ok, cancel)
+	}
+}
+
+// TestFactsOnlySameFacts: FactsOnly (go vet -vettool on a dependency) exports the same facts
+// as Analyzer on every test package, those whose loops the recognizer drops or re-judges
+// included.
+func TestFactsOnlySameFacts(t *testing.T) {
+	pkgs := []string{"fw", "a", "recon"}
+	facts := func(a *analysis.Analyzer) map[string]string {
+		out := map[string]string{}
+		for _, r := range analysistest.Run(t, analysistest.TestData(), a, pkgs...) {
+			for obj, fs := range r.Facts {
+				for _, f := range fs {
+					js, err := json.Marshal(f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out[types.ObjectString(obj, nil)+" "+reflect.TypeOf(f).String()] = string(js)
+				}
+			}
+		}
+		return out
+	}
+	want, got := facts(lifecycle.Analyzer), facts(lifecycle.FactsOnly)
+	if len(want) == 0 {
+		t.Fatal("no facts")
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s:\nFactsOnly %s\nAnalyzer  %s", k, got[k], w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: only FactsOnly exports %s", k, g)
+		}
 	}
 }

@@ -298,6 +298,8 @@ type runB struct {
 	next []*runB
 	// asks are the approval requests the run stopped at (NoResult tool spans, see settle).
 	asks []*callB
+	// unexported: a top of the run hangs from a span that was never exported (see emitInferred)
+	unexported bool
 }
 
 type stepB struct {
@@ -385,12 +387,17 @@ func (b *Builder) emitInferred(t *trace, spans []*Span) {
 		if sp.End.After(r.end) {
 			r.end = sp.End
 		}
-		if !sp.Ended || sp.Parent != "" && sp.Err == nil {
-			// a top whose parent span is not in the input hangs from a span that was never
-			// exported: spans are exported when they end, so the enclosing run has not ended
-			// (or its end was lost). Unless an error left the top (the run failed there), the
-			// run is open, whatever its children say.
+		if !sp.Ended {
 			r.ended = false
+		}
+		if sp.Parent != "" && sp.Err == nil && sp.Layer != Run && sp.Layer != Agent {
+			// a step or call whose parent span is not in the input hangs from a span that was
+			// never exported: spans are exported when they end, so the run enclosing it has not
+			// ended (or its end was lost). Unless an error left the top (the run failed there) or
+			// the run stopped at an approval, the run is open, whatever its children say (see
+			// emitTurn). A run or agent span whose parent is elsewhere (a caller's span in another
+			// service) ended with its own end.
+			r.unexported = true
 		}
 	}
 	if r.agent == "" {
@@ -1079,7 +1086,7 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 		}
 		waiting = append(waiting, Request{ID: c.sp.ID, Name: c.sp.Tool})
 	}
-	if !sg.ended {
+	if !sg.ended || r.unexported && status == model.StatusCompleted && len(waiting) == 0 {
 		return nil, false // live: run and turn are reported open
 	}
 	end := sg.end

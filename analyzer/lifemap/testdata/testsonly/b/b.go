@@ -1,0 +1,5 @@
+// Package b is imported by a.
+package b
+
+// Step returns 1.
+func Step() int { return 1 }

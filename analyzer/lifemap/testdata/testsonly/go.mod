@@ -1,0 +1,3 @@
+module example.com/testsonly
+
+go 1.26
