@@ -516,6 +516,16 @@ func ProfileTable() (*roles.Table, error) { return loadTable(profileFlag) }
 // package's turn loops: the recognizer's sites carry no roles of their own, so CallReaches does
 // not see them.
 func (r *Result) LoopSiteVia(call *ast.CallExpr, role roles.Role) bool {
+	return r.loopSite(call, role, 4)
+}
+
+// LoopSite reports whether a call is itself a model or tool call site (by role) of one of the
+// package's turn loops.
+func (r *Result) LoopSite(call *ast.CallExpr, role roles.Role) bool {
+	return r.loopSite(call, role, 0)
+}
+
+func (r *Result) loopSite(call *ast.CallExpr, role roles.Role, maxDepth int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fset := r.st.pass.Fset
@@ -548,7 +558,7 @@ func (r *Result) LoopSiteVia(call *ast.CallExpr, role roles.Role) bool {
 			return true
 		}
 		fn, ok := calleeObj(r.st.pass.TypesInfo, c.Fun).(*types.Func)
-		if !ok || depth > 4 {
+		if !ok || depth >= maxDepth {
 			return false
 		}
 		g := r.st.funcs[fn.Origin()]

@@ -39,8 +39,12 @@ func run(pass *analysis.Pass) (any, error) {
 				return analysisutil.Render(pass.Fset, call.Fun, 40), true
 			}
 		}
-		if res.LoopSiteVia(call, roles.ToolCall) {
-			// a tool call site of a recognized turn loop, or a helper that runs one
+		return "", false
+	}
+	// recognized: a tool call site of a turn loop the structural recognizer found (no role
+	// binds it); only a tested error is followed for those
+	recognized := func(call *ast.CallExpr) (string, bool) {
+		if res.LoopSite(call, roles.ToolCall) {
 			return analysisutil.Render(pass.Fset, call.Fun, 40), true
 		}
 		return "", false
@@ -84,14 +88,17 @@ func run(pass *analysis.Pass) (any, error) {
 						continue
 					}
 					name, ok := isTool(call)
+					byRole := ok
 					if !ok {
-						continue
+						if name, ok = recognized(call); !ok {
+							continue
+						}
 					}
 					id, ok := s.Lhs[len(s.Lhs)-1].(*ast.Ident)
 					if !ok {
 						continue
 					}
-					if id.Name == "_" {
+					if id.Name == "_" && byRole {
 						analysisutil.Reportf(pass, id.Pos(), "error of tool call %s is assigned to _%s", name, consequence)
 						continue
 					}
@@ -103,7 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 						continue // a named result or a captured variable: the error travels on
 					}
 					stop := func(m ast.Node) bool { return analysisutil.Mentions(pass.TypesInfo, m, obj) }
-					if ret, found := analysisutil.Search(g, s, stop, analysisutil.IsReturn, true); found {
+					if ret, found := analysisutil.Search(g, s, stop, analysisutil.IsReturn, true); found && byRole {
 						d := analysis.Diagnostic{
 							Pos:     id.Pos(),
 							Message: "error of tool call " + name + " is not checked on every path" + consequence,
