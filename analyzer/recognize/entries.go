@@ -254,8 +254,14 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		if x != nil && x.returns && returnsFunc(ret) {
-			// hands the closure that runs the loop to the caller: what the caller drains decides
+			// hands the closure that runs the loop to the caller: what the caller drains decides,
+			// and the closure's returns say how the run it drives ends
 			launched, concOnly = true, false
+			for _, g := range r.p.Funcs {
+				if g.Parent == f.ID && g.Launch == "return" && reaches[g.ID] != nil {
+					out = append(out, r.exits(g, reaches, depth+1, seen)...)
+				}
+			}
 		}
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {

@@ -289,6 +289,9 @@ func run(pass *analysis.Pass) (any, error) { return runMode(pass, false) }
 
 // runMode runs the pass; factsOnly skips what does not reach the facts (see FactsOnly).
 func runMode(pass *analysis.Pass, factsOnly bool) (any, error) {
+	if factsOnly && isStd(pass) {
+		return &Result{}, nil // no facts, and no check reads this Result: the profiles are not even parsed
+	}
 	table, err := loadTable(profileFlag)
 	if err != nil {
 		return nil, fmt.Errorf("lifecycle: %w", err)
