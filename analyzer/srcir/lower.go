@@ -8,7 +8,6 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
 
-
 type callInfo struct {
 	node  *syntax.Node
 	loops []int
