@@ -67,6 +67,8 @@ type rec struct {
 	toolAbstract map[string]bool
 	// toolPos are the positions of the recognized tool call sites.
 	toolPos map[model.Position]bool
+	// toolOnly are the toolAbstract methods no other call runs: their implementations are tools.
+	toolOnly map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
