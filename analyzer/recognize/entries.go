@@ -124,19 +124,24 @@ func (r *rec) entries() []model.Entry {
 			r.toolPos[tc.Pos] = true
 		}
 	}
+	// the interface methods called at tool call sites, unless some other call outside tests
+	// runs them too (an agent interface both run at the top and handed to a loop as a tool)
+	other := map[string]bool{}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
 				continue
 			}
-			for _, l := range r.order {
-				for _, tc := range l.Map.ToolCalls {
-					if tc.Pos.File == c.Pos.File && tc.Pos.Line == c.Pos.Line {
-						r.toolAbstract[c.Abstract] = true
-					}
-				}
+			if r.toolPos[pos(c.Pos)] {
+				r.toolAbstract[c.Abstract] = true
+			} else if !f.Test {
+				other[c.Abstract] = true
 			}
 		}
+	}
+	r.toolOnly = map[string]bool{}
+	for k := range r.toolAbstract {
+		r.toolOnly[k] = !other[k]
 	}
 	reaches := r.reaches()
 	var out []model.Entry
@@ -213,7 +218,7 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 		return model.Provenance{}, false
 	}
 	for _, k := range f.Implements {
-		if r.toolAbstract[k] {
+		if r.toolOnly[k] {
 			// a tool implementation that runs an agent: the child run's entry is the
 			// tool call that reaches it
 			return model.Provenance{}, false

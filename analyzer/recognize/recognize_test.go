@@ -264,3 +264,12 @@ func TestChildRunThroughTool(t *testing.T) {
 		t.Errorf("the child agent's entry: %+v", c)
 	}
 }
+
+// TestAgentAlsoATool: an agent interface run at the top (Serve) and also handed to another
+// agent's loop as a tool keeps its implementations as entries.
+func TestAgentAlsoATool(t *testing.T) {
+	res := recognizeShapes(t)
+	if entry(res, "subagent.Agent.Run") == nil {
+		t.Errorf("subagent.Agent.Run implements Runnable.Run, a tool of Researcher but run by Serve too: want an entry")
+	}
+}
