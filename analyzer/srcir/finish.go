@@ -718,6 +718,13 @@ func (b *builder) mints(fs *fnState) {
 		if j := strings.LastIndexByte(last, '.'); j >= 0 {
 			last = last[j+1:]
 		}
+		if g := parentRead.FindStringSubmatch(last); g != nil {
+			// getCurrentTraceContext(): a nested run takes the caller's trace or span as its
+			// parent instead of opening its own
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source,
+				Text: fs.f.Calls[i].Text, Kind: "parent", Owners: []string{g[1]}})
+			continue
+		}
 		if !mintCalls[text] && !mintCalls[last] {
 			continue
 		}

@@ -1,6 +1,10 @@
 package srcir
 
-import "github.com/lifeline-dev/lifeline/analyzer/syntax"
+import (
+	"regexp"
+
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
 
 // table is one language's knowledge, as declarative data: which node kinds and fields of its
 // tree-sitter grammar play which part. The lowering (lower.go, flow.go) is shared.
@@ -111,6 +115,10 @@ var (
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",
 		"uuid_lib.uuid4", "generateId", "createId", "cuid")
+	// parentRead matches the calls that read the trace or run the caller is in (the
+	// ambient context a nested run joins): getCurrentTraceContext, get_current_trace,
+	// getCurrentRunTree; its group names the layer read. (A current span parents spans, not runs.)
+	parentRead = regexp.MustCompile(`(?i)^get_?current_?((?:trace|run_?tree|run)(?:_?context)?)$`)
 	// cancelCalls check cancellation (they raise or return when cancelled).
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",

@@ -2,9 +2,14 @@
 // (const result = await this.#loop(...); return result), and a loop whose turn ends in a
 // switch over the next step: a pending approval pauses the run (waiting), it does not end it.
 export class Delegator {
+  traceId = '';
   constructor(private model: any, private tools: Record<string, (a: unknown) => Promise<unknown>>) {}
 
   async run(input: string, opts: { maxTurns?: number; signal?: AbortSignal } = {}) {
+    // a nested run (this agent used as a tool) joins the caller's trace (parent); a top-level
+    // one mints its trace id
+    const parent = getCurrentTraceContext();
+    this.traceId = parent?.traceId ?? `trace_${crypto.randomUUID()}`;
     const result = await this.#loop(input, opts.maxTurns ?? 10, opts.signal);
     return result;
   }
@@ -48,6 +53,11 @@ export class Delegator {
 }
 
 class MaxTurnsError extends Error {}
+
+let current: { traceId: string } | undefined;
+function getCurrentTraceContext() {
+  return current;
+}
 
 class StreamResult {
   attach(p: Promise<void>) {}
