@@ -1147,6 +1147,7 @@ func (b *builder) returnsOf(fs *funcState) {
 		callBlocks[idx] = ci.Block()
 	}
 	sig := fn.Signature
+	f.Iterator = fn.Parent() != nil && sig.Results().Len() == 0 && isStream(sig)
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || blk == fn.Recover {
@@ -1226,6 +1227,9 @@ func (b *builder) returnsOf(fs *funcState) {
 				ret.Err = &e
 			}
 		}
+		if f.Iterator {
+			ret.Err = b.yielded(fs, r)
+		}
 		for i, l := range fs.loops {
 			if l.header != nil && reach(l.header, blk) {
 				ret.AfterLoops = append(ret.AfterLoops, i)
@@ -1295,6 +1299,78 @@ func carriesParam(fn *ssa.Function, v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// yielded says how an iterator body's return ends the run: the error it yielded last on the
+// return's straight path (failed), the consumer stopping (a false yield result leads here: the
+// caller cancelled the iteration), or nothing (the run's end).
+func (b *builder) yielded(fs *funcState, r *ssa.Return) *ir.Value {
+	yield := fs.fn.Params[0]
+	// yield itself, or a load of the cell it is kept in (a range-over-func body captures it)
+	isYieldVal := func(v ssa.Value) bool {
+		if v == yield {
+			return true
+		}
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			return false
+		}
+		al, ok := u.X.(*ssa.Alloc)
+		if !ok || al.Referrers() == nil {
+			return false
+		}
+		for _, r := range *al.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == al && st.Val == yield {
+				return true
+			}
+		}
+		return false
+	}
+	isYield := func(in ssa.Instruction) *ssa.Call {
+		if c, ok := in.(*ssa.Call); ok && isYieldVal(c.Common().Value) {
+			return c
+		}
+		return nil
+	}
+	blk, end := r.Block(), len(r.Block().Instrs)
+	seen := map[*ssa.BasicBlock]bool{}
+	for blk != nil && !seen[blk] {
+		seen[blk] = true
+		for i := end - 1; i >= 0; i-- {
+			if c := isYield(blk.Instrs[i]); c != nil {
+				args := c.Common().Args
+				if len(args) > 0 && roles.IsError(args[len(args)-1].Type()) {
+					v := b.classify(fs, args[len(args)-1], 0)
+					if v.Kind != ir.ValNil {
+						return &v
+					}
+				}
+				return &ir.Value{Kind: ir.ValNil, Text: "nil", Call: -1}
+			}
+		}
+		if len(blk.Preds) != 1 {
+			break
+		}
+		pred := blk.Preds[0]
+		if ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
+			cond, neg := ifi.Cond, false
+			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+				cond, neg = u.X, true
+			}
+			if c, ok := cond.(*ssa.Call); ok && isYieldVal(c.Common().Value) {
+				stopped := pred.Succs[1] == blk
+				if neg {
+					stopped = pred.Succs[0] == blk
+				}
+				if stopped {
+					return &ir.Value{Kind: ir.ValCtxErr, Text: "the consumer stopped", Call: -1}
+				}
+			}
+			break
+		}
+		blk, end = pred, len(pred.Instrs)
+	}
+	return &ir.Value{Kind: ir.ValNil, Text: "nil", Call: -1}
 }
 
 // errorConstructor reports whether a call makes a new error (fmt.Errorf, errors.New,

@@ -342,6 +342,24 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
 		out = append(out, ex)
+		if streams(ret) || ret.Err == nil {
+			// an iterator body the return hands over: its returns end the run
+			if r.iterBodies == nil {
+				r.iterBodies = map[int][]int{}
+				for _, g := range r.p.Funcs {
+					if g.Iterator && g.Parent >= 0 {
+						r.iterBodies[g.Parent] = append(r.iterBodies[g.Parent], g.ID)
+					}
+				}
+			}
+			for _, id := range r.iterBodies[f.ID] {
+				// only a body that runs the turn loop itself: one forwarding another
+				// iterator's items hands back that iterator's outcome
+				if gx := reaches[id]; !seen[id] && gx != nil && len(gx.holds) > 0 {
+					out = append(out, r.exits(r.p.Funcs[id], reaches, depth+1, seen)...)
+				}
+			}
+		}
 	}
 	return out
 }

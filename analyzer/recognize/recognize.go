@@ -65,6 +65,8 @@ type rec struct {
 	toolAbstract map[string]bool
 	// toolPos are the positions of the recognized tool call sites.
 	toolPos map[model.Position]bool
+	// iterBodies are the iterator bodies (Func.Iterator) of each function, built on first use.
+	iterBodies map[int][]int
 }
 
 // Recognize runs the recognizer on a program.
