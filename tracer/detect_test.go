@@ -34,7 +34,7 @@ func readBytes(t *testing.T, name string, b []byte, format string) (model.Summar
 // the ground truth beside the logs.
 func isLog(f string) bool {
 	base := filepath.Base(f)
-	return !strings.HasSuffix(base, ".expected.json") && !strings.HasSuffix(base, ".inferable.json") && base != "package.json" && base != "package-lock.json"
+	return !strings.HasSuffix(base, ".expected.json") && !strings.HasSuffix(base, ".inferable.json") && !strings.HasSuffix(base, ".run_state.json") && base != "package.json" && base != "package-lock.json"
 }
 
 // samples are real logs of every format, with the summary each gives.

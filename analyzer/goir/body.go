@@ -98,6 +98,11 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 			if x.Cond != nil {
 				lp.Cond = render(x.Cond)
 			}
+			if over := walkOver(b.info(fn), x, fs.syntax); over != nil {
+				// a linked-list walk or a cursor's drain: it ends with its collection
+				lp.Kind, lp.Over = over.kind, render(over.call)
+				fs.overCalls = append(fs.overCalls, overCall{loop: len(f.Loops), call: over.call})
+			}
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
 			lp.Kind = ir.LoopRangeList
@@ -383,6 +388,14 @@ func (b *builder) calls(fs *funcState) {
 			}
 			fs.callIdx[ci] = len(f.Calls)
 			f.Calls = append(f.Calls, c)
+		}
+	}
+	// Walks and cursor drains over a call's result.
+	for _, oc := range fs.overCalls {
+		for j := range f.Calls {
+			if f.Calls[j].Pos == b.pos(oc.call.Lparen) && fs.calls[oc.call.Lparen] == oc.call {
+				f.Loops[oc.loop].OverCall = j
+			}
 		}
 	}
 	// Range loops over a call's result.
@@ -1147,7 +1160,7 @@ func (b *builder) returnsOf(fs *funcState) {
 		callBlocks[idx] = ci.Block()
 	}
 	sig := fn.Signature
-	f.Iterator = fn.Parent() != nil && sig.Results().Len() == 0 && isStream(sig)
+	yields := b.yieldOutcomes(fs)
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || blk == fn.Recover {
@@ -1227,9 +1240,6 @@ func (b *builder) returnsOf(fs *funcState) {
 				ret.Err = &e
 			}
 		}
-		if f.Iterator {
-			ret.Err = b.yielded(fs, r)
-		}
 		for i, l := range fs.loops {
 			if l.header != nil && reach(l.header, blk) {
 				ret.AfterLoops = append(ret.AfterLoops, i)
@@ -1239,6 +1249,16 @@ func (b *builder) returnsOf(fs *funcState) {
 			cb := callBlocks[idx]
 			if cb == blk || (cb != nil && reach(cb, blk)) {
 				ret.AfterCalls = append(ret.AfterCalls, idx)
+			}
+		}
+		if ret.Err == nil && sig.Results().Len() == 0 && yields != nil {
+			if rs := fs.returns[r.Pos()]; rs != nil || !r.Pos().IsValid() {
+				if v, ok := yields[rs]; ok {
+					ret.Err = v
+					if v.Kind != ir.ValNil {
+						ret.Text = v.Text + "; return"
+					}
+				}
 			}
 		}
 		fs.retIdx[r] = len(f.Returns)
@@ -1301,78 +1321,6 @@ func carriesParam(fn *ssa.Function, v ssa.Value) bool {
 	return false
 }
 
-// yielded says how an iterator body's return ends the run: the error it yielded last on the
-// return's straight path (failed), the consumer stopping (a false yield result leads here: the
-// caller cancelled the iteration), or nothing (the run's end).
-func (b *builder) yielded(fs *funcState, r *ssa.Return) *ir.Value {
-	yield := fs.fn.Params[0]
-	// yield itself, or a load of the cell it is kept in (a range-over-func body captures it)
-	isYieldVal := func(v ssa.Value) bool {
-		if v == yield {
-			return true
-		}
-		u, ok := v.(*ssa.UnOp)
-		if !ok || u.Op != token.MUL {
-			return false
-		}
-		al, ok := u.X.(*ssa.Alloc)
-		if !ok || al.Referrers() == nil {
-			return false
-		}
-		for _, r := range *al.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == al && st.Val == yield {
-				return true
-			}
-		}
-		return false
-	}
-	isYield := func(in ssa.Instruction) *ssa.Call {
-		if c, ok := in.(*ssa.Call); ok && isYieldVal(c.Common().Value) {
-			return c
-		}
-		return nil
-	}
-	blk, end := r.Block(), len(r.Block().Instrs)
-	seen := map[*ssa.BasicBlock]bool{}
-	for blk != nil && !seen[blk] {
-		seen[blk] = true
-		for i := end - 1; i >= 0; i-- {
-			if c := isYield(blk.Instrs[i]); c != nil {
-				args := c.Common().Args
-				if len(args) > 0 && roles.IsError(args[len(args)-1].Type()) {
-					v := b.classify(fs, args[len(args)-1], 0)
-					if v.Kind != ir.ValNil {
-						return &v
-					}
-				}
-				return &ir.Value{Kind: ir.ValNil, Text: "nil", Call: -1}
-			}
-		}
-		if len(blk.Preds) != 1 {
-			break
-		}
-		pred := blk.Preds[0]
-		if ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
-			cond, neg := ifi.Cond, false
-			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-				cond, neg = u.X, true
-			}
-			if c, ok := cond.(*ssa.Call); ok && isYieldVal(c.Common().Value) {
-				stopped := pred.Succs[1] == blk
-				if neg {
-					stopped = pred.Succs[0] == blk
-				}
-				if stopped {
-					return &ir.Value{Kind: ir.ValCtxErr, Text: "the consumer stopped", Call: -1}
-				}
-			}
-			break
-		}
-		blk, end = pred, len(pred.Instrs)
-	}
-	return &ir.Value{Kind: ir.ValNil, Text: "nil", Call: -1}
-}
-
 // errorConstructor reports whether a call makes a new error (fmt.Errorf, errors.New,
 // errors.Join, a pkg/errors wrap) rather than passing on what a callee decided.
 func errorConstructor(c *ssa.Call) bool {
@@ -1416,6 +1364,98 @@ func cellStored(r *ssa.Return, v ssa.Value) ssa.Value {
 		end = len(blk.Instrs)
 	}
 	return nil
+}
+
+// yieldOutcomes describes how the returns of an iterator body (a func(yield) literal) end the
+// run for the loop that drains it, as the error a function would return: the error the body
+// yields just before returning (yield(nil, err); return), none otherwise (nil: the iteration
+// ends normally), except after the consumer stopped (if !yield(…) { return }), which is left
+// out. The key nil stands for the implicit return at the end of the body. It returns nil for
+// other functions.
+func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
+	fn := fs.fn
+	lit, ok := fs.syntax.(*ast.FuncLit)
+	if !ok || lit.Body == nil || len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 || !yieldParam(fn.Params[0], 0) {
+		return nil
+	}
+	name := fn.Params[0].Name()
+	isYield := func(e ast.Expr) (*ast.CallExpr, bool) {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		return c, ok && id.Name == name
+	}
+	out := map[*ast.ReturnStmt]*ir.Value{nil: {Kind: ir.ValNil, Call: -1}}
+	var list func(stmts []ast.Stmt, stopped bool)
+	var stmt func(st ast.Stmt, stopped bool)
+	list = func(stmts []ast.Stmt, stopped bool) {
+		for i, st := range stmts {
+			rs, ok := st.(*ast.ReturnStmt)
+			if !ok {
+				stmt(st, false)
+				continue
+			}
+			v := &ir.Value{Kind: ir.ValNil, Call: -1}
+			if i > 0 {
+				if es, ok := stmts[i-1].(*ast.ExprStmt); ok {
+					if c, ok := isYield(es.X); ok && len(c.Args) > 0 {
+						if last := c.Args[len(c.Args)-1]; !isNilIdent(b.info(fn), last) {
+							v = &ir.Value{Kind: ir.ValError, Call: -1, Text: render(c)}
+							if cv := b.classifyAST(fs, last); cv.Kind == ir.ValCtxErr || cv.Kind == ir.ValSentinel {
+								v.Kind, v.Key = cv.Kind, cv.Key
+							}
+						}
+					}
+				}
+			}
+			if stopped && i == 0 {
+				continue // the consumer stopped: it decides
+			}
+			out[rs] = v
+		}
+	}
+	stmt = func(st ast.Stmt, _ bool) {
+		switch x := st.(type) {
+		case *ast.BlockStmt:
+			list(x.List, false)
+		case *ast.IfStmt:
+			stopped := false
+			if u, ok := x.Cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				_, stopped = isYield(u.X)
+			}
+			if bin, ok := x.Cond.(*ast.BinaryExpr); ok && bin.Op == token.LOR {
+				if u, ok := bin.X.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+					_, stopped = isYield(u.X) // if !yield(ev, err) || err != nil
+				}
+			}
+			list(x.Body.List, stopped)
+			if x.Else != nil {
+				stmt(x.Else, false)
+			}
+		case *ast.ForStmt:
+			list(x.Body.List, false)
+		case *ast.RangeStmt:
+			list(x.Body.List, false)
+		case *ast.SwitchStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CaseClause).Body, false)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CaseClause).Body, false)
+			}
+		case *ast.SelectStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CommClause).Body, false)
+			}
+		case *ast.LabeledStmt:
+			stmt(x.Stmt, false)
+		}
+	}
+	list(lit.Body.List, false)
+	return out
 }
 
 // tupleCall returns the call whose result tuple v is extracted from.
@@ -2010,4 +2050,127 @@ func (b *builder) classifyAST(fs *funcState, e ast.Expr) ir.Value {
 		return out.Kind != ir.ValCtxErr
 	})
 	return out
+}
+
+// overCall is a loop (index in Func.Loops) that walks what a call returned.
+type overCall struct {
+	loop int
+	call *ast.CallExpr
+}
+
+// walkShape is what walkOver found: the loop kind and the call producing the collection.
+type walkShape struct {
+	kind ir.LoopKind
+	call *ast.CallExpr
+}
+
+// walkOver recognizes the two "for" loops that run over a finite collection or a stream rather
+// than repeating decisions:
+//   - a linked-list walk: for x := first(); x != nil; x = <from x> (x.Next(), x.next): a loop
+//     over a finite collection (range_list);
+//   - a cursor's drain: for c.M() where M takes no arguments and returns a bool and c is a local
+//     variable a call returned (rows := db.Query(...); for rows.Next()): an iterator
+//     (range_iter).
+//
+// It returns nil for any other loop.
+func walkOver(info *types.Info, x *ast.ForStmt, body ast.Node) *walkShape {
+	if info == nil || x.Cond == nil {
+		return nil
+	}
+	if x.Init != nil && x.Post != nil {
+		init, ok1 := x.Init.(*ast.AssignStmt)
+		post, ok2 := x.Post.(*ast.AssignStmt)
+		cond, ok3 := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+		if !ok1 || !ok2 || !ok3 || len(init.Lhs) != 1 || len(init.Rhs) != 1 || len(post.Lhs) != 1 || len(post.Rhs) != 1 {
+			return nil
+		}
+		id, ok := init.Lhs[0].(*ast.Ident)
+		obj := info.ObjectOf(id)
+		if !ok || obj == nil || cond.Op != token.NEQ || !isNilIdent(info, cond.Y) || !refersTo(info, cond.X, obj) || !refersTo(info, post.Lhs[0], obj) {
+			return nil
+		}
+		if _, isPtr := obj.Type().Underlying().(*types.Pointer); !isPtr {
+			return nil
+		}
+		// the next element is read from the current one
+		if !mentionsObj(info, post.Rhs[0], obj) {
+			return nil
+		}
+		call, _ := ast.Unparen(init.Rhs[0]).(*ast.CallExpr)
+		if call == nil {
+			return nil
+		}
+		return &walkShape{kind: ir.LoopRangeList, call: call}
+	}
+	if x.Init != nil || x.Post != nil {
+		return nil
+	}
+	call, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(recv).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	if t, ok := info.TypeOf(call).Underlying().(*types.Basic); !ok || t.Kind() != types.Bool && t.Kind() != types.UntypedBool {
+		return nil
+	}
+	// the cursor is assigned once, from a call, before the loop
+	var from *ast.CallExpr
+	n := 0
+	ast.Inspect(body, func(nd ast.Node) bool {
+		as, ok := nd.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == v {
+				n++
+				if len(as.Rhs) == len(as.Lhs) {
+					from, _ = ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+				} else if len(as.Rhs) == 1 {
+					from, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 || from == nil || from.Pos() > x.Pos() {
+		return nil
+	}
+	return &walkShape{kind: ir.LoopRangeIter, call: from}
+}
+
+func isNilIdent(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := info.ObjectOf(id).(*types.Nil)
+	return isNil
+}
+
+func refersTo(info *types.Info, e ast.Expr, obj types.Object) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == obj
+}
+
+func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.ObjectOf(id) == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -11,8 +11,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 // The agent shape on SSA: a call's result (R) — or what it delivers over a channel, an
 // iterator or a Next/Current stream — yields a collection that is tested for emptiness and
 // iterated; an element (E) of it has a string field (N) that keys a map lookup or is compared
@@ -30,6 +28,10 @@ const (
 	kOut                     // what a selected callable returned
 )
 
+// maxDepth bounds how many helper calls (into a parameter, out through a return) a trace
+// follows from the call it starts at.
+const maxDepth = 3
+
 type titem struct {
 	v     ssa.Value
 	k     taintKind
@@ -37,6 +39,24 @@ type titem struct {
 	depth int
 	// disp is the dispatch (index in Flow.Dispatch) that selected a tool value, -1 if none.
 	disp int
+	// stack are the call sites the trace entered the function through (nil: it started here
+	// or came up from a callee: any caller).
+	stack *frame
+}
+
+// seenKey is what the trace visits once: a value, as a kind, entered from a call site.
+type seenKey struct {
+	v    ssa.Value
+	k    taintKind
+	site ssa.CallInstruction
+}
+
+// frame is a call site a trace entered a callee through, with the depth at the site.
+type frame struct {
+	site   ssa.CallInstruction
+	depth  int
+	caller *funcState
+	up     *frame
 }
 
 type tracer struct {
@@ -44,7 +64,7 @@ type tracer struct {
 	seedFS    *funcState
 	seedCall  int
 	flow      *ir.Flow
-	seen      map[titem]bool
+	seen      map[seenKey]bool
 	work      []titem
 	fields    map[string]bool
 	seedRoots map[string]bool
@@ -71,7 +91,10 @@ func (b *builder) flows() {
 			if isStdCall(c.Keys) && !isModelHTTP(c.Keys) {
 				continue
 			}
-			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[titem]bool{},
+			if readsDrained(fs, v) {
+				continue // stream.Current() in the loop draining stream: the stream's call is the candidate
+			}
+			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[seenKey]bool{},
 				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, budget: 4000}
 			for _, a := range v.Common().Args {
 				if !isContext(a.Type()) {
@@ -118,8 +141,8 @@ func interestingResult(c *ssa.Call) bool {
 }
 
 func interestingType(t types.Type) bool {
-	if isErrorType(t) {
-		return false
+	if isErrorType(t) || isContext(t) {
+		return false // an error, or a derived context (ctx = WithValue(ctx, …)): no model result
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -170,12 +193,25 @@ func (t *tracer) push(v ssa.Value, k taintKind, fs *funcState, depth int) {
 	t.pushD(v, k, fs, depth, t.cur.disp)
 }
 
+// pushFresh pushes a value of another function reached other than through a call (a closure's
+// free variable, its parent's binding, a field another method reads): its returns go to any
+// caller.
+func (t *tracer) pushFresh(v ssa.Value, k taintKind, fs *funcState, depth int) {
+	saved := t.cur.stack
+	t.cur.stack = nil
+	t.push(v, k, fs, depth)
+	t.cur.stack = saved
+}
+
 func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int) {
 	if v == nil || fs == nil {
 		return
 	}
-	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp}
-	key := titem{v: v, k: k}
+	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack}
+	key := seenKey{v: v, k: k}
+	if it.stack != nil {
+		key.site = it.stack.site // a helper is followed once per call site it is entered from
+	}
 	if t.seen[key] {
 		return
 	}
@@ -196,15 +232,40 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 }
 
 func (t *tracer) feed(p token.Pos, fs *funcState) {
-	if !t.flow.FeedsNext {
-		t.flow.FeedsNext = true
-		if p.IsValid() {
-			t.flow.FeedPos = t.b.pos(p)
-		}
+	t.flow.FeedsNext = true
+	if !t.flow.FeedPos.IsValid() && p.IsValid() {
+		t.flow.FeedPos = t.b.pos(p)
 	}
 }
 
 func valueRoot(v ssa.Value) string { return fmt.Sprintf("v%p", v) }
+
+// typeRoot names the state of every object of a pointer type (the receiver of a runner's
+// methods) as a root of what a call reads.
+func typeRoot(t types.Type) string { return "t:" + types.TypeString(t, nil) }
+
+// usesOf returns the reads of field fv's address in the functions of fv's package.
+func (b *builder) usesOf(fv *types.Var) []fieldUse {
+	if b.fieldUses == nil {
+		b.fieldUses = map[*types.Var][]fieldUse{}
+		for _, fs := range b.funcs {
+			if fs.fn == nil {
+				continue
+			}
+			for _, blk := range fs.fn.Blocks {
+				for _, in := range blk.Instrs {
+					if fa, ok := in.(*ssa.FieldAddr); ok {
+						v := fieldOf(fa.X.Type(), fa.Field)
+						if us := b.fieldUses[v]; len(us) < 32 {
+							b.fieldUses[v] = append(us, fieldUse{fs, fa})
+						}
+					}
+				}
+			}
+		}
+	}
+	return b.fieldUses[fv]
+}
 
 // roots collects what a value is built from: the values, cells and fields the next call's
 // input is read from.
@@ -245,6 +306,24 @@ func (t *tracer) roots(v ssa.Value, depth int, out map[string]bool) {
 		for _, bnd := range x.Bindings {
 			t.roots(bnd, depth+1, out)
 		}
+	case *ssa.Alloc:
+		// a literal built for the call (Request{Messages: r.msgs}): what is stored into it
+		for _, ref := range *x.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
+					t.roots(st.Val, depth+1, out)
+				}
+			}
+		}
+	case *ssa.Parameter:
+		if isStructPtr(x.Type()) {
+			// the object the call is made from (a runner's state): its other methods' writes
+			out[typeRoot(x.Type())] = true
+		}
 	case *ssa.ChangeType:
 		t.roots(x.X, depth+1, out)
 	case *ssa.Convert:
@@ -266,7 +345,7 @@ func (t *tracer) intersects(v ssa.Value) bool {
 	m := map[string]bool{}
 	t.roots(v, 0, m)
 	for k := range m {
-		if t.seedRoots[k] && !strings.HasPrefix(k, "f:") {
+		if t.seedRoots[k] && !strings.HasPrefix(k, "f:") && !strings.HasPrefix(k, "t:") {
 			return true
 		}
 	}
@@ -310,6 +389,11 @@ func elemKind(k taintKind, ty types.Type) taintKind {
 
 func (t *tracer) step(it titem) {
 	v, k, fs := it.v, it.k, it.fs
+	if fv, ok := v.(*ssa.FreeVar); ok && k != kLen {
+		// a closure's captured variable is its parent's: out[i] = run(tc) in a goroutine
+		// fills the parent's out
+		t.captured(fv, k, it.depth)
+	}
 	refs := v.Referrers()
 	if refs == nil {
 		return
@@ -429,7 +513,7 @@ func (t *tracer) step(it titem) {
 				if cfs := t.fsOf(fn); cfs != nil {
 					for i, bnd := range x.Bindings {
 						if bnd == v && i < len(fn.FreeVars) {
-							t.push(fn.FreeVars[i], k, cfs, it.depth)
+							t.pushFresh(fn.FreeVars[i], k, cfs, it.depth)
 						}
 					}
 				}
@@ -532,6 +616,9 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 		}
 		if isConst && isNamedConst(c) {
 			return // a kind test (content.Type() == ContentTypeToolCall), not a name dispatch
+		}
+		if isConst && c.Value != nil && c.Value.ExactString() == `""` {
+			return // a presence test (name != ""), not a name dispatch
 		}
 		if isConst {
 			d := t.dispatch(fs, x.Pos(), "name_switch", x)
@@ -722,8 +809,24 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			// a message literal holding the output (its struct is output too), or a field the
 			// next call reads (a.history = append(a.history, …))
 			t.push(a.X, kOut, fs, it.depth)
-			if t.seedRoots[fmt.Sprintf("fv%p", fv)] || t.intersects(a.X) {
+			if t.seedRoots[fmt.Sprintf("fv%p", fv)] || t.intersects(a.X) || t.seedRoots[typeRoot(a.X.Type())] {
 				t.feed(x.Pos(), fs)
+			}
+		}
+		if k == kName || k == kElem && isLiteralLoad(x.Val) {
+			// an element's name copied into a local value (a literal, or a message being
+			// accumulated from stream chunks), or a literal built so: that value is an element
+			// too
+			base := a.X
+			for {
+				inner, ok := base.(*ssa.FieldAddr)
+				if !ok {
+					break
+				}
+				base = inner.X
+			}
+			if al, ok := base.(*ssa.Alloc); ok {
+				t.push(al, kElem, fs, it.depth)
 			}
 		}
 		if k == kResult || k == kElem {
@@ -735,11 +838,24 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 					}
 				}
 			}
+			if it.depth < maxDepth && fv.Pkg() != nil && !fv.Exported() && onReceiver(fs.fn, a) {
+				// kept in an object's unexported state (a step-wise runner's last reply): what
+				// its other functions read from that field, one step further
+				// (the value has left the helper that stored it: the read starts afresh)
+				for _, u := range t.b.usesOf(fv) {
+					if u.fs != fs && onReceiver(u.fs.fn, u.fa) {
+						t.pushFresh(u.fa, k, u.fs, 0)
+					}
+				}
+			}
 		}
 	case *ssa.IndexAddr:
 		switch k {
 		case kOut:
 			t.push(a.X, kOut, fs, it.depth)
+			if ld, ok := a.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				t.push(ld.X, kOut, fs, it.depth) // the variable holding the slice (a captured cell)
+			}
 		case kElem:
 			// the backing array of append(s, e): its slice is a collection of elements
 			if _, ok := a.X.(*ssa.Alloc); ok {
@@ -751,8 +867,29 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 
 // returned follows a tool or its output out of a helper to its callers' call sites.
 func (t *tracer) returned(it titem, r *ssa.Return) {
-	if it.depth >= 3 {
+	if f := it.stack; f != nil {
+		// back to the site the trace came in through, at its depth
+		if cv, ok := f.site.(*ssa.Call); ok && f.caller != nil {
+			if (it.k == kResult || it.k == kElem) && f.caller.callIdx != nil {
+				if idx, ok := f.caller.callIdx[cv]; ok {
+					t.carrier(ir.CallRef{Func: f.caller.f.ID, Call: idx})
+				}
+			}
+			saved := t.cur.stack
+			t.cur.stack = f.up
+			t.push(cv, it.k, f.caller, f.depth)
+			t.cur.stack = saved
+		}
 		return
+	}
+	if it.depth >= maxDepth && it.k != kOut {
+		return
+	}
+	// A tool's output heads back to the next model call through its callers: that ascent does
+	// not nest deeper (the seen set and the budget bound it).
+	up := it.depth + 1
+	if it.k == kOut {
+		up = it.depth
 	}
 	node := t.b.cg.Nodes[it.fs.fn]
 	if node == nil {
@@ -766,7 +903,12 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 		}
 		if cv, ok := e.Site.(*ssa.Call); ok {
 			n++
-			t.push(cv, it.k, cfs, it.depth+1)
+			if it.k == kResult || it.k == kElem {
+				if idx, ok := cfs.callIdx[cv]; ok {
+					t.carrier(ir.CallRef{Func: cfs.f.ID, Call: idx})
+				}
+			}
+			t.push(cv, it.k, cfs, up)
 		}
 	}
 }
@@ -866,8 +1008,20 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kResult, fs, it.depth)
 			}
 		}
-		if argIdx >= 0 && tfs != nil && it.depth < 3 {
-			t.param(target, tfs, argIdx, kResult, it.depth+1)
+		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
+			t.param(ci, target, tfs, argIdx, kResult, it.depth+1)
+		}
+		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
+			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
+			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out
+			if cv != nil && isBytes(cv.Type()) {
+				t.push(cv, kResult, fs, it.depth)
+			}
+			for i, a := range com.Args {
+				if i != argIdx && !(recv && i == 0 && !com.IsInvoke()) {
+					t.filled(a, fs, it.depth)
+				}
+			}
 		}
 		if argIdx >= 0 && tfs == nil && !recv && cv != nil {
 			// built from the result by a function without a body here (strings.Join, a
@@ -879,8 +1033,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
 		}
 		if argIdx >= 0 && !recv {
-			if tfs != nil && it.depth < 3 {
-				t.param(target, tfs, argIdx, kElem, it.depth+1)
+			if tfs != nil && it.depth < maxDepth {
+				t.param(ci, target, tfs, argIdx, kElem, it.depth+1)
 			}
 			if cv != nil {
 				if elemLike(cv.Type()) {
@@ -891,8 +1045,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		}
 	case kName:
 		if argIdx >= 0 && !recv && !(isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && com.Method == nil) {
-			if tfs != nil && it.depth < 3 {
-				t.param(target, tfs, argIdx, kName, it.depth+1)
+			if tfs != nil && it.depth < maxDepth {
+				t.param(ci, target, tfs, argIdx, kName, it.depth+1)
 			}
 			if cv != nil {
 				rt := cv.Type()
@@ -920,8 +1074,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kOut, fs, it.depth)
 			}
 		} else if argIdx >= 0 {
-			if tfs != nil && it.depth < 3 {
-				t.param(target, tfs, argIdx, kTool, it.depth+1)
+			if tfs != nil && it.depth < maxDepth {
+				t.param(ci, target, tfs, argIdx, kTool, it.depth+1)
 			} else {
 				t.addTool(fs, ci)
 			}
@@ -933,8 +1087,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		if cv != nil && (argIdx >= 0 || recv) {
 			t.push(cv, kOut, fs, it.depth)
 		}
-		if argIdx >= 0 && tfs != nil && it.depth < 3 {
-			t.param(target, tfs, argIdx, kOut, it.depth+1)
+		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
+			t.param(ci, target, tfs, argIdx, kOut, it.depth+1)
 		}
 	}
 	// A dynamic call (an interface method, a func value) passes the result to each of its few
@@ -972,14 +1126,19 @@ func (t *tracer) dynamicParams(fs *funcState, ci ssa.CallInstruction, i int, k t
 	for _, id := range targets {
 		tfs := t.b.funcs[id]
 		if len(tfs.fn.Params) == len(ci.Common().Args)+off {
-			t.param(tfs.fn, tfs, i+off, k, depth)
+			t.param(ci, tfs.fn, tfs, i+off, k, depth)
 		}
 	}
 }
 
-func (t *tracer) param(fn *ssa.Function, fs *funcState, i int, k taintKind, depth int) {
+// param follows a value into parameter i of fn, called at site: what fn returns of it goes
+// back to that site (at the caller's depth), not to every caller of fn.
+func (t *tracer) param(site ssa.CallInstruction, fn *ssa.Function, fs *funcState, i int, k taintKind, depth int) {
 	if i < len(fn.Params) {
+		saved := t.cur.stack
+		t.cur.stack = &frame{site: site, depth: depth - 1, caller: t.cur.fs, up: saved}
 		t.push(fn.Params[i], k, fs, depth)
+		t.cur.stack = saved
 	}
 }
 
@@ -1078,7 +1237,7 @@ func (t *tracer) mutated(r ssa.Value, fs *funcState, depth int) {
 			t.push(a, kResult, fs, depth)
 		}
 	case *ssa.Parameter:
-		if depth >= 3 {
+		if depth >= maxDepth {
 			return
 		}
 		idx := -1
@@ -1182,4 +1341,158 @@ func storesParam(fn *ssa.Function, i int) bool {
 		}
 	}
 	return false
+}
+
+// readsDrained reports whether call v reads the value a loop around it drains: a method of the
+// cursor or stream (for stream.Next() { stream.Current() }) that a call before the loop returned.
+func readsDrained(fs *funcState, v *ssa.Call) bool {
+	com := v.Common()
+	var recv ssa.Value
+	switch {
+	case com.IsInvoke():
+		recv = com.Value
+	case com.StaticCallee() != nil && com.StaticCallee().Signature.Recv() != nil && len(com.Args) > 0:
+		recv = com.Args[0]
+	default:
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		switch x := recv.(type) {
+		case *ssa.Extract:
+			recv = x.Tuple
+			continue
+		case *ssa.UnOp:
+			recv = x.X
+			continue
+		case *ssa.ChangeInterface:
+			recv = x.X
+			continue
+		case *ssa.MakeInterface:
+			recv = x.X
+			continue
+		}
+		break
+	}
+	src, ok := recv.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	idx, ok := fs.callIdx[src]
+	if !ok {
+		return false
+	}
+	self, ok := fs.callIdx[v]
+	if !ok {
+		return false
+	}
+	for _, li := range fs.f.Calls[self].Loops {
+		if fs.f.Loops[li].OverCall == idx {
+			return true
+		}
+	}
+	return false
+}
+
+// isBytes reports whether a call's (first) result is a byte slice.
+func isBytes(res types.Type) bool {
+	if tup, ok := res.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		res = tup.At(0).Type()
+	}
+	sl, ok := res.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// filled marks a local a bodiless call decodes the result into (json.Unmarshal(data, &out)):
+// a local variable or, from a closure, the variable it captured.
+func (t *tracer) filled(a ssa.Value, fs *funcState, depth int) {
+	if mi, ok := a.(*ssa.MakeInterface); ok {
+		a = mi.X // json.Unmarshal(data, &out) takes any
+	}
+	switch x := a.(type) {
+	case *ssa.Alloc:
+		if _, isPtr := x.Type().Underlying().(*types.Pointer); isPtr && !isStringType(x.Type().Underlying().(*types.Pointer).Elem()) {
+			t.push(x, kResult, fs, depth)
+		}
+	case *ssa.FreeVar:
+		t.captured(x, kResult, depth)
+	}
+}
+
+// captured pushes the parent's value a closure's free variable is bound to.
+func (t *tracer) captured(x *ssa.FreeVar, k taintKind, depth int) {
+	fn := x.Parent()
+	if fn == nil || fn.Parent() == nil {
+		return
+	}
+	pfs := t.fsOf(fn.Parent())
+	if pfs == nil {
+		return
+	}
+	for i, fv := range fn.FreeVars {
+		if fv != x {
+			continue
+		}
+		for _, blk := range fn.Parent().Blocks {
+			for _, in := range blk.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+					t.pushFresh(mc.Bindings[i], k, pfs, depth)
+				}
+			}
+		}
+	}
+}
+
+func (t *tracer) carrier(ref ir.CallRef) {
+	for _, r := range t.flow.Carriers {
+		if r == ref {
+			return
+		}
+	}
+	t.flow.Carriers = append(t.flow.Carriers, ref)
+}
+
+// isStdFunc reports whether fn belongs to the standard library (read as an opaque carrier of
+// the data it is handed, even when its body is loaded).
+func isStdFunc(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn.Pkg != nil && isStdPath(fn.Pkg.Pkg.Path())
+}
+
+// onReceiver reports whether the field address fa is taken on fn's receiver (directly or
+// through embedded structs): the state of the object whose method fn is.
+func onReceiver(fn *ssa.Function, fa *ssa.FieldAddr) bool {
+	if fn == nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return false
+	}
+	var base ssa.Value = fa
+	for {
+		inner, ok := base.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		base = inner.X
+	}
+	return base == fn.Params[0]
+}
+
+// isLiteralLoad reports whether v is the value of a local (a nested composite literal).
+func isLiteralLoad(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.Alloc)
+	return ok
 }

@@ -62,9 +62,18 @@ type builder struct {
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
 	// in a struct: a state machine's step count).
 	incFields map[*types.Var]bool
+	// fieldUses indexes, per struct field, the field reads of every function built from source
+	// (computed on first use): a reply kept in a runner's state is read by its other methods.
+	fieldUses map[*types.Var][]fieldUse
 	// counters are the functions whose result is a process-wide counter's next value (an
 	// atomic add on a package-level variable): id minters.
 	counters map[*ssa.Function]bool
+}
+
+// fieldUse is a read of a field's address in a function.
+type fieldUse struct {
+	fs *funcState
+	fa *ssa.FieldAddr
 }
 
 // funcState is the per-function working state.
@@ -80,6 +89,8 @@ type funcState struct {
 	binExprs   map[token.Pos]*ast.BinaryExpr
 	returns    map[token.Pos]*ast.ReturnStmt
 	calls      map[token.Pos]*ast.CallExpr
+	// overCalls are the walks and cursor drains over a call's result (resolved to calls later).
+	overCalls []overCall
 	// classified memoizes classify.
 	classified map[ssa.Value]ir.Value
 	// stopCalls are the calls deciding each StopSet (index in f.Stops).

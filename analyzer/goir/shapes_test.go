@@ -150,3 +150,40 @@ func TestBranchesAndDefaults(t *testing.T) {
 		t.Errorf("returns through a range-over-func body: %v", kinds)
 	}
 }
+
+// TestLoopKinds: a walk down a linked list (for x := first(); x != nil; x = x.Next()) and the
+// drain of a cursor a call returned (for rows.Next()) run over a finite collection or a
+// stream, not a turn loop's "for".
+func TestLoopKinds(t *testing.T) {
+	prog := load(t)
+	tests := []struct {
+		fn   string
+		line int
+		kind ir.LoopKind
+	}{
+		{"walk.Transform", 39, ir.LoopRangeList},
+		{"walk.Neighborhood", 98, ir.LoopRangeIter},
+		{"accum.Agent.Run", 58, ir.LoopFor},
+		{"accum.Agent.Run", 61, ir.LoopRangeIter},
+		{"statemachine.Machine.Drive", 35, ir.LoopFor},
+	}
+	for _, tt := range tests {
+		f := find(t, prog, tt.fn)
+		var got *ir.Loop
+		for i := range f.Loops {
+			if f.Loops[i].Pos.Line == tt.line {
+				got = &f.Loops[i]
+			}
+		}
+		if got == nil {
+			t.Errorf("%s: no loop at line %d", tt.fn, tt.line)
+			continue
+		}
+		if got.Kind != tt.kind {
+			t.Errorf("%s:%d: loop kind %s, want %s", tt.fn, tt.line, got.Kind, tt.kind)
+		}
+		if tt.kind != ir.LoopFor && got.OverCall < 0 {
+			t.Errorf("%s:%d: no call the loop runs over", tt.fn, tt.line)
+		}
+	}
+}

@@ -108,12 +108,8 @@ type Func struct {
 	BodyOf int `json:"body_of"`
 	// Launch says how a closure runs: "" (called in place or stored), "go", "errgroup", "defer",
 	// "return" (returned to the caller, which runs it later: an iterator it drains, a callback).
-	Launch string `json:"launch,omitempty"`
-	// Iterator marks the body of an iterator its parent returns for the caller to drain (Go's
-	// func(yield)); its returns are the run's exits, each Return's Err saying what it yielded
-	// last: an error (failed), nothing more because the consumer stopped (ctx_err), the end (nil).
-	Iterator bool    `json:"iterator,omitempty"`
-	Params   []Param `json:"params,omitempty"`
+	Launch string  `json:"launch,omitempty"`
+	Params []Param `json:"params,omitempty"`
 	// Results are the result kinds: "error", "chan", "iterator", "stream", "func", "value".
 	Results []string `json:"results,omitempty"`
 	// Test marks functions in test files.
@@ -232,6 +228,10 @@ type Flow struct {
 	ToolsPassed bool `json:"tools_passed,omitempty"`
 	// Fields are the field and method names read on the result on the way (evidence only).
 	Fields []string `json:"fields,omitempty"`
+	// Carriers are the calls whose results carry this result on (a helper handed the result or
+	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
+	// call is not another model call of the same loop.
+	Carriers []CallRef `json:"carriers,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.

@@ -124,19 +124,24 @@ func (r *rec) entries() []model.Entry {
 			r.toolPos[tc.Pos] = true
 		}
 	}
+	// the interface methods called at tool call sites, unless some other call outside tests
+	// runs them too (an agent interface both run at the top and handed to a loop as a tool)
+	other := map[string]bool{}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
 				continue
 			}
-			for _, l := range r.order {
-				for _, tc := range l.Map.ToolCalls {
-					if tc.Pos.File == c.Pos.File && tc.Pos.Line == c.Pos.Line {
-						r.toolAbstract[c.Abstract] = true
-					}
-				}
+			if r.toolPos[pos(c.Pos)] {
+				r.toolAbstract[c.Abstract] = true
+			} else if !f.Test {
+				other[c.Abstract] = true
 			}
 		}
+	}
+	r.toolOnly = map[string]bool{}
+	for k := range r.toolAbstract {
+		r.toolOnly[k] = !other[k]
 	}
 	reaches := r.reaches()
 	var out []model.Entry
@@ -213,7 +218,7 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 		return model.Provenance{}, false
 	}
 	for _, k := range f.Implements {
-		if r.toolAbstract[k] {
+		if r.toolOnly[k] {
 			// a tool implementation that runs an agent: the child run's entry is the
 			// tool call that reaches it
 			return model.Provenance{}, false
@@ -254,8 +259,14 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		if x != nil && x.returns && returnsFunc(ret) {
-			// hands the closure that runs the loop to the caller: what the caller drains decides
+			// hands the closure that runs the loop to the caller: what the caller drains decides,
+			// and the closure's returns say how the run it drives ends
 			launched, concOnly = true, false
+			for _, g := range r.p.Funcs {
+				if g.Parent == f.ID && g.Launch == "return" && reaches[g.ID] != nil {
+					out = append(out, r.exits(g, reaches, depth+1, seen)...)
+				}
+			}
 		}
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
@@ -342,24 +353,6 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
 		out = append(out, ex)
-		if streams(ret) || ret.Err == nil {
-			// an iterator body the return hands over: its returns end the run
-			if r.iterBodies == nil {
-				r.iterBodies = map[int][]int{}
-				for _, g := range r.p.Funcs {
-					if g.Iterator && g.Parent >= 0 {
-						r.iterBodies[g.Parent] = append(r.iterBodies[g.Parent], g.ID)
-					}
-				}
-			}
-			for _, id := range r.iterBodies[f.ID] {
-				// only a body that runs the turn loop itself: one forwarding another
-				// iterator's items hands back that iterator's outcome
-				if gx := reaches[id]; !seen[id] && gx != nil && len(gx.holds) > 0 {
-					out = append(out, r.exits(r.p.Funcs[id], reaches, depth+1, seen)...)
-				}
-			}
-		}
 	}
 	return out
 }

@@ -61,17 +61,19 @@ type rec struct {
 	loops   map[string]*Loop // by "func:loop"
 	order   []*Loop
 	cands   map[*Loop][]*site
+	// extra are the candidates a loop got as one more caller's driver of a step function.
+	extra map[*Loop]map[*site]bool
 	// toolAbstract are the interface methods the recognized tool call sites call through.
 	toolAbstract map[string]bool
 	// toolPos are the positions of the recognized tool call sites.
 	toolPos map[model.Position]bool
-	// iterBodies are the iterator bodies (Func.Iterator) of each function, built on first use.
-	iterBodies map[int][]int
+	// toolOnly are the toolAbstract methods no other call runs: their implementations are tools.
+	toolOnly map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
@@ -98,6 +100,34 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 	}
 	r.engineLoops()
+	// A call that only carries another candidate's result on (a helper returning the pending
+	// tool calls of a reply it was handed) is not a model call of its own.
+	for _, l := range r.order {
+		carried := map[ir.CallRef]bool{}
+		for _, s := range r.cands[l] {
+			if s.c.Flow != nil {
+				for _, ref := range s.c.Flow.Carriers {
+					if ref != (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+						carried[ref] = true
+					}
+				}
+			}
+		}
+		own := false
+		for _, s := range r.cands[l] {
+			own = own || !r.extra[l][s]
+		}
+		kept := r.cands[l][:0]
+		for _, s := range r.cands[l] {
+			if own && r.extra[l][s] {
+				continue // a loop with model calls of its own takes no other driver's step function
+			}
+			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
+				kept = append(kept, s)
+			}
+		}
+		r.cands[l] = kept
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -258,7 +288,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var at ir.Pos
 		for _, d := range fl.Dispatch {
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
-			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) {
+			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && r.inIteration(fl, d) {
 				// switch call.Name { case "search": … } whose results go back to the model; a
 				// switch on a name deep in some helper is how every tree walker dispatches on
 				// node kinds, not a tool dispatch
@@ -299,12 +329,18 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		case "channel", "iterator":
 			s.evidence = append(s.evidence, "result delivered over "+map[string]string{"channel": "a channel", "iterator": "an iterator"}[fl.Delivery])
 		}
+		read := ""
 		for _, fd := range fl.Fields {
 			if toolFieldRe.MatchString(fd) && !strings.EqualFold(fd, "content") {
-				s.score += 0.5
-				s.evidence = append(s.evidence, "reads "+fd)
-				break
+				// the field named as a whole (ToolCalls) before one it prefixes (ToolCallID)
+				if m := toolFieldRe.FindString(fd); read == "" || len(m) == len(fd) && len(toolFieldRe.FindString(read)) != len(read) {
+					read = fd
+				}
 			}
+		}
+		if read != "" {
+			s.score += 0.5
+			s.evidence = append(s.evidence, "reads "+read)
 		}
 	}
 	for _, k := range c.Keys {
@@ -381,6 +417,27 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	return false
 }
 
+// inIteration reports whether dispatch d sits in a loop that iterates a collection derived
+// from the result (switch call.Name inside for _, call := range resp.ToolCalls): a switch on
+// the name of the result itself (obj.Name() of a callee a tree walker resolves) selects
+// nothing from what the model asked for.
+func (r *rec) inIteration(fl *ir.Flow, d ir.Dispatch) bool {
+	if d.Func < 0 || d.Func >= len(r.p.Funcs) {
+		return false
+	}
+	for _, l := range r.p.Funcs[d.Func].Loops {
+		if l.Pos.File != d.Pos.File || d.Pos.Line < l.Pos.Line || (l.End.IsValid() && d.Pos.Line >= l.End.Line) {
+			continue
+		}
+		for _, it := range fl.Iterated {
+			if it == l.Pos {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // callsUp reports whether Func g calls f directly or through up to depth-1 other functions
 // (the result of a call in f can travel back to g through returns).
 func (r *rec) callsUp(f *ir.Func, g, depth int) bool {
@@ -445,23 +502,71 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
-	holder, loopID := r.turnLoop(f, c, 0, map[int]bool{}, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch)
-	if holder == nil {
-		return
+	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
+			// the function runs again only through the tools it dispatches: each tool starts a
+			// child run (a tree of runs as deep as the tools nest), not the next step of this one
+			continue
+		}
+		key := fmt.Sprintf("%d:%d", h.f.ID, h.loop)
+		l := r.loops[key]
+		if l == nil {
+			l = r.newLoop(h.f, h.loop)
+			r.loops[key] = l
+			r.order = append(r.order, l)
+		}
+		r.cands[l] = append(r.cands[l], s)
+		if i > 0 {
+			if r.extra[l] == nil {
+				r.extra[l] = map[*site]bool{}
+			}
+			r.extra[l][s] = true
+		}
 	}
-	if loopID < 0 && !r.recursiveAvoiding(holder, s) {
-		// the function runs again only through the tools it dispatches: each tool starts a
-		// child run (a tree of runs as deep as the tools nest), not the next step of this one
-		return
+}
+
+// holder is a loop (or, with loop -1, a recursion) of a function.
+type holder struct {
+	f    *ir.Func
+	loop int
+}
+
+// turnLoops returns the loops that repeat the decision of call c in f: the one turnLoop finds,
+// and when that is a caller's, every caller's (a step function driven by RunToCompletion and
+// by an iterator's loop alike).
+func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
+	h, l := r.turnLoop(f, c, 0, map[int]bool{}, strong, climb)
+	if h == nil {
+		return nil
 	}
-	key := fmt.Sprintf("%d:%d", holder.ID, loopID)
-	l := r.loops[key]
-	if l == nil {
-		l = r.newLoop(holder, loopID)
-		r.loops[key] = l
-		r.order = append(r.order, l)
+	out := []holder{{h, l}}
+	if h.ID == f.ID || h.ID == f.Parent || !strong && !climb {
+		return out
 	}
-	r.cands[l] = append(r.cands[l], s)
+	// the step function was reached through callers: collect the other callers' loops
+	var walk func(g *ir.Func, d int, vis map[int]bool)
+	walk = func(g *ir.Func, d int, vis map[int]bool) {
+		if d > 3 || vis[g.ID] || len(r.callers[g.ID]) > 4 {
+			return
+		}
+		vis[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			cf := r.p.Funcs[ref.Func]
+			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				dup := false
+				for _, x := range out {
+					dup = dup || x.f.ID == hh.ID && x.loop == ll
+				}
+				if !dup {
+					out = append(out, holder{hh, ll})
+				}
+			} else {
+				walk(cf, d+1, vis)
+			}
+		}
+	}
+	walk(f, 0, map[int]bool{})
+	return out
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
@@ -777,7 +882,7 @@ func (r *rec) profileTools(l *Loop) {
 			l.Map.ParallelTools = l.Map.ParallelTools || par
 			return
 		}
-		if len(c.Targets) > 8 || d > 8 {
+		if len(c.Targets) > 8 || d > 14 {
 			return
 		}
 		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
@@ -838,8 +943,17 @@ func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
 }
 
 // launched reports whether g runs concurrently relative to the loop's function: it, or a
-// closure between it and the loop's function, is launched with go or an errgroup.
+// closure between it and the loop's function, is launched with go or an errgroup, or it is
+// called only from code so launched (a tool executor called from a goroutine per tool call).
 func (r *rec) launched(g, holder *ir.Func) bool {
+	return r.launchedDepth(g, holder, 0, map[int]bool{})
+}
+
+func (r *rec) launchedDepth(g, holder *ir.Func, depth int, seen map[int]bool) bool {
+	if seen[g.ID] {
+		return false
+	}
+	seen[g.ID] = true
 	for x := g; x != nil && x.ID != holder.ID; {
 		if x.Launch == "go" || x.Launch == "errgroup" {
 			return true
@@ -849,7 +963,20 @@ func (r *rec) launched(g, holder *ir.Func) bool {
 		}
 		x = r.p.Funcs[x.Parent]
 	}
-	return false
+	if g.ID == holder.ID || g.Parent >= 0 || depth >= 3 {
+		return false
+	}
+	callers := r.callers[g.ID]
+	if len(callers) == 0 || len(callers) > 4 {
+		return false
+	}
+	for _, ref := range callers {
+		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, depth+1, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 func calleeName(c *ir.Call) string {

@@ -104,5 +104,5 @@ var OpenTelemetry = &Profile{
 // Builtin returns the built-in profiles: the Go ones above, then the Python and
 // TypeScript/JavaScript ones of profiles/*.json.
 func Builtin() []*Profile {
-	return append([]*Profile{Lifeline, Eino, LangChainGo, Genkit, OpenTelemetry}, embedded...)
+	return append([]*Profile{Lifeline, Eino, LangChainGo, Genkit, OpenTelemetry}, embedded()...)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"sync"
 )
 
 // profileFiles are the built-in profiles of Python and TypeScript/JavaScript frameworks, one
@@ -14,8 +15,10 @@ import (
 //go:embed profiles/*.json
 var profileFiles embed.FS
 
-// embedded are the parsed profileFiles, in file name order.
-var embedded = mustEmbedded()
+// embedded returns the parsed profileFiles, in file name order. They are parsed on first use,
+// not at init: go vet -vettool starts lifeline once a package, the standard library's included,
+// and most of those processes never look a profile up.
+var embedded = sync.OnceValue(mustEmbedded)
 
 func mustEmbedded() []*Profile {
 	ps, err := parseEmbedded()

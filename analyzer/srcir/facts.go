@@ -464,6 +464,15 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		len(n.Child("arguments").NamedChildren()) == 1 && t.stringKinds[n.Child("arguments").NamedChildren()[0].Kind]:
 		// float("inf"): a constant written as a conversion
 		return m.text(n), m.pos(n), true
+	case n.Kind == "call" && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 2:
+		// getenv("LIMIT", "10007"), os.environ.get("LIMIT", 25): the default when unset
+		return b.literal(m, n.Child("arguments").NamedChildren()[1], depth+1)
+	case n.Kind == "call" && isClassName(strings.TrimLeft(lastName(m.text(n.Child("function"))), "_")) && len(n.Child("arguments").NamedChildren()) == 1 &&
+		n.Child("arguments").NamedChildren()[0].Kind != "keyword_argument":
+		// _DefaultRecursionLimit(x), Decimal(x): a value wrapped in a type
+		if v, _, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1); ok {
+			return v, m.pos(n), true
+		}
 	case n.Kind == "call":
 		// Field(default=10), field(default=10)
 		if args := n.Child("arguments"); args != nil {
@@ -945,6 +954,16 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 	switch {
 	case m.t.numbers[n.Kind] || m.t.stringKinds[n.Kind]:
 		return []ir.Default{{Value: m.text(n), Pos: m.pos(n)}}
+	case m.t.calls[n.Kind]:
+		// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
+		meth := calleeText(m, n)
+		meth = meth[strings.LastIndexByte(meth, '.')+1:]
+		if args := n.Child("arguments").NamedChildren(); len(args) >= 2 && (meth == "get" || meth == "getattr" || meth == "pop") {
+			return b.argValue(g, args[len(args)-1], byKey, depth+1)
+		}
+		if v, pos, ok := b.literal(m, n, 0); ok {
+			return []ir.Default{{Value: v, Pos: pos}}
+		}
 	case m.t.idents[n.Kind]:
 		name := m.text(n)
 		if g.params[name] {
@@ -970,6 +989,9 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 				}
 				out = append(out, b.argValue(g, alt, byKey, depth+1)...)
 			}
+		}
+		if len(out) == 0 && !g.params[name] && g.parent != nil {
+			return b.argValue(g.parent, n, byKey, depth+1) // a closure reads its parent's variable
 		}
 		if len(out) == 0 {
 			if v, pos, ok := b.literal(m, n, 0); ok {
@@ -1024,4 +1046,79 @@ func sizeOf(s string) string {
 		return strings.TrimSuffix(s, ".length")
 	}
 	return ""
+}
+
+func envDefault(fn string) bool {
+	switch fn {
+	case "getenv", "os.getenv", "os.environ.get", "environ.get":
+		return true
+	}
+	return false
+}
+
+func lastName(s string) string { return s[strings.LastIndexByte(s, '.')+1:] }
+
+// keyDefaults gives a field computed from a configuration entry (self.stop = self.step +
+// config["recursion_limit"] + 1) the default the entry gets where the configuration is built
+// (recursion_limit=DEFAULT_RECURSION_LIMIT).
+func (b *builder) keyDefaults() {
+	type val struct {
+		v   string
+		pos ir.Pos
+	}
+	entry := map[string]val{}
+	for _, fs := range b.funcs {
+		m := fs.mod
+		for _, ci := range fs.callInfo {
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for _, a := range args.NamedChildren() {
+				if !m.t.keywordArgs[a.Kind] {
+					continue
+				}
+				name := m.text(a.Child("name"))
+				if _, seen := entry[name]; seen || !isBoundish(name) {
+					continue
+				}
+				if v, pos, ok := b.literal(m, a.Child("value"), 0); ok && !m.t.nones[v] && strip(a.Child("value")).Kind == "identifier" {
+					entry[name] = val{v, pos}
+				}
+			}
+		}
+	}
+	if len(entry) == 0 {
+		return
+	}
+	for _, fs := range b.funcs {
+		m, k := fs.mod, fs.cls
+		if k == nil {
+			continue
+		}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || !strings.HasPrefix(a.lhs[0], m.t.self+".") || a.rhs == nil {
+				continue
+			}
+			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
+				if !m.t.subscripts[n.Kind] {
+					return true
+				}
+				idx := strip(n.Child(m.t.subIndex))
+				if idx == nil || !m.t.stringKinds[idx.Kind] {
+					return true
+				}
+				if e, ok := entry[unquote(m.text(idx))]; ok {
+					// the field is the same attribute on the class and its bases (a
+					// subclass's __enter__ sets the base's self.stop)
+					for _, c := range append([]*class{k}, k.ancestors()...) {
+						b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: c.key + "." + strings.TrimPrefix(a.lhs[0], m.t.self+"."),
+							Value: e.v, Pos: e.pos, Via: "option"})
+					}
+					return false
+				}
+				return true
+			})
+		}
+	}
 }

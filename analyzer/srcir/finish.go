@@ -136,6 +136,29 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
+				// resolved when one class of the program alone defines a method of that name
+				ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]
+				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
+					if len(ms) == 1 {
+						tg.fns = ms
+					}
+				} else if obj != nil && m.t.namedReceivers && (m.t.idents[obj.Kind] || m.t.members[obj.Kind]) && len(ms) > 1 {
+					// loop.tick() on an untyped receiver: the one class defining the method
+					// whose name ends with the receiver's (PregelLoop, not PregelRunner)
+					recv := strings.ToLower(lastSeg(m.text(obj)))
+					var hit []*fnState
+					for _, x := range ms {
+						if x.cls != nil && len(recv) >= 3 && strings.HasSuffix(strings.ToLower(x.cls.name), recv) {
+							hit = append(hit, x)
+						}
+					}
+					if len(hit) == 1 {
+						tg.fns = hit
+					}
+				}
+			}
 			if tg.abstract != "" && c.Abstract == "" {
 				c.Abstract = tg.abstract
 			}
@@ -312,6 +335,7 @@ func (b *builder) finish() {
 	}
 	b.each(b.flows)
 	b.defaults()
+	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
 	b.directives()

@@ -19,6 +19,10 @@ type table struct {
 	nones set
 	// eachMethods are methods of a collection that run a callback per element.
 	eachMethods set
+	// namedReceivers: an untyped receiver named like the one class defining the method is
+	// taken for an instance of it (compiled JS names values after their classes: loop.tick()
+	// is PregelLoop.tick; Python code has annotations for that).
+	namedReceivers bool
 }
 
 type set map[string]bool
@@ -70,6 +74,7 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
+	namedReceivers: true,
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()

@@ -118,6 +118,7 @@ def provider() -> Model:
 def traced(task):
     with Tracer():
         provider().generate(task)
+        Model().generate(task)
     interrupts = []
     if interrupts:
         return interrupts
@@ -332,13 +333,64 @@ func TestPythonContextsAndPauses(t *testing.T) {
 	if c := callText(t, f, "Tracer()"); !strings.Contains(strings.Join(c.Keys, " "), "m.Tracer.__enter__") {
 		t.Errorf("with Tracer(): keys %v, want its __enter__", c.Keys)
 	}
-	if c := callText(t, f, "provider().generate("); c.Abstract != "m.Model.generate" {
-		t.Errorf("provider().generate: abstract %q, want m.Model.generate", c.Abstract)
+	for _, call := range []string{"provider().generate(", "Model().generate("} {
+		if c := callText(t, f, call); c.Abstract != "m.Model.generate" {
+			t.Errorf("%s: abstract %q, want m.Model.generate", call, c.Abstract)
+		}
 	}
 	for _, r := range f.Returns {
 		want := r.Pos.Line == lineOf(pyClassesSrc, "return interrupts")
 		if r.Waiting != want {
 			t.Errorf("return at line %d: waiting %v, want %v", r.Pos.Line, r.Waiting, want)
+		}
+	}
+}
+
+// TestPythonConfigDefaults: a field computed from a configuration entry gets the default the
+// entry is given where the configuration is built, through an environment default wrapped in
+// a type; a closure's call passes on its parent's keyword default.
+func TestPythonConfigDefaults(t *testing.T) {
+	src := `import os
+
+DEFAULT_LIMIT = _Limit(os.getenv("LIMIT", "25"))
+
+
+def make():
+    return Config(recursion_limit=DEFAULT_LIMIT)
+
+
+class Loop:
+    def __init__(self, config):
+        self.step = 0
+        self.stop = self.step + config["recursion_limit"] + 1
+
+
+def inner(max_turns):
+    return max_turns
+
+
+def outer(**kwargs):
+    max_turns = kwargs.get("max_turns", 8)
+
+    def run():
+        return inner(max_turns=max_turns)
+
+    return run
+`
+	p := buildPy(t, src)
+	want := map[string]string{
+		"m.Loop.stop":       fmt.Sprintf(`"25"@%d`, lineOf(src, "DEFAULT_LIMIT =")),
+		"m.inner.max_turns": fmt.Sprintf("8@%d", lineOf(src, `kwargs.get("max_turns", 8)`)),
+	}
+	got := map[string]string{}
+	for _, d := range p.Defaults {
+		if _, ok := want[d.Key]; ok {
+			got[d.Key] = fmt.Sprintf("%s@%d", d.Value, d.Pos.Line)
+		}
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("default of %s = %q, want %q", k, got[k], w)
 		}
 	}
 }

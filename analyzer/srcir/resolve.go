@@ -373,6 +373,9 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			return target{}
 		}
 		ft := b.resolveExpr(fs, fn, depth+1)
+		if ft.cls != nil {
+			return target{inst: []*class{ft.cls}} // Cls(...).method(): an instance
+		}
 		if tr := b.returnType(ft.fns); !tr.empty() {
 			return target{inst: tr.cls, key: tr.ext}
 		}

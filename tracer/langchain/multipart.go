@@ -1,8 +1,11 @@
 package langchain
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -28,6 +31,20 @@ var (
 // DetectMultipart scores how much head looks like a LangSmith multipart body: a boundary line
 // then a form-data part named post.<id>, patch.<id> (or the client's attachment./feedback.).
 func DetectMultipart(head []byte) int {
+	if isGzip(head) {
+		// gzip bodies (the JS client's Content-Encoding: gzip, kept as sent): look at what the
+		// head's bytes decompress to
+		zr, err := gzip.NewReader(bytes.NewReader(head))
+		if err != nil {
+			return 0
+		}
+		buf := make([]byte, 4096)
+		n, _ := io.ReadFull(zr, buf)
+		if n == 0 {
+			return 0
+		}
+		head = buf[:n]
+	}
 	line := ingest.FirstLine(head)
 	if !bytes.HasPrefix(line, []byte("--")) || len(line) < 3 {
 		return 0
@@ -60,6 +77,18 @@ type mpRun struct {
 // (update); the parts of a run are joined into one run record and merged by id like the JSON
 // payloads. attachment.* and feedback.* parts are skipped. Problems are reported with file:line.
 func DecodeMultipart(r io.Reader, em *ingest.Emitter) error {
+	br := bufio.NewReader(r)
+	if magic, _ := br.Peek(2); isGzip(magic) {
+		// one or more gzip members (a body each, as the client sent them): read decompressed;
+		// line numbers are then those of the decompressed text
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %s: gzip: %w", MultipartName, em.File, err)
+		}
+		r = &gzipTail{zr: zr, em: em}
+	} else {
+		r = br
+	}
 	s := newStore()
 	order := 0
 	var (
@@ -159,6 +188,30 @@ func DecodeMultipart(r io.Reader, em *ingest.Emitter) error {
 	b := &builder{em: em, st: em.Shared(), format: MultipartName}
 	b.emitRoots(roots)
 	return err
+}
+
+// isGzip says whether b starts with the gzip magic bytes.
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+
+// gzipTail reads a gzip stream and reports a torn or corrupt end as a decode error (the text
+// read so far is still decoded) instead of failing the input.
+type gzipTail struct {
+	zr   *gzip.Reader
+	em   *ingest.Emitter
+	done bool
+}
+
+func (g *gzipTail) Read(p []byte) (int, error) {
+	if g.done {
+		return 0, io.EOF
+	}
+	n, err := g.zr.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		g.done = true
+		g.em.Error(1, fmt.Errorf("%s: gzip body: %v (the text decompressed before it is read)", MultipartName, err))
+		return n, io.EOF
+	}
+	return n, err
 }
 
 // isBoundary says whether line is the boundary b's delimiter or closing line.

@@ -100,3 +100,24 @@ func FuzzDecodeMultipart(f *testing.F) {
 		DetectMultipart(b)
 	})
 }
+
+// TestMultipartGzip: the langsmith JS Client gzips its bodies when the server announces
+// gzip_body_enabled (testdata/traces/langgraph/16_gzip_interrupt_approve, kept as sent): they are
+// detected and read decompressed; a torn gzip stream is reported and what decompressed is read.
+func TestMultipartGzip(t *testing.T) {
+	b, err := os.ReadFile("../../testdata/traces/langgraph/16_gzip_interrupt_approve.langsmith_multipart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if DetectMultipart(b) == 0 {
+		t.Fatal("gzip body not detected")
+	}
+	evs := tracertest.DecodeClean(t, DecodeMultipart, "gz.multipart", b)
+	if s := model.Project(evs).Summarize(); s.Runs != 2 || s.ModelCalls != 2 {
+		t.Errorf("%+v, want the 2 runs and 2 model calls of the execution", s)
+	}
+	_, errs := tracertest.Decode(t, DecodeMultipart, "torn.multipart", b[:len(b)*2/3])
+	if len(errs) == 0 || !strings.Contains(errs[0].Error(), "gzip") {
+		t.Errorf("errors %v, want one about the torn gzip stream", errs)
+	}
+}

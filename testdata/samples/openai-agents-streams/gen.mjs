@@ -20,8 +20,15 @@
 // before calling the model has a tool-only Step first; a rejected (or never answered) call never
 // executes and is not a tool call.
 //
-// Usage: npm ci && node gen.mjs
+// 17_/18_ resume in a NEW process: the first process writes `first.state.toString()` to
+// <name>.run_state.json and starts `node gen.mjs --resume <name> approve|reject`, a separate Node
+// process that builds the agent afresh, reads the state with `RunState.fromString`, answers the
+// interruption and streams the resume; its events are appended to the same file and what it
+// observed is merged into the truth.
+//
+// Usage: npm ci && node gen.mjs [scenario-name ...]   (no names: every scenario)
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -116,7 +123,11 @@ async function streamed(lines, agent, input, opts = {}) {
   return result;
 }
 
+const ARGV = process.argv.slice(2);
+const RESUME = ARGV[0] === '--resume';
+const ONLY = RESUME ? [] : ARGV;
 async function scenario(name, notes, fn) {
+  if (RESUME || (ONLY.length && !ONLY.includes(name))) return;
   idCounter = 0;
   obs = { model_calls: 0, tool_calls: 0, failed_tool_calls: 0, cancelled_tool_calls: 0, rejected_tool_calls: 0, tool_only_steps: 0, turns: 0, runs_detail: [] };
   const lines = [];
@@ -247,3 +258,52 @@ await scenario('09_handoff', 'the triage agent hands off to the billing agent (a
   obs.tool_calls++;
   obs.runs_detail.push(outcome(await streamed(lines, triage, 'When does billing open?', { model })));
 });
+
+// --- resume in a new process -------------------------------------------------------------------
+const refundAgent = () => new Agent({ name: 'refund_agent', instructions: 'Refund orders when asked.', tools: [lookupOrder, refund] });
+const finalTexts = { approve: 'Order A-1001 was refunded.', reject: 'The refund of A-1001 was not approved.' };
+async function approvalNewProcess(lines, name, decide) {
+  const model = new ScriptedModel([
+    () => [call('lookup_order', { order_id: 'A-1001' })],
+    () => [call('refund_order', { order_id: 'A-1001' })],
+    () => [say('unused: the first process never gets here')],
+  ]);
+  obs.turns++;
+  const first = await streamed(lines, refundAgent(), 'Refund my order A-1001.', { model });
+  if (!first.interruptions?.length) throw new Error('expected an approval interruption');
+  const statePath = path.join(HERE, `${name}.run_state.json`);
+  fs.writeFileSync(statePath, first.state.toString() + '\n');
+  // the resume: another Node process, nothing shared but the serialized state
+  const out = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--resume', name, decide], { encoding: 'utf8' }));
+  if (out.pid === process.pid) throw new Error('resume ran in the same process');
+  lines.push(...out.lines);
+  for (const k of ['model_calls', 'tool_calls', 'failed_tool_calls', 'cancelled_tool_calls', 'rejected_tool_calls', 'tool_only_steps', 'turns']) obs[k] += out.obs[k];
+  obs.runs_detail.push(...out.obs.runs_detail);
+  obs.resume_pid_differs = true;
+}
+if (RESUME) {
+  const [, name, decide] = ARGV;
+  idCounter = 100; // the resumed model's ids (fresh ones, as the API would give)
+  obs = { model_calls: 0, tool_calls: 0, failed_tool_calls: 0, cancelled_tool_calls: 0, rejected_tool_calls: 0, tool_only_steps: 0, turns: 0, runs_detail: [] };
+  const agent = refundAgent();
+  const state = await RunState.fromString(agent, fs.readFileSync(path.join(HERE, `${name}.run_state.json`), 'utf8').trim());
+  const pending = state.getInterruptions();
+  if (!pending.length) throw new Error('the serialized state has no interruption');
+  for (const it of pending) {
+    if (decide === 'approve') state.approve(it);
+    else { state.reject(it); obs.rejected_tool_calls++; }
+  }
+  if (decide === 'approve') obs.tool_only_steps++; // the resume runs the approved tool first
+  obs.turns++;
+  const lines = [];
+  const model = new ScriptedModel([() => [say(finalTexts[decide])]]);
+  obs.runs_detail.push(outcome(await streamed(lines, agent, state, { model })));
+  process.stdout.write(JSON.stringify({ pid: process.pid, lines, obs }));
+} else {
+  await scenario('17_approval_approve_new_process', 'needsApproval tool: process 1 streams the run until its interruption and writes RunState.toString() to 17_approval_approve_new_process.run_state.json; process 2 (node gen.mjs --resume) reads it with RunState.fromString, approves, and streams the resume, appended: one run, a second turn runs the tool and answers', async (lines) => {
+    await approvalNewProcess(lines, '17_approval_approve_new_process', 'approve');
+  });
+  await scenario('18_approval_reject_new_process', 'as 17 but process 2 rejects: the SDK answers the call with its rejection message (the tool never runs; not a failed call), the model answers', async (lines) => {
+    await approvalNewProcess(lines, '18_approval_reject_new_process', 'reject');
+  });
+}

@@ -79,6 +79,15 @@ const SCENARIOS = {
     first: 'Weather in Paris?',
     resume: () => null,
   },
+  // as 07, but the capture server announces gzip (instance_flags.gzip_body_enabled): the client
+  // gzips each multipart body (Content-Encoding: gzip), kept as sent
+  '16_gzip_interrupt_approve': {
+    tools: [deleteFile],
+    script: [() => ({ toolCalls: [{ name: 'delete_file', args: { path: '/tmp/a.txt' } }] }), () => ({ text: 'Deleted /tmp/a.txt.' })],
+    first: 'Delete /tmp/a.txt',
+    resume: () => new Command({ resume: 'approve' }),
+    gzip: true,
+  },
   '10_fast_tools': {
     tools: [echo],
     script: Array.from({ length: 6 }, (_, i) => () => (i < 5 ? { toolCalls: [{ name: 'echo', args: { text: `t${i}` } }] } : { text: 'done' })),
@@ -98,7 +107,7 @@ const dec = (_k, v) => (v && typeof v === 'object' && typeof v.$u8 === 'string' 
 
 // langsmith starts a server standing in for LangSmith and a LangChainTracer whose real Client
 // sends to it; payloads gets the client's createRun/updateRun calls, bodies the multipart bodies.
-async function langsmith(project) {
+async function langsmith(project, gzip) {
   const bodies = [];
   const payloads = [];
   const srv = http.createServer((req, res) => {
@@ -106,11 +115,11 @@ async function langsmith(project) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       if (req.method === 'POST') {
-        if (!req.url.startsWith('/runs/multipart') || req.headers['content-encoding']) throw new Error(`unexpected ${req.url} ${req.headers['content-encoding']}`);
+        if (!req.url.startsWith('/runs/multipart') || (req.headers['content-encoding'] ?? '') !== (gzip ? 'gzip' : '')) throw new Error(`unexpected ${req.url} ${req.headers['content-encoding']}`);
         bodies.push(Buffer.concat(chunks));
       }
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{}');
+      res.end(gzip && req.url.startsWith('/info') ? JSON.stringify({ instance_flags: { gzip_body_enabled: true } }) : '{}');
     });
   });
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
@@ -139,7 +148,7 @@ async function langsmith(project) {
 async function invoke(name, graph, model, input, config, append) {
   const events = [];
   const tree = new RunTreeCollector();
-  const ls = await langsmith(name);
+  const ls = await langsmith(name, SCENARIOS[name].gzip);
   const before = { calls: model.calls, tools: OBS.tools, failed: OBS.toolFailed };
   let raised = null;
   try {
@@ -155,7 +164,8 @@ async function invoke(name, graph, model, input, config, append) {
   const w = append ? fs.appendFileSync : fs.writeFileSync;
   w(file('stream_events_v2.jsonl'), scrub(events.join('\n') + '\n'));
   w(file('langsmith_payloads.jsonl'), scrub(ls.payloads.join('\n') + '\n'));
-  w(file('langsmith_multipart'), Buffer.concat(ls.bodies.map((b) => Buffer.from(scrub(b.toString('utf8'))))));
+  // gzip bodies are kept as sent (no scrub: this directory's path is in no body of these scenarios)
+  w(file('langsmith_multipart'), Buffer.concat(ls.bodies.map((b) => (SCENARIOS[name].gzip ? b : Buffer.from(scrub(b.toString('utf8')))))));
   const roots = append ? JSON.parse(fs.readFileSync(file('run_tree.json'), 'utf8')) : [];
   fs.writeFileSync(file('run_tree.json'), scrub(JSON.stringify(roots.concat(JSON.parse(JSON.stringify(tree.roots))))));
   return {
@@ -196,7 +206,8 @@ function outcome(o) {
 if (process.argv[2] === 'resume') {
   console.log(JSON.stringify(await resume(process.argv[3])));
 } else {
-  for (const name of Object.keys(SCENARIOS)) {
+  const only = process.argv.slice(2); // node gen-pause.mjs [name…]: only those scenarios
+  for (const name of Object.keys(SCENARIOS).filter((n) => only.length === 0 || only.includes(n))) {
     const invs = [await first(name)];
     if (SCENARIOS[name].resume) {
       const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'resume', name], { encoding: 'utf8' });

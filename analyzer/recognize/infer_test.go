@@ -1,0 +1,78 @@
+package recognize_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestInferDeliveries checks turn loops whose model result arrives other than as a plain
+// return value (a Next/Current stream accumulated into a message, a raw HTTP body decoded in a
+// retry callback, a reply kept in a step-wise runner's state), and loops that are not turn
+// loops although their body recurses or dispatches (a linked-list walk, a cursor drain).
+func TestInferDeliveries(t *testing.T) {
+	res := recognizeShapes(t)
+	if os.Getenv("RECOG_PRINT") != "" {
+		fmt.Print(describe(res))
+	}
+	for _, name := range []string{"walk.Transform", "walk.Neighborhood"} {
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: not a turn loop, got entry with loops %+v", name, e.Loops)
+		}
+	}
+	for _, l := range res.Loops {
+		if l.Func.Pkg == "example.com/shapes/walk" {
+			t.Errorf("invented turn loop %s at line %d", l.Map.Func, l.Map.Pos.Line)
+		}
+	}
+	tests := []struct {
+		entry      string
+		loopLine   int
+		modelLines []int // any of them
+		toolLine   int
+		parallel   bool
+		bound      string
+	}{
+		{"accum.Agent.Run", 58, []int{59}, 92, false, "a.Max"},
+		{"rawhttp.Client.Generate", 55, []int{63}, 100, false, "maxIterations"},
+		{"stepper.Runner.RunToEnd", 107, []int{31, 97}, 85, true, ""},
+		{"stepper.Runner.Each", 121, []int{31, 97}, 85, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.entry, func(t *testing.T) {
+			e := entry(res, tt.entry)
+			if e == nil || len(e.Loops) == 0 {
+				t.Fatalf("want an entry with a loop, got %+v", e)
+			}
+			l := e.Loops[0]
+			if l.Pos.Line != tt.loopLine {
+				t.Errorf("loop at line %d, want %d", l.Pos.Line, tt.loopLine)
+			}
+			if len(l.ModelCalls) == 0 {
+				t.Fatalf("no model call")
+			}
+			for _, m := range l.ModelCalls {
+				ok := false
+				for _, w := range tt.modelLines {
+					ok = ok || m.Pos.Line == w
+				}
+				if !ok {
+					t.Errorf("model call %s at line %d, want one of %v", m.Callee, m.Pos.Line, tt.modelLines)
+				}
+			}
+			found := false
+			for _, tc := range l.ToolCalls {
+				found = found || tc.Pos.Line == tt.toolLine
+			}
+			if !found {
+				t.Errorf("tool calls %+v, want line %d", l.ToolCalls, tt.toolLine)
+			}
+			if l.ParallelTools != tt.parallel {
+				t.Errorf("parallel tools %v, want %v", l.ParallelTools, tt.parallel)
+			}
+			if tt.bound != "" && (l.Bound == nil || l.Bound.Expr != tt.bound) {
+				t.Errorf("bound %+v, want %s", l.Bound, tt.bound)
+			}
+		})
+	}
+}
