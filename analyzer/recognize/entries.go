@@ -233,7 +233,7 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 
 // exits classifies the returns of f by path.
 func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
-	if depth > 3 || seen[f.ID] {
+	if depth > 5 || seen[f.ID] {
 		return nil
 	}
 	seen[f.ID] = true
@@ -292,6 +292,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					if ret.Err.Stream {
 						// a returned generator or stream: the caller drains the run
 						ex.Outcome = model.OutcomePropagated
+						out = append(out, ex)
+					} else if startedIn(inner) {
+						// return streamResult: the callee hands back a run it left running
+						ex.Outcome = model.OutcomeStarted
 						out = append(out, ex)
 					}
 					continue
@@ -561,4 +565,20 @@ func (r *rec) valueOnly(f *ir.Func, id int) bool {
 		}
 	}
 	return true
+}
+
+// startedIn reports whether exits hand back a run still running in the background: one
+// does, and the others are refusals to start.
+func startedIn(exits []model.Exit) bool {
+	started := false
+	for _, x := range exits {
+		switch x.Outcome {
+		case model.OutcomeStarted:
+			started = true
+		case model.OutcomeNotStarted:
+		default:
+			return false
+		}
+	}
+	return started
 }

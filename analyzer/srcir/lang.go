@@ -13,6 +13,13 @@ type table struct {
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
 	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
+	// cases are the arms of a switch or match; caseValue names the field of the value or
+	// pattern an arm matches
+	cases     set
+	caseValue string
+	// detaches are the methods that hand a promise to a continuation: a call of an async
+	// function chained to one and never awaited runs beside its caller
+	detaches set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -50,7 +57,7 @@ var python = &table{
 	ternaries: mk("conditional_expression"), comprehensions: mk("for_in_clause"), seqs: mk(),
 	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
-	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"),
+	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mk(), caseValue: "",
 }
 
 var typescript = &table{
@@ -72,6 +79,7 @@ var typescript = &table{
 	seqs: mk("sequence_expression"), spreads: mk("spread_element"), keywordArgs: mk(),
 	fieldDefs:  mk("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
+	cases: mk("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
