@@ -24,6 +24,10 @@ type table struct {
 	// detaches are the methods that hand a promise to a continuation: a call of an async
 	// function chained to one and never awaited runs beside its caller
 	detaches set
+	// invokes are the methods of a function that call it (fn.call(this, x), fn.apply);
+	// privateGets the compiler helpers that read a private method (tsc's
+	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument
+	invokes, privateGets set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -84,6 +88,7 @@ var typescript = &table{
 	fieldDefs:  mk("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mk("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
+	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
@@ -127,7 +132,9 @@ var (
 	ignoredCallees = mk("print", "str", "repr", "len", "isinstance", "int", "float", "bool", "format", "String",
 		"Number", "Boolean", "JSON.stringify", "JSON.parse", "json.dumps", "json.loads", "dict", "list", "tuple",
 		"set", "type", "id", "hasattr", "getattr", "setattr", "Object.keys", "Object.entries", "Array.isArray",
-		"Error", "TypeError", "ValueError", "RuntimeError", "Exception", "KeyError", "Symbol")
+		"Error", "TypeError", "ValueError", "RuntimeError", "Exception", "KeyError", "Symbol",
+		// tsc's helpers for private members below ES2022
+		"__classPrivateFieldGet", "__classPrivateFieldSet", "__classPrivateFieldIn")
 	ignoredRoots = mk("console", "logger", "log", "logging", "self.logger", "this.logger", "this.log", "self.log",
 		"debug", "tracer", "span", "warnings", "self.monitor", "self._logger", "this._logger")
 	// genericErrors are exception classes that name no stop reason.
