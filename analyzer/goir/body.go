@@ -1160,6 +1160,7 @@ func (b *builder) returnsOf(fs *funcState) {
 		callBlocks[idx] = ci.Block()
 	}
 	sig := fn.Signature
+	yields := b.yieldOutcomes(fs)
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || blk == fn.Recover {
@@ -1248,6 +1249,16 @@ func (b *builder) returnsOf(fs *funcState) {
 			cb := callBlocks[idx]
 			if cb == blk || (cb != nil && reach(cb, blk)) {
 				ret.AfterCalls = append(ret.AfterCalls, idx)
+			}
+		}
+		if ret.Err == nil && sig.Results().Len() == 0 && yields != nil {
+			if rs := fs.returns[r.Pos()]; rs != nil || !r.Pos().IsValid() {
+				if v, ok := yields[rs]; ok {
+					ret.Err = v
+					if v.Kind != ir.ValNil {
+						ret.Text = v.Text + "; return"
+					}
+				}
 			}
 		}
 		fs.retIdx[r] = len(f.Returns)
@@ -1353,6 +1364,98 @@ func cellStored(r *ssa.Return, v ssa.Value) ssa.Value {
 		end = len(blk.Instrs)
 	}
 	return nil
+}
+
+// yieldOutcomes describes how the returns of an iterator body (a func(yield) literal) end the
+// run for the loop that drains it, as the error a function would return: the error the body
+// yields just before returning (yield(nil, err); return), none otherwise (nil: the iteration
+// ends normally), except after the consumer stopped (if !yield(…) { return }), which is left
+// out. The key nil stands for the implicit return at the end of the body. It returns nil for
+// other functions.
+func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
+	fn := fs.fn
+	lit, ok := fs.syntax.(*ast.FuncLit)
+	if !ok || lit.Body == nil || len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 || !yieldParam(fn.Params[0], 0) {
+		return nil
+	}
+	name := fn.Params[0].Name()
+	isYield := func(e ast.Expr) (*ast.CallExpr, bool) {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		return c, ok && id.Name == name
+	}
+	out := map[*ast.ReturnStmt]*ir.Value{nil: {Kind: ir.ValNil, Call: -1}}
+	var list func(stmts []ast.Stmt, stopped bool)
+	var stmt func(st ast.Stmt, stopped bool)
+	list = func(stmts []ast.Stmt, stopped bool) {
+		for i, st := range stmts {
+			rs, ok := st.(*ast.ReturnStmt)
+			if !ok {
+				stmt(st, false)
+				continue
+			}
+			v := &ir.Value{Kind: ir.ValNil, Call: -1}
+			if i > 0 {
+				if es, ok := stmts[i-1].(*ast.ExprStmt); ok {
+					if c, ok := isYield(es.X); ok && len(c.Args) > 0 {
+						if last := c.Args[len(c.Args)-1]; !isNilIdent(b.info(fn), last) {
+							v = &ir.Value{Kind: ir.ValError, Call: -1, Text: render(c)}
+							if cv := b.classifyAST(fs, last); cv.Kind == ir.ValCtxErr || cv.Kind == ir.ValSentinel {
+								v.Kind, v.Key = cv.Kind, cv.Key
+							}
+						}
+					}
+				}
+			}
+			if stopped && i == 0 {
+				continue // the consumer stopped: it decides
+			}
+			out[rs] = v
+		}
+	}
+	stmt = func(st ast.Stmt, _ bool) {
+		switch x := st.(type) {
+		case *ast.BlockStmt:
+			list(x.List, false)
+		case *ast.IfStmt:
+			stopped := false
+			if u, ok := x.Cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				_, stopped = isYield(u.X)
+			}
+			if bin, ok := x.Cond.(*ast.BinaryExpr); ok && bin.Op == token.LOR {
+				if u, ok := bin.X.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+					_, stopped = isYield(u.X) // if !yield(ev, err) || err != nil
+				}
+			}
+			list(x.Body.List, stopped)
+			if x.Else != nil {
+				stmt(x.Else, false)
+			}
+		case *ast.ForStmt:
+			list(x.Body.List, false)
+		case *ast.RangeStmt:
+			list(x.Body.List, false)
+		case *ast.SwitchStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CaseClause).Body, false)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CaseClause).Body, false)
+			}
+		case *ast.SelectStmt:
+			for _, c := range x.Body.List {
+				list(c.(*ast.CommClause).Body, false)
+			}
+		case *ast.LabeledStmt:
+			stmt(x.Stmt, false)
+		}
+	}
+	list(lit.Body.List, false)
+	return out
 }
 
 // tupleCall returns the call whose result tuple v is extracted from.

@@ -11,8 +11,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 // The agent shape on SSA: a call's result (R) — or what it delivers over a channel, an
 // iterator or a Next/Current stream — yields a collection that is tested for emptiness and
 // iterated; an element (E) of it has a string field (N) that keys a map lookup or is compared

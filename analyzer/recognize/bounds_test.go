@@ -35,6 +35,8 @@ func TestBoundsExitsIDs(t *testing.T) {
 			exits: map[int]string{39: "failed (error)", 42: "completed", 46: "failed (error)", 52: "completed (goal_reached)"}},
 		{entry: "chatresume.Chatter.Chat",
 			exits: map[int]string{63: "not_started", 71: "failed (error)", 74: "completed (goal_reached)", 76: "waiting"}},
+		{entry: "iterflow.Flow.Run",
+			exits: map[int]string{28: "propagated", 33: "failed (error)", 38: "propagated", 41: "completed (goal_reached)", 45: "failed (error)"}},
 		{entry: "idagent.Engine.Run", ids: []string{"minted 31", "minted 35", "parent 35"},
 			exits: map[int]string{51: "failed (error)", 55: "completed (goal_reached)"}},
 	}

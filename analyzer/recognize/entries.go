@@ -124,19 +124,24 @@ func (r *rec) entries() []model.Entry {
 			r.toolPos[tc.Pos] = true
 		}
 	}
+	// the interface methods called at tool call sites, unless some other call outside tests
+	// runs them too (an agent interface both run at the top and handed to a loop as a tool)
+	other := map[string]bool{}
 	for _, f := range r.p.Funcs {
 		for _, c := range f.Calls {
 			if c.Abstract == "" {
 				continue
 			}
-			for _, l := range r.order {
-				for _, tc := range l.Map.ToolCalls {
-					if tc.Pos.File == c.Pos.File && tc.Pos.Line == c.Pos.Line {
-						r.toolAbstract[c.Abstract] = true
-					}
-				}
+			if r.toolPos[pos(c.Pos)] {
+				r.toolAbstract[c.Abstract] = true
+			} else if !f.Test {
+				other[c.Abstract] = true
 			}
 		}
+	}
+	r.toolOnly = map[string]bool{}
+	for k := range r.toolAbstract {
+		r.toolOnly[k] = !other[k]
 	}
 	reaches := r.reaches()
 	var out []model.Entry
@@ -213,7 +218,7 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 		return model.Provenance{}, false
 	}
 	for _, k := range f.Implements {
-		if r.toolAbstract[k] {
+		if r.toolOnly[k] {
 			// a tool implementation that runs an agent: the child run's entry is the
 			// tool call that reaches it
 			return model.Provenance{}, false
@@ -228,7 +233,7 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 
 // exits classifies the returns of f by path.
 func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
-	if depth > 3 || seen[f.ID] {
+	if depth > 5 || seen[f.ID] {
 		return nil
 	}
 	seen[f.ID] = true
@@ -254,8 +259,14 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		if x != nil && x.returns && returnsFunc(ret) {
-			// hands the closure that runs the loop to the caller: what the caller drains decides
+			// hands the closure that runs the loop to the caller: what the caller drains decides,
+			// and the closure's returns say how the run it drives ends
 			launched, concOnly = true, false
+			for _, g := range r.p.Funcs {
+				if g.Parent == f.ID && g.Launch == "return" && reaches[g.ID] != nil {
+					out = append(out, r.exits(g, reaches, depth+1, seen)...)
+				}
+			}
 		}
 		// a return passing a callee's results through: the callee's exits
 		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
@@ -281,6 +292,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					if ret.Err.Stream {
 						// a returned generator or stream: the caller drains the run
 						ex.Outcome = model.OutcomePropagated
+						out = append(out, ex)
+					} else if startedIn(inner) {
+						// return streamResult: the callee hands back a run it left running
+						ex.Outcome = model.OutcomeStarted
 						out = append(out, ex)
 					}
 					continue
@@ -550,4 +565,20 @@ func (r *rec) valueOnly(f *ir.Func, id int) bool {
 		}
 	}
 	return true
+}
+
+// startedIn reports whether exits hand back a run still running in the background: one
+// does, and the others are refusals to start.
+func startedIn(exits []model.Exit) bool {
+	started := false
+	for _, x := range exits {
+		switch x.Outcome {
+		case model.OutcomeStarted:
+			started = true
+		case model.OutcomeNotStarted:
+		default:
+			return false
+		}
+	}
+	return started
 }

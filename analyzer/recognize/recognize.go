@@ -67,6 +67,8 @@ type rec struct {
 	toolAbstract map[string]bool
 	// toolPos are the positions of the recognized tool call sites.
 	toolPos map[model.Position]bool
+	// toolOnly are the toolAbstract methods no other call runs: their implementations are tools.
+	toolOnly map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -286,7 +288,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var at ir.Pos
 		for _, d := range fl.Dispatch {
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
-			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) {
+			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && r.inIteration(fl, d) {
 				// switch call.Name { case "search": … } whose results go back to the model; a
 				// switch on a name deep in some helper is how every tree walker dispatches on
 				// node kinds, not a tool dispatch
@@ -410,6 +412,27 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	for _, t := range c.Targets {
 		if t == fn {
 			return true
+		}
+	}
+	return false
+}
+
+// inIteration reports whether dispatch d sits in a loop that iterates a collection derived
+// from the result (switch call.Name inside for _, call := range resp.ToolCalls): a switch on
+// the name of the result itself (obj.Name() of a callee a tree walker resolves) selects
+// nothing from what the model asked for.
+func (r *rec) inIteration(fl *ir.Flow, d ir.Dispatch) bool {
+	if d.Func < 0 || d.Func >= len(r.p.Funcs) {
+		return false
+	}
+	for _, l := range r.p.Funcs[d.Func].Loops {
+		if l.Pos.File != d.Pos.File || d.Pos.Line < l.Pos.Line || (l.End.IsValid() && d.Pos.Line >= l.End.Line) {
+			continue
+		}
+		for _, it := range fl.Iterated {
+			if it == l.Pos {
+				return true
+			}
 		}
 	}
 	return false

@@ -107,8 +107,9 @@ func TestRecognize(t *testing.T) {
 			map[int]string{58: "not_started", 84: "started"}},
 		// the loop runs in the iter.Seq2 closure the entry returns; a worker reaches it through a
 		// func field holding a bound method value
-		"seqflow.Loop.Steps": {27, 28, 45, "", "", false, map[int]string{25: "propagated"}},
-		"seqflow.worker.Do":  {27, 28, 45, "", "", false, map[int]string{74: "propagated"}},
+		"seqflow.Loop.Steps": {27, 28, 45, "", "", false, map[int]string{25: "propagated",
+			31: "failed (error)", 37: "completed (goal_reached)", 43: "failed (error)"}}, // yield(nil, err); return
+		"seqflow.worker.Do": {27, 28, 45, "", "", false, map[int]string{74: "propagated", 77: "propagated"}},
 		// the tools run in one of a slice of processor interfaces
 		"stages.Pipeline.Run": {31, 32, 63, "", "", false,
 			map[int]string{34: "failed (error)", 39: "completed (goal_reached)"}},
@@ -261,5 +262,14 @@ func TestChildRunThroughTool(t *testing.T) {
 	}
 	if c := entry(res, "subagent.Researcher.Research"); c == nil || len(c.Loops) != 1 {
 		t.Errorf("the child agent's entry: %+v", c)
+	}
+}
+
+// TestAgentAlsoATool: an agent interface run at the top (Serve) and also handed to another
+// agent's loop as a tool keeps its implementations as entries.
+func TestAgentAlsoATool(t *testing.T) {
+	res := recognizeShapes(t)
+	if entry(res, "subagent.Agent.Run") == nil {
+		t.Errorf("subagent.Agent.Run implements Runnable.Run, a tool of Researcher but run by Serve too: want an entry")
 	}
 }

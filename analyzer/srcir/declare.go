@@ -468,6 +468,20 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 // fnName names a function node: its own name, or the variable, field or key it is bound to.
 func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 	if nm := n.Child("name"); nm != nil {
+		if nm.Kind == "computed_property_name" {
+			// [(_X_a = new WeakMap(), _X_send = function …, Symbol.asyncIterator)]: compiled
+			// private state assigned in the key; the key is the sequence's last value
+			if k := nm.NamedChildren(); len(k) == 1 {
+				if e := k[0]; e.Kind == "parenthesized_expression" && len(e.NamedChildren()) == 1 {
+					if sq := e.NamedChildren()[0]; m.t.seqs[sq.Kind] {
+						for len(sq.NamedChildren()) > 0 && m.t.seqs[sq.Kind] {
+							sq = sq.NamedChildren()[len(sq.NamedChildren())-1]
+						}
+						return "[" + m.text(sq) + "]"
+					}
+				}
+			}
+		}
 		return m.text(nm)
 	}
 	switch parent.Kind {

@@ -136,12 +136,26 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
-			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.key == "" && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
 				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
 				// resolved when one class of the program alone defines a method of that name
+				ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]
 				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
-					if ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]; len(ms) == 1 {
+					if len(ms) == 1 {
 						tg.fns = ms
+					}
+				} else if obj != nil && m.t.namedReceivers && (m.t.idents[obj.Kind] || m.t.members[obj.Kind]) && len(ms) > 1 {
+					// loop.tick() on an untyped receiver: the one class defining the method
+					// whose name ends with the receiver's (PregelLoop, not PregelRunner)
+					recv := strings.ToLower(lastSeg(m.text(obj)))
+					var hit []*fnState
+					for _, x := range ms {
+						if x.cls != nil && len(recv) >= 3 && strings.HasSuffix(strings.ToLower(x.cls.name), recv) {
+							hit = append(hit, x)
+						}
+					}
+					if len(hit) == 1 {
+						tg.fns = hit
 					}
 				}
 			}
@@ -228,6 +242,15 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 								c.ContextArg = "derived"
 							}
 						}
+					}
+				}
+			}
+			if c.Concurrent == "" && len(m.t.detaches) > 0 && b.detached(fs, n) {
+				// this.#loop(...).then(done, fail) not awaited: the async callee runs beside
+				// the caller, which returns before it ends
+				for _, t := range tg.fns {
+					if t.async {
+						c.Concurrent = "go"
 					}
 				}
 			}
@@ -383,6 +406,16 @@ func (b *builder) returns(fs *fnState) {
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
 			if e != nil {
 				v := b.value(fs, e)
+				if v.Kind == ir.ValOther && r.InLoop < 0 {
+					// return result, where const result = await this.#loop(...): the value of
+					// a call of the program's own code, handed on (a reply held in a turn
+					// loop is the answer, not a hand-off)
+					if rhs := b.heldCall(fs, e, n.Start); rhs != nil {
+						if hv := b.value(fs, rhs); hv.Kind == ir.ValCall && len(f.Calls[hv.Call].Targets) > 0 {
+							v, e = hv, rhs
+						}
+					}
+				}
 				r.Values = []ir.Value{v}
 				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
 					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
@@ -488,6 +521,39 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
+}
+
+// heldCall is the call a returned local variable holds: the right-hand side of its one
+// assignment in fs, before the return at offset at, when that is a call (const r = await
+// f(); return r). A variable assigned more than once, bound by a loop or assigned after the
+// return holds no one call; so does one assigned in a loop or one whose fields are set.
+func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
+	m := fs.mod
+	e = strip(e)
+	if e == nil || e.Kind != "identifier" {
+		return nil
+	}
+	name := m.text(e)
+	var rhs *syntax.Node
+	for _, a := range fs.assigns {
+		for _, l := range a.lhs {
+			if strings.HasPrefix(l, name+".") || strings.HasPrefix(l, name+"[") {
+				// result.field = ...: a value the function builds on, not one handed on
+				return nil
+			}
+		}
+		if len(a.lhs) != 1 || a.lhs[0] != name {
+			continue
+		}
+		if rhs != nil || a.iter || a.aug || a.rhs == nil || len(a.loops) > 0 || a.node.Start >= at {
+			return nil
+		}
+		rhs = a.rhs
+	}
+	if r := strip(rhs); r != nil && (m.t.calls[r.Kind] || m.t.news[r.Kind]) {
+		return r
+	}
+	return nil
 }
 
 // value classifies a returned expression.
@@ -651,6 +717,13 @@ func (b *builder) mints(fs *fnState) {
 		last := text
 		if j := strings.LastIndexByte(last, '.'); j >= 0 {
 			last = last[j+1:]
+		}
+		if g := parentRead.FindStringSubmatch(last); g != nil {
+			// getCurrentTraceContext(): a nested run takes the caller's trace or span as its
+			// parent instead of opening its own
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source,
+				Text: fs.f.Calls[i].Text, Kind: "parent", Owners: []string{g[1]}})
+			continue
 		}
 		if !mintCalls[text] && !mintCalls[last] {
 			continue
@@ -855,6 +928,14 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 	m := fs.mod
 	child := n
 	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
+		if m.t.cases[p.Kind] {
+			// case 'next_step_interruption': return ... — the case's value decides
+			if v := p.Child(m.t.caseValue); v != nil && v != child {
+				c := strings.ToLower(m.text(v))
+				return containsAny(c, pauseWords) && !strings.Contains(c, "cancel")
+			}
+			continue
+		}
 		if !m.t.ifs[p.Kind] {
 			continue
 		}
@@ -867,4 +948,24 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
 	}
 	return false
+}
+
+// detached reports whether the promise of call n is handed to a continuation and not awaited:
+// n is the receiver of a chain of m.t.detaches calls (p.then(ok, fail).catch(...)) that no
+// await, return or yield takes.
+func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
+	m := fs.mod
+	cur, chained := n, false
+	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
+		switch {
+		case m.t.members[p.Kind] && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
+			chained = true
+		case m.t.calls[p.Kind] && p.Child("function") == cur, p.Kind == "parenthesized_expression":
+		case m.t.awaits[p.Kind] || m.t.returns[p.Kind] || m.t.yields[p.Kind]:
+			return false
+		default:
+			return chained
+		}
+	}
+	return chained
 }

@@ -1,6 +1,10 @@
 package srcir
 
-import "github.com/lifeline-dev/lifeline/analyzer/syntax"
+import (
+	"regexp"
+
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
 
 // table is one language's knowledge, as declarative data: which node kinds and fields of its
 // tree-sitter grammar play which part. The lowering (lower.go, flow.go) is shared.
@@ -13,12 +17,27 @@ type table struct {
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
 	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
+	// cases are the arms of a switch or match; caseValue names the field of the value or
+	// pattern an arm matches
+	cases     set
+	caseValue string
+	// detaches are the methods that hand a promise to a continuation: a call of an async
+	// function chained to one and never awaited runs beside its caller
+	detaches set
+	// invokes are the methods of a function that call it (fn.call(this, x), fn.apply);
+	// privateGets the compiler helpers that read a private method (tsc's
+	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument
+	invokes, privateGets set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
 	nones set
 	// eachMethods are methods of a collection that run a callback per element.
 	eachMethods set
+	// namedReceivers: an untyped receiver named like the one class defining the method is
+	// taken for an instance of it (compiled JS names values after their classes: loop.tick()
+	// is PregelLoop.tick; Python code has annotations for that).
+	namedReceivers bool
 }
 
 type set map[string]bool
@@ -46,7 +65,7 @@ var python = &table{
 	ternaries: mk("conditional_expression"), comprehensions: mk("for_in_clause"), seqs: mk(),
 	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
-	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"),
+	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mk(), caseValue: "",
 }
 
 var typescript = &table{
@@ -68,8 +87,11 @@ var typescript = &table{
 	seqs: mk("sequence_expression"), spreads: mk("spread_element"), keywordArgs: mk(),
 	fieldDefs:  mk("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
+	cases: mk("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
+	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
+	namedReceivers: true,
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()
@@ -98,6 +120,10 @@ var (
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",
 		"uuid_lib.uuid4", "generateId", "createId", "cuid")
+	// parentRead matches the calls that read the trace or run the caller is in (the
+	// ambient context a nested run joins): getCurrentTraceContext, get_current_trace,
+	// getCurrentRunTree; its group names the layer read. (A current span parents spans, not runs.)
+	parentRead = regexp.MustCompile(`(?i)^get_?current_?((?:trace|run_?tree|run)(?:_?context)?)$`)
 	// cancelCalls check cancellation (they raise or return when cancelled).
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",
@@ -106,7 +132,9 @@ var (
 	ignoredCallees = mk("print", "str", "repr", "len", "isinstance", "int", "float", "bool", "format", "String",
 		"Number", "Boolean", "JSON.stringify", "JSON.parse", "json.dumps", "json.loads", "dict", "list", "tuple",
 		"set", "type", "id", "hasattr", "getattr", "setattr", "Object.keys", "Object.entries", "Array.isArray",
-		"Error", "TypeError", "ValueError", "RuntimeError", "Exception", "KeyError", "Symbol")
+		"Error", "TypeError", "ValueError", "RuntimeError", "Exception", "KeyError", "Symbol",
+		// tsc's helpers for private members below ES2022
+		"__classPrivateFieldGet", "__classPrivateFieldSet", "__classPrivateFieldIn")
 	ignoredRoots = mk("console", "logger", "log", "logging", "self.logger", "this.logger", "this.log", "self.log",
 		"debug", "tracer", "span", "warnings", "self.monitor", "self._logger", "this._logger")
 	// genericErrors are exception classes that name no stop reason.

@@ -8,8 +8,6 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 type callInfo struct {
 	node  *syntax.Node
 	loops []int
@@ -370,8 +368,17 @@ func calleeText(m *module, call *syntax.Node) string {
 	if fn == nil {
 		fn = call.Child("constructor")
 	}
-	return calleeNorm.Replace(m.text(unAwait(m, fn)))
+	t := privateMethod.ReplaceAllString(calleeNorm.Replace(m.text(unAwait(m, fn))), "this.$1")
+	return privateField.ReplaceAllString(t, "this.$1")
 }
+
+// privateMethod matches tsc's call of a private method below ES2022,
+// __classPrivateFieldGet(this, _Class_instances, "m", _Class_send).call: it names this.send.
+var privateMethod = regexp.MustCompile(`^(?:[A-Za-z0-9_$]+\.)?__classPrivateFieldGet\(this, [A-Za-z0-9_$]+, "m", _[A-Za-z0-9$]+?_([A-Za-z0-9_$]+)\)\.(?:call|apply)$`)
+
+// privateField matches tsc's read of a private field below ES2022,
+// __classPrivateFieldGet(this, _Class_client, "f"): it names this.client.
+var privateField = regexp.MustCompile(`(?:[A-Za-z0-9_$]+\.)?__classPrivateFieldGet\(this, _[A-Za-z0-9$]+?_([A-Za-z0-9_$]+), "f"\)`)
 
 var calleeNorm = strings.NewReplacer("?.", ".", "!.", ".", "!(", "(")
 

@@ -340,6 +340,18 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		obj, prop := strip(n.Child("object")), m.text(n.Child(t.memberProp))
 		ot := m.text(obj)
 		cls := enclosingClass(fs)
+		if t.invokes[prop] && obj != nil {
+			// fn.call(this, x): runs fn; compiled this.#send(x) is
+			// __classPrivateFieldGet(this, _X_instances, "m", _X_send).call(this, x)
+			if t.calls[obj.Kind] && t.privateGets[lastSeg(m.text(strip(obj.Child("function"))))] {
+				if a := obj.Child(t.callArgs); a != nil && len(a.NamedChildren()) == 4 {
+					return b.resolveExpr(fs, a.NamedChildren()[3], depth+1)
+				}
+			}
+			if tg := b.resolveExpr(fs, obj, depth+1); len(tg.fns) > 0 {
+				return target{fns: tg.fns}
+			}
+		}
 		switch {
 		case (ot == t.self || ot == "cls") && cls != nil:
 			tg := b.memberOf([]*class{cls}, prop)

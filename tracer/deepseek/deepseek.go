@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -100,6 +101,19 @@ type reason struct {
 	Failure *failure `json:"failure"`
 }
 
+// reasonKind is the kind of a turn/end reason (an object with "kind", or a bare string).
+func reasonKind(raw json.RawMessage) string {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(raw, &k) == nil {
+		return k.Kind
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
 type usage struct {
 	InputTokens      int64 `json:"inputTokens"`
 	OutputTokens     int64 `json:"outputTokens"`
@@ -180,6 +194,8 @@ type data struct {
 func Decode(r io.Reader, em *ingest.Emitter) error {
 	d := &decoder{em: em, st: em.Shared(), file: em.File}
 	err := ingest.EachLine(r, em, Name, d.read)
+	d.release(false)
+	d.flushStarts()
 	return err
 }
 
@@ -209,6 +225,14 @@ type decoder struct {
 	toolIDs map[string]string // harness callId → canonical call id (this turn)
 	steers  []string
 	waits   map[string]string // approval id → call id
+	// pend holds the tool/call starts not yet emitted: a call whose approval is rejected never
+	// runs (the registry answers it with its denial), which only its tool/result tells.
+	pend   []model.Event
+	denied map[string]bool // canonical call id → its approval was rejected or cancelled
+	// held are the events from an error tool/result to the next line that is neither a
+	// tool/result nor a step/end: a turn/end aborted right after makes those errors cancellations.
+	holding bool
+	held    []model.Event
 	// provider/model from request headers
 	provider, modelName string
 	runTurns            int
@@ -225,7 +249,40 @@ func (d *decoder) emit(ev model.Event) {
 	if ev.Origin == nil {
 		ev.Origin = d.at(d.ln)
 	}
+	if d.holding {
+		d.held = append(d.held, ev)
+		return
+	}
 	d.em.Emit(&ev)
+}
+
+// flushStarts emits the pending tool starts.
+func (d *decoder) flushStarts() {
+	pend := d.pend
+	d.pend = nil
+	for _, ev := range pend {
+		d.emit(ev)
+	}
+}
+
+// release emits the held events; aborted: the turn ended aborted right after them, so their
+// failed tool calls were cut off by the cancel (the harness keeps the body's own error text).
+func (d *decoder) release(aborted bool) {
+	if !d.holding {
+		return
+	}
+	d.holding = false
+	held := d.held
+	d.held = nil
+	for _, ev := range held {
+		if aborted && ev.Type == model.ToolEnd && ev.Outcome == model.OutcomeError && ev.Error != nil && ev.Error.Kind == "tool" {
+			ev.Outcome = model.OutcomeCancelled
+			ev.Error = &model.ErrorInfo{Kind: "cancelled", Message: ev.Error.Message}
+			ev.Inferred = append(ev.Inferred, "outcome")
+			ev.Attrs["note"] = "the turn was aborted right after this failed result: the cancel cut the tool off"
+		}
+		d.emit(ev)
+	}
 }
 
 func msTime(v *float64) time.Time {
@@ -277,6 +334,14 @@ func (d *decoder) read(b []byte, n int) error {
 	dd := rec.Data
 	if dd == nil {
 		dd = &data{}
+	}
+	if d.holding && rec.Type != "tool/result" && rec.Type != "step/end" {
+		d.release(rec.Type == "turn/end" && reasonKind(dd.Reason) == "aborted")
+	}
+	switch rec.Type {
+	case "tool/call", "tool/result", "approval/asked", "approval/decided":
+	default:
+		d.flushStarts()
 	}
 	switch rec.Type {
 	case "turn/start":
@@ -626,7 +691,15 @@ func (d *decoder) toolCall(dd *data, ts time.Time) {
 			attrs["args"] = string(dd.Arguments)
 		}
 	}
-	d.emit(model.Event{Type: model.ToolStart, TS: ts, RunID: d.run, TurnID: d.turn, StepID: d.step, CallID: id, Name: dd.Name, Source: model.SourceRuntime, Attrs: attrs})
+	d.pend = append(d.pend, model.Event{Type: model.ToolStart, TS: ts, RunID: d.run, TurnID: d.turn, StepID: d.step, CallID: id, Name: dd.Name, Source: model.SourceRuntime, Attrs: attrs,
+		SessionID: d.session, Origin: d.at(d.ln)})
+}
+
+// deniedText reports whether a tool result is the registry's answer to a call whose approval
+// was rejected or cancelled (dsh-tools resolveAsk: the body is never invoked).
+func deniedText(text, name string) bool {
+	q := strconv.Quote(name)
+	return text == "Error: the user rejected tool "+q || text == "Error: approval for tool "+q+" was cancelled"
 }
 
 func (d *decoder) toolResult(dd *data, ts time.Time) {
@@ -666,11 +739,31 @@ func (d *decoder) toolResult(dd *data, ts time.Time) {
 		d.emit(model.Event{Type: model.ToolStart, TS: ts, RunID: d.run, TurnID: d.turn, StepID: d.step, CallID: id, Source: model.SourceRuntime, Inferred: []string{"start"}})
 	}
 	delete(d.tools, callID)
+	if d.denied[id] && isErr {
+		start, rest := -1, d.pend[:0:0]
+		for i, p := range d.pend {
+			if p.CallID == id {
+				start = i
+			} else {
+				rest = append(rest, p)
+			}
+		}
+		if start >= 0 && deniedText(blocksText(content), d.pend[start].Name) {
+			// never ran: no tool call, the model is answered with the denial
+			d.pend = rest
+			d.flushStarts()
+			d.emit(model.Event{Type: model.Message, TS: ts, RunID: d.run, StepID: d.step, Role: "tool", Text: blocksText(content), Source: model.SourceRuntime,
+				Attrs: map[string]any{"call_id": id, "note": "the approval was rejected: the tool registry answers the call with its denial; the tool never ran"}})
+			return
+		}
+	}
+	d.flushStarts()
 	ev := model.Event{Type: model.ToolEnd, TS: ts, RunID: d.run, TurnID: d.turn, StepID: d.step, CallID: id, Source: model.SourceTool, Outcome: model.OutcomeOK,
 		Attrs: map[string]any{"result": blocksText(content)}}
 	if isErr || dd.Error != nil {
 		ev.Outcome = model.OutcomeError
 		ev.Error = &model.ErrorInfo{Kind: "tool", Message: blocksText(content)}
+		d.holding = true
 		if dd.Error != nil {
 			if dd.Error.Code != "" {
 				ev.Attrs["code"] = dd.Error.Code
@@ -717,6 +810,11 @@ func (d *decoder) approvalDecided(dd *data, ts time.Time) {
 	dec := model.DecisionDenied
 	if strings.HasPrefix(dd.Outcome, "allowed") || dd.Outcome == "approved" {
 		dec = model.DecisionApproved
+	} else {
+		if d.denied == nil {
+			d.denied = map[string]bool{}
+		}
+		d.denied[call] = true
 	}
 	d.emit(model.Event{Type: model.ApprovalResolve, TS: ts, RunID: d.run, CallID: call, Decision: dec, Source: model.SourceClient, Attrs: map[string]any{"outcome": dd.Outcome}})
 	d.emit(model.Event{Type: model.RunStatusChange, TS: ts, RunID: d.run, Status: model.StatusRunning, Source: model.SourceRuntime, Cause: string(model.ApprovalResolve), Inferred: []string{"status"}})

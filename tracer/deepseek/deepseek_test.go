@@ -65,6 +65,38 @@ func TestSamples(t *testing.T) {
 	}
 }
 
+// TestGenerated: every log gen.mjs wrote by running the real harness (approve, reject, abort
+// mid-tool, resume in a new process) gives the ground truth the generator observed; a rejected
+// call is not a tool call and its wait is denied, an aborted tool is cancelled, not failed.
+func TestGenerated(t *testing.T) {
+	n := tracertest.EachView(t, "../../testdata/samples/deepseek-harness/*.expected.json", "session.jsonl", func(t *testing.T, v tracertest.View) {
+		if Detect(v.Data) < 90 {
+			t.Fatal("not detected")
+		}
+		evs := tracertest.DecodeClean(t, Decode, filepath.Base(v.Path), v.Data)
+		tree := tracertest.AssertTree(t, evs, v.Want)
+		r := tree.Sessions[0].Runs[0]
+		switch v.Scenario {
+		case "10_approval_approve", "11_approval_reject":
+			want := model.DecisionApproved
+			if v.Scenario == "11_approval_reject" {
+				want = model.DecisionDenied
+			}
+			if len(r.Waits) != 1 || r.Waits[0].Decision != want {
+				t.Errorf("waits = %+v, want one %s", r.Waits, want)
+			}
+		case "12_abort_mid_tool":
+			c := r.Turns[0].Steps[0].ToolCalls[0]
+			if c.Outcome != model.OutcomeCancelled {
+				t.Errorf("tool outcome %s, want cancelled", c.Outcome)
+			}
+		}
+	})
+	if n != 4 {
+		t.Fatalf("%d generated scenarios, want 4", n)
+	}
+}
+
 // TestRealShapes covers the current (non-templated) shapes: seq/time, packed chunk rows,
 // steering through the next-step inbox, a crash-repaired turn and a torn last line.
 func TestRealShapes(t *testing.T) {

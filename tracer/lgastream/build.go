@@ -20,14 +20,16 @@ type runB struct {
 	breakpoint  bool
 	// pauseInferred: the pause is read from a resume that follows (not from a marker)
 	pauseInferred bool
-	errText       string
-	errTool       bool
-	lastNext      int
-	openTasks     map[string]*fact // debug tasks started and not ended
-	lastModel     *fact
-	toolsAfter    int // tool results since the last model call
-	byCall        map[string]*callB
-	stepOf        map[string]*stepB // requested call id → the step whose model call requested it
+	// quiet counts the values chunks of a resume that added no message before its first one
+	quiet      int
+	errText    string
+	errTool    bool
+	lastNext   int
+	openTasks  map[string]*fact // debug tasks started and not ended
+	lastModel  *fact
+	toolsAfter int // tool results since the last model call
+	byCall     map[string]*callB
+	stepOf     map[string]*stepB // requested call id → the step whose model call requested it
 }
 
 type stepB struct {
@@ -64,6 +66,29 @@ func (b *builder) start(f *fact, resume bool) *runB {
 	return r
 }
 
+// enteredBeforePause: a resume that starts with a node's ToolMessages for calls the paused run
+// prev left pending means interrupt() was inside that node (a node that called interrupt() runs
+// again from the start on resume), so those calls ran before the pause too: they are calls of
+// prev, interrupted. f is the resume's first fact, rest the facts from it on.
+func (b *builder) enteredBeforePause(prev *runB, f *fact, rest []*fact) {
+	if !prev.interrupted || prev.breakpoint || prev.pauseInferred || len(prev.byCall) != 0 || f.k != fTool || f.synthetic {
+		return
+	}
+	pend := map[string]bool{}
+	for _, id := range prev.pending() {
+		pend[id] = true
+	}
+	for _, g := range rest {
+		if g.line != f.line || g.k != fTool {
+			break
+		}
+		if pend[g.id] && !g.synthetic {
+			c := b.call(prev, &fact{id: g.id, name: g.name, line: prev.line, ts: g.ts})
+			c.ended, c.interrupted = true, true
+		}
+	}
+}
+
 // build groups the facts into invocations (runs) and steps, then emits them.
 func (b *builder) build(facts []*fact, firstLine int) {
 	explicitInputs := b.mode == "debug" || b.mode == "values"
@@ -87,6 +112,8 @@ func (b *builder) build(facts []*fact, firstLine int) {
 					r.interrupted, r.breakpoint, r.pauseInferred = true, true, true
 				}
 				r = b.start(f, true)
+			} else if r.resume {
+				r.quiet++
 			}
 			continue
 		case fNext:
@@ -101,25 +128,15 @@ func (b *builder) build(facts []*fact, firstLine int) {
 		}
 		if r.interrupted && f.k != fInterrupt {
 			// work after a pause is the resume (Command(resume=…) or None on the same thread)
-			if prev := r; b.mode == "updates" && !prev.breakpoint && !prev.pauseInferred && len(prev.byCall) == 0 && f.k == fTool && !f.synthetic {
-				// the resume starts with a node's ToolMessages for calls the paused run left
-				// pending: interrupt() was inside that node (a node that called interrupt() runs
-				// again from the start on resume), so those calls ran before the pause too
-				pend := map[string]bool{}
-				for _, id := range prev.pending() {
-					pend[id] = true
-				}
-				for _, g := range facts[fi:] {
-					if g.line != f.line || g.k != fTool {
-						break
-					}
-					if pend[g.id] && !g.synthetic {
-						c := b.call(prev, &fact{id: g.id, name: g.name, line: prev.line, ts: g.ts})
-						c.ended, c.interrupted = true, true
-					}
-				}
+			if b.mode == "updates" {
+				b.enteredBeforePause(r, f, facts[fi:])
 			}
 			r = b.start(f, true)
+		} else if b.mode == "values" && r.resume && !r.content && r.quiet == 0 && len(b.runs) > 1 {
+			// values: the resume's first superstep after its starting state returns these
+			// ToolMessages: the node interrupted at the pause (its __interrupt__ chunk) was the
+			// one running the tools
+			b.enteredBeforePause(b.runs[len(b.runs)-2], f, facts[fi:])
 		}
 		if f.k == fModel && r.toolsAfter == 0 && len(r.pending()) > 0 {
 			// a model call while the last one's calls are unanswered and none ran: within one

@@ -383,13 +383,21 @@ func keysInOrder(data json.RawMessage) []string {
 
 func (r *reader) valuesChunk(data json.RawMessage, line int) error {
 	var st struct {
-		Messages []json.RawMessage `json:"messages"`
+		Messages  []json.RawMessage `json:"messages"`
+		Interrupt json.RawMessage   `json:"__interrupt__"`
 	}
 	if err := json.Unmarshal(data, &st); err != nil {
 		return fmt.Errorf("values chunk: expected {\"messages\": […]}: %w", err)
 	}
 	r.values++
-	if !r.messages("values", st.Messages, line, time.Time{}, "", true) && r.values > 1 {
+	fresh := r.messages("values", st.Messages, line, time.Time{}, "", true)
+	if len(rawList(st.Interrupt)) > 0 {
+		// interrupt() inside a node: LangGraph yields the state with the interrupts at the pause
+		// (a static breakpoint yields none in this mode)
+		r.add("values", &fact{k: fInterrupt, line: line})
+		return nil
+	}
+	if !fresh && r.values > 1 {
 		// the state again with nothing new: an invocation starting from the thread's state
 		// (a resume), or the state re-emitted at a pause
 		r.add("values", &fact{k: fResume, line: line})

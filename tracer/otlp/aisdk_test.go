@@ -81,6 +81,9 @@ func TestAISDKApprovalResume(t *testing.T) {
 		{"vercel-ai_11_approval_reject.otlp.jsonl", model.DecisionDenied},
 		{"vercel-ai_12_approval_session.otlp.jsonl", model.DecisionApproved},
 		{"vercel-ai-v7-genai_04_approval_approve.otlp.jsonl", model.DecisionApproved},
+		{"vercel-ai-v7-genai_05_approval_reject.otlp.jsonl", model.DecisionDenied},
+		{"vercel-ai_14_approval_new_process.otlp.jsonl", model.DecisionApproved},
+		{"vercel-ai_15_reject_new_process.otlp.jsonl", model.DecisionDenied},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			evs, _ := read(t, "", "../../testdata/traces/otel-more/"+tt.file)

@@ -18,7 +18,7 @@ func TestDetect(t *testing.T) {
 	files := append(spantree.Fixtures("../../testdata/samples", ".json", ".jsonl"), spantree.Fixtures("../../testdata/traces", ".json", ".jsonl")...)
 	for _, f := range files {
 		base := filepath.Base(f)
-		if strings.HasSuffix(base, ".expected.json") || strings.HasSuffix(base, ".inferable.json") || strings.HasPrefix(base, "package") {
+		if strings.HasSuffix(base, ".expected.json") || strings.HasSuffix(base, ".inferable.json") || strings.HasSuffix(base, ".run_state.json") || strings.HasPrefix(base, "package") {
 			continue
 		}
 		b, err := os.ReadFile(f)

@@ -2,6 +2,7 @@ package analysisutil
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 )
@@ -108,4 +109,47 @@ func pathOf(info *types.Info, e ast.Expr) []types.Object {
 		return pathOf(info, e.X)
 	}
 	return nil
+}
+
+// CursorWalk reports whether fs walks a linked structure: its condition tests a variable
+// against nil and its post statement advances that variable from itself (n = n.next,
+// pair = pair.Next()). Such a loop is bounded by the structure it walks, like a range over a
+// slice, whatever its body calls.
+func CursorWalk(info *types.Info, fs *ast.ForStmt) bool {
+	if fs.Cond == nil || fs.Post == nil {
+		return false
+	}
+	as, ok := fs.Post.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Tok != token.ASSIGN {
+		return false
+	}
+	id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := info.ObjectOf(id)
+	if obj == nil {
+		return false
+	}
+	rhs := ast.Unparen(as.Rhs[0])
+	if call, ok := rhs.(*ast.CallExpr); ok && len(call.Args) == 0 {
+		rhs = ast.Unparen(call.Fun)
+	}
+	sel, ok := rhs.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if x, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || info.ObjectOf(x) != obj {
+		return false
+	}
+	be, ok := ast.Unparen(fs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return false
+	}
+	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+	if IsNil(info, x) {
+		x, y = y, x
+	}
+	cx, ok := x.(*ast.Ident)
+	return ok && info.ObjectOf(cx) == obj && IsNil(info, y)
 }

@@ -3,6 +3,7 @@ package completedonerror
 import (
 	_ "embed"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/lifeline-dev/lifeline/analyzer/internal/analysisutil"
@@ -32,6 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	reported := map[token.Pos]bool{}
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		var g *cfg.CFG
 		var body *ast.BlockStmt
@@ -44,6 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if g == nil || body == nil {
 			continue
 		}
+		leftOnError(pass, res, cur.Node(), g, reported)
 		writes := map[ast.Node]model.RunStatus{}
 		for _, w := range res.StatusWrites(body) {
 			if w.Status == model.StatusCompleted && w.Stmt != nil {

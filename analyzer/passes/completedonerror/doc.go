@@ -22,4 +22,11 @@
 //
 // The check follows the control-flow graph (go/cfg), like lostcancel: any mention of the error
 // variable counts as looking at it.
+//
+// A run entry's success return is a completed write too: in a function that holds a turn loop
+// and returns an error, a `return result, nil` reached on a path where the error of a model or
+// tool call of the loop was seen non-nil (`if stop || err != nil { break }`) and used for nothing
+// else ends a failed step's run as completed. That search keeps one bit of path state on the
+// control-flow graph (whether the branch taken says the error is non-nil); returning, wrapping,
+// logging or storing the error handles it.
 package completedonerror

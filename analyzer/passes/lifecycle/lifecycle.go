@@ -513,3 +513,70 @@ func (a *state) funcName(f *funcInfo, fn ast.Node) string {
 // ProfileTable returns the role table of the built-in profiles and the -profile files, as the
 // pass uses it (the recognizer of analyzer/recognize confirms and vetoes roles with it).
 func ProfileTable() (*roles.Table, error) { return loadTable(profileFlag) }
+
+// LoopSiteVia reports whether a call is, or reaches through functions of this package (up to
+// four calls deep, closures included), a model or tool call site (by role) of one of the
+// package's turn loops: the recognizer's sites carry no roles of their own, so CallReaches does
+// not see them.
+func (r *Result) LoopSiteVia(call *ast.CallExpr, role roles.Role) bool {
+	return r.loopSite(call, role, 4)
+}
+
+// LoopSite reports whether a call is itself a model or tool call site (by role) of one of the
+// package's turn loops.
+func (r *Result) LoopSite(call *ast.CallExpr, role roles.Role) bool {
+	return r.loopSite(call, role, 0)
+}
+
+func (r *Result) loopSite(call *ast.CallExpr, role roles.Role, maxDepth int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fset := r.st.pass.Fset
+	sites := map[model.Position]bool{}
+	for _, l := range r.Loops {
+		for _, m := range []*model.Loop{&l.Map, l.Recognized} {
+			if m == nil {
+				continue
+			}
+			cs := m.ModelCalls
+			if role == roles.ToolCall {
+				cs = m.ToolCalls
+			}
+			for _, c := range cs {
+				sites[model.Position{File: c.Pos.File, Line: c.Pos.Line}] = true
+			}
+		}
+	}
+	if len(sites) == 0 {
+		return false
+	}
+	at := func(n ast.Node) bool {
+		p := fset.Position(n.Pos())
+		return sites[r.st.pos(n.Pos())] || sites[model.Position{File: p.Filename, Line: p.Line}]
+	}
+	seen := map[*funcInfo]bool{}
+	var walk func(c *ast.CallExpr, depth int) bool
+	walk = func(c *ast.CallExpr, depth int) bool {
+		if at(c) {
+			return true
+		}
+		fn, ok := calleeObj(r.st.pass.TypesInfo, c.Fun).(*types.Func)
+		if !ok || depth >= maxDepth {
+			return false
+		}
+		g := r.st.funcs[fn.Origin()]
+		if g == nil || seen[g] || g.decl.Body == nil {
+			return false
+		}
+		seen[g] = true
+		found := false
+		ast.Inspect(g.decl.Body, func(n ast.Node) bool {
+			if inner, ok := n.(*ast.CallExpr); ok && !found {
+				found = walk(inner, depth+1)
+			}
+			return !found
+		})
+		return found
+	}
+	return walk(call, 0)
+}

@@ -32,6 +32,9 @@ type Loop struct {
 	Retry bool
 	// Map is the loop as the lifecycle map shows it.
 	Map model.Loop
+	// Recognized is the structural recognizer's view of the same loop (its model and tool call
+	// sites), when it found it; nil otherwise.
+	Recognized *model.Loop
 }
 
 // parentMap maps each node under root to its parent.
@@ -607,16 +610,50 @@ func (a *state) sigOf(fn ast.Node) *types.Signature {
 	return nil
 }
 
-// hasContext reports whether a context.Context parameter is in scope in fn (or in the
-// declaration that encloses it).
+// hasContext reports whether a context.Context is in scope in fn (or in the declaration that
+// encloses it): a parameter, or a field of a struct parameter or receiver (a call context that
+// carries the run's context, engine.Context{Ctx: ctx}).
 func (a *state) hasContext(fn ast.Node, f *funcInfo) bool {
 	for _, n := range []ast.Node{fn, f.decl} {
-		if sig := a.sigOf(n); sig != nil {
-			for i := 0; i < sig.Params().Len(); i++ {
-				if roles.IsContext(sig.Params().At(i).Type()) {
-					return true
-				}
-			}
+		if sigHasContext(a.sigOf(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+func sigHasContext(sig *types.Signature) bool {
+	if sig == nil {
+		return false
+	}
+	vars := []*types.Var{}
+	if sig.Recv() != nil {
+		vars = append(vars, sig.Recv())
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		vars = append(vars, sig.Params().At(i))
+	}
+	for _, v := range vars {
+		if roles.IsContext(v.Type()) || carriesContext(v.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// carriesContext reports whether t is a struct, or a pointer to one, with a context.Context
+// field.
+func carriesContext(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if roles.IsContext(st.Field(i).Type()) {
+			return true
 		}
 	}
 	return false

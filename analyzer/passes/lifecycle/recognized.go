@@ -54,6 +54,7 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 		}
 		if rl != nil {
 			l.Retry = false // tool results feed the next call: a turn loop, not a retry
+			l.Recognized = &rl.Map
 		}
 		if rl != nil && l.Map.Provenance.Confidence == model.ConfidenceInferred {
 			l.Map.ChecksCancel, l.Map.CancelPos = rl.Map.ChecksCancel, rl.Map.CancelPos
@@ -85,7 +86,7 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 		if node == nil {
 			continue
 		}
-		l := &Loop{Node: node, Func: fn, Map: rl.Map}
+		l := &Loop{Node: node, Func: fn, Map: rl.Map, HasContext: sigHasContext(a.sigOf(fn)), Recognized: &rl.Map}
 		for _, p := range rl.Func.Params {
 			l.HasContext = l.HasContext || p.Kind == "context"
 		}

@@ -15,4 +15,10 @@
 //	if err != nil {
 //		out = "error: " + err.Error() // RIGHT: the model sees the failure
 //	}
+//
+// A check that only tells one error from another is not a use: when the error of a tool call
+// is tested (`if err != nil { if errors.Is(err, ErrDenied) { … } }`) and a path on which it is
+// non-nil goes on to the next tool call or to a return without returning, wrapping or recording
+// it, every other failure is recorded as a success. The search follows the control-flow graph
+// with the branch conditions (go/cfg): the branch where the tested error matches handles it.
 package toolerror

@@ -41,6 +41,14 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return "", false
 	}
+	// recognized: a tool call site of a turn loop the structural recognizer found (no role
+	// binds it); only a tested error is followed for those
+	recognized := func(call *ast.CallExpr) (string, bool) {
+		if res.LoopSite(call, roles.ToolCall) {
+			return analysisutil.Render(pass.Fset, call.Fun, 40), true
+		}
+		return "", false
+	}
 	returnsError := func(call *ast.CallExpr) bool {
 		switch t := pass.TypesInfo.TypeOf(call).(type) {
 		case *types.Tuple:
@@ -80,14 +88,17 @@ func run(pass *analysis.Pass) (any, error) {
 						continue
 					}
 					name, ok := isTool(call)
+					byRole := ok
 					if !ok {
-						continue
+						if name, ok = recognized(call); !ok {
+							continue
+						}
 					}
 					id, ok := s.Lhs[len(s.Lhs)-1].(*ast.Ident)
 					if !ok {
 						continue
 					}
-					if id.Name == "_" {
+					if id.Name == "_" && byRole {
 						analysisutil.Reportf(pass, id.Pos(), "error of tool call %s is assigned to _%s", name, consequence)
 						continue
 					}
@@ -95,8 +106,11 @@ func run(pass *analysis.Pass) (any, error) {
 					if v, ok := obj.(*types.Var); !ok || v.Parent() == nil || v.Parent() == pass.Pkg.Scope() {
 						continue // package-level or unknown: assume other uses exist
 					}
+					if body := funcBodyOf(cur.Node()); body == nil || obj.Pos() < body.Pos() || obj.Pos() > body.End() {
+						continue // a named result or a captured variable: the error travels on
+					}
 					stop := func(m ast.Node) bool { return analysisutil.Mentions(pass.TypesInfo, m, obj) }
-					if ret, found := analysisutil.Search(g, s, stop, analysisutil.IsReturn, true); found {
+					if ret, found := analysisutil.Search(g, s, stop, analysisutil.IsReturn, true); found && byRole {
 						d := analysis.Diagnostic{
 							Pos:     id.Pos(),
 							Message: "error of tool call " + name + " is not checked on every path" + consequence,
@@ -105,10 +119,46 @@ func run(pass *analysis.Pass) (any, error) {
 							d.Related = []analysis.RelatedInformation{{Pos: ret.Pos(), Message: "this return is reached without checking " + id.Name}}
 						}
 						analysisutil.Report(pass, d)
+						continue
+					}
+					// Checked on every path, but only to tell one error from another: a path on
+					// which it is non-nil and no branch uses it (errors.Is(err, ErrDenied) is
+					// false) records the step as a success.
+					info := pass.TypesInfo
+					if at := analysisutil.ErrPath(info, g, s, obj, true, func(n ast.Node, nonNil bool) bool {
+						if !nonNil {
+							return false
+						}
+						if n == ast.Node(s) {
+							return true // the next tool call overwrites it
+						}
+						ret, ok := n.(*ast.ReturnStmt)
+						// a return with results that leave the error out (a function without
+						// results, a test expecting the error, has nothing to hand it to)
+						return ok && len(ret.Results) > 0 && !analysisutil.Mentions(info, ret, obj)
+					}); at != nil {
+						d := analysis.Diagnostic{
+							Pos:     id.Pos(),
+							Message: "error of tool call " + name + " is dropped on a path where it is not nil (tested, never returned or recorded)" + consequence,
+						}
+						if at != ast.Node(s) {
+							d.Related = []analysis.RelatedInformation{{Pos: at.Pos(), Message: "reached with " + id.Name + " != nil and unused"}}
+						}
+						analysisutil.Report(pass, d)
 					}
 				}
 			}
 		}
 	}
 	return nil, nil
+}
+
+func funcBodyOf(n ast.Node) *ast.BlockStmt {
+	switch f := n.(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
 }

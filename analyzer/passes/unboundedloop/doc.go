@@ -30,5 +30,6 @@
 // an array or a pointer to one, or a map the loop does not insert into (the language lets a
 // range produce entries added during the iteration, so a loop that keeps adding to the map it
 // ranges over need not end). A range over a channel or a function iterator is not bounded: it
-// ends only when its producer says so.
+// ends only when its producer says so. A for loop that walks a linked structure (its condition
+// is n != nil and its post statement n = n.next or n = n.Next()) is bounded by it too.
 package unboundedloop

@@ -31,6 +31,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if rs, ok := l.Node.(*ast.RangeStmt); ok && analysisutil.FiniteRange(pass.TypesInfo, rs) {
 			continue
 		}
+		if fs, ok := l.Node.(*ast.ForStmt); ok && analysisutil.CursorWalk(pass.TypesInfo, fs) {
+			continue // a walk over a linked structure (n = n.Next()): bounded by it
+		}
 		callee := ""
 		if len(l.Map.ModelCalls) > 0 {
 			callee = " around " + l.Map.ModelCalls[0].Callee

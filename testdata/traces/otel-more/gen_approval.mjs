@@ -9,6 +9,7 @@
 //   vercel-ai-v7-genai_04_approval_approve / _05_approval_reject  ai 7.0.173 + @ai-sdk/otel (GenAI spans)
 //   vercel-ai_13_abort_mid_tool  an AbortSignal fires while a tool runs
 //   vercel-ai_14_approval_new_process  the approve flow with the continuation in a second process
+//   vercel-ai_15_reject_new_process  the reject flow with the continuation in a second process
 // Ground truth (<name>.expected.json) is what this script observed: doGenerate calls its model
 // served, tool executions its tools ran and whether they threw or were aborted, the approval
 // requests returned and answered, what each generateText returned or threw.
@@ -320,53 +321,63 @@ if (want('vercel-ai-v7-genai_05_approval_reject')) {
 }
 
 
-// vercel-ai_14_approval_new_process: the approve flow of 10 with the continuation in a NEW process:
-// process 1 runs generateText until the tool-approval-request and writes the conversation
-// (prompt + result.response.messages, what a chat app persists) to a file; process 2
-// (`node gen_approval.mjs --continue <file>`) reads it, appends the tool-approval-response and
-// calls generateText again with its own tracer provider; its export batch is appended to the same
-// .otlp.jsonl file.
-const NP = 'vercel-ai_14_approval_new_process';
+// vercel-ai_14_approval_new_process / vercel-ai_15_reject_new_process: the approve (reject) flow
+// of 10 (11) with the continuation in a NEW process: process 1 runs generateText until the
+// tool-approval-request and writes the conversation (prompt + result.response.messages, what a
+// chat app persists) to a file; process 2 (`node gen_approval.mjs --continue <file>`) reads it,
+// appends the tool-approval-response (approved: true / false) and calls generateText again with
+// its own tracer provider; its export batch is appended to the same .otlp.jsonl file.
 if (process.argv[2] === '--continue') {
   obs = newObs();
   const saved = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
-  const model = counted(scripted([answer('Order A-3003 was refunded.')]));
+  const model = counted(scripted([answer(saved.finalText)]));
   const tel = telemetry('refund-assistant');
   memory.reset();
   await provider.forceFlush();
   batches.batches = [];
   const r = await generateText({
     model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), experimental_telemetry: tel,
-    messages: [...saved.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: saved.approvalId, approved: true }] }],
+    messages: [...saved.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: saved.approvalId, approved: saved.approved }] }],
   });
   await sleep(20);
   await provider.forceFlush();
   const lines = batches.batches.map((spans) => scrub(JSON.stringify(body(spans))));
-  fs.appendFileSync(path.join(HERE, `${NP}.otlp.jsonl`), lines.join('\n') + '\n');
-  console.log(JSON.stringify({ obs, outcome: outcomeOf(r), text: r.text }));
-} else if (want(NP) && process.argv[2] !== '--continue') {
-  obs = newObs();
-  const model = counted(scripted([calls(toolCall('refund_order', { order_id: 'A-3003' }))]));
-  const prompt = [{ role: 'user', content: 'Refund order A-3003.' }];
-  let first;
-  await captureLines(`${NP}.otlp.jsonl`, [async () => {
-    first = await generateText({ model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), messages: prompt, experimental_telemetry: telemetry('refund-assistant') });
-    obs.steps += obs.model_calls;
-    obs.runs_detail.push(outcomeOf(first));
-    return first.content.map((p) => p.type).join(',');
-  }]);
-  const req = first.content.find((p) => p.type === 'tool-approval-request');
-  const state = path.join(HERE, `${NP}.conversation.tmp`);
-  fs.writeFileSync(state, JSON.stringify({ messages: [...prompt, ...first.response.messages], approvalId: req.approvalId }));
-  const { spawnSync } = await import('node:child_process');
-  const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--continue', state], { encoding: 'utf8' });
-  fs.rmSync(state, { force: true });
-  if (p.status !== 0) throw new Error(`continue: ${p.stderr}`);
-  const second = JSON.parse(p.stdout.trim().split('\n').pop());
-  // the approved call runs before the model is called again: a tool-only step
-  obs.steps += (second.obs.tool_calls > 0 ? 1 : 0) + second.obs.model_calls;
-  obs.model_calls += second.obs.model_calls;
-  obs.tool_calls += second.obs.tool_calls;
-  obs.runs_detail.push(second.outcome);
-  write(NP, 'as 10 (approve), the continuation in a second process from the conversation written to a file (prompt + response messages, then the tool-approval-response): run 2, kind resume of run 1, by the tool call id');
+  fs.appendFileSync(path.join(HERE, `${saved.name}.otlp.jsonl`), lines.join('\n') + '\n');
+  console.log(JSON.stringify({ pid: process.pid, obs, outcome: outcomeOf(r), text: r.text }));
+} else {
+  const newProcess = async (NP, approved, orderId, finalText, notes) => {
+    obs = newObs();
+    const model = counted(scripted([calls(toolCall('refund_order', { order_id: orderId }))]));
+    const prompt = [{ role: 'user', content: `Refund order ${orderId}.` }];
+    let first;
+    await captureLines(`${NP}.otlp.jsonl`, [async () => {
+      first = await generateText({ model, tools: { refund_order: refund }, stopWhen: stepCountIs(5), messages: prompt, experimental_telemetry: telemetry('refund-assistant') });
+      obs.steps += obs.model_calls;
+      obs.runs_detail.push(outcomeOf(first));
+      return first.content.map((p) => p.type).join(',');
+    }]);
+    const req = first.content.find((p) => p.type === 'tool-approval-request');
+    if (!req) throw new Error(`${NP}: no tool-approval-request`);
+    const state = path.join(HERE, `${NP}.conversation.tmp`);
+    fs.writeFileSync(state, JSON.stringify({ name: NP, approved, finalText, messages: [...prompt, ...first.response.messages], approvalId: req.approvalId }));
+    const { spawnSync } = await import('node:child_process');
+    const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--continue', state], { encoding: 'utf8' });
+    fs.rmSync(state, { force: true });
+    if (p.status !== 0) throw new Error(`continue: ${p.stderr}`);
+    const second = JSON.parse(p.stdout.trim().split('\n').pop());
+    if (second.pid === process.pid) throw new Error('the continuation ran in the same process');
+    // an approved call runs before the model is called again: a tool-only step; a rejected one never runs
+    obs.steps += (second.obs.tool_calls > 0 ? 1 : 0) + second.obs.model_calls;
+    obs.model_calls += second.obs.model_calls;
+    obs.tool_calls += second.obs.tool_calls;
+    obs.failed_tool_calls += second.obs.failed_tool_calls;
+    obs.runs_detail.push(second.outcome);
+    write(NP, notes);
+  };
+  if (want('vercel-ai_14_approval_new_process')) {
+    await newProcess('vercel-ai_14_approval_new_process', true, 'A-3003', 'Order A-3003 was refunded.', 'as 10 (approve), the continuation in a second process from the conversation written to a file (prompt + response messages, then the tool-approval-response): run 2, kind resume of run 1, by the tool call id');
+  }
+  if (want('vercel-ai_15_reject_new_process')) {
+    await newProcess('vercel-ai_15_reject_new_process', false, 'A-3004', 'The refund of A-3004 was not approved.', 'as 11 (reject, approved: false), the continuation in a second process from the conversation written to a file: run 2, kind resume of run 1, by the tool call id; the rejected call never executes (no tool call), the model answers');
+  }
 }

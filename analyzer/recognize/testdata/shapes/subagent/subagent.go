@@ -47,10 +47,20 @@ func (a *Agent) Run(ctx context.Context, prompt string) (string, error) {
 	}
 }
 
+// Runnable is anything that answers a prompt: an Agent, run at the top by Serve and handed to
+// a Researcher as one of its helpers.
+type Runnable interface {
+	Run(ctx context.Context, prompt string) (string, error)
+}
+
+// Serve answers a request with r.
+func Serve(ctx context.Context, r Runnable, q string) (string, error) { return r.Run(ctx, q) }
+
 // Researcher is the child agent: its own turn loop over its own tools.
 type Researcher struct {
-	c      *llm.Client
-	lookup map[string]func(string) string
+	c       *llm.Client
+	lookup  map[string]func(string) string
+	helpers map[string]Runnable
 }
 
 // Research loops until the model answers.
@@ -69,6 +79,11 @@ func (r *Researcher) Research(ctx context.Context, topic string) (string, error)
 		for _, tc := range m.ToolCalls {
 			if fn, ok := r.lookup[tc.Function.Name]; ok {
 				msgs = append(msgs, llm.Message{Role: "tool", Content: fn(tc.Function.Arguments), ToolCallID: tc.ID})
+				continue
+			}
+			if h, ok := r.helpers[tc.Function.Name]; ok {
+				out, _ := h.Run(ctx, tc.Function.Arguments)
+				msgs = append(msgs, llm.Message{Role: "tool", Content: out, ToolCallID: tc.ID})
 			}
 		}
 	}

@@ -140,3 +140,30 @@ func backoffOnly(ctx context.Context, m fw.Model, tools map[string]func(string) 
 	}
 	return "", fw.ErrMaxSteps
 }
+
+// CallContext carries the run's context for the calls of one step.
+type CallContext struct {
+	Ctx  context.Context
+	Tool string
+}
+
+// carried has no context parameter, but its call context carries one: the loop could check it.
+func carried(cc CallContext, m fw.Model, maxSteps int) error {
+	for i := 0; i < maxSteps; i++ { // want `turn loop never checks cancellation between steps: a cancelled run keeps calling the model until maxSteps is reached`
+		if _, err := m.Generate(cc.Ctx, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// carriedChecked checks the carried context.
+func carriedChecked(cc *CallContext, m fw.Model, maxSteps int) error {
+	for i := 0; i < maxSteps; i++ {
+		if err := cc.Ctx.Err(); err != nil {
+			return err
+		}
+		m.Generate(cc.Ctx, nil)
+	}
+	return nil
+}

@@ -203,3 +203,22 @@ func stopsOnlyOnFailure(ctx context.Context, m fw.Model, tools map[string]fw.Too
 		}
 	}
 }
+
+// node is a linked list of prompts.
+type node struct {
+	prompt []fw.Message
+	next   *node
+}
+
+// Next returns the following node.
+func (n *node) Next() *node { return n.next }
+
+// walkList walks a linked list: bounded by the list, whatever each step calls.
+func walkList(ctx context.Context, m fw.Model, head *node) {
+	for n := head; n != nil; n = n.Next() {
+		m.Generate(ctx, n.prompt)
+	}
+	for n := head; n != nil; n = n.next {
+		m.Generate(ctx, n.prompt)
+	}
+}
