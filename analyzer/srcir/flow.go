@@ -1217,8 +1217,10 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 			}
 			p := tg.f.Params[i].Name
 			for _, x := range scope(tg) {
-				for _, tc := range x.f.Calls {
-					ct := tc.Text
+				for j := range x.f.Calls {
+					// by index: flows of other functions run at the same time and write their
+					// calls' Flow; copying the whole Call would read it
+					ct := x.f.Calls[j].Text
 					if n := strings.IndexByte(ct, '('); n >= 0 {
 						ct = ct[:n]
 					}
