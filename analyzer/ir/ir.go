@@ -41,6 +41,8 @@
 // "pkg/path.Func"; Key is the profile key ("pkg/path.Type.Method") shared with analyzer/roles.
 package ir
 
+import "strings"
+
 // Pos is a source position: an absolute file name and a 1-based line.
 type Pos struct {
 	File string `json:"file"`
@@ -436,4 +438,25 @@ func (p *Program) FuncByName() map[string]int {
 		m[f.Name] = i
 	}
 	return m
+}
+
+// IdentIn reports whether name occurs in s as a whole identifier, not as a property (x.name)
+// or a part of a longer identifier; the front-ends and the recognizer test source texts with
+// it.
+func IdentIn(s, name string) bool {
+	word := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; name != "" && i+len(name) <= len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }

@@ -375,30 +375,11 @@ func (r *rec) callsParam(targets []int) bool {
 			}
 			for _, gc := range g.Calls {
 				name, args, _ := strings.Cut(gc.Text, "(")
-				if name == prm.Name || identIn(args, prm.Name) {
+				if name == prm.Name || ir.IdentIn(args, prm.Name) {
 					return true
 				}
 			}
 		}
-	}
-	return false
-}
-
-// identIn reports whether name occurs in s as a whole identifier.
-func identIn(s, name string) bool {
-	word := func(b byte) bool {
-		return b == '_' || b == '$' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-	}
-	for i := 0; i+len(name) <= len(s); {
-		j := strings.Index(s[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
-			return true
-		}
-		i = j + 1
 	}
 	return false
 }

@@ -94,7 +94,7 @@ func (b *builder) collectedTasks(fs *fnState) {
 		coll := m.text(strip(fn.Child("object")))
 		handed := false
 		for _, a := range alls {
-			handed = handed || identIn(a, coll)
+			handed = handed || ir.IdentIn(a, coll)
 		}
 		if !handed {
 			continue
@@ -105,25 +105,6 @@ func (b *builder) collectedTasks(fs *fnState) {
 			}
 		}
 	}
-}
-
-// identIn reports whether name occurs in s as a whole identifier (not a property).
-func identIn(s, name string) bool {
-	word := func(c byte) bool {
-		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	for i := 0; name != "" && i+len(name) <= len(s); {
-		j := strings.Index(s[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (j+len(name) == len(s) || !word(s[j+len(name)])) {
-			return true
-		}
-		i = j + 1
-	}
-	return false
 }
 
 func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
