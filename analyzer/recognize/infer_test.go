@@ -37,6 +37,9 @@ func TestInferDeliveries(t *testing.T) {
 		{"rawhttp.Client.Generate", 55, []int{63}, 100, false, "maxIterations"},
 		{"stepper.Runner.RunToEnd", 107, []int{31, 97}, 85, true, ""},
 		{"stepper.Runner.Each", 121, []int{31, 97}, 85, true, ""},
+		// each streamed event handed to a helper that folds it into the reply and leaves on
+		// an error event: the helper's test decides for the holder of the stream
+		{"evhandler.Agent.Run", 51, []int{66}, 75, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

@@ -251,7 +251,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
-			if ch.Indirect && !r.near(f, c, ch.Func) && !r.callsUp(f, ch.Func, 2) {
+			if ch.Indirect && !r.near(f, c, ch.Func) && !r.callsUp(f, ch.Func, 2) && !r.handsTo(f, ch.Func) {
 				// tested only after passing through other calls, in a function that neither
 				// holds the call, nor is its callee or a caller it returns to: that test
 				// decides for some other call
@@ -414,6 +414,18 @@ func (r *rec) inIteration(fl *ir.Flow, d ir.Dispatch) bool {
 			if it == l.Pos {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// handsTo reports whether f (or a closure of f) calls Func g directly: a helper the holder
+// hands what the call delivered (processEvent(&msg, ev) for each event of a stream) tests it
+// for the holder.
+func (r *rec) handsTo(f *ir.Func, g int) bool {
+	for _, ref := range r.callers[g] {
+		if ref.Func == f.ID || r.p.Funcs[ref.Func].Parent == f.ID {
+			return true
 		}
 	}
 	return false
