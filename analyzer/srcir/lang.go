@@ -17,6 +17,10 @@ type table struct {
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
 	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
+	// objects are the object/dictionary literals, pairs their key: value members
+	objects, pairs set
+	// exprStmts are the statements made of one expression (a call whose value is dropped)
+	exprStmts set
 	// cases are the arms of a switch or match; caseValue names the field of the value or
 	// pattern an arm matches
 	cases     set
@@ -66,6 +70,7 @@ var python = &table{
 	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
 	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mk(), caseValue: "",
+	objects: mk("dictionary"), pairs: mk("pair"), exprStmts: mk("expression_statement"),
 }
 
 var typescript = &table{
@@ -92,6 +97,7 @@ var typescript = &table{
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
+	objects:        mk("object"), pairs: mk("pair"), exprStmts: mk("expression_statement"),
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()
@@ -128,6 +134,14 @@ var (
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",
 		"ensure_not_cancelled", "check_interrupt", "checkpoint", "is_cancelled", "isCancelled", "cancelled")
+	// throwingChecks are the cancellation checks that raise when cancelled (their call is a
+	// way out of the function, not a test it branches on).
+	throwingChecks = mk("throwIfAborted", "throwIfCancelled", "raise_if_cancelled", "raise_if_canceled",
+		"throw_if_cancelled", "throw_if_canceled", "ensure_not_cancelled")
+	// stateKeys are the discriminator fields of a state or result object (turnEnds = {kind:
+	// 'completed'}, {"status": "interrupted"}): its value says how the function ended.
+	stateKeys = mk("kind", "type", "status", "state", "outcome", "reason", "stop_reason", "stopReason",
+		"finish_reason", "finishReason")
 	// ignoredCallees are calls that never run a tool (logging, formatting, conversion).
 	ignoredCallees = mk("print", "str", "repr", "len", "isinstance", "int", "float", "bool", "format", "String",
 		"Number", "Boolean", "JSON.stringify", "JSON.parse", "json.dumps", "json.loads", "dict", "list", "tuple",
