@@ -18,7 +18,7 @@ func (b *builder) markRaises(fs *fnState) {
 		return // no statement at all, or the end of the body can be reached
 	}
 	for _, n := range fs.retNodes {
-		if !fs.mod.t.raises[n.Kind] {
+		if !fs.mod.t.raises.has(n) {
 			return
 		}
 	}
@@ -100,12 +100,12 @@ func (b *builder) statementOf(fs *fnState, call *syntax.Node) *syntax.Node {
 	cur := call
 	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
 		switch {
-		case fs.mod.t.exprStmts[p.Kind]:
+		case fs.mod.t.exprStmts.has(p):
 			if len(p.NamedChildren()) == 1 {
 				return p
 			}
 			return nil
-		case fs.mod.t.awaits[p.Kind] || p.Kind == "parenthesized_expression":
+		case fs.mod.t.awaits.has(p) || p.Kind == "parenthesized_expression":
 		default:
 			return nil
 		}
@@ -123,7 +123,7 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		return d
 	}
 	p := b.parentIn(fs, stmt)
-	if p == nil || !m.t.blocks[p.Kind] && p != fs.body {
+	if p == nil || !m.t.blocks.has(p) && p != fs.body {
 		return ""
 	}
 	kids := p.NamedChildren()
@@ -136,15 +136,15 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		switch {
 		case k.Kind == "comment":
 			continue
-		case m.t.exprStmts[k.Kind]:
-			if ks := k.NamedChildren(); len(ks) == 1 && (m.t.assigns[ks[0].Kind]) {
+		case m.t.exprStmts.has(k):
+			if ks := k.NamedChildren(); len(ks) == 1 && (m.t.assigns.has(ks[0])) {
 				if d := discriminator(m, strip(ks[0].Child("right"))); d != "" {
 					return d
 				}
 			}
 		case k.Kind == "lexical_declaration" || k.Kind == "variable_declaration":
 			for _, d := range k.NamedChildren() {
-				if m.t.declarators[d.Kind] {
+				if m.t.declarators.has(d) {
 					if s := discriminator(m, strip(d.Child("value"))); s != "" {
 						return s
 					}
@@ -160,16 +160,16 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 // discriminator returns the string value of n's discriminator field (stateKeys) when n is
 // an object or dictionary literal.
 func discriminator(m *module, n *syntax.Node) string {
-	if n == nil || !m.t.objects[n.Kind] {
+	if n == nil || !m.t.objects.has(n) {
 		return ""
 	}
 	for _, p := range n.NamedChildren() {
-		if !m.t.pairs[p.Kind] {
+		if !m.t.pairs.has(p) {
 			continue
 		}
 		k := strings.Trim(m.text(p.Child("key")), "\"'`")
 		v := strip(p.Child("value"))
-		if stateKeys[k] && v != nil && m.t.stringKinds[v.Kind] {
+		if stateKeys[k] && v != nil && m.t.stringKinds.has(v) {
 			return strings.Trim(m.text(v), "\"'`")
 		}
 	}
@@ -181,7 +181,7 @@ func discriminator(m *module, n *syntax.Node) string {
 func (b *builder) pauseVar(fs *fnState, cond *syntax.Node) bool {
 	m := fs.mod
 	c := strip(cond)
-	if c == nil || !m.t.idents[c.Kind] {
+	if c == nil || !m.t.idents.has(c) {
 		return false
 	}
 	name := m.text(c)
@@ -197,7 +197,7 @@ func (b *builder) pauseVar(fs *fnState, cond *syntax.Node) bool {
 			continue
 		}
 		r := strip(a.rhs)
-		if r == nil || !m.t.calls[r.Kind] {
+		if r == nil || !m.t.calls.has(r) {
 			return false
 		}
 		callee := strings.ToLower(calleeText(m, r))
