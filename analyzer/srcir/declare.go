@@ -109,6 +109,8 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
+	// yieldsOwn: a generator that yields a value outside its for loops (see hasYield)
+	yieldsOwn bool
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node
@@ -240,7 +242,7 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 	}
 	f.Test = isTestFile(m.file)
 	b.params(fs)
-	if fs.gen || b.hasYield(fs) {
+	if y := b.hasYield(fs); fs.gen || y {
 		fs.gen = true
 		if fs.async {
 			f.Results = []string{"stream"}
@@ -314,25 +316,36 @@ func isTestFile(f string) bool {
 	return false
 }
 
+// hasYield reports whether the body yields; it sets fs.yieldsOwn when a yield is outside
+// every loop over items (one value the generator computes, not the items of something it
+// iterates: a stream's events passed on).
 func (b *builder) hasYield(fs *fnState) bool {
 	found := false
-	var walk func(n *syntax.Node)
-	walk = func(n *syntax.Node) {
-		if found || n == nil {
+	t := fs.mod.t
+	var walk func(n *syntax.Node, inFor bool)
+	walk = func(n *syntax.Node, inFor bool) {
+		if n == nil || found && fs.yieldsOwn {
 			return
 		}
-		if fs.mod.t.yields.has(n) {
+		if t.yields.has(n) {
 			found = true
+			fs.yieldsOwn = fs.yieldsOwn || !inFor && !n.Has("*") && !n.Has("from")
 			return
+		}
+		if t.foreachs.has(n) {
+			// a loop over items (a stream's events, a collection); for i in range(n)
+			// repeats a computation
+			r := strip(n.Child("right"))
+			inFor = inFor || !(t.calls.has(r) && fs.mod.text(r.Child("function")) == "range")
 		}
 		for _, c := range n.Children {
-			if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) || fs.mod.t.classes.has(c) {
+			if t.funcs.has(c) || t.lambdas.has(c) || t.classes.has(c) {
 				continue
 			}
-			walk(c)
+			walk(c, inFor)
 		}
 	}
-	walk(fs.body)
+	walk(fs.body, false)
 	return found
 }
 
