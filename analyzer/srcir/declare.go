@@ -109,8 +109,12 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
-	// yieldsOwn: a generator that yields a value outside its for loops (see hasYield)
+	// yieldsOwn: a generator that yields a value outside its loops over items (hasYield)
 	yieldsOwn bool
+	// raises is true when every path of the function raises (markRaises); raiseVals are
+	// what it raises.
+	raises    bool
+	raiseVals []ir.Value
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node
