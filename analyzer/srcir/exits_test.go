@@ -201,3 +201,109 @@ func TestExitClasses(t *testing.T) {
 		})
 	}
 }
+
+// pyMatchSrc ends a turn in match arms (a pending interruption pauses the run) and records
+// its end as a dictionary with a discriminator.
+const pyMatchSrc = `class Interruption:
+    pass
+
+
+class Agent:
+    def __init__(self, model, tools):
+        self.model = model
+        self.tools = tools
+        self.messages = []
+        self.cancelled = False
+
+    def next_step(self):
+        return None
+
+    async def run(self, task):
+        self.messages.append(task)
+        while True:
+            reply = await self.model.generate(self.messages)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                self.messages.append(await self.tools[call.name](call.args))
+            match self.next_step():
+                case Interruption():
+                    return self.messages
+                case "stop":
+                    return {"status": "cancelled", "messages": self.messages}
+                case _:
+                    pass
+`
+
+// TestPythonMatchExits: a match arm is a branch like a switch case: the arm's pattern says a
+// return pauses the run, and a returned dictionary's discriminator says how it ended.
+func TestPythonMatchExits(t *testing.T) {
+	p := buildFile(t, "m.py", pyMatchSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	var e *model.Entry
+	for i := range res.Entries {
+		if res.Entries[i].Func == "m.Agent.run" {
+			e = &res.Entries[i]
+		}
+	}
+	if e == nil {
+		t.Fatalf("no entry m.Agent.run: %+v", res.Entries)
+	}
+	want := map[int]string{
+		lineOf(pyMatchSrc, "return reply.content"):   "completed",
+		lineOf(pyMatchSrc, "return self.messages"):   "waiting",
+		lineOf(pyMatchSrc, `return {"status": "can`): "cancelled",
+	}
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome
+	}
+	for l, w := range want {
+		if got[l] != w {
+			t.Errorf("exit at line %d: %q, want %q (all: %v)", l, got[l], w, got)
+		}
+	}
+}
+
+// TestRunStartHookMints: a run reported to a start hook outside the set with the run's id
+// (callback_manager.on_chain_start(..., run_id=...), handleChainStart(..., runId)) is where
+// the id is minted (the hook mints it when none is given); a start hook handed no run id,
+// or one of the set, mints nothing.
+func TestRunStartHookMints(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      []string // texts of the mints of f
+	}{
+		{"m.py", `def f(callback_manager, config, on_start):
+    run_manager = callback_manager.on_chain_start(None, {}, run_id=config.get("run_id"))
+    callback_manager.on_tool_start(None, "x")
+    on_start(config)
+`, []string{`callback_manager.on_chain_start(None, {}, run_id=config.get("run_id"))`}},
+		{"m.js", `async function f(manager, runId, config) {
+    const runManager = await manager?.handleChainStart(config, {}, runId, void 0);
+    await manager.handleLLMStart(config, []);
+    await onRunStart(runId);
+}
+async function onRunStart(id) { return id; }
+`, []string{"manager?.handleChainStart(config, {}, runId, void 0)"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p := buildFile(t, tc.file, tc.src)
+			var got []string
+			for _, fn := range p.Funcs {
+				if fn.Short == "m.f" {
+					for _, m := range fn.Mints {
+						got = append(got, m.Text+" "+m.Field)
+					}
+				}
+			}
+			var want []string
+			for _, w := range tc.want {
+				want = append(want, w+" run_id")
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("mints %q, want %q", got, want)
+			}
+		})
+	}
+}
