@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ type checkFlags struct {
 	showOpen    bool
 	list        bool
 	explain     string
+	filters     filterFlags
 }
 
 func newCheckCmd() *cobra.Command {
@@ -32,7 +34,8 @@ maps them onto the canonical model and checks invariants L1–L13 of the lifecyc
 Each finding names its invariant, the ids involved and the source record (file:line).
 A directory stands for the logs in it (the other files are named and skipped); with no FILE,
 check reads standard input unless it is a terminal. --list shows the invariants, --explain
-one of them.
+one of them. --run, --session, --status, --stop-reason, --since and --until keep the findings
+about the runs they select (and their sessions); every event is still checked.
 
 Exit status: 0 when clean, 3 when there are findings, 1 on bad input (a file that cannot be
 read, or records that cannot be decoded; the readable rest is still checked).`,
@@ -40,6 +43,7 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
   lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
   cat run.jsonl | lifeline check
   lifeline check testdata/invariants
+  lifeline check --status failed,cancelled testdata/traces/otel-more
   lifeline check --list
   lifeline check --explain L7`,
 		Args: cobra.ArbitraryArgs,
@@ -51,6 +55,7 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
 	c.Flags().BoolVar(&f.showOpen, "open", false, "also list runs still live (reported open, not a violation)")
 	c.Flags().BoolVar(&f.list, "list", false, "list the invariants and exit")
 	c.Flags().StringVar(&f.explain, "explain", "", "print what an invariant (L1…L13, C1) states and exit")
+	addFilterFlags(c, &f.filters, false)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete("text\tfindings, one a line", "json\tthe whole report, for programs"))
 	mustComplete(c, "explain", complete(invariantCompletions()...))
@@ -75,18 +80,38 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	if f.list || f.explain != "" {
 		return explainInvariants(cmd.OutOrStdout(), f)
 	}
-	args, err := inputFiles(cmd, args, f.inputFormat)
+	rf, filtered, err := f.filters.runFilter(time.Now())
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	args, err = inputFiles(cmd, args, f.inputFormat)
 	if err != nil {
 		return err
 	}
 	checker := model.NewChecker()
 	checker.Skew = f.skew
 	events := 0
+	var sel *model.Selection // with filters: the runs selected, to keep the findings about them
+	if filtered {
+		sel = model.NewSelection(rf, -1)
+		sel.KeepIDs = true
+	}
 	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+		if rf.SessionID != "" && ev.SessionID != rf.SessionID {
+			return
+		}
 		events++
+		if sel != nil {
+			c := *ev
+			sel.Apply(&c)
+		}
 		checker.Check(ev)
 	})
 	findings := checker.Finish()
+	if sel != nil {
+		sel.Finish()
+		findings = slices.DeleteFunc(findings, func(fd model.Finding) bool { return !sel.Concerns(fd) })
+	}
 	out := checkReport{Files: rep.Files, Events: events, Errors: []string{}, Findings: []model.Finding{}, Counts: map[string]int{}}
 	for _, e := range rep.Errors {
 		out.Errors = append(out.Errors, e.Error())
