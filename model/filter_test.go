@@ -157,7 +157,10 @@ func TestSelectionFixtures(t *testing.T) {
 		{"completed, to turns", model.RunFilter{Statuses: []model.RunStatus{model.StatusCompleted}}, model.DepthTurns, byStatus[model.StatusCompleted],
 			func(t *model.Tree) bool { s := t.Summarize(); return s.Turns > 0 && s.Steps == 0 }},
 		{"to steps", model.RunFilter{}, model.DepthSteps, whole.Summarize().Runs,
-			func(t *model.Tree) bool { s := t.Summarize(); return s.Steps == whole.Summarize().Steps && s.ModelCalls == 0 }},
+			func(t *model.Tree) bool {
+				s := t.Summarize()
+				return s.Steps == whole.Summarize().Steps && s.ModelCalls == 0
+			}},
 		{"one run", model.RunFilter{RunID: some.ID}, -1, 1,
 			func(t *model.Tree) bool { return t.Sessions[0].Runs[0].ID == some.ID && t.Summarize().Steps > 0 }},
 		{"one session", model.RunFilter{SessionID: some.SessionID}, -1, len(whole.Sessions[len(whole.Sessions)-1].Runs), nil},
