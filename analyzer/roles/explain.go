@@ -24,7 +24,8 @@ const Dir = "analyzer/roles"
 
 // Frameworks returns every built-in profile as lifeline explain cites it: each rule and
 // vocabulary entry with the repository file and line it is written on (profiles/*.json for the
-// Python and TypeScript/JavaScript frameworks, builtin.go and lifeline.go for the Go ones).
+// Python and TypeScript/JavaScript frameworks: the line of the rule's "object" or the entry's
+// "words"; builtin.go and lifeline.go for the Go ones: the line of the rule).
 func Frameworks() ([]explain.Framework, error) {
 	var out []explain.Framework
 	for _, g := range []struct {
@@ -65,11 +66,11 @@ func Frameworks() ([]explain.Framework, error) {
 			}
 			rules := make([]int, len(p.Rules))
 			for j := range p.Rules {
-				rules[j] = pos[prefix+"/rules/"+strconv.Itoa(j)]
+				rules[j] = pos[prefix+"/rules/"+strconv.Itoa(j)+"/object"]
 			}
 			words := make([]int, len(p.Vocabulary))
 			for j := range p.Vocabulary {
-				words[j] = pos[prefix+"/vocabulary/"+strconv.Itoa(j)]
+				words[j] = pos[prefix+"/vocabulary/"+strconv.Itoa(j)+"/words"]
 			}
 			out = append(out, framework(p, path.Join(Dir, file), rules, words))
 		}

@@ -55,7 +55,7 @@ var topics = []Topic{
 	{Name: "statuses", Aliases: []string{"status", "transitions"}, Concept: "statuses", Drawings: []DrawingSpec{
 		{Scenario: "approval", Depth: "run", Facts: []string{FactHistory}},
 		{Scenario: "cancel-run", Depth: "run", Facts: []string{FactHistory}}}},
-	{Name: "stop-reasons", Aliases: []string{"stop-reason", "stop_reason", "priority"}, Concept: "stop_reasons", Drawings: []DrawingSpec{
+	{Name: "stop-reasons", Aliases: []string{"stop-reason", "priority"}, Concept: "stop_reasons", Drawings: []DrawingSpec{
 		{Scenario: "max-steps", Depth: "turn", Facts: []string{FactHistory}},
 		{Scenario: "timeout", Depth: "call", Facts: []string{FactHistory}}}},
 	{Name: "steer-follow-up", Aliases: []string{"steer", "follow-up", "followup", "steering"}, Concept: "steer_follow_up", Drawings: []DrawingSpec{

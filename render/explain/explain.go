@@ -173,7 +173,12 @@ func wordText(v explain.Word, lang string) string {
 	return s
 }
 
-func factKind(lang, kind string) string { return label(lang, "fact."+kind) }
+func factKind(lang, kind string) string {
+	if s := label(lang, "fact."+kind); s != "" {
+		return s
+	}
+	return kind
+}
 
 // showDescription says whether to print a drawing's scenario description (written in English
 // by model/runtime) besides its caption: in English, or when there is no caption.

@@ -43,8 +43,9 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2rem; border-bo
 code { background: var(--code); padding: 0 .25em; border-radius: 3px; font-size: .92em; }
 pre.tree { background: var(--code); padding: .8rem 1rem; overflow-x: auto; font: 12.5px/1.35 ui-monospace, "SF Mono", Menlo, Consolas, monospace; border-radius: 6px; }
 .muted { color: var(--muted); } .caption { margin: .3rem 0 .6rem; }
-table { border-collapse: collapse; width: 100%; font-size: .9rem; } th, td { border: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; text-align: left; }
-td.loc a, a.loc { color: var(--muted); font-size: .82rem; white-space: nowrap; } ul.impl { margin: 0; padding-left: 1rem; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; } th, td { border: 1px solid var(--line); padding: .35rem .5rem; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
+td:first-child { overflow-wrap: normal; }
+a.loc { color: var(--muted); font-size: .82rem; } ul.impl { margin: 0; padding-left: 1rem; }
 tr.absent td { color: var(--muted); } ul.facts { margin-top: .4rem; }
 `
 
@@ -58,14 +59,14 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 <p class="muted"><code>lifeline explain {{.Doc.Topic}}</code></p>
 <section id="definition"><h2>{{.L.definition}}</h2>
 {{range .Paras}}{{if .Item}}<ul><li>{{.Text}}</li></ul>{{else}}<p>{{.Text}}</p>{{end}}
-{{end}}<p class="muted">{{.L.source}}: <code>{{.Doc.Source}}</code></p></section>
+{{end}}<p class="muted">{{.L.source}}{{.L.colon}}<code>{{.Doc.Source}}</code></p></section>
 <section id="drawings"><h2>{{.L.drawing}}</h2>
 {{range .Drawings}}<figure class="drawing" data-scenario="{{.Scenario}}">
 <figcaption><strong>{{$.L.scenario}} <code>{{.Scenario}}</code></strong>{{if $.English}} — {{.Description}}{{else if not .Caption}} — {{.Description}}{{end}}
 {{if .Caption}}<p class="caption">{{call $.Code .Caption}}</p>{{end}}
-<p class="muted">{{$.L.shape}}: <code>{{call $.Shape .Shape}}</code> · {{$.L.reproduce}}: <code>{{.Command}}</code></p></figcaption>
+<p class="muted">{{$.L.shape}}{{$.L.colon}}<code>{{call $.Shape .Shape}}</code> · {{$.L.reproduce}}{{$.L.colon}}<code>{{.Command}}</code></p></figcaption>
 <pre class="tree">{{.Text}}</pre>
-{{if .Facts}}<ul class="facts">{{range .Facts}}<li data-kind="{{.Kind}}">{{call $.Fact .Kind}} — <code>{{.Subject}}</code>: {{range $i, $it := .Items}}{{if $i}} · {{end}}<code>{{$it}}</code>{{end}}</li>{{end}}</ul>{{end}}
+{{if .Facts}}<ul class="facts">{{range .Facts}}<li data-kind="{{.Kind}}">{{call $.Fact .Kind}} — <code>{{.Subject}}</code>{{$.L.colon}}{{range $i, $it := .Items}}{{if $i}} · {{end}}<code>{{$it}}</code>{{end}}</li>{{end}}</ul>{{end}}
 </figure>
 {{end}}</section>
 <section id="frameworks"><h2>{{.L.frameworks}}</h2>
@@ -73,8 +74,8 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 <table><thead><tr><th>{{.L.framework}}</th><th>{{.L.version}}</th><th>{{.L.names}}</th><th>{{.L.implements}}</th></tr></thead><tbody>
 {{range .Doc.Frameworks}}<tr class="fw{{if .Absent}} absent{{end}}" data-framework="{{.Framework}}">
 <td><strong>{{.Framework}}</strong></td><td title="{{.Profile}}"><code>{{.Version}}</code></td>
-<td>{{if .Names}}{{range $i, $n := .Names}}{{if $i}}, {{end}}<code>{{$n}}</code>{{end}}<br><a class="loc" href="{{$.Link .NamesLoc}}">{{.NamesLoc}}</a>{{else}}—{{end}}</td>
-<td>{{if .Absent}}{{$.L.none}}{{else}}<ul class="impl">{{range .Rules}}<li><code>{{.Role}}</code> <code>{{.Object}}</code>{{if .StopReason}} → <code>{{.StopReason}}</code>{{end}}{{if .Value}} = <code>{{.Value}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{$.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Words}}<li>{{.Layer}}: {{range $i, $x := .Words}}{{if $i}}, {{end}}<code>{{$x}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{$.Link .Loc}}">{{.Loc}}</a></li>{{end}}</ul>{{end}}</td>
+<td>{{if .Names}}{{range $i, $n := .Names}}{{if $i}}, {{end}}<code>{{$n}}</code>{{end}}<br><a class="loc" href="{{call $.Link .NamesLoc}}">{{.NamesLoc}}</a>{{else}}—{{end}}</td>
+<td>{{if .Absent}}{{$.L.none}}{{else if not (or .Rules .Words)}}—{{else}}<ul class="impl">{{range .Rules}}<li><code>{{.Role}}</code> <code>{{.Object}}</code>{{if .StopReason}} → <code>{{.StopReason}}</code>{{end}}{{if .Value}} = <code>{{.Value}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Words}}<li>{{.Layer}}: {{range $i, $x := .Words}}{{if $i}}, {{end}}<code>{{$x}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}</ul>{{end}}</td>
 </tr>
 {{end}}</tbody></table></section>
 </body></html>
@@ -99,11 +100,11 @@ func renderHTML(w io.Writer, d *explain.Doc) error {
 		English  bool
 		Code     func(string) template.HTML
 		Fact     func(string) string
-		Link     func(*explain.Location) string
+		Link     func(any) string
 		Shape    func(runtime.Shape) string
 	}{Shape: shapeText, Doc: d, L: langLabels(d.Lang), English: d.Lang == "en", Code: codeSpans,
 		Fact: func(k string) string { return factKind(d.Lang, k) },
-		Link: func(l *explain.Location) string { return locLink(*l) }}
+		Link: locLink}
 	for _, p := range d.Definition {
 		item, ok := strings.CutPrefix(p, "- ")
 		if !ok {
@@ -131,7 +132,14 @@ func renderListHTML(w io.Writer, lang string, list []explain.Summary) error {
 }
 
 // locLink links a location to its line on the repository's main branch.
-func locLink(l explain.Location) string {
+func locLink(loc any) string {
+	var l explain.Location
+	switch x := loc.(type) {
+	case explain.Location:
+		l = x
+	case *explain.Location:
+		l = *x
+	}
 	return "https://github.com/lifeline-dev/lifeline/blob/main/" + l.File + "#L" + strconv.Itoa(l.Line)
 }
 

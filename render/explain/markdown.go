@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model/explain"
@@ -14,6 +15,16 @@ import (
 func mdEscape(s string) string {
 	r := strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "\n", " ")
 	return r.Replace(s)
+}
+
+// mdText makes text with `code` spans safe as Markdown: outside the spans, < and > are escaped
+// (no HTML reaches a viewer); the spans stay code.
+func mdText(s string) string {
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(parts[i])
+	}
+	return strings.Join(parts, "`")
 }
 
 // mdCode is s as an inline code span (a longer fence when s holds backticks); | is escaped for
@@ -32,14 +43,16 @@ func mdCode(s string) string {
 
 // mdLoc is a location as a link relative to the repository root.
 func mdLoc(l explain.Location) string {
-	return fmt.Sprintf("[%s](%s#L%d)", l.String(), l.File, l.Line)
+	u := (&url.URL{Path: l.File}).EscapedPath()
+	u = strings.NewReplacer("(", "%28", ")", "%29").Replace(u)
+	return fmt.Sprintf("[%s](%s#L%d)", mdEscape(l.String()), u, l.Line)
 }
 
 func renderMarkdown(w io.Writer, d *explain.Doc) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", d.Title, label(d.Lang, "definition"))
+	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", mdText(d.Title), label(d.Lang, "definition"))
 	for i, p := range d.Definition {
-		b.WriteString(p + "\n")
+		b.WriteString(mdText(p) + "\n")
 		if i+1 < len(d.Definition) && !(strings.HasPrefix(p, "- ") && strings.HasPrefix(d.Definition[i+1], "- ")) {
 			b.WriteString("\n")
 		}
@@ -51,7 +64,7 @@ func renderMarkdown(w io.Writer, d *explain.Doc) error {
 			b.WriteString("\n" + mdEscape(dr.Description) + "\n")
 		}
 		if dr.Caption != "" {
-			b.WriteString("\n" + dr.Caption + "\n")
+			b.WriteString("\n" + mdText(dr.Caption) + "\n")
 		}
 		fmt.Fprintf(&b, "\n%s · %s\n\n", colon(d.Lang, label(d.Lang, "shape"), mdCode(shapeText(dr.Shape))), colon(d.Lang, label(d.Lang, "reproduce"), mdCode(dr.Command)))
 		tree, err := drawTree(dr, 100, false)
@@ -71,7 +84,7 @@ func renderMarkdown(w io.Writer, d *explain.Doc) error {
 			for i, it := range f.Items {
 				items[i] = mdCode(it)
 			}
-			fmt.Fprintf(&b, "- %s — %s\n", factKind(d.Lang, f.Kind), colon(d.Lang, mdCode(f.Subject), strings.Join(items, " · ")))
+			fmt.Fprintf(&b, "- %s — %s\n", mdEscape(factKind(d.Lang, f.Kind)), colon(d.Lang, mdCode(f.Subject), strings.Join(items, " · ")))
 		}
 	}
 	fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", label(d.Lang, "frameworks"), label(d.Lang, "frameworks_hint"))
@@ -101,14 +114,14 @@ func renderMarkdown(w io.Writer, d *explain.Doc) error {
 			for i, x := range v.Words {
 				cs[i] = mdCode(x)
 			}
-			impl = append(impl, v.Layer+": "+strings.Join(cs, ", ")+" ("+mdLoc(v.Loc)+")")
+			impl = append(impl, mdEscape(v.Layer)+": "+strings.Join(cs, ", ")+" ("+mdLoc(v.Loc)+")")
 		}
 		if row.Absent() {
 			impl = []string{label(d.Lang, "none")}
 		} else if len(impl) == 0 {
 			impl = []string{"—"}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", row.Framework, mdCode(row.Version), names, strings.Join(impl, "<br>"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(row.Framework), mdCode(row.Version), names, strings.Join(impl, "<br>"))
 	}
 	_, err := w.Write(b.Bytes())
 	return err
