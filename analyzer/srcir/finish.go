@@ -454,10 +454,58 @@ func (b *builder) returns(fs *fnState) {
 		} else if last == nil || !(t.returns.has(last) || t.raises.has(last) || endless(m, last)) {
 			r := ir.Return{Pos: ir.Pos{File: m.file, Line: fs.node.EndLine}, Source: m.sourceLine(fs.node.EndLine), InLoop: -1,
 				Err: &ir.Value{Kind: ir.ValNil, Call: -1}}
+			if oc := b.reyields(fs, last); oc >= 0 {
+				// async for ev in self._inner(...): yield ev as the generator's last statement:
+				// it ends when the inner generator does (yield from), with its exits
+				r.Err = &ir.Value{Kind: ir.ValCall, Call: oc, Text: f.Calls[oc].Text, Stream: true}
+			}
 			b.reach(fs, &r, fs.body.End)
 			f.Returns = append(f.Returns, r)
 		}
 	}
+}
+
+// reyields returns the call a generator's statement n drains when n is a loop over the items
+// of a generator of the set that yields each item on (a delegation written out), -1 if not.
+func (b *builder) reyields(fs *fnState, n *syntax.Node) int {
+	if !fs.gen || n == nil || !fs.mod.t.foreachs.has(n) {
+		return -1
+	}
+	id := -1
+	for i, ln := range fs.loopNodes {
+		if ln == n {
+			id = i
+		}
+	}
+	if id < 0 || id >= len(fs.f.Loops) {
+		return -1
+	}
+	oc := fs.f.Loops[id].OverCall
+	if oc < 0 || !b.yieldsResults(&fs.f.Calls[oc]) {
+		return -1
+	}
+	vars := map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == id {
+			for _, v := range a.lhs {
+				vars[v] = true
+			}
+		}
+	}
+	m := fs.mod
+	found := false
+	eachNode(m.t, n.Child("body"), func(x *syntax.Node) bool {
+		if m.t.yields.has(x) {
+			if k := x.NamedChildren(); len(k) == 1 && vars[m.text(strip(k[0]))] {
+				found = true
+			}
+		}
+		return !found
+	})
+	if !found {
+		return -1
+	}
+	return oc
 }
 
 func (m *module) sourceLine(line int) string {
