@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/model/stats"
 	renderstats "github.com/lifeline-dev/lifeline/render/stats"
 	"github.com/lifeline-dev/lifeline/tracer"
@@ -76,7 +77,11 @@ func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
 		return err
 	}
 	st := stats.NewStream(stats.Options{By: f.by, Top: f.top}, f.check)
-	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, st.Apply)
+	// payloads are not summarised: they are dropped as they are read
+	opts := readOptions(cmd, f.inputFormat, model.PayloadPolicy{Redact: true})
+	sink, done := withProgress(st.Apply)
+	rep, readErr := tracer.Read(args, opts, sink)
+	done()
 	printDecodeErrors(cmd.ErrOrStderr(), rep)
 	report := st.Report()
 	out, err := openOutput(cmd, f.out)
