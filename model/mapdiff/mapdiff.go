@@ -668,7 +668,9 @@ func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 		return normSource(x.Source)
 	}
 	same := []func(model.Exit) string{
-		func(x model.Exit) string { return x.Pos.File + "\x00" + detail(x) + "\x00" + x.Outcome + "\x00" + string(x.StopReason) },
+		func(x model.Exit) string {
+			return x.Pos.File + "\x00" + detail(x) + "\x00" + x.Outcome + "\x00" + string(x.StopReason)
+		},
 		func(x model.Exit) string { return detail(x) + "\x00" + x.Outcome + "\x00" + string(x.StopReason) },
 	}
 	bLeft, hLeft := pairUp(bs, hs, same, pos)

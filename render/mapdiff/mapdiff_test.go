@@ -44,7 +44,9 @@ func TestGolden(t *testing.T) {
 		{"sample.txt", func(b *bytes.Buffer, d *mapdiff.Diff) error { return Text(b, d) }},
 		{"sample.json", func(b *bytes.Buffer, d *mapdiff.Diff) error { return JSON(b, d) }},
 		{"sample.md", func(b *bytes.Buffer, d *mapdiff.Diff) error { return Markdown(b, d) }},
-		{"none.txt", func(b *bytes.Buffer, _ *mapdiff.Diff) error { return Text(b, &mapdiff.Diff{Base: "HEAD~1", Head: "HEAD"}) }},
+		{"none.txt", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
+			return Text(b, &mapdiff.Diff{Base: "HEAD~1", Head: "HEAD"})
+		}},
 		{"none.md", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
 			return Markdown(b, &mapdiff.Diff{Base: "HEAD~1", Head: "HEAD"})
 		}},
