@@ -52,7 +52,7 @@ func Text(w io.Writer, d *mapdiff.Diff) error {
 	if len(d.Changes) == 0 {
 		fmt.Fprintln(bw, "no lifecycle changes")
 	} else {
-		fmt.Fprintf(bw, "%d changes (%s)\n", len(d.Changes), counts(d))
+		fmt.Fprintf(bw, "%d %s (%s)\n", len(d.Changes), plural(len(d.Changes), "change", "changes"), counts(d))
 	}
 	for _, e := range effects {
 		first := true
@@ -98,9 +98,9 @@ func Markdown(w io.Writer, d *mapdiff.Diff) error {
 	case len(d.Changes) == 0:
 		fmt.Fprintln(bw, "No lifecycle changes: entries, turn loops, bounds, cancellation checks, call sites, exits and id sites are the same.")
 	case d.Weakened:
-		fmt.Fprintf(bw, "**%d %s the lifecycle.** %d changes in all (%s).\n", d.Count(mapdiff.Weakens), plural(d.Count(mapdiff.Weakens), "change weakens", "changes weaken"), len(d.Changes), counts(d))
+		fmt.Fprintf(bw, "**%d %s the lifecycle.** %d %s in all (%s).\n", d.Count(mapdiff.Weakens), plural(d.Count(mapdiff.Weakens), "change weakens", "changes weaken"), len(d.Changes), plural(len(d.Changes), "change", "changes"), counts(d))
 	default:
-		fmt.Fprintf(bw, "No change weakens the lifecycle. %d changes in all (%s).\n", len(d.Changes), counts(d))
+		fmt.Fprintf(bw, "No change weakens the lifecycle. %d %s in all (%s).\n", len(d.Changes), plural(len(d.Changes), "change", "changes"), counts(d))
 	}
 	for _, e := range effects {
 		first := true
