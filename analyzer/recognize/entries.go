@@ -262,8 +262,8 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			// hands the closure that runs the loop to the caller: what the caller drains decides,
 			// and the closure's returns say how the run it drives ends
 			launched, concOnly = true, false
-			for _, g := range r.p.Funcs {
-				if g.Parent == f.ID && g.Launch == "return" && reaches[g.ID] != nil {
+			for _, k := range r.closures[f.ID] {
+				if g := r.p.Funcs[k]; g.Launch == "return" && reaches[g.ID] != nil {
 					out = append(out, r.exits(g, reaches, depth+1, seen)...)
 				}
 			}

@@ -311,12 +311,12 @@ func (b *builder) hasYield(fs *fnState) bool {
 		if found || n == nil {
 			return
 		}
-		if fs.mod.t.yields[n.Kind] {
+		if fs.mod.t.yields.has(n) {
 			found = true
 			return
 		}
 		for _, c := range n.Children {
-			if fs.mod.t.funcs[c.Kind] || fs.mod.t.lambdas[c.Kind] || fs.mod.t.classes[c.Kind] {
+			if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) || fs.mod.t.classes.has(c) {
 				continue
 			}
 			walk(c)
@@ -434,12 +434,12 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 	t := m.t
 	for _, c := range n.Children {
 		switch {
-		case c.Named && (t.funcs[c.Kind] || t.lambdas[c.Kind]):
+		case c.Named && (t.funcs.has(c) || t.lambdas.has(c)):
 			name := b.fnName(m, c, n)
 			var fs *fnState
 			if parent == nil && cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") {
 				fs = b.newFn(m, c, cls, nil, name)
-			} else if parent == nil && cls == nil && name != "" && !t.lambdas[c.Kind] && c.Kind != "function_expression" {
+			} else if parent == nil && cls == nil && name != "" && !t.lambdas.has(c) && c.Kind != "function_expression" {
 				fs = b.newFn(m, c, nil, nil, name)
 				if s := m.syms[name]; s == nil || s.kind != symFunc {
 					m.syms[name] = &sym{kind: symFunc, fn: fs, pos: m.pos(c)}
@@ -456,7 +456,7 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			}
 			fs.property = isProperty(m, c, n)
 			b.walkDecl(m, c, nil, fs)
-		case c.Named && t.classes[c.Kind]:
+		case c.Named && t.classes.has(c):
 			k := b.newClass(m, c, parent, n)
 			b.walkDecl(m, c, k, parent)
 		default:
@@ -473,8 +473,8 @@ func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 			// private state assigned in the key; the key is the sequence's last value
 			if k := nm.NamedChildren(); len(k) == 1 {
 				if e := k[0]; e.Kind == "parenthesized_expression" && len(e.NamedChildren()) == 1 {
-					if sq := e.NamedChildren()[0]; m.t.seqs[sq.Kind] {
-						for len(sq.NamedChildren()) > 0 && m.t.seqs[sq.Kind] {
+					if sq := e.NamedChildren()[0]; m.t.seqs.has(sq) {
+						for len(sq.NamedChildren()) > 0 && m.t.seqs.has(sq) {
 							sq = sq.NamedChildren()[len(sq.NamedChildren())-1]
 						}
 						return "[" + m.text(sq) + "]"
@@ -511,11 +511,11 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 		// exports.Pregel = class {}: the class is named by what it is bound to
 		switch {
 		case holder != nil && holder.Kind == "variable_declarator" && holder.Child("value") == n:
-			if nm := holder.Child("name"); nm != nil && m.t.idents[nm.Kind] {
+			if nm := holder.Child("name"); nm != nil && m.t.idents.has(nm) {
 				name = m.text(nm)
 			}
 		case holder != nil && holder.Kind == "assignment_expression" && holder.Child("right") == n:
-			if l := holder.Child("left"); l != nil && (m.t.idents[l.Kind] || m.t.members[l.Kind]) {
+			if l := holder.Child("left"); l != nil && (m.t.idents.has(l) || m.t.members.has(l)) {
 				name = lastSeg(m.text(l))
 			}
 		}
@@ -570,7 +570,7 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 				if l, ty := a.Child("left"), a.Child("type"); l != nil && l.Kind == "identifier" && ty != nil {
 					k.annots[m.text(l)] = ty
 				}
-			case m.t.fieldDefs[s.Kind]:
+			case m.t.fieldDefs.has(s):
 				nm := s.Child("name")
 				if nm == nil {
 					nm = s.Child("property")
@@ -678,7 +678,7 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 					b.bindRequire(m, name, spec, c)
 					continue
 				}
-				if name.Kind == "identifier" && !t.funcs[val.Kind] && !t.lambdas[val.Kind] {
+				if name.Kind == "identifier" && !t.funcs.has(val) && !t.lambdas.has(val) {
 					m.syms[m.text(name)] = &sym{kind: symValue, value: val, pos: m.pos(d)}
 				}
 				if exported {
@@ -693,7 +693,7 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 			switch e.Kind {
 			case "assignment":
 				l, r := e.Child("left"), e.Child("right")
-				if l != nil && l.Kind == "identifier" && r != nil && !t.lambdas[r.Kind] {
+				if l != nil && l.Kind == "identifier" && r != nil && !t.lambdas.has(r) {
 					m.syms[m.text(l)] = &sym{kind: symValue, value: r, pos: m.pos(e)}
 				}
 			case "assignment_expression":
@@ -753,7 +753,7 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 			}
 		} else if spec, ok := requireOf(m, r); ok {
 			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
-		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs[r.Kind] && !m.t.lambdas[r.Kind] && !m.t.classes[r.Kind] {
+		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs.has(r) && !m.t.lambdas.has(r) && !m.t.classes.has(r) {
 			// exports.DEFAULT_MAX_TURNS = 10 (tsc declares it "void 0" first): a module value
 			if s := m.syms[name]; s == nil || s.kind == symValue {
 				m.syms[name] = &sym{kind: symValue, value: r, pos: m.pos(e)}

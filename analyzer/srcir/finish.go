@@ -43,7 +43,7 @@ func (b *builder) counterArgs() {
 			}
 			for j, a := range args.NamedChildren() {
 				name := ""
-				if m.t.keywordArgs[a.Kind] {
+				if m.t.keywordArgs.has(a) {
 					name, a = m.text(a.Child("name")), a.Child("value")
 				}
 				if a == nil || !inc[m.text(strip(a))] {
@@ -136,15 +136,15 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
-			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members.has(fn) {
 				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
 				// resolved when one class of the program alone defines a method of that name
 				ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]
-				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
+				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls.has(obj) {
 					if len(ms) == 1 {
 						tg.fns = ms
 					}
-				} else if obj != nil && m.t.namedReceivers && (m.t.idents[obj.Kind] || m.t.members[obj.Kind]) && len(ms) > 1 {
+				} else if obj != nil && m.t.namedReceivers && (m.t.idents.has(obj) || m.t.members.has(obj)) && len(ms) > 1 {
 					// loop.tick() on an untyped receiver: the one class defining the method
 					// whose name ends with the receiver's (PregelLoop, not PregelRunner)
 					recv := strings.ToLower(lastSeg(m.text(obj)))
@@ -172,7 +172,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				entered := false
 				if p != nil && p.Kind == "argument_list" {
 					// stack.enter_context(Manager(...)) / enter_async_context
-					if pc := b.parentIn(fs, p); pc != nil && m.t.calls[pc.Kind] {
+					if pc := b.parentIn(fs, p); pc != nil && m.t.calls.has(pc) {
 						ct := calleeText(m, pc)
 						entered = strings.HasSuffix(ct, ".enter_context") || strings.HasSuffix(ct, ".enter_async_context")
 					}
@@ -217,7 +217,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
 						continue
 					}
-					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+					if m.t.idents.has(a) || m.t.members.has(a) {
 						at := b.resolveExpr(fs, a, 0)
 						for _, t := range at.fns {
 							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
@@ -234,7 +234,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 							}
 						}
 					}
-					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+					if m.t.idents.has(a) || m.t.members.has(a) {
 						if pk := paramKind(fs, m.text(a)); pk == "context" || isSignalExpr(m.text(a)) {
 							c.PassesContext = true
 							c.ContextArg = "param"
@@ -308,7 +308,7 @@ func (b *builder) localAliases(fs *fnState) {
 			if alt.Kind == "call_expression" && strings.HasSuffix(calleeText(m, alt), ".bind") {
 				alt = strip(alt.Child("function").Child("object"))
 			}
-			if m.t.idents[alt.Kind] || m.t.members[alt.Kind] {
+			if m.t.idents.has(alt) || m.t.members.has(alt) {
 				if alt.Kind == "identifier" && m.text(alt) == a.lhs[0] {
 					continue
 				}
@@ -400,7 +400,7 @@ func (b *builder) returns(fs *fnState) {
 		if k := n.NamedChildren(); len(k) > 0 {
 			e = k[0]
 		}
-		if t.raises[n.Kind] {
+		if t.raises.has(n) {
 			r.Err = b.raised(fs, e)
 		} else {
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
@@ -428,7 +428,7 @@ func (b *builder) returns(fs *fnState) {
 			}
 		}
 		b.reach(fs, &r, n.Start)
-		if !t.raises[n.Kind] {
+		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n)
 		}
 		f.Returns = append(f.Returns, r)
@@ -446,7 +446,7 @@ func (b *builder) returns(fs *fnState) {
 			}
 			b.reach(fs, &r, fs.body.End)
 			f.Returns = append(f.Returns, r)
-		} else if last == nil || !(t.returns[last.Kind] || t.raises[last.Kind] || endless(m, last)) {
+		} else if last == nil || !(t.returns.has(last) || t.raises.has(last) || endless(m, last)) {
 			r := ir.Return{Pos: ir.Pos{File: m.file, Line: fs.node.EndLine}, Source: m.sourceLine(fs.node.EndLine), InLoop: -1,
 				Err: &ir.Value{Kind: ir.ValNil, Call: -1}}
 			b.reach(fs, &r, fs.body.End)
@@ -463,7 +463,7 @@ func (m *module) sourceLine(line int) string {
 // of (while True, for (;;)): the end of the body after it is unreachable.
 func endless(m *module, n *syntax.Node) bool {
 	t := m.t
-	if !t.whiles[n.Kind] && !t.cfors[n.Kind] {
+	if !t.whiles.has(n) && !t.cfors.has(n) {
 		return false
 	}
 	c := strings.Trim(m.text(n.Child("condition")), "() ;")
@@ -477,16 +477,16 @@ func endless(m *module, n *syntax.Node) bool {
 		if broke || x == nil {
 			return
 		}
-		if t.breaks[x.Kind] && depth == 0 {
+		if t.breaks.has(x) && depth == 0 {
 			broke = true
 			return
 		}
-		loop := t.whiles[x.Kind] || t.foreachs[x.Kind] || t.cfors[x.Kind] || t.dos[x.Kind] || x.Kind == "switch_statement"
+		loop := t.whiles.has(x) || t.foreachs.has(x) || t.cfors.has(x) || t.dos.has(x) || x.Kind == "switch_statement"
 		if loop {
 			depth++
 		}
 		for _, c := range x.Children {
-			if !t.funcs[c.Kind] && !t.lambdas[c.Kind] {
+			if !t.funcs.has(c) && !t.lambdas.has(c) {
 				walk(c)
 			}
 		}
@@ -550,7 +550,7 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 		}
 		rhs = a.rhs
 	}
-	if r := strip(rhs); r != nil && (m.t.calls[r.Kind] || m.t.news[r.Kind]) {
+	if r := strip(rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) {
 		return r
 	}
 	return nil
@@ -564,12 +564,12 @@ func (b *builder) value(fs *fnState, e *syntax.Node) ir.Value {
 	switch {
 	case e == nil:
 		v.Kind = ir.ValNil
-	case t.literals[e.Kind] || t.numbers[e.Kind] || t.stringKinds[e.Kind]:
+	case t.literals.has(e) || t.numbers.has(e) || t.stringKinds.has(e):
 		v.Kind = ir.ValConst
 		if t.nones[m.text(e)] {
 			v.Kind = ir.ValNil
 		}
-	case t.calls[e.Kind] || t.news[e.Kind]:
+	case t.calls.has(e) || t.news.has(e):
 		if id, ok := fs.callOf[e]; ok {
 			v.Kind, v.Call = ir.ValCall, id
 			if k := fs.f.Calls[id].Keys; len(k) > 0 {
@@ -594,7 +594,7 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 	e = strip(e)
 	v := &ir.Value{Kind: ir.ValError, Text: clip(oneLine(m.text(e)), 80), Call: -1}
 	ctor := e
-	if t.calls[e.Kind] || t.news[e.Kind] {
+	if t.calls.has(e) || t.news.has(e) {
 		ctor = e.Child("function")
 		if ctor == nil {
 			ctor = e.Child("constructor")
@@ -657,10 +657,10 @@ func (b *builder) constructs(fs *fnState, e *syntax.Node) bool {
 	if e == nil {
 		return false
 	}
-	if m.t.news[e.Kind] {
+	if m.t.news.has(e) {
 		return true
 	}
-	if !m.t.calls[e.Kind] {
+	if !m.t.calls.has(e) {
 		return false
 	}
 	fn := strip(e.Child("function"))
@@ -928,7 +928,7 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 	m := fs.mod
 	child := n
 	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
-		if m.t.cases[p.Kind] {
+		if m.t.cases.has(p) {
 			// case 'next_step_interruption': return ... — the case's value decides
 			if v := p.Child(m.t.caseValue); v != nil && v != child {
 				c := strings.ToLower(m.text(v))
@@ -936,7 +936,7 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 			}
 			continue
 		}
-		if !m.t.ifs[p.Kind] {
+		if !m.t.ifs.has(p) {
 			continue
 		}
 		if cons := p.Child("consequence"); cons == nil || cons != child && !(cons.Start <= child.Start && child.End <= cons.End) {
@@ -958,10 +958,10 @@ func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
 	cur, chained := n, false
 	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
 		switch {
-		case m.t.members[p.Kind] && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
+		case m.t.members.has(p) && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
 			chained = true
-		case m.t.calls[p.Kind] && p.Child("function") == cur, p.Kind == "parenthesized_expression":
-		case m.t.awaits[p.Kind] || m.t.returns[p.Kind] || m.t.yields[p.Kind]:
+		case m.t.calls.has(p) && p.Child("function") == cur, p.Kind == "parenthesized_expression":
+		case m.t.awaits.has(p) || m.t.returns.has(p) || m.t.yields.has(p):
 			return false
 		default:
 			return chained

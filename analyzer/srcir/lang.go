@@ -16,10 +16,10 @@ type table struct {
 	funcs, classes, whiles, dos, cfors, foreachs, calls, news, members, subscripts, ifs,
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
-	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
+	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues kinds
 	// cases are the arms of a switch or match; caseValue names the field of the value or
 	// pattern an arm matches
-	cases     set
+	cases     kinds
 	caseValue string
 	// detaches are the methods that hand a promise to a continuation: a call of an async
 	// function chained to one and never awaited runs beside its caller
@@ -42,6 +42,31 @@ type table struct {
 
 type set map[string]bool
 
+// kinds is a set of node kinds, as a bit set over syntax.KindID: the lowering tests every
+// node against these, so a test is an index, not a string hash.
+type kinds []uint64
+
+func mkKinds(xs ...string) kinds {
+	var k kinds
+	for _, x := range xs {
+		id := int(syntax.KindID(x))
+		for len(k) <= id>>6 {
+			k = append(k, 0)
+		}
+		k[id>>6] |= 1 << (id & 63)
+	}
+	return k
+}
+
+// has reports whether n (nil: no) is of one of the kinds.
+func (k kinds) has(n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	w := int(n.KindID >> 6)
+	return w < len(k) && k[w]&(1<<(n.KindID&63)) != 0
+}
+
 func mk(xs ...string) set {
 	s := set{}
 	for _, x := range xs {
@@ -52,42 +77,42 @@ func mk(xs ...string) set {
 
 var python = &table{
 	lang: "python", self: "self",
-	funcs: mk("function_definition"), lambdas: mk("lambda"), classes: mk("class_definition"),
-	whiles: mk("while_statement"), dos: mk(), cfors: mk(), foreachs: mk("for_statement"),
-	calls: mk("call"), news: mk(), members: mk("attribute"), subscripts: mk("subscript"),
-	ifs: mk("if_statement", "elif_clause"), returns: mk("return_statement"), raises: mk("raise_statement"),
-	yields: mk("yield"), awaits: mk("await"), assigns: mk("assignment"), augAssigns: mk("augmented_assignment"),
-	updates: mk(), declarators: mk(), compares: mk("comparison_operator"), nots: mk("not_operator"),
-	bools: mk("boolean_operator"), idents: mk("identifier"), stringKinds: mk("string", "concatenated_string"),
-	numbers: mk("integer", "float"), literals: mk("true", "false", "none"), tries: mk("try_statement"),
-	catches: mk("except_clause", "except_group_clause"), breaks: mk("break_statement"), blocks: mk("block"),
-	continues: mk("continue_statement"),
-	ternaries: mk("conditional_expression"), comprehensions: mk("for_in_clause"), seqs: mk(),
-	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
+	funcs: mkKinds("function_definition"), lambdas: mkKinds("lambda"), classes: mkKinds("class_definition"),
+	whiles: mkKinds("while_statement"), dos: mkKinds(), cfors: mkKinds(), foreachs: mkKinds("for_statement"),
+	calls: mkKinds("call"), news: mkKinds(), members: mkKinds("attribute"), subscripts: mkKinds("subscript"),
+	ifs: mkKinds("if_statement", "elif_clause"), returns: mkKinds("return_statement"), raises: mkKinds("raise_statement"),
+	yields: mkKinds("yield"), awaits: mkKinds("await"), assigns: mkKinds("assignment"), augAssigns: mkKinds("augmented_assignment"),
+	updates: mkKinds(), declarators: mkKinds(), compares: mkKinds("comparison_operator"), nots: mkKinds("not_operator"),
+	bools: mkKinds("boolean_operator"), idents: mkKinds("identifier"), stringKinds: mkKinds("string", "concatenated_string"),
+	numbers: mkKinds("integer", "float"), literals: mkKinds("true", "false", "none"), tries: mkKinds("try_statement"),
+	catches: mkKinds("except_clause", "except_group_clause"), breaks: mkKinds("break_statement"), blocks: mkKinds("block"),
+	continues: mkKinds("continue_statement"),
+	ternaries: mkKinds("conditional_expression"), comprehensions: mkKinds("for_in_clause"), seqs: mkKinds(),
+	spreads: mkKinds("list_splat", "dictionary_splat"), keywordArgs: mkKinds("keyword_argument"), fieldDefs: mkKinds(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
-	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mk(), caseValue: "",
+	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds(), caseValue: "",
 }
 
 var typescript = &table{
 	lang: "typescript", self: "this",
-	funcs: mk("function_declaration", "generator_function_declaration", "function_expression", "generator_function",
+	funcs: mkKinds("function_declaration", "generator_function_declaration", "function_expression", "generator_function",
 		"method_definition", "function"),
-	lambdas: mk("arrow_function"), classes: mk("class_declaration", "class", "abstract_class_declaration"),
-	whiles: mk("while_statement"), dos: mk("do_statement"), cfors: mk("for_statement"), foreachs: mk("for_in_statement"),
-	calls: mk("call_expression"), news: mk("new_expression"), members: mk("member_expression"),
-	subscripts: mk("subscript_expression"), ifs: mk("if_statement"), returns: mk("return_statement"),
-	raises: mk("throw_statement"), yields: mk("yield_expression"), awaits: mk("await_expression"),
-	assigns: mk("assignment_expression"), augAssigns: mk("augmented_assignment_expression"),
-	updates: mk("update_expression"), declarators: mk("variable_declarator"), compares: mk("binary_expression"),
-	nots: mk("unary_expression"), bools: mk(), idents: mk("identifier", "property_identifier",
+	lambdas: mkKinds("arrow_function"), classes: mkKinds("class_declaration", "class", "abstract_class_declaration"),
+	whiles: mkKinds("while_statement"), dos: mkKinds("do_statement"), cfors: mkKinds("for_statement"), foreachs: mkKinds("for_in_statement"),
+	calls: mkKinds("call_expression"), news: mkKinds("new_expression"), members: mkKinds("member_expression"),
+	subscripts: mkKinds("subscript_expression"), ifs: mkKinds("if_statement"), returns: mkKinds("return_statement"),
+	raises: mkKinds("throw_statement"), yields: mkKinds("yield_expression"), awaits: mkKinds("await_expression"),
+	assigns: mkKinds("assignment_expression"), augAssigns: mkKinds("augmented_assignment_expression"),
+	updates: mkKinds("update_expression"), declarators: mkKinds("variable_declarator"), compares: mkKinds("binary_expression"),
+	nots: mkKinds("unary_expression"), bools: mkKinds(), idents: mkKinds("identifier", "property_identifier",
 		"shorthand_property_identifier", "shorthand_property_identifier_pattern", "private_property_identifier"),
-	stringKinds: mk("string", "template_string"), numbers: mk("number"), literals: mk("true", "false", "null", "undefined"),
-	tries: mk("try_statement"), catches: mk("catch_clause"), breaks: mk("break_statement"), continues: mk("continue_statement"),
-	blocks: mk("statement_block"), ternaries: mk("ternary_expression"), comprehensions: mk(),
-	seqs: mk("sequence_expression"), spreads: mk("spread_element"), keywordArgs: mk(),
-	fieldDefs:  mk("public_field_definition", "field_definition"),
+	stringKinds: mkKinds("string", "template_string"), numbers: mkKinds("number"), literals: mkKinds("true", "false", "null", "undefined"),
+	tries: mkKinds("try_statement"), catches: mkKinds("catch_clause"), breaks: mkKinds("break_statement"), continues: mkKinds("continue_statement"),
+	blocks: mkKinds("statement_block"), ternaries: mkKinds("ternary_expression"), comprehensions: mkKinds(),
+	seqs: mkKinds("sequence_expression"), spreads: mkKinds("spread_element"), keywordArgs: mkKinds(),
+	fieldDefs:  mkKinds("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
-	cases: mk("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
+	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),

@@ -334,16 +334,16 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 	}
 	m, t := fs.mod, fs.mod.t
 	switch {
-	case t.idents[n.Kind]:
+	case t.idents.has(n):
 		return b.resolveName(fs, m.text(n))
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		obj, prop := strip(n.Child("object")), m.text(n.Child(t.memberProp))
 		ot := m.text(obj)
 		cls := enclosingClass(fs)
 		if t.invokes[prop] && obj != nil {
 			// fn.call(this, x): runs fn; compiled this.#send(x) is
 			// __classPrivateFieldGet(this, _X_instances, "m", _X_send).call(this, x)
-			if t.calls[obj.Kind] && t.privateGets[lastSeg(m.text(strip(obj.Child("function"))))] {
+			if t.calls.has(obj) && t.privateGets[lastSeg(m.text(strip(obj.Child("function"))))] {
 				if a := obj.Child(t.callArgs); a != nil && len(a.NamedChildren()) == 4 {
 					return b.resolveExpr(fs, a.NamedChildren()[3], depth+1)
 				}
@@ -563,7 +563,7 @@ func (b *builder) valueType(fs *fnState, m *module, v *syntax.Node) typeRef {
 					out.ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
 				}
 			}
-		case m.t.idents[r.Kind] && fs != nil && fs.params[m.text(r)]:
+		case m.t.idents.has(r) && fs != nil && fs.params[m.text(r)]:
 			tr := b.typeOf(m, fs.paramTypes[m.text(r)])
 			out.cls = append(out.cls, tr.cls...)
 			if out.ext == "" {
