@@ -12,18 +12,20 @@ import (
 	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/model/mapdiff"
 	rendermapdiff "github.com/lifeline-dev/lifeline/render/mapdiff"
+	"github.com/lifeline-dev/lifeline/render/maphtml"
 	"github.com/lifeline-dev/lifeline/render/mermaid"
 	"github.com/lifeline-dev/lifeline/render/text"
 	"github.com/spf13/cobra"
 )
 
 type mapFlags struct {
-	format  string
-	profile string
-	dir     string
-	tests   bool
-	tags    []string
-	diff    string
+	format   string
+	profile  string
+	dir      string
+	tests    bool
+	tags     []string
+	diff     string
+	timeline string
 }
 
 func newMapCmd() *cobra.Command {
@@ -67,18 +69,21 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
   lifeline map --format json ./model/runtime
   lifeline map --format mermaid ./... > lifecycle.mmd
   lifeline map -C analyzer/lifemap/testdata/agent ./...
-  lifeline map --diff HEAD~1 ./agents/...
-  lifeline map --diff main --format markdown ./... > lifecycle-review.md`,
+  lifeline map --format html ./model/runtime > map.html
+  lifeline map --diff HEAD ./model/runtime
+  lifeline map --diff testdata/mapdiff/base/pyagent testdata/mapdiff/head/pyagent
+  lifeline map --diff testdata/mapdiff/base/pyagent --format markdown testdata/mapdiff/head/pyagent`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runMap(cmd, args, f) },
 	}
-	c.Flags().StringVar(&f.format, "format", "text", "output format: text, json or mermaid; with --diff: text, json or markdown")
+	c.Flags().StringVar(&f.format, "format", "text", "output format: text, json, mermaid or html; with --diff: text, json or markdown")
+	c.Flags().StringVar(&f.timeline, "timeline", "", "with --format html: the `URL` of the traces' timeline page (lifeline timeline --format html), which each run an exit lists links to")
 	c.Flags().StringVar(&f.profile, "profile", "", "comma-separated mapping profile files (JSON) to use besides the built-in ones")
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
 	c.Flags().StringVar(&f.diff, "diff", "", "compare with the map at `BASE`: a git revision of this checkout or a directory")
-	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart", "markdown\twith --diff: the lifecycle changes as a pull-request comment"))
+	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart", "html\tone self-contained page: each entry a flow, source lines, coverage", "markdown\twith --diff: the lifecycle changes as a pull-request comment"))
 	return c
 }
 
@@ -89,9 +94,12 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		return runMapDiff(cmd, args, f)
 	}
 	switch f.format {
-	case "text", "json", "mermaid":
+	case "text", "json", "mermaid", "html":
 	default:
-		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text, json or mermaid)", f.format)}
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text, json, mermaid or html)", f.format)}
+	}
+	if err := refuseHTMLOnTerminal(cmd, f.format, "", "lifeline map --format html PATHS > map.html"); err != nil {
+		return err
 	}
 	if err := setProfile(f.profile); err != nil {
 		return &exitError{code: exitFailure, err: err}
@@ -114,6 +122,10 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		}
 	case "mermaid":
 		if err := mermaid.MapFlowchart(out, m); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+	case "html":
+		if err := maphtml.Render(out, m, maphtml.Options{Timeline: f.timeline}); err != nil {
 			return &exitError{code: exitFailure, err: err}
 		}
 	default:

@@ -142,3 +142,21 @@ func changeLines(out string) int {
 	}
 	return n
 }
+
+// TestMapHTML: --format html writes the page, with the map as its data and the --timeline
+// address for the run links.
+func TestMapHTML(t *testing.T) {
+	out, errOut, code := lifeline(t, "", "map", "--format", "html", "--timeline", "runs.html", "analyzer/lifemap/testdata/sources/pyagent")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"<!DOCTYPE html>", `id="lifeline-data"`, `"func":"agent.ReactAgent.run"`, `"timeline":"runs.html"`, "Content-Security-Policy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	_, errOut, code = lifeline(t, "", "map", "--format", "svg", "analyzer/lifemap/testdata/sources/pyagent")
+	if code != exitFailure || !strings.Contains(errOut, "text, json, mermaid or html") {
+		t.Errorf("--format svg: exit %d %s", code, errOut)
+	}
+}

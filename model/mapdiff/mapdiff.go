@@ -609,49 +609,86 @@ func (c *comparer) sites(base Change, role string, bs, hs []model.CallSite) {
 
 func normSource(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// pairUp pairs base and head elements pass by pass, each pass on a coarser key, in position
-// order within a key, and returns what is left unpaired on each side.
+// pairUp pairs base and head elements pass by pass, each pass on a coarser key, and returns
+// what is left unpaired on each side. Within a pass the pairs are a longest common subsequence
+// of the two position-ordered sequences of keys: of two identical lines (the same call in two
+// functions), each pairs with the one whose neighbours pair too, not merely the first.
 func pairUp[T any](bs, hs []T, keys []func(T) string, pos func(T) model.Position) (bLeft, hLeft []T) {
-	bDone, hDone := make([]bool, len(bs)), make([]bool, len(hs))
-	order := func(xs []T) []int {
-		idx := make([]int, len(xs))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return comparePos(pos(xs[a]), pos(xs[b])) })
-		return idx
+	order := func(xs []T) []T {
+		out := slices.Clone(xs)
+		slices.SortStableFunc(out, func(a, b T) int { return comparePos(pos(a), pos(b)) })
+		return out
 	}
-	bo, ho := order(bs), order(hs)
+	bLeft, hLeft = order(bs), order(hs)
 	for _, key := range keys {
-		queue := map[string][]int{}
-		for _, i := range ho {
-			if !hDone[i] {
-				k := key(hs[i])
-				queue[k] = append(queue[k], i)
+		bk, hk := make([]string, len(bLeft)), make([]string, len(hLeft))
+		for i, x := range bLeft {
+			bk[i] = key(x)
+		}
+		for i, y := range hLeft {
+			hk[i] = key(y)
+		}
+		bDone, hDone := lcs(bk, hk)
+		var nb, nh []T
+		for i, x := range bLeft {
+			if !bDone[i] {
+				nb = append(nb, x)
 			}
 		}
-		for _, i := range bo {
-			if bDone[i] {
-				continue
+		for i, y := range hLeft {
+			if !hDone[i] {
+				nh = append(nh, y)
 			}
-			k := key(bs[i])
+		}
+		bLeft, hLeft = nb, nh
+	}
+	return bLeft, hLeft
+}
+
+// lcsCells bounds the table of lcs; beyond it equal keys pair in order.
+const lcsCells = 4 << 20
+
+// lcs marks the elements of a longest common subsequence of a and b.
+func lcs(a, b []string) (aIn, bIn []bool) {
+	aIn, bIn = make([]bool, len(a)), make([]bool, len(b))
+	if len(a)*len(b) > lcsCells {
+		queue := map[string][]int{}
+		for j, k := range b {
+			queue[k] = append(queue[k], j)
+		}
+		for i, k := range a {
 			if q := queue[k]; len(q) > 0 {
-				bDone[i], hDone[q[0]] = true, true
+				aIn[i], bIn[q[0]] = true, true
 				queue[k] = q[1:]
 			}
 		}
+		return aIn, bIn
 	}
-	for _, i := range bo {
-		if !bDone[i] {
-			bLeft = append(bLeft, bs[i])
+	// t[i][j] = LCS length of a[i:], b[j:].
+	w := len(b) + 1
+	t := make([]int32, (len(a)+1)*w)
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i*w+j] = t[(i+1)*w+j+1] + 1
+			} else {
+				t[i*w+j] = max(t[(i+1)*w+j], t[i*w+j+1])
+			}
 		}
 	}
-	for _, i := range ho {
-		if !hDone[i] {
-			hLeft = append(hLeft, hs[i])
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j] && t[i*w+j] == t[(i+1)*w+j+1]+1:
+			aIn[i], bIn[j] = true, true
+			i++
+			j++
+		case t[(i+1)*w+j] >= t[i*w+j+1]:
+			i++
+		default:
+			j++
 		}
 	}
-	return bLeft, hLeft
+	return aIn, bIn
 }
 
 type exitPair struct{ b, h model.Exit }

@@ -267,3 +267,42 @@ func TestUnlimited(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareTwinSites: the shape of smolagents 1.17.0 → 1.18.0: two agents' steps call the
+// model with the same line; the first agent gains a streamed call with the same text as the
+// second agent's. The new one is the first agent's (its neighbours pair), not the last one.
+func TestCompareTwinSites(t *testing.T) {
+	site := func(line int, callee, src string) model.CallSite {
+		return model.CallSite{Pos: pos("agent/agents.py", line), Callee: callee, Source: src}
+	}
+	base, head := fixture(), fixture()
+	loop0(base).ModelCalls = []model.CallSite{
+		site(100, "Model.generate", "msg = self.model.generate("),
+		site(200, "Model.stream", "out = self.model.stream("),
+		site(210, "Model.generate", "msg = self.model.generate("),
+	}
+	loop0(head).ModelCalls = []model.CallSite{
+		site(120, "Model.stream", "out = self.model.stream("),
+		site(130, "Model.generate", "msg = self.model.generate("),
+		site(300, "Model.stream", "out = self.model.stream("),
+		site(310, "Model.generate", "msg = self.model.generate("),
+	}
+	d := Compare(base, head)
+	var got []string
+	for _, c := range d.Changes {
+		got = append(got, fmt.Sprintf("%s %s", c.Kind, c.NewPos))
+	}
+	want := []string{"model_site_added agent/agents.py:120"}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %v, want %v", got, want)
+	}
+}
+
+func TestLCS(t *testing.T) {
+	a := []string{"x", "s", "g", "s", "g"}
+	b := []string{"x", "s", "g", "y", "s", "g"}
+	ai, bi := lcs(a, b)
+	if !slices.Equal(ai, []bool{true, true, true, true, true}) || !slices.Equal(bi, []bool{true, true, true, false, true, true}) {
+		t.Errorf("lcs %v %v", ai, bi)
+	}
+}

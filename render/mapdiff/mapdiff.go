@@ -33,13 +33,13 @@ func where(c mapdiff.Change) string {
 	switch {
 	case c.OldPos.IsValid() && c.NewPos.IsValid():
 		if c.OldPos == c.NewPos {
-			return c.NewPos.String()
+			return "at " + c.NewPos.String()
 		}
-		return c.OldPos.String() + " → " + c.NewPos.String()
+		return "at " + c.OldPos.String() + " → " + c.NewPos.String()
 	case c.NewPos.IsValid():
-		return c.NewPos.String()
+		return "at " + c.NewPos.String()
 	case c.OldPos.IsValid():
-		return "was " + c.OldPos.String()
+		return "was at " + c.OldPos.String()
 	}
 	return ""
 }
@@ -66,7 +66,7 @@ func Text(w io.Writer, d *mapdiff.Diff) error {
 			}
 			fmt.Fprintf(bw, "  %s: %s\n", c.Kind, c.Summary)
 			if at := where(c); at != "" {
-				fmt.Fprintf(bw, "    at %s\n", at)
+				fmt.Fprintf(bw, "    %s\n", at)
 			}
 			fmt.Fprintf(bw, "    entries: %s\n", strings.Join(c.Entries, ", "))
 		}

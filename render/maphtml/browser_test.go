@@ -137,7 +137,7 @@ func TestBrowserHostile(t *testing.T) {
 		{`document.querySelectorAll('script').length === 2`, "no script element added"},
 		{`document.querySelectorAll('img').length === 0`, "no img element added"},
 		{`document.querySelector('.e-head .name').textContent.startsWith('</script><script>alert(1)')`, "the name shown as text"},
-		{`document.querySelector('.exitrow .pos').textContent.includes('<img src=x')`, "the file name shown as text"},
+		{`document.querySelector('.exitrow .pos').title.includes('<img src=x') && document.querySelector('.exitrow .pos').textContent.includes('<img src=x')`, "the file name shown as text"},
 		{`document.querySelectorAll('#d-body a').length === 0`, "a javascript: timeline is not linked"},
 		{`document.title.includes('</script>')`, "the title as text"},
 	} {

@@ -54,6 +54,8 @@
     b.title = runs ? runs + ' of the joined runs took this' : 'no joined run took this';
     return b;
   }
+  // a position in a narrow column: its last two path elements, the whole in the tooltip
+  function posEl(pos) { var parts = String(pos || '').split('/'); var e = el('span', 'pos', parts.slice(-2).join('/')); e.title = pos || ''; return e; }
   function conf(c) { return el('span', 'conf ' + (c || ''), c || 'unknown'); }
 
   // ---- header ----
@@ -133,7 +135,7 @@
 
   function siteRow(kind, s, loopName) {
     var r = el('div', 'row ' + kind);
-    add(r, add(el('span'), el('i', 'dot ' + kind)), el('span', 'what', s.callee + (s.parallel ? '  ∥' : '')), highlight(s.source || s.pos), add(el('span'), takenBadge(s), el('span', 'pos', ' ' + s.pos)));
+    add(r, add(el('span'), el('i', 'dot ' + kind)), el('span', 'what', s.callee + (s.parallel ? '  ∥' : '')), highlight(s.source || s.pos), add(el('span', 'right'), takenBadge(s), posEl(s.pos)));
     r.setAttribute('data-kind', kind);
     r.addEventListener('click', function () {
       select(r, kind + ' call', s.callee, [['at', s.pos], ['in', loopName], ['via', (s.via || []).join(' → ')], ['runs concurrently', s.parallel ? 'yes' : ''], ['confidence', s.conf], ['taken', takenText(s.taken)], ['source', highlight(s.source)]]);
@@ -219,7 +221,7 @@
         r.setAttribute('data-runs', String(runs));
         if (runs) r.style.borderLeftColor = heat(runs); else r.classList.add('untaken');
       }
-      add(r, el('span', 'outcome o-' + X.outcome, X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : '')), el('span', 'pos', X.pos), highlight(X.source || X.detail), takenBadge(X.taken));
+      add(r, el('span', 'outcome o-' + X.outcome, X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : '')), posEl(X.pos), highlight(X.source || X.detail), takenBadge(X.taken));
       r.addEventListener('click', function () {
         select(r, 'exit', X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : ''), [['at', X.pos], ['in', E.func], ['returns', X.detail], ['taken', takenText(X.taken)], ['source', highlight(X.source)]],
           function (body) { runsList(body, X.taken, 'this exit'); });
