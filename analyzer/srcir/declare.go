@@ -109,6 +109,10 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
+	// raises is true when every path of the function raises (markRaises); raiseVals are
+	// what it raises.
+	raises    bool
+	raiseVals []ir.Value
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node

@@ -334,6 +334,8 @@ func (b *builder) finish() {
 		fs.index()
 		b.parentIn(fs, fs.node)
 	})
+	b.each(b.markRaises)
+	b.each(b.raisingCalls)
 	for range 2 {
 		for _, fs := range b.funcs {
 			b.callCancels(fs, false)
@@ -402,7 +404,10 @@ func (b *builder) returns(fs *fnState) {
 		}
 		if t.raises.has(n) {
 			r.Err = b.raised(fs, e)
+			r.Raise = true
+			r.State = b.stateOf(fs, n, nil)
 		} else {
+			r.State = b.stateOf(fs, n, e)
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
 			if e != nil {
 				v := b.value(fs, e)
@@ -508,19 +513,44 @@ func lastStmt(body *syntax.Node) *syntax.Node {
 	return nil
 }
 
-// reach fills AfterLoops and AfterCalls by source order: what starts before the return.
+// reach fills AfterLoops and AfterCalls by source order: what starts before the return,
+// except in a branch that leaves before it (if (...) { await run(); return }).
 func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 	for i, ln := range fs.loopNodes {
-		if ln.Start < at {
+		if ln.Start < at && !b.leftBefore(fs, ln, at) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
 	// only calls into functions of the set, or handed closures, matter (they may start the run)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) {
+		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) &&
+			!b.leftBefore(fs, ci.node, at) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
+}
+
+// leftBefore reports whether n sits in a branch (of an if, else or case) that ends by
+// returning or raising and ends before offset at: no path runs n and then reaches at. Inside
+// a try body a raise may still lead on to its handlers, so nothing there is left.
+func (b *builder) leftBefore(fs *fnState, n *syntax.Node, at int) bool {
+	t := fs.mod.t
+	left := false
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; p = b.parentIn(fs, p) {
+		pp := b.parentIn(fs, p)
+		if pp == nil {
+			break
+		}
+		if t.tries.has(pp) && p.Field == "body" {
+			return false
+		}
+		if !left && p.End <= at && t.blocks.has(p) && (t.ifs.has(pp) || pp.Kind == "else_clause" || t.cases.has(pp)) {
+			if last := lastStmt(p); last != nil && (t.returns.has(last) || t.raises.has(last)) {
+				left = true
+			}
+		}
+	}
+	return left
 }
 
 // heldCall is the call a returned local variable holds: the right-hand side of its one
@@ -945,7 +975,8 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 		// the nearest test decides: a resumed pause (if state.step is Interruption: ...)
 		// holds a whole turn whose returns say why it ended
 		c := strings.ToLower(m.text(p.Child("condition")))
-		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
+		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!") ||
+			b.pauseVar(fs, p.Child("condition"))
 	}
 	return false
 }

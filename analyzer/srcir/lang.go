@@ -17,6 +17,10 @@ type table struct {
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
 	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues kinds
+	// objects are the object/dictionary literals, pairs their key: value members
+	objects, pairs kinds
+	// exprStmts are the statements made of one expression (a call whose value is dropped)
+	exprStmts kinds
 	// cases are the arms of a switch or match; caseValue names the field of the value or
 	// pattern an arm matches
 	cases     kinds
@@ -91,6 +95,7 @@ var python = &table{
 	spreads: mkKinds("list_splat", "dictionary_splat"), keywordArgs: mkKinds("keyword_argument"), fieldDefs: mkKinds(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
 	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds(), caseValue: "",
+	objects: mkKinds("dictionary"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
 }
 
 var typescript = &table{
@@ -117,6 +122,7 @@ var typescript = &table{
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
+	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()
@@ -153,6 +159,14 @@ var (
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",
 		"ensure_not_cancelled", "check_interrupt", "checkpoint", "is_cancelled", "isCancelled", "cancelled")
+	// throwingChecks are the cancellation checks that raise when cancelled (their call is a
+	// way out of the function, not a test it branches on).
+	throwingChecks = mk("throwIfAborted", "throwIfCancelled", "raise_if_cancelled", "raise_if_canceled",
+		"throw_if_cancelled", "throw_if_canceled", "ensure_not_cancelled")
+	// stateKeys are the discriminator fields of a state or result object (turnEnds = {kind:
+	// 'completed'}, {"status": "interrupted"}): its value says how the function ended.
+	stateKeys = mk("kind", "type", "status", "state", "outcome", "reason", "stop_reason", "stopReason",
+		"finish_reason", "finishReason")
 	// ignoredCallees are calls that never run a tool (logging, formatting, conversion).
 	ignoredCallees = mk("print", "str", "repr", "len", "isinstance", "int", "float", "bool", "format", "String",
 		"Number", "Boolean", "JSON.stringify", "JSON.parse", "json.dumps", "json.loads", "dict", "list", "tuple",
