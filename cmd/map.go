@@ -24,6 +24,7 @@ type mapFlags struct {
 	dir      string
 	tests    bool
 	tags     []string
+	traces   []string
 	diff     string
 	timeline string
 }
@@ -49,6 +50,10 @@ Their positions are relative to the package's parent directory.
 Positions are module-relative: dir/file.go:line in the main module, module/path/dir/file.go:line
 in a dependency.
 
+--traces FILES joins the runs of these logs (any format timeline reads) with the map and
+marks every exit, loop, bound and call site with how many runs took it, like go test -cover
+for lifecycle exits (text: "taken N" / "NOT TAKEN" and a coverage line; json: "taken").
+
 With --diff BASE the map is compared with the map of the same PATHS at BASE, a git revision of
 the checkout (exported with git archive into a temporary directory) or a directory (a second
 checkout or install, in which the PATHS resolve as they do here; with one PATH it does not
@@ -72,7 +77,8 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
   lifeline map --format html ./model/runtime > map.html
   lifeline map --diff HEAD ./model/runtime
   lifeline map --diff testdata/mapdiff/base/pyagent testdata/mapdiff/head/pyagent
-  lifeline map --diff testdata/mapdiff/base/pyagent --format markdown testdata/mapdiff/head/pyagent`,
+  lifeline map --diff testdata/mapdiff/base/pyagent --format markdown testdata/mapdiff/head/pyagent
+  lifeline demo max-steps --log run.jsonl --force && lifeline map ./model/runtime --traces run.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runMap(cmd, args, f) },
 	}
@@ -82,8 +88,9 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
-	c.Flags().StringVar(&f.diff, "diff", "", "compare with the map at `BASE`: a git revision of this checkout or a directory")
+	c.Flags().StringSliceVar(&f.traces, "traces", nil, "logs whose runs are joined with the map: every element shows how many runs took it")
 	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart", "html\tone self-contained page: each entry a flow, source lines, coverage", "markdown\twith --diff: the lifecycle changes as a pull-request comment"))
+	c.Flags().StringVar(&f.diff, "diff", "", "compare with the map at `BASE`: a git revision of this checkout or a directory")
 	return c
 }
 
@@ -111,6 +118,11 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 	}
 	for _, w := range warns {
 		fmt.Fprintln(termsafe.NewWriter(cmd.ErrOrStderr()), "lifeline: warning: "+w)
+	}
+	if len(f.traces) > 0 {
+		if err := coverMap(cmd, m, f.traces); err != nil {
+			return err
+		}
 	}
 	out := cmd.OutOrStdout()
 	switch f.format {

@@ -109,6 +109,8 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
+	// yieldsOwn: a generator that yields a value outside its loops over items (hasYield)
+	yieldsOwn bool
 	// raises is true when every path of the function raises (markRaises); raiseVals are
 	// what it raises.
 	raises    bool
@@ -197,10 +199,20 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 	fs.async = n.Has("async")
 	fs.gen = n.Has("*") || strings.HasPrefix(n.Kind, "generator")
 	switch {
+	case parent != nil && cls != nil:
+		// a method of a class declared in a function: the class's (not a closure the
+		// function runs), resolving names in the function's scope
+		f.Name = cls.key + "." + name
+		f.Key = f.Name
+		f.Short = m.short() + "." + cls.name + "." + name
+		f.Recv = cls.name
+		if name != "" {
+			cls.methods[name] = fs
+		}
 	case parent != nil:
 		f.Parent = parent.f.ID
 		root := parent
-		for root.parent != nil {
+		for root.parent != nil && root.cls == nil {
 			root = root.parent
 		}
 		if name != "" {
@@ -234,7 +246,7 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 	}
 	f.Test = isTestFile(m.file)
 	b.params(fs)
-	if fs.gen || b.hasYield(fs) {
+	if y := b.hasYield(fs); fs.gen || y {
 		fs.gen = true
 		if fs.async {
 			f.Results = []string{"stream"}
@@ -308,25 +320,36 @@ func isTestFile(f string) bool {
 	return false
 }
 
+// hasYield reports whether the body yields; it sets fs.yieldsOwn when a yield is outside
+// every loop over items (one value the generator computes, not the items of something it
+// iterates: a stream's events passed on).
 func (b *builder) hasYield(fs *fnState) bool {
 	found := false
-	var walk func(n *syntax.Node)
-	walk = func(n *syntax.Node) {
-		if found || n == nil {
+	t := fs.mod.t
+	var walk func(n *syntax.Node, inFor bool)
+	walk = func(n *syntax.Node, inFor bool) {
+		if n == nil || found && fs.yieldsOwn {
 			return
 		}
-		if fs.mod.t.yields.has(n) {
+		if t.yields.has(n) {
 			found = true
+			fs.yieldsOwn = fs.yieldsOwn || !inFor && !n.Has("*") && !n.Has("from")
 			return
+		}
+		if t.foreachs.has(n) {
+			// a loop over items (a stream's events, a collection); for i in range(n)
+			// repeats a computation
+			r := strip(n.Child("right"))
+			inFor = inFor || !(t.calls.has(r) && fs.mod.text(r.Child("function")) == "range")
 		}
 		for _, c := range n.Children {
-			if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) || fs.mod.t.classes.has(c) {
+			if t.funcs.has(c) || t.lambdas.has(c) || t.classes.has(c) {
 				continue
 			}
-			walk(c)
+			walk(c, inFor)
 		}
 	}
-	walk(fs.body)
+	walk(fs.body, false)
 	return found
 }
 
@@ -438,11 +461,21 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 	t := m.t
 	for _, c := range n.Children {
 		switch {
+		case c.Named && t.calls.has(c) && parent == nil && cls == nil && iife(m, c) != nil:
+			// var X = /* @__PURE__ */ (() => { class X { … } … return X; })(): how compilers
+			// wrap a class with static initializers; what the function declares is the
+			// module's (its classes and functions are top-level)
+			fn := iife(m, c)
+			b.newFn(m, fn, nil, nil, "")
+			b.walkDecl(m, fn, nil, nil)
+			b.walkDecl(m, c.Child("arguments"), nil, nil)
 		case c.Named && (t.funcs.has(c) || t.lambdas.has(c)):
 			name := b.fnName(m, c, n)
 			var fs *fnState
-			if parent == nil && cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") {
-				fs = b.newFn(m, c, cls, nil, name)
+			if cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") && classBodyOf(cls, c) {
+				// a method (of a class declared in a function too: a method of that class,
+				// in the function's scope)
+				fs = b.newFn(m, c, cls, parent, name)
 			} else if parent == nil && cls == nil && name != "" && !t.lambdas.has(c) && c.Kind != "function_expression" {
 				fs = b.newFn(m, c, nil, nil, name)
 				if s := m.syms[name]; s == nil || s.kind != symFunc {
@@ -467,6 +500,40 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			b.walkDecl(m, c, cls, parent)
 		}
 	}
+}
+
+// iife returns the function a call calls where it is written ((() => { … })(),
+// (function () { … })()), nil if none.
+func iife(m *module, call *syntax.Node) *syntax.Node {
+	fn := call.Child("function")
+	if fn == nil || fn.Kind != "parenthesized_expression" {
+		return nil
+	}
+	if fn = strip(fn); fn != nil && (m.t.funcs.has(fn) || m.t.lambdas.has(fn)) {
+		return fn
+	}
+	return nil
+}
+
+// classBodyOf reports whether function node c is a member of class k's body.
+func classBodyOf(k *class, c *syntax.Node) bool {
+	body := k.node.Child(k.mod.t.classBody)
+	if body == nil {
+		return false
+	}
+	for _, x := range body.Children {
+		if x == c {
+			return true
+		}
+		if x.Kind == "decorated_definition" {
+			for _, y := range x.Children {
+				if y == c {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // fnName names a function node: its own name, or the variable, field or key it is bound to.

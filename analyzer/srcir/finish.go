@@ -454,10 +454,58 @@ func (b *builder) returns(fs *fnState) {
 		} else if last == nil || !(t.returns.has(last) || t.raises.has(last) || endless(m, last)) {
 			r := ir.Return{Pos: ir.Pos{File: m.file, Line: fs.node.EndLine}, Source: m.sourceLine(fs.node.EndLine), InLoop: -1,
 				Err: &ir.Value{Kind: ir.ValNil, Call: -1}}
+			if oc := b.reyields(fs, last); oc >= 0 {
+				// async for ev in self._inner(...): yield ev as the generator's last statement:
+				// it ends when the inner generator does (yield from), with its exits
+				r.Err = &ir.Value{Kind: ir.ValCall, Call: oc, Text: f.Calls[oc].Text, Stream: true}
+			}
 			b.reach(fs, &r, fs.body.End)
 			f.Returns = append(f.Returns, r)
 		}
 	}
+}
+
+// reyields returns the call a generator's statement n drains when n is a loop over the items
+// of a generator of the set that yields each item on (a delegation written out), -1 if not.
+func (b *builder) reyields(fs *fnState, n *syntax.Node) int {
+	if !fs.gen || n == nil || !fs.mod.t.foreachs.has(n) {
+		return -1
+	}
+	id := -1
+	for i, ln := range fs.loopNodes {
+		if ln == n {
+			id = i
+		}
+	}
+	if id < 0 || id >= len(fs.f.Loops) {
+		return -1
+	}
+	oc := fs.f.Loops[id].OverCall
+	if oc < 0 || !b.yieldsResults(&fs.f.Calls[oc]) {
+		return -1
+	}
+	vars := map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == id {
+			for _, v := range a.lhs {
+				vars[v] = true
+			}
+		}
+	}
+	m := fs.mod
+	found := false
+	eachNode(m.t, n.Child("body"), func(x *syntax.Node) bool {
+		if m.t.yields.has(x) {
+			if k := x.NamedChildren(); len(k) == 1 && vars[m.text(strip(k[0]))] {
+				found = true
+			}
+		}
+		return !found
+	})
+	if !found {
+		return -1
+	}
+	return oc
 }
 
 func (m *module) sourceLine(line int) string {
@@ -755,6 +803,13 @@ func (b *builder) mints(fs *fnState) {
 				Text: fs.f.Calls[i].Text, Kind: "parent", Owners: []string{g[1]}})
 			continue
 		}
+		if runStartHook.MatchString(last) && len(fs.f.Calls[i].Targets) == 0 && b.passesRunID(m, ci.node) {
+			// callback_manager.on_chain_start(..., run_id=config.get("run_id")): the hook
+			// outside the set opens the run under the id it is handed, or mints one
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source,
+				Text: fs.f.Calls[i].Text, Field: "run_id"})
+			continue
+		}
 		if !mintCalls[text] && !mintCalls[last] {
 			continue
 		}
@@ -774,6 +829,23 @@ func (b *builder) mints(fs *fnState) {
 		}
 		fs.f.Mints = append(fs.f.Mints, mt)
 	}
+}
+
+// passesRunID reports whether a call is handed a run id: a keyword argument run_id=..., or
+// an argument that is a variable or field named so (runId, config.run_id).
+func (b *builder) passesRunID(m *module, call *syntax.Node) bool {
+	for _, a := range call.Child(m.t.callArgs).NamedChildren() {
+		if m.t.keywordArgs.has(a) {
+			if runIDArg.MatchString(m.text(a.Child("name"))) {
+				return true
+			}
+			continue
+		}
+		if s := strip(a); s != nil && (m.t.idents.has(s) || m.t.members.has(s)) && runIDArg.MatchString(m.text(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parentOf finds n's parent inside the function body (small bodies: a linear search is fine,
@@ -948,6 +1020,20 @@ func (b *builder) directives() {
 	}
 }
 
+// caseValue returns the value or pattern a switch or match arm matches, nil for a default
+// arm.
+func caseValue(m *module, arm *syntax.Node) *syntax.Node {
+	if m.t.caseValue != "" {
+		return arm.Child(m.t.caseValue)
+	}
+	for _, k := range arm.NamedChildren() {
+		if m.t.casePatterns.has(k) {
+			return k
+		}
+	}
+	return nil
+}
+
 // pauseWords name the states in which a run waits for someone (an interruption for human
 // input, a pending approval).
 var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
@@ -960,7 +1046,7 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
 		if m.t.cases.has(p) {
 			// case 'next_step_interruption': return ... — the case's value decides
-			if v := p.Child(m.t.caseValue); v != nil && v != child {
+			if v := caseValue(m, p); v != nil && v != child {
 				c := strings.ToLower(m.text(v))
 				return containsAny(c, pauseWords) && !strings.Contains(c, "cancel")
 			}

@@ -62,8 +62,14 @@ func (b *builder) flows(fs *fnState) {
 				continue
 			}
 			if a.iter {
+				gen := a.loop >= 0 && b.yieldsResults(c)
 				for _, n := range a.lhs {
 					elems[n] = true
+					if gen {
+						// what a generator of the set yields is its result, item by item
+						// (async for out in self._call_llm(...): the model's reply)
+						res[n] = true
+					}
 				}
 				fl.Delivery = "iterator"
 				continue
@@ -87,6 +93,21 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// yieldsResults reports whether every function call c may run is a generator of the set
+// that yields what it computes (a yield outside its for loops), not only the items of a
+// stream it drains.
+func (b *builder) yieldsResults(c *ir.Call) bool {
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return false
+	}
+	for _, t := range c.Targets {
+		if r := b.prog.Funcs[t].Results; len(r) == 0 || r[0] != "iterator" && r[0] != "stream" || !b.funcs[t].yieldsOwn {
+			return false
+		}
+	}
+	return true
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -869,7 +890,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		for _, a := range g.assigns {
 			if a.iter && a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
 				for _, n := range a.lhs {
-					if elems[n] {
+					if elems[n] && !res[n] {
 						streamElem[n] = true
 					}
 				}

@@ -157,9 +157,7 @@ func strip(n *syntax.Node) *syntax.Node {
 
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
-	for _, m := range b.order {
-		_ = m
-	}
+	b.reexports()
 	for _, k := range b.sortedClasses() {
 		for _, base := range k.bases {
 			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k {
@@ -177,6 +175,32 @@ func (b *builder) linkClasses() {
 				if am := anc.methods[name]; am != nil {
 					fs.f.Implements = append(fs.f.Implements, am.f.Key)
 				}
+			}
+		}
+	}
+}
+
+// reexports marks the classes and functions of a private Python module (_assistant_agent)
+// that a public module imports under a public name (a package's __init__: from
+// ._assistant_agent import AssistantAgent) as exported: users reach them by that name.
+func (b *builder) reexports() {
+	for _, m := range b.order {
+		if m.t.lang != "python" || !b.moduleExports(m, "") {
+			continue
+		}
+		for _, s := range sortedSyms(m) {
+			if s.kind != symImport || s.from == m.name {
+				continue
+			}
+			t := b.symTarget(m, s, 0)
+			switch {
+			case t.cls != nil && !t.cls.exported && exportedName(t.cls.name) && b.classes[t.cls.mod.name+"."+t.cls.name] == t.cls:
+				t.cls.exported = true
+				for name, fs := range t.cls.methods {
+					fs.f.Exported = exportedName(name)
+				}
+			case len(t.fns) == 1 && t.fns[0].parent == nil && t.fns[0].cls == nil && exportedName(t.fns[0].name):
+				t.fns[0].f.Exported = true
 			}
 		}
 	}

@@ -94,6 +94,8 @@ type CallMatch struct {
 	Callee string `json:"callee"`
 	// Registered is where the mapped code writes the tool's name, if it does.
 	Registered model.Position `json:"registered,omitzero"`
+	// Others are further call sites that fit as well: the trace cannot tell them apart.
+	Others []model.Position `json:"others,omitempty"`
 }
 
 // ParentMatch is the code that linked a run to its parent run.
@@ -112,9 +114,12 @@ type Run struct {
 	StopReason model.StopReason `json:"stop_reason,omitempty"`
 	Steps      int              `json:"steps"`
 	Exit       *ExitMatch       `json:"exit,omitempty"`
-	Bound      *BoundMatch      `json:"bound,omitempty"`
-	Calls      []CallMatch      `json:"calls,omitempty"`
-	Parent     *ParentMatch     `json:"parent,omitempty"`
+	// Pauses are the exits of the run's earlier waiting statuses (a pause for approval or
+	// input the run resumed from), in order.
+	Pauses []ExitMatch  `json:"pauses,omitempty"`
+	Bound  *BoundMatch  `json:"bound,omitempty"`
+	Calls  []CallMatch  `json:"calls,omitempty"`
+	Parent *ParentMatch `json:"parent,omitempty"`
 	// Origin is the trace record that opened the run.
 	Origin *model.Origin `json:"origin,omitempty"`
 }
@@ -264,6 +269,7 @@ func (ix *index) enclosingEntry(pos model.Position) string {
 type evidence struct {
 	status  model.RunStatus
 	stop    model.StopReason
+	wait    model.WaitReason
 	kinds   []string // error kinds (type names)
 	texts   []string // error messages
 	steps   int
@@ -271,7 +277,7 @@ type evidence struct {
 }
 
 func runEvidence(r *model.Run) evidence {
-	ev := evidence{status: r.Status, stop: r.StopReason}
+	ev := evidence{status: r.Status, stop: r.StopReason, wait: r.WaitReason}
 	add := func(e *model.ErrorInfo) {
 		if e == nil {
 			return
@@ -313,15 +319,17 @@ func (s *score) add(n int, strong bool, reason string) {
 func wordsFit(s *score, ev evidence, code ...string) {
 	text := strings.Join(code, "\n")
 	for _, k := range ev.kinds {
-		if len(k) >= 3 && identIn(text, k) {
-			s.add(4, true, "error type "+k+" is the one the code raises")
+		// A type name (MaxTurnsExceededError, GraphRecursionError), not a category word
+		// ("model", "timeout") that any code line may hold as an identifier.
+		if len(k) >= 5 && strings.ToLower(k) != k && identIn(text, k) {
+			s.add(5, true, "error type "+k+" is the one the code raises")
 			break
 		}
 	}
 	for _, lit := range literals(text) {
 		for _, msg := range ev.texts {
 			if strings.Contains(msg, lit) {
-				s.add(4, true, "the error text contains the code's literal "+strconv.Quote(lit))
+				s.add(5, true, "the error text contains the code's literal "+strconv.Quote(lit))
 				return
 			}
 		}
@@ -342,6 +350,15 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 	}
 	jr.Bound = ix.bound(ev)
 	jr.Exit = ix.exit(ev, jr.Bound)
+	for i, h := range r.History {
+		if h.Status != model.StatusWaiting || (i == len(r.History)-1 && r.Status == model.StatusWaiting) {
+			continue
+		}
+		pev := evidence{status: h.Status, stop: h.StopReason, wait: h.WaitReason}
+		if x := ix.exit(pev, nil); x != nil {
+			jr.Pauses = append(jr.Pauses, *x)
+		}
+	}
 	if r.Status.Terminal() || r.Status == model.StatusWaiting {
 		if jr.Exit == nil {
 			finding(CheckStatusNoExit, model.SevWarning, model.Position{}, "the run ended "+statusWord(r.Status)+stopSuffix(r.StopReason)+" and no exit of the map produces that status (nor passes a callee's outcome on)")
@@ -423,9 +440,14 @@ func (ix *index) exit(ev evidence, b *BoundMatch) *ExitMatch {
 			s.add(3, true, "its stop reason is "+string(e.StopReason))
 		case e.StopReason != "" && ev.stop != "":
 			s.add(-1, false, "its stop reason "+string(e.StopReason)+" is not the run's "+string(ev.stop))
+		case e.StopReason != "":
+			s.add(-1, false, "it records stop reason "+string(e.StopReason)+", the run none")
 		}
 		if ev.status != model.StatusCompleted {
 			wordsFit(&s, ev, e.Detail, e.Source)
+		}
+		if ev.wait != "" && strings.Contains(squash(e.Source+" "+e.Detail), squash(string(ev.wait))) {
+			s.add(2, true, "it writes the wait reason "+string(ev.wait))
 		}
 		cands = append(cands, cand{&ExitMatch{Site: Site{Pos: e.Pos, Source: e.Source, Func: firstOf(x.entries)}, Kind: "exit",
 			Outcome: e.Outcome, StopReason: e.StopReason, Entries: x.entries}, s})
@@ -641,19 +663,19 @@ func (ix *index) calls(r *model.Run, loops []*loopRef, opts Options) []CallMatch
 			}
 			continue
 		}
-		best, conf, reason := pickSite(sites, k.name)
+		best, others, conf, reason := pickSite(sites, k.name)
 		cm.Site = Site{Pos: best.Pos, Source: best.Source, Confidence: conf, Reason: reason}
-		cm.Callee = best.Callee
+		cm.Callee, cm.Others = best.Callee, others
 		out = append(out, cm)
 	}
 	return out
 }
 
-func pickSite(sites []model.CallSite, name string) (model.CallSite, Confidence, string) {
+func pickSite(sites []model.CallSite, name string) (model.CallSite, []model.Position, Confidence, string) {
 	if name != "" {
 		for _, s := range sites {
 			if identIn(s.Source, name) || strings.Contains(s.Source, strconv.Quote(name)) {
-				return s, High, "the call site names " + strconv.Quote(name)
+				return s, nil, High, "the call site names " + strconv.Quote(name)
 			}
 		}
 	}
@@ -673,11 +695,15 @@ func pickSite(sites []model.CallSite, name string) (model.CallSite, Confidence, 
 	}
 	if len(best) == 1 {
 		if best[0].Provenance.Confidence.Rank() >= model.ConfidenceProfile.Rank() || len(sites) == 1 {
-			return best[0], High, why
+			return best[0], nil, High, why
 		}
-		return best[0], Medium, why
+		return best[0], nil, Medium, why
 	}
-	return best[0], Low, strconv.Itoa(len(best)) + " call sites of its kind fit equally; the first is shown"
+	var others []model.Position
+	for _, s := range best[1:] {
+		others = append(others, s.Pos)
+	}
+	return best[0], others, Low, strconv.Itoa(len(best)) + " call sites of its kind fit equally (the trace does not say which loop ran); the first is shown"
 }
 
 // parent ranks the id sites that pass a parent run id for a run with a parent.
@@ -753,4 +779,16 @@ func abbrev(s string) string {
 		return s[:57] + "…"
 	}
 	return s
+}
+
+// squash lower-cases s and drops everything but letters and digits, so that a trace's word
+// ("user_input") and the code's spelling of it (WaitUserInput, "user-input") compare.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
