@@ -20,6 +20,7 @@ type mapFlags struct {
 	dir     string
 	tests   bool
 	tags    []string
+	traces  []string
 }
 
 func newMapCmd() *cobra.Command {
@@ -43,11 +44,16 @@ Their positions are relative to the package's parent directory.
 Positions are module-relative: dir/file.go:line in the main module, module/path/dir/file.go:line
 in a dependency.
 
+--traces FILES joins the runs of these logs (any format timeline reads) with the map and
+marks every exit, loop, bound and call site with how many runs took it, like go test -cover
+for lifecycle exits (text: "taken N" / "NOT TAKEN" and a coverage line; json: "taken").
+
 Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-check.`,
 		Example: `  lifeline map ./model/runtime
   lifeline map --format json ./model/runtime
   lifeline map --format mermaid ./... > lifecycle.mmd
-  lifeline map -C analyzer/lifemap/testdata/agent ./...`,
+  lifeline map -C analyzer/lifemap/testdata/agent ./...
+  lifeline demo max-steps --log run.jsonl --force && lifeline map ./model/runtime --traces run.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runMap(cmd, args, f) },
 	}
@@ -56,6 +62,7 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
+	c.Flags().StringSliceVar(&f.traces, "traces", nil, "logs whose runs are joined with the map: every element shows how many runs took it")
 	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart"))
 	return c
 }
@@ -78,6 +85,11 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 	}
 	for _, w := range warns {
 		fmt.Fprintln(termsafe.NewWriter(cmd.ErrOrStderr()), "lifeline: warning: "+w)
+	}
+	if len(f.traces) > 0 {
+		if err := coverMap(cmd, m, f.traces); err != nil {
+			return err
+		}
 	}
 	out := cmd.OutOrStdout()
 	switch f.format {

@@ -29,6 +29,8 @@ type Projector struct {
 	noteAt    map[string]int
 	noteCount map[int]int
 	noteFirst map[int]string
+	// rel is set by Release: ended runs are handed over and forgotten.
+	rel *releaser
 }
 
 // NewProjector returns an empty projector.
@@ -54,6 +56,9 @@ func Project(events []Event) *Tree {
 // which must not be changed afterwards.
 func (p *Projector) Apply(ev *Event) {
 	p.seq.Push(ev, p.apply)
+	if p.rel != nil {
+		p.releaseDue()
+	}
 }
 
 // Tree returns the tree of every event applied so far, with usage rolled up. Events still held
@@ -245,6 +250,9 @@ func (p *Projector) setStatus(r *Run, ev *Event) {
 }
 
 func (p *Projector) apply(ev *Event) {
+	if p.releasedRun(ev) {
+		return
+	}
 	p.events++
 	if note, ok := AttrString(ev.Attrs["note"]); ok && note != "" {
 		p.tracerNote(ev, note)
@@ -322,6 +330,9 @@ func (p *Projector) apply(ev *Event) {
 		r.close(ev)
 		if first { // retired once, at its first run/end
 			p.retire(r)
+			if p.rel != nil {
+				p.ended(r)
+			}
 		}
 	case TurnStart:
 		t := p.turn(ev)

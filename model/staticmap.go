@@ -191,6 +191,8 @@ type Loop struct {
 	// CancelPos is where the cancellation check is, if any.
 	CancelPos  Position   `json:"cancel_pos,omitzero"`
 	Provenance Provenance `json:"provenance"`
+	// Taken is how many runs of the joined traces ran this loop; nil when no traces were joined.
+	Taken *Coverage `json:"taken,omitempty"`
 }
 
 // Bound is a turn loop's limit.
@@ -208,6 +210,8 @@ type Bound struct {
 	// Pos is the comparison that enforces the bound.
 	Pos    Position `json:"pos"`
 	Source string   `json:"source,omitempty"`
+	// Taken is how many runs of the joined traces hit this bound; nil when no traces were joined.
+	Taken *Coverage `json:"taken,omitempty"`
 }
 
 // DefaultNone is the default of a stop-condition list nothing fills: the loop then has no
@@ -231,6 +235,8 @@ type OnBound struct {
 	StopReason StopReason `json:"stop_reason,omitempty"`
 	Pos        Position   `json:"pos"`
 	Source     string     `json:"source,omitempty"`
+	// Taken is how many runs of the joined traces ended here; nil when no traces were joined.
+	Taken *Coverage `json:"taken,omitempty"`
 }
 
 // CallSite is a model or tool call reached from a loop.
@@ -243,6 +249,9 @@ type CallSite struct {
 	Via        []string   `json:"via,omitempty"`
 	Parallel   bool       `json:"parallel,omitempty"`
 	Provenance Provenance `json:"provenance"`
+	// Taken is how many runs of the joined traces made a call through this site; nil when no
+	// traces were joined.
+	Taken *Coverage `json:"taken,omitempty"`
 }
 
 // Exit is one way out of a run entry.
@@ -257,6 +266,27 @@ type Exit struct {
 	StopReason StopReason `json:"stop_reason,omitempty"`
 	// Detail is what the exit returns or writes, as written.
 	Detail string `json:"detail,omitempty"`
+	// Taken is how many runs of the joined traces left through this exit; nil when no traces
+	// were joined.
+	Taken *Coverage `json:"taken,omitempty"`
+}
+
+// CoverageRunIDs is how many run ids a Coverage keeps (the first ones, in the order joined).
+const CoverageRunIDs = 20
+
+// Coverage says how many runs of the joined traces took a map element.
+type Coverage struct {
+	Runs   int      `json:"runs"`              // runs that took it
+	RunIDs []string `json:"run_ids,omitempty"` // their ids (first N, N = 20)
+}
+
+// Add counts one more run that took the element, keeping its id among the first
+// CoverageRunIDs.
+func (c *Coverage) Add(runID string) {
+	c.Runs++
+	if len(c.RunIDs) < CoverageRunIDs {
+		c.RunIDs = append(c.RunIDs, runID)
+	}
 }
 
 // Exit outcomes besides the run statuses.

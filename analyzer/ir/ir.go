@@ -215,6 +215,9 @@ type Call struct {
 	Recursive bool `json:"recursive,omitempty"`
 	// Dominates is true when the call is on every iteration's path of its innermost loop.
 	Dominates bool `json:"dominates,omitempty"`
+	// Dropped is true when the call is a statement of its own and its result is not used
+	// (await runLoop(...);). Set by the Python/TS front-end.
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // Flow is the data flow of a call's result that the agent shape keys on.
@@ -361,6 +364,14 @@ type Return struct {
 	// Waiting is true when the return is taken because the run pauses: under a test of an
 	// interruption, a pending approval or human input (if interrupts: return ...).
 	Waiting bool `json:"waiting,omitempty"`
+	// Raise is true for a raise or throw (Python/TS), including a call that always raises
+	// (signal.throwIfAborted(), a helper every path of which throws): the function leaves
+	// with an exception, not a value.
+	Raise bool `json:"raise,omitempty"`
+	// State is the discriminator of the state the function records on its way out, as
+	// written: the kind/type/status of an object literal it returns or assigns just before
+	// (turnEnds = {kind: 'completed'}; return false, or return {type: 'final_output', ...}).
+	State string `json:"state,omitempty"`
 }
 
 // Cancel is an observation of cancellation.

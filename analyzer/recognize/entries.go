@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
@@ -178,7 +179,10 @@ func (r *rec) entries() []model.Entry {
 		}
 		sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
 		e.Provenance = prov
-		e.Exits = r.exits(f, reaches, 0, map[int]bool{})
+		seenExits := map[int]bool{}
+		e.Exits = r.exits(f, reaches, 0, seenExits)
+		e.Exits = append(e.Exits, r.holderExits(f, x, reaches, seenExits)...)
+		e.Exits = append(e.Exits, boundExits(e.Loops, e.Exits)...)
 		if e.Exits == nil {
 			e.Exits = []model.Exit{}
 		}
@@ -262,8 +266,8 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			// hands the closure that runs the loop to the caller: what the caller drains decides,
 			// and the closure's returns say how the run it drives ends
 			launched, concOnly = true, false
-			for _, g := range r.p.Funcs {
-				if g.Parent == f.ID && g.Launch == "return" && reaches[g.ID] != nil {
+			for _, k := range r.closures[f.ID] {
+				if g := r.p.Funcs[k]; g.Launch == "return" && reaches[g.ID] != nil {
 					out = append(out, r.exits(g, reaches, depth+1, seen)...)
 				}
 			}
@@ -356,7 +360,102 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			// returned because the run pauses for input or approval: it waits, to be resumed
 			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
 		}
+		if st, sr := stateOutcome(ret.State); st != "" && ex.Outcome != model.OutcomeNotStarted && ex.Outcome != model.OutcomeStarted {
+			// the state recorded on the way out says how the run ended (turnEnds = {kind:
+			// 'aborted'}; throw error)
+			ex.Outcome, ex.StopReason = st, sr
+		}
 		out = append(out, ex)
+	}
+	return out
+}
+
+// stateWords map the discriminator of a recorded state (ir.Return.State) to an outcome: the
+// first entry whose word the normalized value contains.
+var stateWords = []struct {
+	word    string
+	outcome model.RunStatus
+	reason  model.StopReason
+}{
+	{"cancel", model.StatusCancelled, model.StopCancelled}, {"abort", model.StatusCancelled, model.StopCancelled},
+	{"interrupt", model.StatusWaiting, ""}, {"approval", model.StatusWaiting, model.StopAwaitingApproval},
+	{"waiting", model.StatusWaiting, ""}, {"paused", model.StatusWaiting, ""},
+	{"error", model.StatusFailed, model.StopError}, {"fail", model.StatusFailed, model.StopError},
+	{"complete", model.StatusCompleted, model.StopGoalReached}, {"final", model.StatusCompleted, model.StopGoalReached},
+	{"finish", model.StatusCompleted, model.StopGoalReached}, {"success", model.StatusCompleted, model.StopGoalReached},
+	{"done", model.StatusCompleted, model.StopGoalReached},
+}
+
+// stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none.
+func stateOutcome(state string) (string, model.StopReason) {
+	if state == "" {
+		return "", ""
+	}
+	n := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(state))
+	for _, w := range stateWords {
+		if strings.Contains(n, w.word) {
+			return string(w.outcome), w.reason
+		}
+	}
+	return "", ""
+}
+
+// holderExits are the exits of the functions holding the turn loops f reaches when nothing
+// on the way reads what the holder returns: f starts the run in the background (every call
+// of f that leads to a loop is concurrent), or every call of the holder from a function
+// that reaches the loop drops its result (await runLoop(...); return newMessages). Then the
+// run ends where the holder leaves its loop. A holder whose result its caller reads hands
+// back what the caller decides on (a state it inspects), so its returns are no exits.
+// Returns of a holder that run before its loop are left out (f's own exits say whether the
+// run starts), and so are its pass-throughs.
+func (r *rec) holderExits(f *ir.Func, x *reach, reaches map[int]*reach, seen map[int]bool) []model.Exit {
+	background := len(x.launch) > 0
+	for _, conc := range x.launch {
+		background = background && conc
+	}
+	var out []model.Exit
+	for _, l := range x.loops {
+		h := l.Func
+		if h.ID == f.ID || seen[h.ID] {
+			continue
+		}
+		dropped := len(r.callers[h.ID]) > 0
+		for _, ref := range r.callers[h.ID] {
+			if reaches[ref.Func] != nil {
+				dropped = dropped && r.p.Funcs[ref.Func].Calls[ref.Call].Dropped
+			}
+		}
+		if !background && !dropped {
+			continue
+		}
+		for _, ex := range r.exits(h, reaches, 1, seen) {
+			// (a holder's pass-through says nothing of the run's end: a bare return of a
+			// goroutine whose outcome goes out on a channel, a rethrow)
+			if ex.Outcome != model.OutcomeNotStarted && ex.Outcome != model.OutcomePropagated {
+				out = append(out, ex)
+			}
+		}
+	}
+	return out
+}
+
+// boundExits are the raises at the bounds of loops, where no exit stands for them yet: a
+// limit checked in a helper the loop calls (prepareTurn throws MaxTurnsExceededError) ends
+// the run where it raises.
+func boundExits(loops []model.Loop, have []model.Exit) []model.Exit {
+	var out []model.Exit
+	for _, l := range loops {
+		ob := l.OnBound
+		if ob == nil || ob.Kind != model.OnBoundError || ob.Pos.File == "" {
+			continue
+		}
+		dup := false
+		for _, ex := range append(have, out...) {
+			dup = dup || ex.Pos == ob.Pos || ob.StopReason != "" && ex.StopReason == ob.StopReason && ex.Outcome == string(model.StatusFailed)
+		}
+		if !dup {
+			out = append(out, model.Exit{Pos: ob.Pos, Source: ob.Source, Outcome: string(model.StatusFailed), StopReason: ob.StopReason, Detail: ob.Value})
+		}
 	}
 	return out
 }
@@ -551,7 +650,9 @@ func (r *rec) startsAsync(id int, reaches map[int]*reach, depth int) bool {
 
 // valueOnly reports whether call id of f runs one function of the program every return of
 // which is a value (no error, raise or pass-through): returning its result completes the run.
-func (r *rec) valueOnly(f *ir.Func, id int) bool {
+func (r *rec) valueOnly(f *ir.Func, id int) bool { return r.valueOnlyAt(f, id, 0) }
+
+func (r *rec) valueOnlyAt(f *ir.Func, id, depth int) bool {
 	if id < 0 || id >= len(f.Calls) || len(f.Calls[id].Targets) != 1 {
 		return false
 	}
@@ -559,12 +660,22 @@ func (r *rec) valueOnly(f *ir.Func, id int) bool {
 	if len(g.Returns) == 0 || len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream" || g.Results[0] == "chan") {
 		return false
 	}
+	values := 0
 	for _, rt := range g.Returns {
-		if rt.Err != nil && rt.Err.Kind != ir.ValNil {
+		if !rt.Raise {
+			values++
+		}
+		switch {
+		case rt.Raise:
+			// a raise is a failure of its own (an exit of the run where it propagates), not
+			// a way the helper hands back a result
+		case rt.Err != nil && rt.Err.Kind == ir.ValCall && depth < 3 && r.valueOnlyAt(g, rt.Err.Call, depth+1):
+			// return completeResult(result): a helper that only builds the result
+		case rt.Err != nil && rt.Err.Kind != ir.ValNil:
 			return false
 		}
 	}
-	return true
+	return values > 0
 }
 
 // startedIn reports whether exits hand back a run still running in the background: one

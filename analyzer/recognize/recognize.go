@@ -58,9 +58,11 @@ type rec struct {
 	p       *ir.Program
 	o       Options
 	callers map[int][]ir.CallRef
-	loops   map[string]*Loop // by "func:loop"
-	order   []*Loop
-	cands   map[*Loop][]*site
+	// closures are the Funcs nested directly in each Func (by Parent), in id order.
+	closures map[int][]int
+	loops    map[string]*Loop // by "func:loop"
+	order    []*Loop
+	cands    map[*Loop][]*site
 	// extra are the candidates a loop got as one more caller's driver of a step function.
 	extra map[*Loop]map[*site]bool
 	// toolAbstract are the interface methods the recognized tool call sites call through.
@@ -73,7 +75,12 @@ type rec struct {
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
+	for _, f := range p.Funcs {
+		if f.Parent >= 0 {
+			r.closures[f.Parent] = append(r.closures[f.Parent], f.ID)
+		}
+	}
 	for _, f := range p.Funcs {
 		for _, c := range f.Calls {
 			for _, t := range c.Targets {
@@ -485,10 +492,10 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 				}
 			}
 		}
-		for _, f := range r.p.Funcs {
-			if f.Parent == g.ID && !inside[f.ID] {
-				inside[f.ID] = true
-				queue = append(queue, f.ID)
+		for _, k := range r.closures[g.ID] {
+			if !inside[k] {
+				inside[k] = true
+				queue = append(queue, k)
 			}
 		}
 	}

@@ -109,6 +109,12 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
+	// yieldsOwn: a generator that yields a value outside its loops over items (hasYield)
+	yieldsOwn bool
+	// raises is true when every path of the function raises (markRaises); raiseVals are
+	// what it raises.
+	raises    bool
+	raiseVals []ir.Value
 	// recorded while lowering
 	loopNodes   []*syntax.Node
 	callNodes   []*syntax.Node
@@ -193,10 +199,20 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 	fs.async = n.Has("async")
 	fs.gen = n.Has("*") || strings.HasPrefix(n.Kind, "generator")
 	switch {
+	case parent != nil && cls != nil:
+		// a method of a class declared in a function: the class's (not a closure the
+		// function runs), resolving names in the function's scope
+		f.Name = cls.key + "." + name
+		f.Key = f.Name
+		f.Short = m.short() + "." + cls.name + "." + name
+		f.Recv = cls.name
+		if name != "" {
+			cls.methods[name] = fs
+		}
 	case parent != nil:
 		f.Parent = parent.f.ID
 		root := parent
-		for root.parent != nil {
+		for root.parent != nil && root.cls == nil {
 			root = root.parent
 		}
 		if name != "" {
@@ -230,7 +246,7 @@ func (b *builder) newFn(m *module, n *syntax.Node, cls *class, parent *fnState, 
 	}
 	f.Test = isTestFile(m.file)
 	b.params(fs)
-	if fs.gen || b.hasYield(fs) {
+	if y := b.hasYield(fs); fs.gen || y {
 		fs.gen = true
 		if fs.async {
 			f.Results = []string{"stream"}
@@ -304,25 +320,36 @@ func isTestFile(f string) bool {
 	return false
 }
 
+// hasYield reports whether the body yields; it sets fs.yieldsOwn when a yield is outside
+// every loop over items (one value the generator computes, not the items of something it
+// iterates: a stream's events passed on).
 func (b *builder) hasYield(fs *fnState) bool {
 	found := false
-	var walk func(n *syntax.Node)
-	walk = func(n *syntax.Node) {
-		if found || n == nil {
+	t := fs.mod.t
+	var walk func(n *syntax.Node, inFor bool)
+	walk = func(n *syntax.Node, inFor bool) {
+		if n == nil || found && fs.yieldsOwn {
 			return
 		}
-		if fs.mod.t.yields[n.Kind] {
+		if t.yields.has(n) {
 			found = true
+			fs.yieldsOwn = fs.yieldsOwn || !inFor && !n.Has("*") && !n.Has("from")
 			return
+		}
+		if t.foreachs.has(n) {
+			// a loop over items (a stream's events, a collection); for i in range(n)
+			// repeats a computation
+			r := strip(n.Child("right"))
+			inFor = inFor || !(t.calls.has(r) && fs.mod.text(r.Child("function")) == "range")
 		}
 		for _, c := range n.Children {
-			if fs.mod.t.funcs[c.Kind] || fs.mod.t.lambdas[c.Kind] || fs.mod.t.classes[c.Kind] {
+			if t.funcs.has(c) || t.lambdas.has(c) || t.classes.has(c) {
 				continue
 			}
-			walk(c)
+			walk(c, inFor)
 		}
 	}
-	walk(fs.body)
+	walk(fs.body, false)
 	return found
 }
 
@@ -434,12 +461,22 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 	t := m.t
 	for _, c := range n.Children {
 		switch {
-		case c.Named && (t.funcs[c.Kind] || t.lambdas[c.Kind]):
+		case c.Named && t.calls.has(c) && parent == nil && cls == nil && iife(m, c) != nil:
+			// var X = /* @__PURE__ */ (() => { class X { … } … return X; })(): how compilers
+			// wrap a class with static initializers; what the function declares is the
+			// module's (its classes and functions are top-level)
+			fn := iife(m, c)
+			b.newFn(m, fn, nil, nil, "")
+			b.walkDecl(m, fn, nil, nil)
+			b.walkDecl(m, c.Child("arguments"), nil, nil)
+		case c.Named && (t.funcs.has(c) || t.lambdas.has(c)):
 			name := b.fnName(m, c, n)
 			var fs *fnState
-			if parent == nil && cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") {
-				fs = b.newFn(m, c, cls, nil, name)
-			} else if parent == nil && cls == nil && name != "" && !t.lambdas[c.Kind] && c.Kind != "function_expression" {
+			if cls != nil && (c.Kind == "method_definition" || c.Kind == "function_definition") && classBodyOf(cls, c) {
+				// a method (of a class declared in a function too: a method of that class,
+				// in the function's scope)
+				fs = b.newFn(m, c, cls, parent, name)
+			} else if parent == nil && cls == nil && name != "" && !t.lambdas.has(c) && c.Kind != "function_expression" {
 				fs = b.newFn(m, c, nil, nil, name)
 				if s := m.syms[name]; s == nil || s.kind != symFunc {
 					m.syms[name] = &sym{kind: symFunc, fn: fs, pos: m.pos(c)}
@@ -456,13 +493,47 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			}
 			fs.property = isProperty(m, c, n)
 			b.walkDecl(m, c, nil, fs)
-		case c.Named && t.classes[c.Kind]:
+		case c.Named && t.classes.has(c):
 			k := b.newClass(m, c, parent, n)
 			b.walkDecl(m, c, k, parent)
 		default:
 			b.walkDecl(m, c, cls, parent)
 		}
 	}
+}
+
+// iife returns the function a call calls where it is written ((() => { … })(),
+// (function () { … })()), nil if none.
+func iife(m *module, call *syntax.Node) *syntax.Node {
+	fn := call.Child("function")
+	if fn == nil || fn.Kind != "parenthesized_expression" {
+		return nil
+	}
+	if fn = strip(fn); fn != nil && (m.t.funcs.has(fn) || m.t.lambdas.has(fn)) {
+		return fn
+	}
+	return nil
+}
+
+// classBodyOf reports whether function node c is a member of class k's body.
+func classBodyOf(k *class, c *syntax.Node) bool {
+	body := k.node.Child(k.mod.t.classBody)
+	if body == nil {
+		return false
+	}
+	for _, x := range body.Children {
+		if x == c {
+			return true
+		}
+		if x.Kind == "decorated_definition" {
+			for _, y := range x.Children {
+				if y == c {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // fnName names a function node: its own name, or the variable, field or key it is bound to.
@@ -473,8 +544,8 @@ func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 			// private state assigned in the key; the key is the sequence's last value
 			if k := nm.NamedChildren(); len(k) == 1 {
 				if e := k[0]; e.Kind == "parenthesized_expression" && len(e.NamedChildren()) == 1 {
-					if sq := e.NamedChildren()[0]; m.t.seqs[sq.Kind] {
-						for len(sq.NamedChildren()) > 0 && m.t.seqs[sq.Kind] {
+					if sq := e.NamedChildren()[0]; m.t.seqs.has(sq) {
+						for len(sq.NamedChildren()) > 0 && m.t.seqs.has(sq) {
 							sq = sq.NamedChildren()[len(sq.NamedChildren())-1]
 						}
 						return "[" + m.text(sq) + "]"
@@ -511,11 +582,11 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 		// exports.Pregel = class {}: the class is named by what it is bound to
 		switch {
 		case holder != nil && holder.Kind == "variable_declarator" && holder.Child("value") == n:
-			if nm := holder.Child("name"); nm != nil && m.t.idents[nm.Kind] {
+			if nm := holder.Child("name"); nm != nil && m.t.idents.has(nm) {
 				name = m.text(nm)
 			}
 		case holder != nil && holder.Kind == "assignment_expression" && holder.Child("right") == n:
-			if l := holder.Child("left"); l != nil && (m.t.idents[l.Kind] || m.t.members[l.Kind]) {
+			if l := holder.Child("left"); l != nil && (m.t.idents.has(l) || m.t.members.has(l)) {
 				name = lastSeg(m.text(l))
 			}
 		}
@@ -570,7 +641,7 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 				if l, ty := a.Child("left"), a.Child("type"); l != nil && l.Kind == "identifier" && ty != nil {
 					k.annots[m.text(l)] = ty
 				}
-			case m.t.fieldDefs[s.Kind]:
+			case m.t.fieldDefs.has(s):
 				nm := s.Child("name")
 				if nm == nil {
 					nm = s.Child("property")
@@ -678,7 +749,7 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 					b.bindRequire(m, name, spec, c)
 					continue
 				}
-				if name.Kind == "identifier" && !t.funcs[val.Kind] && !t.lambdas[val.Kind] {
+				if name.Kind == "identifier" && !t.funcs.has(val) && !t.lambdas.has(val) {
 					m.syms[m.text(name)] = &sym{kind: symValue, value: val, pos: m.pos(d)}
 				}
 				if exported {
@@ -693,7 +764,7 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 			switch e.Kind {
 			case "assignment":
 				l, r := e.Child("left"), e.Child("right")
-				if l != nil && l.Kind == "identifier" && r != nil && !t.lambdas[r.Kind] {
+				if l != nil && l.Kind == "identifier" && r != nil && !t.lambdas.has(r) {
 					m.syms[m.text(l)] = &sym{kind: symValue, value: r, pos: m.pos(e)}
 				}
 			case "assignment_expression":
@@ -753,7 +824,7 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 			}
 		} else if spec, ok := requireOf(m, r); ok {
 			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
-		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs[r.Kind] && !m.t.lambdas[r.Kind] && !m.t.classes[r.Kind] {
+		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs.has(r) && !m.t.lambdas.has(r) && !m.t.classes.has(r) {
 			// exports.DEFAULT_MAX_TURNS = 10 (tsc declares it "void 0" first): a module value
 			if s := m.syms[name]; s == nil || s.kind == symValue {
 				m.syms[name] = &sym{kind: symValue, value: r, pos: m.pos(e)}

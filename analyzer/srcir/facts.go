@@ -46,7 +46,7 @@ func eachNode(t *table, n *syntax.Node, fn func(*syntax.Node) bool) {
 		return
 	}
 	for _, c := range n.Children {
-		if t.funcs[c.Kind] || t.lambdas[c.Kind] || t.classes[c.Kind] {
+		if t.funcs.has(c) || t.lambdas.has(c) || t.classes.has(c) {
 			continue
 		}
 		eachNode(t, c, fn)
@@ -92,7 +92,7 @@ func (b *builder) branches(fs *fnState) {
 			continue
 		}
 		fn := strip(ci.node.Child("function"))
-		if fn == nil || !m.t.members[fn.Kind] {
+		if fn == nil || !m.t.members.has(fn) {
 			continue
 		}
 		for _, li := range ci.loops {
@@ -163,7 +163,7 @@ func (b *builder) branches(fs *fnState) {
 			}
 			seen[key] = true
 			// a first-iteration test (turn == 1, step > 0) is no bound
-			if bs := strip(bound); bs != nil && m.t.numbers[bs.Kind] {
+			if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
 				if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
 					return true
 				}
@@ -225,7 +225,7 @@ func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
 		walk = func(x *syntax.Node) {
 			for _, c := range x.Children {
 				fs.parents[c] = x
-				if fs.mod.t.funcs[c.Kind] || fs.mod.t.lambdas[c.Kind] {
+				if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) {
 					continue
 				}
 				walk(c)
@@ -248,9 +248,9 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 	}
 	m := fs.mod
 	first := at
-	if k := at.NamedChildren(); (m.t.blocks[at.Kind] || at.Kind == "else_clause") && len(k) > 0 {
+	if k := at.NamedChildren(); (m.t.blocks.has(at) || at.Kind == "else_clause") && len(k) > 0 {
 		first = k[0]
-		if m.t.blocks[first.Kind] && len(first.NamedChildren()) > 0 {
+		if m.t.blocks.has(first) && len(first.NamedChildren()) > 0 {
 			first = first.NamedChildren()[0]
 		}
 	}
@@ -263,17 +263,17 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			br.Return = i
 			return false
 		}
-		if m.t.calls[n.Kind] && br.StopText == "" {
+		if m.t.calls.has(n) && br.StopText == "" {
 			// an error that names the bound recorded, not raised (a step's error =
 			// AgentMaxStepsError(...)), here or in a helper called here
 			br.StopText = b.boundErrorIn(fs, n)
 		}
-		if (m.t.assigns[n.Kind] || m.t.declarators[n.Kind]) && br.StopText == "" {
+		if (m.t.assigns.has(n) || m.t.declarators.has(n)) && br.StopText == "" {
 			l, r := n.Child("left"), n.Child("right")
-			if m.t.declarators[n.Kind] {
+			if m.t.declarators.has(n) {
 				l, r = n.Child("name"), n.Child("value")
 			}
-			if r != nil && reasonLHS.MatchString(m.text(l)) && (m.t.stringKinds[strip(r).Kind] || strings.Contains(m.text(r), ".")) {
+			if r != nil && reasonLHS.MatchString(m.text(l)) && (m.t.stringKinds.has(strip(r)) || strings.Contains(m.text(r), ".")) {
 				br.StopText = clip(m.text(r), 80)
 			}
 		}
@@ -303,17 +303,17 @@ func (b *builder) boundErrorIn(fs *fnState, call *syntax.Node) string {
 		if n == nil || found != "" {
 			return
 		}
-		if t.calls[n.Kind] && inArgs {
+		if t.calls.has(n) && inArgs {
 			if name := boundErrorName(m, n); name != "" {
 				found = name
 				return
 			}
 		}
 		for _, c := range n.Children {
-			if t.funcs[c.Kind] || t.lambdas[c.Kind] || t.classes[c.Kind] {
+			if t.funcs.has(c) || t.lambdas.has(c) || t.classes.has(c) {
 				continue
 			}
-			walk(t, m, c, inArgs || t.calls[n.Kind] && c.Field == "arguments" || t.keywordArgs[n.Kind])
+			walk(t, m, c, inArgs || t.calls.has(n) && c.Field == "arguments" || t.keywordArgs.has(n))
 		}
 	}
 	walk(fs.mod.t, fs.mod, call.Child("arguments"), true)
@@ -352,9 +352,9 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 	}
 	// len(x) / x.length: the size of a collection
 	switch {
-	case t.numbers[n.Kind]:
+	case t.numbers.has(n):
 		op.Kind, op.Const = "const", m.text(n)
-	case t.idents[n.Kind]:
+	case t.idents.has(n):
 		name := m.text(n)
 		if fs.params[name] {
 			op.Kind, op.Key = "param", fs.key()+"."+name
@@ -382,7 +382,7 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			}
 			op.Key = tg.vmod.name + "." + name
 		}
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		obj := strip(n.Child("object"))
 		prop := m.text(n.Child(t.memberProp))
 		if ot := m.text(obj); ot == t.self || ot == "cls" {
@@ -417,7 +417,7 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 		} else {
 			op.Key = fs.key() + "." + m.text(n)
 		}
-	case t.calls[n.Kind]:
+	case t.calls.has(n):
 		op.Kind = "call"
 	}
 	return op
@@ -431,11 +431,11 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 	}
 	t := m.t
 	switch {
-	case t.numbers[n.Kind] || t.stringKinds[n.Kind] || t.literals[n.Kind]:
+	case t.numbers.has(n) || t.stringKinds.has(n) || t.literals.has(n):
 		return m.text(n), m.pos(n), true
 	case n.Kind == "unary_operator" || n.Kind == "unary_expression" && m.text(n.Child("operator")) == "-":
 		return m.text(n), m.pos(n), true
-	case t.idents[n.Kind]:
+	case t.idents.has(n):
 		s := m.syms[m.text(n)]
 		if s == nil {
 			return "", ir.Pos{}, false
@@ -446,9 +446,9 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 				return v, tg.vpos.pos, true
 			}
 		}
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		obj := strip(n.Child("object"))
-		if obj != nil && t.idents[obj.Kind] {
+		if obj != nil && t.idents.has(obj) {
 			if s := m.syms[m.text(obj)]; s != nil {
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {
 					st := b.resolveSym(tg.mod.name, m.text(n.Child(t.memberProp)), 0)
@@ -461,7 +461,7 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 			}
 		}
 	case n.Kind == "call" && (m.text(n.Child("function")) == "float" || m.text(n.Child("function")) == "int") &&
-		len(n.Child("arguments").NamedChildren()) == 1 && t.stringKinds[n.Child("arguments").NamedChildren()[0].Kind]:
+		len(n.Child("arguments").NamedChildren()) == 1 && t.stringKinds.has(n.Child("arguments").NamedChildren()[0]):
 		// float("inf"): a constant written as a conversion
 		return m.text(n), m.pos(n), true
 	case n.Kind == "call" && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 2:
@@ -520,7 +520,7 @@ func (b *builder) stopHook(fs *fnState, n *syntax.Node, last string) bool {
 		return false
 	}
 	p := b.parentIn(fs, n)
-	return p != nil && fs.mod.t.calls[p.Kind] && p.Child("function") == n
+	return p != nil && fs.mod.t.calls.has(p) && p.Child("function") == n
 }
 
 func containsAny(s string, words []string) bool {
@@ -550,7 +550,7 @@ func (b *builder) cancels(fs *fnState) {
 			if hit != nil {
 				return false
 			}
-			if t.members[n.Kind] || t.idents[n.Kind] {
+			if t.members.has(n) || t.idents.has(n) {
 				txt := m.text(n)
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
@@ -566,7 +566,7 @@ func (b *builder) cancels(fs *fnState) {
 		if hit == nil {
 			continue
 		}
-		if c.loop < 0 && c.stmt != nil && m.t.ifs[c.stmt.Kind] {
+		if c.loop < 0 && c.stmt != nil && m.t.ifs.has(c.stmt) {
 			// a flag checked to stop: one of the branches leaves (raise, return, break)
 			l1, _ := b.leaves(fs, c.stmt.Child("consequence"))
 			l2, _ := b.leaves(fs, c.stmt.Child("alternative"))
@@ -632,13 +632,13 @@ func (b *builder) checkedAfter(fs *fnState, k *syntax.Node, l int) []int {
 		for j := i; j > 0; j-- {
 			x, child := kc[j], kc[j-1]
 			switch {
-			case t.ifs[x.Kind]:
+			case t.ifs.has(x):
 				if x.Child("condition") != child {
 					return false
 				}
-			case t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] || t.catches[x.Kind] ||
-				t.ternaries[x.Kind] || x.Kind == "switch_statement" || x.Kind == "switch_case" || x.Kind == "match_statement" ||
-				x.Kind == "finally_clause" || t.comprehensions[x.Kind]:
+			case t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.catches.has(x) ||
+				t.ternaries.has(x) || x.Kind == "switch_statement" || x.Kind == "switch_case" || x.Kind == "match_statement" ||
+				x.Kind == "finally_clause" || t.comprehensions.has(x):
 				return false
 			case x.Kind == "binary_expression" || x.Kind == "boolean_operator":
 				if x.Child("left") != child {
@@ -656,11 +656,11 @@ func (b *builder) checkedAfter(fs *fnState, k *syntax.Node, l int) []int {
 		// the block holding both: the first block on the call's way up that the check is under
 		var blk, sc *syntax.Node
 		for x, prev := b.parentIn(fs, ci.node), ci.node; x != nil; x, prev = b.parentIn(fs, x), x {
-			if _, ok := onK[x]; ok && t.blocks[x.Kind] {
+			if _, ok := onK[x]; ok && t.blocks.has(x) {
 				blk, sc = x, prev
 				break
 			}
-			if t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] {
+			if t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) {
 				break // the check is outside the loop the call is in
 			}
 			if x == fs.body {
@@ -692,11 +692,11 @@ func (b *builder) continuesBetween(fs *fnState, from, to int, blk *syntax.Node) 
 		if found || x.End <= from || x.Start >= to {
 			return
 		}
-		if t.continues[x.Kind] {
+		if t.continues.has(x) {
 			found = true
 			return
 		}
-		if t.whiles[x.Kind] || t.dos[x.Kind] || t.cfors[x.Kind] || t.foreachs[x.Kind] || t.funcs[x.Kind] || t.lambdas[x.Kind] || t.classes[x.Kind] {
+		if t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.funcs.has(x) || t.lambdas.has(x) || t.classes.has(x) {
 			return
 		}
 		for _, c := range x.Children {
@@ -796,7 +796,7 @@ func (b *builder) defaults() {
 				via = "zero_check"
 			}
 			// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
-			if r := strip(a.rhs); r != nil && m.t.calls[r.Kind] {
+			if r := strip(a.rhs); r != nil && m.t.calls.has(r) {
 				meth := calleeText(m, r)
 				meth = meth[strings.LastIndexByte(meth, '.')+1:]
 				if args := r.Child("arguments").NamedChildren(); len(args) >= 2 && (meth == "get" || meth == "getattr" || meth == "pop" || meth == "setdefault") {
@@ -805,7 +805,7 @@ func (b *builder) defaults() {
 			}
 			for _, alt := range alts {
 				alt = strip(alt)
-				if m.t.idents[alt.Kind] && fs.params[m.text(alt)] {
+				if m.t.idents.has(alt) && fs.params[m.text(alt)] {
 					if d := fs.paramDefaults[m.text(alt)]; d != nil {
 						if val, pos, ok := b.literal(m, d, 0); ok {
 							add(key, val, pos, "option")
@@ -847,17 +847,17 @@ func (b *builder) argDefaults() {
 					continue
 				}
 				for j, a := range args.NamedChildren() {
-					if m.t.spreads[a.Kind] {
+					if m.t.spreads.has(a) {
 						break
 					}
 					name, val := "", a
-					if m.t.keywordArgs[a.Kind] {
+					if m.t.keywordArgs.has(a) {
 						name, val = m.text(a.Child("name")), a.Child("value")
 					}
 					for _, tid := range c.Targets {
 						t := b.funcs[tid]
 						pn := name
-						if pn == "" && j < len(t.f.Params) && !m.t.keywordArgs[a.Kind] {
+						if pn == "" && j < len(t.f.Params) && !m.t.keywordArgs.has(a) {
 							pn = t.f.Params[j].Name
 						}
 						if pn == "" || !t.params[pn] || !isBoundish(pn) {
@@ -952,9 +952,9 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 		return out
 	}
 	switch {
-	case m.t.numbers[n.Kind] || m.t.stringKinds[n.Kind]:
+	case m.t.numbers.has(n) || m.t.stringKinds.has(n):
 		return []ir.Default{{Value: m.text(n), Pos: m.pos(n)}}
-	case m.t.calls[n.Kind]:
+	case m.t.calls.has(n):
 		// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
 		meth := calleeText(m, n)
 		meth = meth[strings.LastIndexByte(meth, '.')+1:]
@@ -964,7 +964,7 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 		if v, pos, ok := b.literal(m, n, 0); ok {
 			return []ir.Default{{Value: v, Pos: pos}}
 		}
-	case m.t.idents[n.Kind]:
+	case m.t.idents.has(n):
 		name := m.text(n)
 		if g.params[name] {
 			if d := g.paramDefaults[name]; d != nil {
@@ -999,7 +999,7 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 			}
 		}
 		return out
-	case m.t.members[n.Kind]:
+	case m.t.members.has(n):
 		obj := m.text(strip(n.Child("object")))
 		k := enclosingClass(g)
 		if (obj == m.t.self || obj == "cls") && k != nil {
@@ -1026,7 +1026,7 @@ func isBoundish(name string) bool { return containsAny(strings.ToLower(name), bo
 func raisesIn(t *table, n *syntax.Node) bool {
 	found := false
 	eachNode(t, n, func(x *syntax.Node) bool {
-		found = found || t.raises[x.Kind]
+		found = found || t.raises.has(x)
 		return !found
 	})
 	return found
@@ -1075,7 +1075,7 @@ func (b *builder) keyDefaults() {
 				continue
 			}
 			for _, a := range args.NamedChildren() {
-				if !m.t.keywordArgs[a.Kind] {
+				if !m.t.keywordArgs.has(a) {
 					continue
 				}
 				name := m.text(a.Child("name"))
@@ -1101,11 +1101,11 @@ func (b *builder) keyDefaults() {
 				continue
 			}
 			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
-				if !m.t.subscripts[n.Kind] {
+				if !m.t.subscripts.has(n) {
 					return true
 				}
 				idx := strip(n.Child(m.t.subIndex))
-				if idx == nil || !m.t.stringKinds[idx.Kind] {
+				if idx == nil || !m.t.stringKinds.has(idx) {
 					return true
 				}
 				if e, ok := entry[unquote(m.text(idx))]; ok {

@@ -43,7 +43,7 @@ func (b *builder) counterArgs() {
 			}
 			for j, a := range args.NamedChildren() {
 				name := ""
-				if m.t.keywordArgs[a.Kind] {
+				if m.t.keywordArgs.has(a) {
 					name, a = m.text(a.Child("name")), a.Child("value")
 				}
 				if a == nil || !inc[m.text(strip(a))] {
@@ -136,15 +136,15 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			if len(tg.inst) > 0 && len(tg.fns) == 0 && m.t.lang == "python" {
 				tg = b.memberOf(tg.inst, "__call__") // calling an instance runs its __call__
 			}
-			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members[fn.Kind] {
+			if len(tg.fns) == 0 && tg.cls == nil && tg.mod == nil && tg.value == nil && len(tg.inst) == 0 && fn != nil && m.t.members.has(fn) {
 				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
 				// resolved when one class of the program alone defines a method of that name
 				ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]
-				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls[obj.Kind] {
+				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls.has(obj) {
 					if len(ms) == 1 {
 						tg.fns = ms
 					}
-				} else if obj != nil && m.t.namedReceivers && (m.t.idents[obj.Kind] || m.t.members[obj.Kind]) && len(ms) > 1 {
+				} else if obj != nil && m.t.namedReceivers && (m.t.idents.has(obj) || m.t.members.has(obj)) && len(ms) > 1 {
 					// loop.tick() on an untyped receiver: the one class defining the method
 					// whose name ends with the receiver's (PregelLoop, not PregelRunner)
 					recv := strings.ToLower(lastSeg(m.text(obj)))
@@ -172,7 +172,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				entered := false
 				if p != nil && p.Kind == "argument_list" {
 					// stack.enter_context(Manager(...)) / enter_async_context
-					if pc := b.parentIn(fs, p); pc != nil && m.t.calls[pc.Kind] {
+					if pc := b.parentIn(fs, p); pc != nil && m.t.calls.has(pc) {
 						ct := calleeText(m, pc)
 						entered = strings.HasSuffix(ct, ".enter_context") || strings.HasSuffix(ct, ".enter_async_context")
 					}
@@ -217,7 +217,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
 						continue
 					}
-					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+					if m.t.idents.has(a) || m.t.members.has(a) {
 						at := b.resolveExpr(fs, a, 0)
 						for _, t := range at.fns {
 							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
@@ -234,7 +234,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 							}
 						}
 					}
-					if m.t.idents[a.Kind] || m.t.members[a.Kind] {
+					if m.t.idents.has(a) || m.t.members.has(a) {
 						if pk := paramKind(fs, m.text(a)); pk == "context" || isSignalExpr(m.text(a)) {
 							c.PassesContext = true
 							c.ContextArg = "param"
@@ -308,7 +308,7 @@ func (b *builder) localAliases(fs *fnState) {
 			if alt.Kind == "call_expression" && strings.HasSuffix(calleeText(m, alt), ".bind") {
 				alt = strip(alt.Child("function").Child("object"))
 			}
-			if m.t.idents[alt.Kind] || m.t.members[alt.Kind] {
+			if m.t.idents.has(alt) || m.t.members.has(alt) {
 				if alt.Kind == "identifier" && m.text(alt) == a.lhs[0] {
 					continue
 				}
@@ -334,6 +334,8 @@ func (b *builder) finish() {
 		fs.index()
 		b.parentIn(fs, fs.node)
 	})
+	b.each(b.markRaises)
+	b.each(b.raisingCalls)
 	for range 2 {
 		for _, fs := range b.funcs {
 			b.callCancels(fs, false)
@@ -401,9 +403,12 @@ func (b *builder) returns(fs *fnState) {
 		if k := n.NamedChildren(); len(k) > 0 {
 			e = k[0]
 		}
-		if t.raises[n.Kind] {
+		if t.raises.has(n) {
 			r.Err = b.raised(fs, e)
+			r.Raise = true
+			r.State = b.stateOf(fs, n, nil)
 		} else {
+			r.State = b.stateOf(fs, n, e)
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
 			if e != nil {
 				v := b.value(fs, e)
@@ -429,7 +434,7 @@ func (b *builder) returns(fs *fnState) {
 			}
 		}
 		b.reach(fs, &r, n.Start)
-		if !t.raises[n.Kind] {
+		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n)
 		}
 		f.Returns = append(f.Returns, r)
@@ -447,13 +452,61 @@ func (b *builder) returns(fs *fnState) {
 			}
 			b.reach(fs, &r, fs.body.End)
 			f.Returns = append(f.Returns, r)
-		} else if last == nil || !(t.returns[last.Kind] || t.raises[last.Kind] || endless(m, last)) {
+		} else if last == nil || !(t.returns.has(last) || t.raises.has(last) || endless(m, last)) {
 			r := ir.Return{Pos: ir.Pos{File: m.file, Line: fs.node.EndLine}, Source: m.sourceLine(fs.node.EndLine), InLoop: -1,
 				Err: &ir.Value{Kind: ir.ValNil, Call: -1}}
+			if oc := b.reyields(fs, last); oc >= 0 {
+				// async for ev in self._inner(...): yield ev as the generator's last statement:
+				// it ends when the inner generator does (yield from), with its exits
+				r.Err = &ir.Value{Kind: ir.ValCall, Call: oc, Text: f.Calls[oc].Text, Stream: true}
+			}
 			b.reach(fs, &r, fs.body.End)
 			f.Returns = append(f.Returns, r)
 		}
 	}
+}
+
+// reyields returns the call a generator's statement n drains when n is a loop over the items
+// of a generator of the set that yields each item on (a delegation written out), -1 if not.
+func (b *builder) reyields(fs *fnState, n *syntax.Node) int {
+	if !fs.gen || n == nil || !fs.mod.t.foreachs.has(n) {
+		return -1
+	}
+	id := -1
+	for i, ln := range fs.loopNodes {
+		if ln == n {
+			id = i
+		}
+	}
+	if id < 0 || id >= len(fs.f.Loops) {
+		return -1
+	}
+	oc := fs.f.Loops[id].OverCall
+	if oc < 0 || !b.yieldsResults(&fs.f.Calls[oc]) {
+		return -1
+	}
+	vars := map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == id {
+			for _, v := range a.lhs {
+				vars[v] = true
+			}
+		}
+	}
+	m := fs.mod
+	found := false
+	eachNode(m.t, n.Child("body"), func(x *syntax.Node) bool {
+		if m.t.yields.has(x) {
+			if k := x.NamedChildren(); len(k) == 1 && vars[m.text(strip(k[0]))] {
+				found = true
+			}
+		}
+		return !found
+	})
+	if !found {
+		return -1
+	}
+	return oc
 }
 
 func (m *module) sourceLine(line int) string {
@@ -464,7 +517,7 @@ func (m *module) sourceLine(line int) string {
 // of (while True, for (;;)): the end of the body after it is unreachable.
 func endless(m *module, n *syntax.Node) bool {
 	t := m.t
-	if !t.whiles[n.Kind] && !t.cfors[n.Kind] {
+	if !t.whiles.has(n) && !t.cfors.has(n) {
 		return false
 	}
 	c := strings.Trim(m.text(n.Child("condition")), "() ;")
@@ -478,16 +531,16 @@ func endless(m *module, n *syntax.Node) bool {
 		if broke || x == nil {
 			return
 		}
-		if t.breaks[x.Kind] && depth == 0 {
+		if t.breaks.has(x) && depth == 0 {
 			broke = true
 			return
 		}
-		loop := t.whiles[x.Kind] || t.foreachs[x.Kind] || t.cfors[x.Kind] || t.dos[x.Kind] || x.Kind == "switch_statement"
+		loop := t.whiles.has(x) || t.foreachs.has(x) || t.cfors.has(x) || t.dos.has(x) || x.Kind == "switch_statement"
 		if loop {
 			depth++
 		}
 		for _, c := range x.Children {
-			if !t.funcs[c.Kind] && !t.lambdas[c.Kind] {
+			if !t.funcs.has(c) && !t.lambdas.has(c) {
 				walk(c)
 			}
 		}
@@ -509,19 +562,44 @@ func lastStmt(body *syntax.Node) *syntax.Node {
 	return nil
 }
 
-// reach fills AfterLoops and AfterCalls by source order: what starts before the return.
+// reach fills AfterLoops and AfterCalls by source order: what starts before the return,
+// except in a branch that leaves before it (if (...) { await run(); return }).
 func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 	for i, ln := range fs.loopNodes {
-		if ln.Start < at {
+		if ln.Start < at && !b.leftBefore(fs, ln, at) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
 	// only calls into functions of the set, or handed closures, matter (they may start the run)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) {
+		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) &&
+			!b.leftBefore(fs, ci.node, at) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
+}
+
+// leftBefore reports whether n sits in a branch (of an if, else or case) that ends by
+// returning or raising and ends before offset at: no path runs n and then reaches at. Inside
+// a try body a raise may still lead on to its handlers, so nothing there is left.
+func (b *builder) leftBefore(fs *fnState, n *syntax.Node, at int) bool {
+	t := fs.mod.t
+	left := false
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; p = b.parentIn(fs, p) {
+		pp := b.parentIn(fs, p)
+		if pp == nil {
+			break
+		}
+		if t.tries.has(pp) && p.Field == "body" {
+			return false
+		}
+		if !left && p.End <= at && t.blocks.has(p) && (t.ifs.has(pp) || pp.Kind == "else_clause" || t.cases.has(pp)) {
+			if last := lastStmt(p); last != nil && (t.returns.has(last) || t.raises.has(last)) {
+				left = true
+			}
+		}
+	}
+	return left
 }
 
 // heldCall is the call a returned local variable holds: the right-hand side of its one
@@ -551,7 +629,7 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 		}
 		rhs = a.rhs
 	}
-	if r := strip(rhs); r != nil && (m.t.calls[r.Kind] || m.t.news[r.Kind]) {
+	if r := strip(rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) {
 		return r
 	}
 	return nil
@@ -565,12 +643,12 @@ func (b *builder) value(fs *fnState, e *syntax.Node) ir.Value {
 	switch {
 	case e == nil:
 		v.Kind = ir.ValNil
-	case t.literals[e.Kind] || t.numbers[e.Kind] || t.stringKinds[e.Kind]:
+	case t.literals.has(e) || t.numbers.has(e) || t.stringKinds.has(e):
 		v.Kind = ir.ValConst
 		if t.nones[m.text(e)] {
 			v.Kind = ir.ValNil
 		}
-	case t.calls[e.Kind] || t.news[e.Kind]:
+	case t.calls.has(e) || t.news.has(e):
 		if id, ok := fs.callOf[e]; ok {
 			v.Kind, v.Call = ir.ValCall, id
 			if k := fs.f.Calls[id].Keys; len(k) > 0 {
@@ -595,7 +673,7 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 	e = strip(e)
 	v := &ir.Value{Kind: ir.ValError, Text: clip(oneLine(m.text(e)), 80), Call: -1}
 	ctor := e
-	if t.calls[e.Kind] || t.news[e.Kind] {
+	if t.calls.has(e) || t.news.has(e) {
 		ctor = e.Child("function")
 		if ctor == nil {
 			ctor = e.Child("constructor")
@@ -658,10 +736,10 @@ func (b *builder) constructs(fs *fnState, e *syntax.Node) bool {
 	if e == nil {
 		return false
 	}
-	if m.t.news[e.Kind] {
+	if m.t.news.has(e) {
 		return true
 	}
-	if !m.t.calls[e.Kind] {
+	if !m.t.calls.has(e) {
 		return false
 	}
 	fn := strip(e.Child("function"))
@@ -726,6 +804,13 @@ func (b *builder) mints(fs *fnState) {
 				Text: fs.f.Calls[i].Text, Kind: "parent", Owners: []string{g[1]}})
 			continue
 		}
+		if runStartHook.MatchString(last) && len(fs.f.Calls[i].Targets) == 0 && b.passesRunID(m, ci.node) {
+			// callback_manager.on_chain_start(..., run_id=config.get("run_id")): the hook
+			// outside the set opens the run under the id it is handed, or mints one
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source,
+				Text: fs.f.Calls[i].Text, Field: "run_id"})
+			continue
+		}
 		if !mintCalls[text] && !mintCalls[last] {
 			continue
 		}
@@ -745,6 +830,23 @@ func (b *builder) mints(fs *fnState) {
 		}
 		fs.f.Mints = append(fs.f.Mints, mt)
 	}
+}
+
+// passesRunID reports whether a call is handed a run id: a keyword argument run_id=..., or
+// an argument that is a variable or field named so (runId, config.run_id).
+func (b *builder) passesRunID(m *module, call *syntax.Node) bool {
+	for _, a := range call.Child(m.t.callArgs).NamedChildren() {
+		if m.t.keywordArgs.has(a) {
+			if runIDArg.MatchString(m.text(a.Child("name"))) {
+				return true
+			}
+			continue
+		}
+		if s := strip(a); s != nil && (m.t.idents.has(s) || m.t.members.has(s)) && runIDArg.MatchString(m.text(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parentOf finds n's parent inside the function body (small bodies: a linear search is fine,
@@ -919,6 +1021,20 @@ func (b *builder) directives() {
 	}
 }
 
+// caseValue returns the value or pattern a switch or match arm matches, nil for a default
+// arm.
+func caseValue(m *module, arm *syntax.Node) *syntax.Node {
+	if m.t.caseValue != "" {
+		return arm.Child(m.t.caseValue)
+	}
+	for _, k := range arm.NamedChildren() {
+		if m.t.casePatterns.has(k) {
+			return k
+		}
+	}
+	return nil
+}
+
 // pauseWords name the states in which a run waits for someone (an interruption for human
 // input, a pending approval).
 var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
@@ -929,15 +1045,15 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 	m := fs.mod
 	child := n
 	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
-		if m.t.cases[p.Kind] {
+		if m.t.cases.has(p) {
 			// case 'next_step_interruption': return ... — the case's value decides
-			if v := p.Child(m.t.caseValue); v != nil && v != child {
+			if v := caseValue(m, p); v != nil && v != child {
 				c := strings.ToLower(m.text(v))
 				return containsAny(c, pauseWords) && !strings.Contains(c, "cancel")
 			}
 			continue
 		}
-		if !m.t.ifs[p.Kind] {
+		if !m.t.ifs.has(p) {
 			continue
 		}
 		if cons := p.Child("consequence"); cons == nil || cons != child && !(cons.Start <= child.Start && child.End <= cons.End) {
@@ -946,7 +1062,8 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 		// the nearest test decides: a resumed pause (if state.step is Interruption: ...)
 		// holds a whole turn whose returns say why it ended
 		c := strings.ToLower(m.text(p.Child("condition")))
-		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!")
+		return containsAny(c, pauseWords) && !strings.Contains(c, "cancel") && !strings.Contains(c, "not ") && !strings.Contains(c, "!") ||
+			b.pauseVar(fs, p.Child("condition"))
 	}
 	return false
 }
@@ -959,10 +1076,10 @@ func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
 	cur, chained := n, false
 	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
 		switch {
-		case m.t.members[p.Kind] && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
+		case m.t.members.has(p) && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
 			chained = true
-		case m.t.calls[p.Kind] && p.Child("function") == cur, p.Kind == "parenthesized_expression":
-		case m.t.awaits[p.Kind] || m.t.returns[p.Kind] || m.t.yields[p.Kind]:
+		case m.t.calls.has(p) && p.Child("function") == cur, p.Kind == "parenthesized_expression":
+		case m.t.awaits.has(p) || m.t.returns.has(p) || m.t.yields.has(p):
 			return false
 		default:
 			return chained

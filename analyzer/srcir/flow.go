@@ -34,7 +34,7 @@ func (b *builder) flows(fs *fnState) {
 		if a.iter || a.rhs == nil {
 			continue
 		}
-		if r := strip(a.rhs); r != nil && (m.t.calls[r.Kind] || m.t.news[r.Kind]) {
+		if r := strip(a.rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) {
 			for _, n := range a.lhs {
 				results[n] = true
 			}
@@ -48,7 +48,7 @@ func (b *builder) flows(fs *fnState) {
 		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
 			continue // a constructor of a class of the set builds a value: no decision
 		}
-		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members[fn.Kind] && derives(m, fn.Child("object"), results, 0) &&
+		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members.has(fn) && derives(m, fn.Child("object"), results, 0) &&
 			!strings.HasPrefix(m.text(fn), m.t.self+".") {
 			continue
 		}
@@ -60,8 +60,14 @@ func (b *builder) flows(fs *fnState) {
 				continue
 			}
 			if a.iter {
+				gen := a.loop >= 0 && b.yieldsResults(c)
 				for _, n := range a.lhs {
 					elems[n] = true
+					if gen {
+						// what a generator of the set yields is its result, item by item
+						// (async for out in self._call_llm(...): the model's reply)
+						res[n] = true
+					}
 				}
 				fl.Delivery = "iterator"
 				continue
@@ -85,6 +91,21 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// yieldsResults reports whether every function call c may run is a generator of the set
+// that yields what it computes (a yield outside its for loops), not only the items of a
+// stream it drains.
+func (b *builder) yieldsResults(c *ir.Call) bool {
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return false
+	}
+	for _, t := range c.Targets {
+		if r := b.prog.Funcs[t].Results; len(r) == 0 || r[0] != "iterator" && r[0] != "stream" || !b.funcs[t].yieldsOwn {
+			return false
+		}
+	}
+	return true
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -113,8 +134,9 @@ func ignoredCall(m *module, c *ir.Call) bool {
 	if ignoredCallees[t] {
 		return true
 	}
-	for r := range ignoredRoots {
-		if strings.HasPrefix(t, r+".") {
+	// a root r is ignored when t starts with r + ".": t up to one of its dots
+	for k := 0; k < len(t); k++ {
+		if t[k] == '.' && ignoredRoots[t[:k]] {
 			return true
 		}
 	}
@@ -140,9 +162,9 @@ func rooted(m *module, expr, call *syntax.Node) bool {
 				return false
 			}
 			n = k[0]
-		case m.t.members[n.Kind]:
+		case m.t.members.has(n):
 			n = n.Child("object")
-		case m.t.subscripts[n.Kind]:
+		case m.t.subscripts.has(n):
 			n = n.Child(m.t.subObj)
 		default:
 			return false
@@ -156,7 +178,7 @@ func (b *builder) fieldsRead(sc []*fnState, res map[string]bool) []string {
 	seen := map[string]bool{}
 	visit := func(m *module, root *syntax.Node) {
 		eachNode(m.t, root, func(n *syntax.Node) bool {
-			if m.t.members[n.Kind] && res[m.text(strip(n.Child("object")))] {
+			if m.t.members.has(n) && res[m.text(strip(n.Child("object")))] {
 				p := m.text(n.Child(m.t.memberProp))
 				if !seen[p] && len(out) < 12 {
 					seen[p] = true
@@ -196,7 +218,7 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 	}
 	t := m.t
 	switch {
-	case t.nots[n.Kind]:
+	case t.nots.has(n):
 		if n.Kind == "unary_expression" && m.text(n.Child("operator")) != "!" {
 			return false, false
 		}
@@ -229,10 +251,10 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return true, true
 		case zero(other):
 			return true, false
-		case strings.Contains(strings.ToLower(other), "tool") && (t.stringKinds[strip(r).Kind] || t.stringKinds[strip(l).Kind]):
+		case strings.Contains(strings.ToLower(other), "tool") && (t.stringKinds.has(strip(r)) || t.stringKinds.has(strip(l))):
 			// stop_reason == "tool_use": pending when equal
 			return true, op == "!=" || op == "!==" || op == "is not"
-		case finalWord(other) && (t.stringKinds[strip(r).Kind] || t.stringKinds[strip(l).Kind]):
+		case finalWord(other) && (t.stringKinds.has(strip(r)) || t.stringKinds.has(strip(l))):
 			// next_step.type == "next_step_final_output", finish_reason == "stop": nothing
 			// pending when equal
 			return true, op == "==" || op == "===" || op == "is"
@@ -244,13 +266,13 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 		}
 		return false, false
 	}
-	if t.calls[n.Kind] && calleeText(m, n) == "isinstance" {
+	if t.calls.has(n) && calleeText(m, n) == "isinstance" {
 		// isinstance(output, AgentFinish): the result is the final answer
 		if args := n.Child("arguments").NamedChildren(); len(args) == 2 && mentions(m, args[0], vars) && finalWord(m.text(args[1])) {
 			return true, true
 		}
 	}
-	if t.calls[n.Kind] {
+	if t.calls.has(n) {
 		// a type test (isinstance, hasattr, callable, any, all) is no emptiness test
 		switch calleeText(m, n) {
 		case "isinstance", "issubclass", "hasattr", "callable", "any", "all", "Array.isArray", "inspect.isawaitable",
@@ -258,7 +280,7 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return false, false
 		}
 	}
-	if t.idents[n.Kind] || t.members[n.Kind] || t.calls[n.Kind] || t.subscripts[n.Kind] {
+	if t.idents.has(n) || t.members.has(n) || t.calls.has(n) || t.subscripts.has(n) {
 		return true, false
 	}
 	return false, false
@@ -279,7 +301,7 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 	sortInts(cand)
 	for _, ci := range cand {
 		c := g.conds[ci]
-		if c.stmt == nil || !m.t.ifs[c.stmt.Kind] && c.loop < 0 {
+		if c.stmt == nil || !m.t.ifs.has(c.stmt) && c.loop < 0 {
 			continue
 		}
 		ok, emptyTrue := emptiness(m, c.expr, vars)
@@ -328,7 +350,7 @@ func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
 		if left || x == nil {
 			return
 		}
-		if m.t.returns[x.Kind] || m.t.yields[x.Kind] && depth == 0 {
+		if m.t.returns.has(x) || m.t.yields.has(x) && depth == 0 {
 			for i, r := range g.retNodes {
 				if r == x {
 					ret = i
@@ -337,16 +359,16 @@ func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
 			left = true
 			return
 		}
-		if m.t.breaks[x.Kind] && depth == 0 {
+		if m.t.breaks.has(x) && depth == 0 {
 			left = true
 			return
 		}
-		loop := m.t.whiles[x.Kind] || m.t.foreachs[x.Kind] || m.t.cfors[x.Kind] || m.t.dos[x.Kind]
+		loop := m.t.whiles.has(x) || m.t.foreachs.has(x) || m.t.cfors.has(x) || m.t.dos.has(x)
 		if loop {
 			depth++
 		}
 		for _, c := range x.Children {
-			if m.t.funcs[c.Kind] || m.t.lambdas[c.Kind] || m.t.catches[c.Kind] {
+			if m.t.funcs.has(c) || m.t.lambdas.has(c) || m.t.catches.has(c) {
 				continue
 			}
 			walk(c)
@@ -370,7 +392,7 @@ func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
 	if names[txt] {
 		return true
 	}
-	if (m.t.members[n.Kind] || m.t.subscripts[n.Kind]) && isNameProp(lastSeg(txt)) && mentions(m, n, elems) {
+	if (m.t.members.has(n) || m.t.subscripts.has(n)) && isNameProp(lastSeg(txt)) && mentions(m, n, elems) {
 		return true
 	}
 	return false
@@ -396,10 +418,10 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	consumer := func(lookup *syntax.Node) []ir.CallRef {
 		// tools[name](...) / tools[name].invoke(...) / const tool = tools[name]
 		p := b.parentIn(g, lookup)
-		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members[p.Kind] || p.Kind == "non_null_expression") {
+		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression") {
 			lookup, p = p, b.parentIn(g, p)
 		}
-		if p != nil && (t.calls[p.Kind] || t.news[p.Kind]) && p.Child("function") == lookup {
+		if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == lookup {
 			if id, ok := g.callOf[p]; ok {
 				return []ir.CallRef{{Func: g.f.ID, Call: id}}
 			}
@@ -416,13 +438,13 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	}
 	for _, n := range g.index().lookups {
 		switch {
-		case t.subscripts[n.Kind]:
+		case t.subscripts.has(n):
 			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) {
 				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
 			}
-		case t.calls[n.Kind]:
+		case t.calls.has(n):
 			fn := strip(n.Child("function"))
-			if fn == nil || !t.members[fn.Kind] || mentions(m, fn.Child("object"), elems) {
+			if fn == nil || !t.members.has(fn) || mentions(m, fn.Child("object"), elems) {
 				continue
 			}
 			meth := m.text(fn.Child(t.memberProp))
@@ -447,7 +469,7 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	// if tool.name == name: tool(...)
 	for _, ci := range g.condsMentioning(union(elems, names)) {
 		c := g.conds[ci]
-		if !t.ifs[c.stmt.Kind] {
+		if !t.ifs.has(c.stmt) {
 			continue
 		}
 		l, r, op, ok := compareOps(m, c.expr)
@@ -466,10 +488,10 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 			continue
 		}
 		var refs []ir.CallRef
-		if t.members[other.Kind] {
+		if t.members.has(other) {
 			refs = callsOnIn(g, m.text(strip(other.Child("object"))), c.stmt.Child("consequence"))
 		}
-		if len(refs) == 0 && !t.stringKinds[other.Kind] {
+		if len(refs) == 0 && !t.stringKinds.has(other) {
 			continue
 		}
 		out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
@@ -561,7 +583,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 		for _, g := range sc {
 			for _, j := range g.index().appends {
 				fn := strip(g.callInfo[j].node.Child("function"))
-				if fn != nil && g.mod.t.members[fn.Kind] && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
+				if fn != nil && g.mod.t.members.has(fn) && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
 					vals[g.mod.text(strip(fn.Child("object")))] = true
 				}
 			}
@@ -586,9 +608,9 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 		return
 	}
 	eachNode(m.t, args, func(n *syntax.Node) bool {
-		if m.t.idents[n.Kind] || m.t.members[n.Kind] {
+		if m.t.idents.has(n) || m.t.members.has(n) {
 			inputs[m.text(n)] = true
-			return !m.t.members[n.Kind]
+			return !m.t.members.has(n)
 		}
 		return true
 	})
@@ -602,9 +624,9 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 		a := fs.assigns[ai]
 		if len(a.lhs) == 1 && inputs[a.lhs[0]] && a.rhs != nil {
 			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
-				if m.t.members[n.Kind] || m.t.idents[n.Kind] {
+				if m.t.members.has(n) || m.t.idents.has(n) {
 					inputs[m.text(n)] = true
-					if m.t.members[n.Kind] {
+					if m.t.members.has(n) {
 						inputs[m.text(strip(n.Child("object")))] = true
 					}
 				}
@@ -622,7 +644,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 			gci := g.callInfo[j]
 			c := &g.f.Calls[j]
 			fn := strip(gci.node.Child("function"))
-			if fn == nil || !gm.t.members[fn.Kind] {
+			if fn == nil || !gm.t.members.has(fn) {
 				continue
 			}
 			recv := gm.text(strip(fn.Child("object")))
@@ -672,15 +694,15 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 	}
 	t := m.t
 	switch {
-	case t.idents[n.Kind] || n.Kind == "this":
+	case t.idents.has(n) || n.Kind == "this":
 		return vars[m.text(n)]
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		return vars[m.text(n)] || derives(m, n.Child("object"), vars, depth+1)
-	case t.subscripts[n.Kind]:
+	case t.subscripts.has(n):
 		return vars[m.text(n)] || derives(m, n.Child(t.subObj), vars, depth+1)
-	case t.calls[n.Kind]:
+	case t.calls.has(n):
 		fn := unAwait(m, n.Child("function"))
-		if fn != nil && t.members[fn.Kind] && derives(m, fn.Child("object"), vars, depth+1) {
+		if fn != nil && t.members.has(fn) && derives(m, fn.Child("object"), vars, depth+1) {
 			return true
 		}
 		args := n.Child("arguments")
@@ -700,7 +722,7 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 				continue
 			}
 			switch {
-			case t.members[a.Kind] || t.subscripts[a.Kind]:
+			case t.members.has(a) || t.subscripts.has(a):
 				// f(response.tool_calls): a part of the value, converted
 			case a.Kind == "object" || a.Kind == "array" || a.Kind == "dictionary" || a.Kind == "list":
 				// createMessage({ content: assembler.blocks() }): the parts, wrapped (a bare
@@ -717,9 +739,9 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 			}
 		}
 		return false
-	case t.calls[n.Kind] || t.news[n.Kind]:
+	case t.calls.has(n) || t.news.has(n):
 		return false
-	case t.lambdas[n.Kind] || t.funcs[n.Kind]:
+	case t.lambdas.has(n) || t.funcs.has(n):
 		return false
 	case n.Kind == "binary_operator" || n.Kind == "unary_operator":
 		return false // arithmetic makes a new number (a size, a ratio), not a part of the value
@@ -774,7 +796,7 @@ func (g *fnState) index() *fnIndex {
 	add := func(into map[string][]int, i int, n *syntax.Node) {
 		var last string
 		eachNode(m.t, n, func(c *syntax.Node) bool {
-			if m.t.idents[c.Kind] || m.t.members[c.Kind] || c.Kind == "this" {
+			if m.t.idents.has(c) || m.t.members.has(c) || c.Kind == "this" {
 				txt := m.text(c)
 				if txt != last {
 					if l := into[txt]; len(l) == 0 || l[len(l)-1] != i {
@@ -821,7 +843,7 @@ func (g *fnState) index() *fnIndex {
 		}
 	}
 	eachNode(m.t, g.body, func(n *syntax.Node) bool {
-		if m.t.subscripts[n.Kind] {
+		if m.t.subscripts.has(n) {
 			x.lookups = append(x.lookups, n)
 		}
 		return true
@@ -866,7 +888,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		for _, a := range g.assigns {
 			if a.iter && a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
 				for _, n := range a.lhs {
-					if elems[n] {
+					if elems[n] && !res[n] {
 						streamElem[n] = true
 					}
 				}
@@ -883,7 +905,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			for _, g := range sc {
 				for _, j := range g.index().appends {
 					fn := strip(g.callInfo[j].node.Child("function"))
-					if fn == nil || !g.mod.t.members[fn.Kind] || !mentions(g.mod, g.callInfo[j].node.Child("arguments"), one) {
+					if fn == nil || !g.mod.t.members.has(fn) || !mentions(g.mod, g.callInfo[j].node.Child("arguments"), one) {
 						continue
 					}
 					if acc := g.mod.text(strip(fn.Child("object"))); !res[acc] && !elems[acc] {
@@ -923,7 +945,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			for _, j := range g.index().each {
 				gc := g.callInfo[j]
 				recv := strip(unAwait(m, gc.node.Child("function")))
-				if recv == nil || !m.t.members[recv.Kind] || !derives(m, recv.Child("object"), one, 0) {
+				if recv == nil || !m.t.members.has(recv) || !derives(m, recv.Child("object"), one, 0) {
 					continue
 				}
 				for _, kid := range g.f.Calls[j].ArgFuncs {
@@ -1298,7 +1320,7 @@ func finalWord(s string) bool {
 func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) bool {
 	m := g.mod
 	n := strip(expr)
-	if n == nil || !m.t.calls[n.Kind] {
+	if n == nil || !m.t.calls.has(n) {
 		return false
 	}
 	id, ok := g.callOf[n]
@@ -1351,10 +1373,10 @@ func derivesPart(m *module, n *syntax.Node, vars map[string]bool, depth int) boo
 		return false
 	}
 	t := m.t
-	if (t.members[n.Kind] || t.subscripts[n.Kind] || t.calls[n.Kind]) && derives(m, n, vars, depth+1) {
+	if (t.members.has(n) || t.subscripts.has(n) || t.calls.has(n)) && derives(m, n, vars, depth+1) {
 		return true
 	}
-	if t.lambdas[n.Kind] || t.funcs[n.Kind] {
+	if t.lambdas.has(n) || t.funcs.has(n) {
 		return false
 	}
 	for _, c := range n.Children {

@@ -16,11 +16,17 @@ type table struct {
 	funcs, classes, whiles, dos, cfors, foreachs, calls, news, members, subscripts, ifs,
 	returns, raises, yields, awaits, assigns, augAssigns, updates, declarators, compares,
 	nots, bools, idents, stringKinds, numbers, literals, tries, catches, breaks, blocks,
-	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues set
+	ternaries, comprehensions, lambdas, seqs, spreads, keywordArgs, fieldDefs, continues kinds
+	// objects are the object/dictionary literals, pairs their key: value members
+	objects, pairs kinds
+	// exprStmts are the statements made of one expression (a call whose value is dropped)
+	exprStmts kinds
 	// cases are the arms of a switch or match; caseValue names the field of the value or
-	// pattern an arm matches
-	cases     set
-	caseValue string
+	// pattern an arm matches, or casePatterns the kinds of its patterns when they have no
+	// field (Python's case_clause)
+	cases        kinds
+	caseValue    string
+	casePatterns kinds
 	// detaches are the methods that hand a promise to a continuation: a call of an async
 	// function chained to one and never awaited runs beside its caller
 	detaches set
@@ -42,6 +48,31 @@ type table struct {
 
 type set map[string]bool
 
+// kinds is a set of node kinds, as a bit set over syntax.KindID: the lowering tests every
+// node against these, so a test is an index, not a string hash.
+type kinds []uint64
+
+func mkKinds(xs ...string) kinds {
+	var k kinds
+	for _, x := range xs {
+		id := int(syntax.KindID(x))
+		for len(k) <= id>>6 {
+			k = append(k, 0)
+		}
+		k[id>>6] |= 1 << (id & 63)
+	}
+	return k
+}
+
+// has reports whether n (nil: no) is of one of the kinds.
+func (k kinds) has(n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	w := int(n.KindID >> 6)
+	return w < len(k) && k[w]&(1<<(n.KindID&63)) != 0
+}
+
 func mk(xs ...string) set {
 	s := set{}
 	for _, x := range xs {
@@ -52,46 +83,49 @@ func mk(xs ...string) set {
 
 var python = &table{
 	lang: "python", self: "self",
-	funcs: mk("function_definition"), lambdas: mk("lambda"), classes: mk("class_definition"),
-	whiles: mk("while_statement"), dos: mk(), cfors: mk(), foreachs: mk("for_statement"),
-	calls: mk("call"), news: mk(), members: mk("attribute"), subscripts: mk("subscript"),
-	ifs: mk("if_statement", "elif_clause"), returns: mk("return_statement"), raises: mk("raise_statement"),
-	yields: mk("yield"), awaits: mk("await"), assigns: mk("assignment"), augAssigns: mk("augmented_assignment"),
-	updates: mk(), declarators: mk(), compares: mk("comparison_operator"), nots: mk("not_operator"),
-	bools: mk("boolean_operator"), idents: mk("identifier"), stringKinds: mk("string", "concatenated_string"),
-	numbers: mk("integer", "float"), literals: mk("true", "false", "none"), tries: mk("try_statement"),
-	catches: mk("except_clause", "except_group_clause"), breaks: mk("break_statement"), blocks: mk("block"),
-	continues: mk("continue_statement"),
-	ternaries: mk("conditional_expression"), comprehensions: mk("for_in_clause"), seqs: mk(),
-	spreads: mk("list_splat", "dictionary_splat"), keywordArgs: mk("keyword_argument"), fieldDefs: mk(),
+	funcs: mkKinds("function_definition"), lambdas: mkKinds("lambda"), classes: mkKinds("class_definition"),
+	whiles: mkKinds("while_statement"), dos: mkKinds(), cfors: mkKinds(), foreachs: mkKinds("for_statement"),
+	calls: mkKinds("call"), news: mkKinds(), members: mkKinds("attribute"), subscripts: mkKinds("subscript"),
+	ifs: mkKinds("if_statement", "elif_clause"), returns: mkKinds("return_statement"), raises: mkKinds("raise_statement"),
+	yields: mkKinds("yield"), awaits: mkKinds("await"), assigns: mkKinds("assignment"), augAssigns: mkKinds("augmented_assignment"),
+	updates: mkKinds(), declarators: mkKinds(), compares: mkKinds("comparison_operator"), nots: mkKinds("not_operator"),
+	bools: mkKinds("boolean_operator"), idents: mkKinds("identifier"), stringKinds: mkKinds("string", "concatenated_string"),
+	numbers: mkKinds("integer", "float"), literals: mkKinds("true", "false", "none"), tries: mkKinds("try_statement"),
+	catches: mkKinds("except_clause", "except_group_clause"), breaks: mkKinds("break_statement"), blocks: mkKinds("block"),
+	continues: mkKinds("continue_statement"),
+	ternaries: mkKinds("conditional_expression"), comprehensions: mkKinds("for_in_clause"), seqs: mkKinds(),
+	spreads: mkKinds("list_splat", "dictionary_splat"), keywordArgs: mkKinds("keyword_argument"), fieldDefs: mkKinds(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
-	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mk(), caseValue: "",
+	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds("case_clause"), caseValue: "",
+	casePatterns: mkKinds("case_pattern"),
+	objects:      mkKinds("dictionary"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
 }
 
 var typescript = &table{
 	lang: "typescript", self: "this",
-	funcs: mk("function_declaration", "generator_function_declaration", "function_expression", "generator_function",
+	funcs: mkKinds("function_declaration", "generator_function_declaration", "function_expression", "generator_function",
 		"method_definition", "function"),
-	lambdas: mk("arrow_function"), classes: mk("class_declaration", "class", "abstract_class_declaration"),
-	whiles: mk("while_statement"), dos: mk("do_statement"), cfors: mk("for_statement"), foreachs: mk("for_in_statement"),
-	calls: mk("call_expression"), news: mk("new_expression"), members: mk("member_expression"),
-	subscripts: mk("subscript_expression"), ifs: mk("if_statement"), returns: mk("return_statement"),
-	raises: mk("throw_statement"), yields: mk("yield_expression"), awaits: mk("await_expression"),
-	assigns: mk("assignment_expression"), augAssigns: mk("augmented_assignment_expression"),
-	updates: mk("update_expression"), declarators: mk("variable_declarator"), compares: mk("binary_expression"),
-	nots: mk("unary_expression"), bools: mk(), idents: mk("identifier", "property_identifier",
+	lambdas: mkKinds("arrow_function"), classes: mkKinds("class_declaration", "class", "abstract_class_declaration"),
+	whiles: mkKinds("while_statement"), dos: mkKinds("do_statement"), cfors: mkKinds("for_statement"), foreachs: mkKinds("for_in_statement"),
+	calls: mkKinds("call_expression"), news: mkKinds("new_expression"), members: mkKinds("member_expression"),
+	subscripts: mkKinds("subscript_expression"), ifs: mkKinds("if_statement"), returns: mkKinds("return_statement"),
+	raises: mkKinds("throw_statement"), yields: mkKinds("yield_expression"), awaits: mkKinds("await_expression"),
+	assigns: mkKinds("assignment_expression"), augAssigns: mkKinds("augmented_assignment_expression"),
+	updates: mkKinds("update_expression"), declarators: mkKinds("variable_declarator"), compares: mkKinds("binary_expression"),
+	nots: mkKinds("unary_expression"), bools: mkKinds(), idents: mkKinds("identifier", "property_identifier",
 		"shorthand_property_identifier", "shorthand_property_identifier_pattern", "private_property_identifier"),
-	stringKinds: mk("string", "template_string"), numbers: mk("number"), literals: mk("true", "false", "null", "undefined"),
-	tries: mk("try_statement"), catches: mk("catch_clause"), breaks: mk("break_statement"), continues: mk("continue_statement"),
-	blocks: mk("statement_block"), ternaries: mk("ternary_expression"), comprehensions: mk(),
-	seqs: mk("sequence_expression"), spreads: mk("spread_element"), keywordArgs: mk(),
-	fieldDefs:  mk("public_field_definition", "field_definition"),
+	stringKinds: mkKinds("string", "template_string"), numbers: mkKinds("number"), literals: mkKinds("true", "false", "null", "undefined"),
+	tries: mkKinds("try_statement"), catches: mkKinds("catch_clause"), breaks: mkKinds("break_statement"), continues: mkKinds("continue_statement"),
+	blocks: mkKinds("statement_block"), ternaries: mkKinds("ternary_expression"), comprehensions: mkKinds(),
+	seqs: mkKinds("sequence_expression"), spreads: mkKinds("spread_element"), keywordArgs: mkKinds(),
+	fieldDefs:  mkKinds("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
-	cases: mk("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
+	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
+	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()
@@ -124,10 +158,23 @@ var (
 	// ambient context a nested run joins): getCurrentTraceContext, get_current_trace,
 	// getCurrentRunTree; its group names the layer read. (A current span parents spans, not runs.)
 	parentRead = regexp.MustCompile(`(?i)^get_?current_?((?:trace|run_?tree|run)(?:_?context)?)$`)
+	// runStartHook matches the hooks a run reports its start to (a tracer's or callback
+	// manager's on_chain_start, handleChainStart, on_run_start): handed the run's id when
+	// the caller has one, the hook mints it otherwise; runIDArg matches that argument.
+	runStartHook = regexp.MustCompile(`(?i)^(on|handle)_?[a-z_]*start$`)
+	runIDArg     = regexp.MustCompile(`(?i)^(run_?id|\w*\.run_?id)$`)
 	// cancelCalls check cancellation (they raise or return when cancelled).
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",
 		"ensure_not_cancelled", "check_interrupt", "checkpoint", "is_cancelled", "isCancelled", "cancelled")
+	// throwingChecks are the cancellation checks that raise when cancelled (their call is a
+	// way out of the function, not a test it branches on).
+	throwingChecks = mk("throwIfAborted", "throwIfCancelled", "raise_if_cancelled", "raise_if_canceled",
+		"throw_if_cancelled", "throw_if_canceled", "ensure_not_cancelled")
+	// stateKeys are the discriminator fields of a state or result object (turnEnds = {kind:
+	// 'completed'}, {"status": "interrupted"}): its value says how the function ended.
+	stateKeys = mk("kind", "type", "status", "state", "outcome", "reason", "stop_reason", "stopReason",
+		"finish_reason", "finishReason")
 	// ignoredCallees are calls that never run a tool (logging, formatting, conversion).
 	ignoredCallees = mk("print", "str", "repr", "len", "isinstance", "int", "float", "bool", "format", "String",
 		"Number", "Boolean", "JSON.stringify", "JSON.parse", "json.dumps", "json.loads", "dict", "list", "tuple",

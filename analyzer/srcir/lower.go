@@ -60,7 +60,7 @@ func (b *builder) lower(fs *fnState) {
 		byNode[k.node] = k
 	}
 	fs.kidsByNode = byNode
-	if fs.mod.t.lambdas[fs.node.Kind] && !fs.mod.t.blocks[fs.body.Kind] {
+	if fs.mod.t.lambdas.has(fs.node) && !fs.mod.t.blocks.has(fs.body) {
 		// an expression-bodied arrow function or lambda: an implicit return of the expression
 		b.walk(fs, fs.body, walkState{top: true})
 		fs.exprBody = true
@@ -88,7 +88,7 @@ func (b *builder) collectedTasks(fs *fnState) {
 	}
 	for _, ci := range fs.callInfo {
 		fn := strip(ci.node.Child("function"))
-		if fn == nil || !m.t.members[fn.Kind] || !appendMeths[m.text(fn.Child(m.t.memberProp))] {
+		if fn == nil || !m.t.members.has(fn) || !appendMeths[m.text(fn.Child(m.t.memberProp))] {
 			continue
 		}
 		coll := m.text(strip(fn.Child("object")))
@@ -117,7 +117,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		return
 	}
 	switch {
-	case t.funcs[n.Kind] || t.lambdas[n.Kind]:
+	case t.funcs.has(n) || t.lambdas.has(n):
 		if k := fs.kidsByNode[n]; k != nil {
 			k.f.ParentLoops = append([]int{}, st.loops...)
 			if st.conc != "" {
@@ -125,9 +125,9 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			}
 		}
 		return
-	case t.classes[n.Kind]:
+	case t.classes.has(n):
 		return
-	case t.whiles[n.Kind] || t.dos[n.Kind] || t.cfors[n.Kind]:
+	case t.whiles.has(n) || t.dos.has(n) || t.cfors.has(n):
 		id := b.addLoop(fs, n, ir.LoopFor, st)
 		fs.f.Loops[id].Retry = retryLoop(m, n)
 		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
@@ -149,7 +149,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			}
 		}
 		return
-	case t.foreachs[n.Kind]:
+	case t.foreachs.has(n):
 		right := n.Child("right")
 		kind := ir.LoopRangeList
 		if n.Has("async") || n.Has("await") {
@@ -178,13 +178,13 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			}
 		}
 		return
-	case t.comprehensions[n.Kind]:
+	case t.comprehensions.has(n):
 		fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: n.Child("right"), node: n, loops: st.loops, iter: true, loop: -1})
-	case (t.calls[n.Kind] || t.news[n.Kind]) && isAwaitCall(m, n):
+	case (t.calls.has(n) || t.news.has(n)) && isAwaitCall(m, n):
 		// JS grammars read "await (0, f)(x)" as a call of an identifier named await
 		b.walk(fs, n.Child("arguments"), st)
 		return
-	case t.calls[n.Kind] || t.news[n.Kind]:
+	case t.calls.has(n) || t.news.has(n):
 		ci := callInfo{node: n, loops: st.loops, top: st.top, conc: st.conc, start: n.Start}
 		fs.callInfo = append(fs.callInfo, ci)
 		callee := calleeText(m, n)
@@ -207,7 +207,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			}
 		}
 		return
-	case t.ifs[n.Kind]:
+	case t.ifs.has(n):
 		c := n.Child("condition")
 		fs.conds = append(fs.conds, cond{expr: c, stmt: n, loops: st.loops, top: st.top, loop: -1})
 		for _, ch := range n.Children {
@@ -218,7 +218,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			}
 		}
 		return
-	case t.ternaries[n.Kind]:
+	case t.ternaries.has(n):
 		var c *syntax.Node
 		if t.ternCond != "" {
 			c = n.Child(t.ternCond)
@@ -228,31 +228,31 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		if c != nil {
 			fs.conds = append(fs.conds, cond{expr: c, stmt: n, loops: st.loops, top: false, loop: -1})
 		}
-	case t.catches[n.Kind] || n.Kind == "match_statement" || n.Kind == "switch_statement" || n.Kind == "case_clause" ||
+	case t.catches.has(n) || n.Kind == "match_statement" || n.Kind == "switch_statement" || n.Kind == "case_clause" ||
 		n.Kind == "switch_case" || n.Kind == "else_clause":
 		for _, ch := range n.Children {
 			b.walk(fs, ch, walkState{loops: st.loops, conc: st.conc})
 		}
 		return
-	case t.returns[n.Kind] || t.raises[n.Kind]:
+	case t.returns.has(n) || t.raises.has(n):
 		fs.retNodes = append(fs.retNodes, n)
 		fs.retLoops = append(fs.retLoops, st.loops)
-	case t.assigns[n.Kind] || t.declarators[n.Kind]:
+	case t.assigns.has(n) || t.declarators.has(n):
 		l, r := n.Child("left"), n.Child("right")
-		if t.declarators[n.Kind] {
+		if t.declarators.has(n) {
 			l, r = n.Child("name"), n.Child("value")
 		}
 		if r != nil {
 			fs.assigns = append(fs.assigns, assign{lhs: names(m, l), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top})
 			if ln := strip(l); ln != nil && r != nil {
-				if rr := strip(r); (rr.Kind == "binary_expression" || rr.Kind == "boolean_operator") && m.text(rr.Child("left")) == m.text(ln) && strings.Contains("+", m.text(rr.Child("operator"))) && t.numbers[strip(rr.Child("right")).Kind] {
+				if rr := strip(r); (rr.Kind == "binary_expression" || rr.Kind == "boolean_operator") && m.text(rr.Child("left")) == m.text(ln) && strings.Contains("+", m.text(rr.Child("operator"))) && t.numbers.has(strip(rr.Child("right"))) {
 					fs.incs = append(fs.incs, inc{target: m.text(ln), node: n, loops: st.loops})
 				}
 			}
 		}
-	case t.augAssigns[n.Kind]:
+	case t.augAssigns.has(n):
 		op := m.text(n.Child("operator"))
-		if (op == "+=" || op == "-=") && n.Child("right") != nil && t.numbers[strip(n.Child("right")).Kind] {
+		if (op == "+=" || op == "-=") && n.Child("right") != nil && t.numbers.has(strip(n.Child("right"))) {
 			fs.incs = append(fs.incs, inc{target: m.text(n.Child("left")), node: n, loops: st.loops})
 		} else if r := n.Child("right"); r != nil {
 			fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top, aug: true})
@@ -267,7 +267,7 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 				}
 			}
 		}
-	case t.updates[n.Kind]:
+	case t.updates.has(n):
 		fs.incs = append(fs.incs, inc{target: m.text(n.Child("argument")), node: n, loops: st.loops})
 	}
 	for _, ch := range n.Children {
@@ -377,13 +377,13 @@ func mentions(m *module, n *syntax.Node, vars map[string]bool) bool {
 		if found || x == nil {
 			return
 		}
-		if m.t.idents[x.Kind] || m.t.members[x.Kind] || x.Kind == "this" || x.Kind == "subscript" || x.Kind == "subscript_expression" {
+		if m.t.idents.has(x) || m.t.members.has(x) || x.Kind == "this" || x.Kind == "subscript" || x.Kind == "subscript_expression" {
 			txt := m.text(x)
 			if vars[txt] {
 				found = true
 				return
 			}
-			if m.t.members[x.Kind] || x.Kind == "subscript" || x.Kind == "subscript_expression" {
+			if m.t.members.has(x) || x.Kind == "subscript" || x.Kind == "subscript_expression" {
 				for p := txt; ; {
 					i := strings.LastIndexAny(p, ".[")
 					if i <= 0 {
@@ -424,11 +424,11 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 		switch {
 		case n == nil:
 			return false
-		case t.returns[n.Kind] || t.raises[n.Kind] || t.breaks[n.Kind]:
+		case t.returns.has(n) || t.raises.has(n) || t.breaks.has(n):
 			return true
-		case t.blocks[n.Kind]:
+		case t.blocks.has(n):
 			return leaves(lastStmt(n))
-		case t.tries[n.Kind]:
+		case t.tries.has(n):
 			return leaves(n.Child("body"))
 		}
 		return false
@@ -443,19 +443,19 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 			return
 		}
 		switch {
-		case t.continues[n.Kind]:
+		case t.continues.has(n):
 			ok = fail
 			return
-		case t.funcs[n.Kind] || t.lambdas[n.Kind] || t.classes[n.Kind] || t.whiles[n.Kind] || t.dos[n.Kind] ||
-			t.cfors[n.Kind] || t.foreachs[n.Kind]:
+		case t.funcs.has(n) || t.lambdas.has(n) || t.classes.has(n) || t.whiles.has(n) || t.dos.has(n) ||
+			t.cfors.has(n) || t.foreachs.has(n):
 			return
-		case t.catches[n.Kind]:
+		case t.catches.has(n):
 			fail = true
-		case t.ifs[n.Kind]:
+		case t.ifs.has(n):
 			if failureWords.MatchString(m.text(n.Child("condition"))) {
 				fail = true
 			}
-		case t.blocks[n.Kind] && raisesIn(t, n):
+		case t.blocks.has(n) && raisesIn(t, n):
 			fail = true
 		}
 		for _, c := range n.Children {

@@ -155,9 +155,7 @@ func strip(n *syntax.Node) *syntax.Node {
 
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
-	for _, m := range b.order {
-		_ = m
-	}
+	b.reexports()
 	for _, k := range b.sortedClasses() {
 		for _, base := range k.bases {
 			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k {
@@ -175,6 +173,32 @@ func (b *builder) linkClasses() {
 				if am := anc.methods[name]; am != nil {
 					fs.f.Implements = append(fs.f.Implements, am.f.Key)
 				}
+			}
+		}
+	}
+}
+
+// reexports marks the classes and functions of a private Python module (_assistant_agent)
+// that a public module imports under a public name (a package's __init__: from
+// ._assistant_agent import AssistantAgent) as exported: users reach them by that name.
+func (b *builder) reexports() {
+	for _, m := range b.order {
+		if m.t.lang != "python" || !b.moduleExports(m, "") {
+			continue
+		}
+		for _, s := range sortedSyms(m) {
+			if s.kind != symImport || s.from == m.name {
+				continue
+			}
+			t := b.symTarget(m, s, 0)
+			switch {
+			case t.cls != nil && !t.cls.exported && exportedName(t.cls.name) && b.classes[t.cls.mod.name+"."+t.cls.name] == t.cls:
+				t.cls.exported = true
+				for name, fs := range t.cls.methods {
+					fs.f.Exported = exportedName(name)
+				}
+			case len(t.fns) == 1 && t.fns[0].parent == nil && t.fns[0].cls == nil && exportedName(t.fns[0].name):
+				t.fns[0].f.Exported = true
 			}
 		}
 	}
@@ -332,16 +356,16 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 	}
 	m, t := fs.mod, fs.mod.t
 	switch {
-	case t.idents[n.Kind]:
+	case t.idents.has(n):
 		return b.resolveName(fs, m.text(n))
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		obj, prop := strip(n.Child("object")), m.text(n.Child(t.memberProp))
 		ot := m.text(obj)
 		cls := enclosingClass(fs)
 		if t.invokes[prop] && obj != nil {
 			// fn.call(this, x): runs fn; compiled this.#send(x) is
 			// __classPrivateFieldGet(this, _X_instances, "m", _X_send).call(this, x)
-			if t.calls[obj.Kind] && t.privateGets[lastSeg(m.text(strip(obj.Child("function"))))] {
+			if t.calls.has(obj) && t.privateGets[lastSeg(m.text(strip(obj.Child("function"))))] {
 				if a := obj.Child(t.callArgs); a != nil && len(a.NamedChildren()) == 4 {
 					return b.resolveExpr(fs, a.NamedChildren()[3], depth+1)
 				}
@@ -561,7 +585,7 @@ func (b *builder) valueType(fs *fnState, m *module, v *syntax.Node) typeRef {
 					out.ext = strings.Join(append([]string{t.key}, parts[1:]...), ".")
 				}
 			}
-		case m.t.idents[r.Kind] && fs != nil && fs.params[m.text(r)]:
+		case m.t.idents.has(r) && fs != nil && fs.params[m.text(r)]:
 			tr := b.typeOf(m, fs.paramTypes[m.text(r)])
 			out.cls = append(out.cls, tr.cls...)
 			if out.ext == "" {

@@ -146,6 +146,9 @@ const (
 )
 
 // cParsers pools C parsers per language (a parser is not safe for concurrent use).
+// errorKind is the KindID of the ERROR nodes the copy makes.
+var errorKind = KindID("ERROR")
+
 var cParsers sync.Map // Lang -> *sync.Pool of *C.TSParser
 
 // flatParse parses src with the grammar and returns the kept nodes in preorder.
@@ -219,10 +222,10 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 		id := int(r.sym)
 		out.Start, out.End = start, int(r.end)
 		if id < len(g.kinds) {
-			out.Kind, out.Named = g.kinds[id], g.named[id]
+			out.Kind, out.KindID, out.Named = g.kinds[id], g.ids[id], g.named[id]
 		}
 		if id == 65535 { // ts_builtin_sym_error
-			out.Kind, out.Named, out.Error = "ERROR", true, true
+			out.Kind, out.KindID, out.Named, out.Error = "ERROR", errorKind, true, true
 		}
 		if fid := int(r.field); fid > 0 && fid < len(g.fields) {
 			out.Field = g.fields[fid]

@@ -20,6 +20,7 @@ const Available = true
 type grammar struct {
 	ptr   unsafe.Pointer // the C TSLanguage
 	kinds []string       // by kind id
+	ids   []uint16       // KindID of each kind, by kind id
 	named []bool         // by kind id
 	// keep marks the anonymous kinds copied even without a field (keywords the readers
 	// test for: async, await, the generator star); other anonymous tokens (punctuation,
@@ -57,6 +58,7 @@ func loadGrammars() {
 		g := &grammar{ptr: ptr}
 		for i := uint32(0); i < p.NodeKindCount(); i++ {
 			g.kinds = append(g.kinds, p.NodeKindForId(uint16(i)))
+			g.ids = append(g.ids, KindID(g.kinds[len(g.kinds)-1]))
 			g.named = append(g.named, p.NodeKindIsNamed(uint16(i)))
 			k := g.kinds[len(g.kinds)-1]
 			g.keep = append(g.keep, k == "async" || k == "await" || k == "*")

@@ -8,7 +8,28 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 )
+
+// kindReg numbers node kinds across grammars (0 is "", the kind of synthetic nodes).
+var kindReg = struct {
+	sync.Mutex
+	ids map[string]uint16
+}{ids: map[string]uint16{"": 0}}
+
+// KindID returns the process-wide number of a node kind (Node.KindID), assigning the next
+// one to a kind not seen yet. Grammars have a few hundred kinds each; past 65535 distinct
+// kinds every new one shares the last number.
+func KindID(kind string) uint16 {
+	kindReg.Lock()
+	defer kindReg.Unlock()
+	if id, ok := kindReg.ids[kind]; ok {
+		return id
+	}
+	id := uint16(min(len(kindReg.ids), 65535))
+	kindReg.ids[kind] = id
+	return id
+}
 
 // Node is one node of a concrete syntax tree. Anonymous tokens (punctuation, keywords) are
 // kept only when they have a field name (operators) or are one of the keywords readers test
@@ -18,6 +39,9 @@ type Node struct {
 	Kind string
 	// Field is the field name this node has in its parent ("body", "condition"), "" if none.
 	Field string
+	// KindID is Kind's process-wide number (KindID(Kind)): readers test node kinds against
+	// sets of kinds by number instead of hashing the string (0 is the empty kind).
+	KindID uint16
 	// Named is false for anonymous tokens (punctuation, keywords).
 	Named bool
 	// Error marks an ERROR node (an unparsed region); Missing a node the parser inserted.

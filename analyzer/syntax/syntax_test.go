@@ -141,3 +141,47 @@ func TestParseTreeShape(t *testing.T) {
 		}
 	}
 }
+
+// TestKindIDs: every copied node carries its kind's process-wide number, the same for the
+// same kind in every grammar and file, distinct for distinct kinds; synthetic nodes have 0.
+func TestKindIDs(t *testing.T) {
+	ids := map[string]uint16{}
+	kinds := map[uint16]string{}
+	for _, tc := range []struct {
+		lang Lang
+		src  string
+	}{
+		{Python, "def f(x):\n    return g(x)\n"},
+		{TypeScript, "function f(x: number) { return g(x); }\n"},
+		{JavaScript, "function f(x) { return g(x) }\n"},
+		{Python, "while True:\n    f()\n"},
+	} {
+		tr, err := Parse("x", tc.lang, []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			if n.KindID != KindID(n.Kind) {
+				t.Errorf("%s: KindID %d, want %d", n.Kind, n.KindID, KindID(n.Kind))
+			}
+			if id, ok := ids[n.Kind]; ok && id != n.KindID {
+				t.Errorf("%s: ids %d and %d", n.Kind, id, n.KindID)
+			}
+			if k, ok := kinds[n.KindID]; ok && k != n.Kind {
+				t.Errorf("kinds %s and %s share %d", k, n.Kind, n.KindID)
+			}
+			ids[n.Kind], kinds[n.KindID] = n.KindID, n.Kind
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+		walk(tr.Root)
+	}
+	if KindID("") != 0 || (&Node{}).KindID != 0 {
+		t.Error("the empty kind is not 0")
+	}
+	if ids["call"] == 0 || ids["call_expression"] == 0 || ids["call"] == ids["call_expression"] {
+		t.Errorf("ids %v", ids)
+	}
+}

@@ -228,12 +228,11 @@ func (e *runExec) next() (func(), bool, error) {
 
 // endRun writes run/end for a run-ending cause.
 func (e *runExec) endRun(cause model.StopReason, cerr *model.ErrorInfo) (func(), bool, error) {
-	status := model.StatusFailed
+	// One write per terminal status, so that each status has its own code site (attrs.code.site).
 	if cause == model.StopCancelled {
-		status = model.StatusCancelled
+		return nil, true, e.write(&model.Event{Type: model.RunEnd, Status: model.StatusCancelled, StopReason: cause, Error: cerr, Cause: causeNames[cause]})
 	}
-	err := e.write(&model.Event{Type: model.RunEnd, Status: status, StopReason: cause, Error: cerr, Cause: causeNames[cause]})
-	return nil, true, err
+	return nil, true, e.write(&model.Event{Type: model.RunEnd, Status: model.StatusFailed, StopReason: cause, Error: cerr, Cause: causeNames[cause]})
 }
 
 // closeTurn ends the open step (reconciling calls a crash left open) and then the turn, for a

@@ -171,6 +171,9 @@ func (rt *Runtime) append(ev *model.Event) (model.Event, error) {
 		ts = rt.lastTS // timestamps never go backwards along seq
 	}
 	ev.TS = ts
+	if codeSiteTypes[ev.Type] {
+		recordCodeSite(ev)
+	}
 	back, err := rt.log.Append(ev)
 	if err != nil {
 		rt.crashLocked()
@@ -281,12 +284,12 @@ func (rt *Runtime) Start(agent *Agent, spec RunSpec) (*RunHandle, error) {
 	id := rt.newID("run")
 	// The input is durable in the same record that makes the run resumable (attrs.input): a
 	// crash before the user message is written cannot leave a run without its input.
-	q := &model.Event{Type: model.RunQueued, RunID: id, ParentRunID: spec.ParentRunID, Attempt: spec.Attempt,
-		Kind: spec.Kind, Name: agent.Name, AgentVersion: agent.Version, Attrs: map[string]any{attrInput: spec.Input}}
+	attrs := map[string]any{attrInput: spec.Input}
 	if spec.parentCall != "" {
-		q.Attrs[attrParentCall] = spec.parentCall
+		attrs[attrParentCall] = spec.parentCall
 	}
-	if _, err := rt.append(q); err != nil {
+	if _, err := rt.append(&model.Event{Type: model.RunQueued, RunID: id, ParentRunID: spec.ParentRunID, Attempt: spec.Attempt,
+		Kind: spec.Kind, Name: agent.Name, AgentVersion: agent.Version, Attrs: attrs}); err != nil {
 		return nil, fmt.Errorf("queue run: %w", err)
 	}
 	if _, err := rt.append(inputMessage(id, spec.Input)); err != nil {

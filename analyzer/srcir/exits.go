@@ -1,0 +1,207 @@
+package srcir
+
+import (
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// Ways out of a function that are no return statement, and the state a function records on
+// its way out.
+
+// markRaises marks the functions every path of which raises (a throwError(e): never helper):
+// a call of one, as a statement, leaves its caller. Run once every function's returns are
+// recorded.
+func (b *builder) markRaises(fs *fnState) {
+	if fs.body == nil || fs.exprBody || fs.gen || len(fs.retNodes) == 0 || len(fs.f.Returns) != len(fs.retNodes) {
+		return // no statement at all, or the end of the body can be reached
+	}
+	for _, n := range fs.retNodes {
+		if !fs.mod.t.raises.has(n) {
+			return
+		}
+	}
+	fs.raises = true
+	for _, r := range fs.f.Returns {
+		fs.raiseVals = append(fs.raiseVals, *r.Err)
+	}
+}
+
+// raisingCalls records, as raises, the calls that always raise when they are a statement of
+// their own: a cancellation check that throws (signal.throwIfAborted()) and a call of a
+// function of the set every path of which raises (this.throwError(error)).
+func (b *builder) raisingCalls(fs *fnState) {
+	m := fs.mod
+	for i, ci := range fs.callInfo {
+		if i >= len(fs.f.Calls) {
+			break
+		}
+		c := &fs.f.Calls[i]
+		stmt := b.statementOf(fs, ci.node)
+		c.Dropped = stmt != nil
+		var err *ir.Value
+		switch {
+		case throwingChecks[c.Method]:
+			err = &ir.Value{Kind: ir.ValCtxErr, Text: c.Text, Call: -1}
+		case len(c.Targets) > 0 && b.allRaise(c.Targets):
+			err = b.raisedBy(fs, ci.node, c)
+		default:
+			continue
+		}
+		if stmt == nil {
+			continue
+		}
+		r := ir.Return{Pos: c.Pos, Source: c.Source, Text: clip(oneLine(m.text(stmt)), 100), Err: err,
+			InLoop: innermost(ci.loops), Raise: true}
+		b.reach(fs, &r, ci.start)
+		r.State = b.stateOf(fs, stmt, nil)
+		fs.f.Returns = append(fs.f.Returns, r)
+	}
+}
+
+func (b *builder) allRaise(targets []int) bool {
+	for _, t := range targets {
+		if t < 0 || t >= len(b.funcs) || !b.funcs[t].raises {
+			return false
+		}
+	}
+	return true
+}
+
+// raisedBy classifies what a call of raising functions raises: what their raises agree on,
+// or, for a helper that raises the value it is handed (throwError(error)), the argument.
+func (b *builder) raisedBy(fs *fnState, call *syntax.Node, c *ir.Call) *ir.Value {
+	var kinds []ir.Value
+	for _, t := range c.Targets {
+		kinds = append(kinds, b.funcs[t].raiseVals...)
+	}
+	same := len(kinds) > 0
+	for _, k := range kinds {
+		same = same && k.Kind == kinds[0].Kind && k.Key == kinds[0].Key
+	}
+	switch {
+	case same && (kinds[0].Kind == ir.ValCtxErr || kinds[0].Kind == ir.ValSentinel):
+		return &ir.Value{Kind: kinds[0].Kind, Key: kinds[0].Key, Text: c.Text, Call: -1}
+	case same && kinds[0].Kind == ir.ValCall:
+		// raise param: the argument is what is raised
+		if args := call.Child(fs.mod.t.callArgs).NamedChildren(); len(args) == 1 {
+			v := b.raised(fs, args[0])
+			v.Call = -1
+			return v
+		}
+	}
+	return &ir.Value{Kind: ir.ValError, Text: c.Text, Call: -1}
+}
+
+// statementOf returns the expression statement that is call (possibly awaited), nil when
+// the call's value is used.
+func (b *builder) statementOf(fs *fnState, call *syntax.Node) *syntax.Node {
+	cur := call
+	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
+		switch {
+		case fs.mod.t.exprStmts.has(p):
+			if len(p.NamedChildren()) == 1 {
+				return p
+			}
+			return nil
+		case fs.mod.t.awaits.has(p) || p.Kind == "parenthesized_expression":
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// stateOf returns the discriminator of the state the statement stmt leaves with: of the
+// object literal it returns (e), else of one assigned by the simple statements just before
+// it in its block (turnEnds = {kind: 'aborted', ...}; throw error). A compound statement in
+// between (a branch that may assign another) ends the search.
+func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
+	m := fs.mod
+	if d := discriminator(m, strip(e)); d != "" {
+		return d
+	}
+	p := b.parentIn(fs, stmt)
+	if p == nil || !m.t.blocks.has(p) && p != fs.body {
+		return ""
+	}
+	kids := p.NamedChildren()
+	i := len(kids) - 1
+	for i >= 0 && kids[i] != stmt {
+		i--
+	}
+	for j := i - 1; j >= 0; j-- {
+		k := kids[j]
+		switch {
+		case k.Kind == "comment":
+			continue
+		case m.t.exprStmts.has(k):
+			if ks := k.NamedChildren(); len(ks) == 1 && (m.t.assigns.has(ks[0])) {
+				if d := discriminator(m, strip(ks[0].Child("right"))); d != "" {
+					return d
+				}
+			}
+		case k.Kind == "lexical_declaration" || k.Kind == "variable_declaration":
+			for _, d := range k.NamedChildren() {
+				if m.t.declarators.has(d) {
+					if s := discriminator(m, strip(d.Child("value"))); s != "" {
+						return s
+					}
+				}
+			}
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// discriminator returns the string value of n's discriminator field (stateKeys) when n is
+// an object or dictionary literal.
+func discriminator(m *module, n *syntax.Node) string {
+	if n == nil || !m.t.objects.has(n) {
+		return ""
+	}
+	for _, p := range n.NamedChildren() {
+		if !m.t.pairs.has(p) {
+			continue
+		}
+		k := strings.Trim(m.text(p.Child("key")), "\"'`")
+		v := strip(p.Child("value"))
+		if stateKeys[k] && v != nil && m.t.stringKinds.has(v) {
+			return strings.Trim(m.text(v), "\"'`")
+		}
+	}
+	return ""
+}
+
+// pauseVar reports whether the condition cond is a variable the function binds from a call
+// naming a pause (const {shouldReturn} = handleInterruptedOutcome(...); if (shouldReturn)).
+func (b *builder) pauseVar(fs *fnState, cond *syntax.Node) bool {
+	m := fs.mod
+	c := strip(cond)
+	if c == nil || !m.t.idents.has(c) {
+		return false
+	}
+	name := m.text(c)
+	for _, a := range fs.assigns {
+		if a.iter {
+			continue
+		}
+		bound := false
+		for _, l := range a.lhs {
+			bound = bound || l == name
+		}
+		if !bound {
+			continue
+		}
+		r := strip(a.rhs)
+		if r == nil || !m.t.calls.has(r) {
+			return false
+		}
+		callee := strings.ToLower(calleeText(m, r))
+		return containsAny(callee, pauseWords) && !strings.Contains(callee, "cancel")
+	}
+	return false
+}

@@ -1,0 +1,150 @@
+//go:build cgo
+
+package srcir
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+)
+
+// buildSrc builds one file named name (a .js/.ts file is in package "pkg") and fails on
+// diagnostics.
+func buildSrc(t *testing.T, name, src string) *ir.Program {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"pkg"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := BuildFiles([]string{path}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	return prog
+}
+
+// TestWrappedClasses: a class a compiler wraps in a function called in place (static
+// initializers: var X = (() => { class X {…} return X; })()) is the module's class, its
+// methods exported methods whose this-calls resolve; a class declared in a function has
+// methods of its own (keyed under the function), not anonymous closures.
+func TestWrappedClasses(t *testing.T) {
+	src := `"use strict";
+var Runner = /* @__PURE__ */ (() => {
+    class Runner {
+        constructor(model) { this.model = model; }
+        run() { return this.step(); }
+        step() { return this.model.create(); }
+    }
+    return Runner;
+})();
+exports.Runner = Runner;
+function outer() {
+    class Local {
+        go() { return this.help(); }
+        help() { return 2; }
+    }
+    return new Local().go();
+}
+exports.outer = outer;
+`
+	p := buildSrc(t, "m.js", src)
+	for _, tc := range []struct {
+		key, recv string
+		exported  bool
+		call      string
+		callee    string
+	}{
+		{"pkg/m.Runner.run", "Runner", true, "this.step(", "pkg/m.Runner.step"},
+		{"pkg/m.outer.Local.go", "Local", false, "this.help(", "pkg/m.outer.Local.help"},
+	} {
+		f := funcNamed(t, p, tc.key)
+		if f.Recv != tc.recv || f.Exported != tc.exported || f.Parent != -1 {
+			t.Errorf("%s: recv %q exported %v parent %d, want %q %v -1", tc.key, f.Recv, f.Exported, f.Parent, tc.recv, tc.exported)
+		}
+		if c := callText(t, f, tc.call); strings.Join(c.Keys, " ") != tc.callee || len(c.Targets) != 1 {
+			t.Errorf("%s: %s keys %v targets %v, want %s", tc.key, tc.call, c.Keys, c.Targets, tc.callee)
+		}
+	}
+}
+
+// TestAsyncGeneratorTurns: the model's reply yielded by an async generator of the set is the
+// result of the consumer's call of it (async for out in self._call(...)), tested, iterated
+// and dispatched there; a generator whose last statement re-yields another generator's items
+// ends with that generator's exits; a class of a private module that the package re-exports
+// is exported.
+func TestAsyncGeneratorTurns(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "pkg")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := `import asyncio
+
+
+class Agent:
+    def __init__(self, client, tools, max_iters: int = 3):
+        self._client = client
+        self._tools = tools
+        self._max_iters = max_iters
+
+    async def _call(self, messages):
+        async for chunk in self._client.stream(messages):
+            yield chunk
+        result = await self._client.create(messages)
+        yield result
+
+    async def _loop(self, messages, max_iters):
+        reply = None
+        for i in range(max_iters):
+            async for out in self._call(messages):
+                reply = out
+            yield reply
+            if not reply.tool_calls:
+                return
+            results = await asyncio.gather(*[self._run(c) for c in reply.tool_calls])
+            messages.append(results)
+
+    async def _run(self, call):
+        tool = self._tools[call.name]
+        return await tool.run(call.arguments)
+
+    async def stream(self, messages):
+        async for ev in self._loop(messages, self._max_iters):
+            yield ev
+`
+	for name, src := range map[string]string{"__init__.py": "from ._agent import Agent\n", "_agent.py": agent} {
+		if err := os.WriteFile(filepath.Join(pkg, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prog, diags, err := BuildFiles([]string{filepath.Join(pkg, "__init__.py"), filepath.Join(pkg, "_agent.py")}, pkg)
+	if err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	got := describe(res, filepath.Base)
+	for _, want := range []string{
+		fmt.Sprintf("entry _agent.Agent.stream _agent.py:%d", lineOf(agent, "async def stream")),
+		fmt.Sprintf("loop for _agent.Agent._loop line %d", lineOf(agent, "for i in range")),
+		fmt.Sprintf("bound max_iters default 3@_agent.py:%d", lineOf(agent, "max_iters: int = 3")),
+		fmt.Sprintf("model pkg._agent.Agent._call _agent.py:%d", lineOf(agent, "async for out in self._call")),
+		fmt.Sprintf("tool tool.run _agent.py:%d parallel=true", lineOf(agent, "tool.run(")),
+		fmt.Sprintf("exit completed goal_reached line %d", lineOf(agent, "                return\n")),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}

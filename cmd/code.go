@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
+	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/model/join"
+	"github.com/spf13/cobra"
+)
+
+// codeMap is the lifecycle map of --code PATHS with the index of their string literals.
+type codeMap struct {
+	paths []string
+	m     *model.Map
+	names *lifemap.Literals
+}
+
+// loadCodeMap maps the --code paths (Go packages, Python/TS/JS sources) once, printing the
+// mapper's warnings to errw.
+func loadCodeMap(paths []string, errw io.Writer) (*codeMap, error) {
+	m, warns, err := lifemap.MapArgs(paths, lifemap.Options{Deps: true})
+	if err != nil {
+		return nil, fmt.Errorf("--code: %w", err)
+	}
+	for _, w := range warns {
+		fmt.Fprintln(termsafe.NewWriter(errw), "lifeline: warning: "+w)
+	}
+	names, err := lifemap.IndexLiterals(paths, "")
+	if err != nil {
+		return nil, fmt.Errorf("--code: %w", err)
+	}
+	return &codeMap{paths: paths, m: m, names: names}, nil
+}
+
+// join joins a tree with the map.
+func (c *codeMap) join(t *model.Tree) *join.Result {
+	return join.Join(t, c.m, join.Options{Names: c.names})
+}
+
+// coverMap reads the --traces logs and marks in m what their runs took (join.Cover).
+func coverMap(cmd *cobra.Command, m *model.Map, traces []string) error {
+	files, err := inputFiles(cmd, traces, "")
+	if err != nil {
+		return err
+	}
+	// Each log is joined on its own: independent logs (two demo runs) may reuse ids, and
+	// merged they would read as one run.
+	for _, file := range files {
+		tree, _, readErr := readTree(cmd, []string{file}, "", false, cmd.ErrOrStderr())
+		if readErr != nil {
+			return &exitError{code: exitFailure, err: fmt.Errorf("--traces: %w", readErr)}
+		}
+		join.Cover(m, join.Join(tree, m, join.Options{}))
+	}
+	return nil
+}
