@@ -37,7 +37,7 @@ func (b *builder) returnsPart(fs *fnState) bool {
 	m, t := fs.mod, fs.mod.t
 	parts := 0
 	for _, n := range fs.retNodes {
-		if t.raises[n.Kind] {
+		if t.raises.has(n) {
 			return false
 		}
 		kids := n.NamedChildren()
@@ -64,7 +64,7 @@ func (b *builder) partOf(fs *fnState, n *syntax.Node, depth int) bool {
 	}
 	m, t := fs.mod, fs.mod.t
 	switch {
-	case n.Kind == "this" || t.idents[n.Kind]:
+	case n.Kind == "this" || t.idents.has(n):
 		name := m.text(n)
 		if name == t.self || fs.params[name] {
 			// a parameter reassigned to something else is judged by what it is assigned
@@ -90,7 +90,7 @@ func (b *builder) partOf(fs *fnState, n *syntax.Node, depth int) bool {
 			}
 		}
 		return found
-	case t.members[n.Kind]:
+	case t.members.has(n):
 		obj := n.Child("object")
 		if obj == nil {
 			if kids := n.NamedChildren(); len(kids) > 0 {
@@ -98,7 +98,7 @@ func (b *builder) partOf(fs *fnState, n *syntax.Node, depth int) bool {
 			}
 		}
 		return b.partOf(fs, obj, depth+1)
-	case t.subscripts[n.Kind]:
+	case t.subscripts.has(n):
 		return b.partOf(fs, n.Child(t.subObj), depth+1)
 	}
 	return false
