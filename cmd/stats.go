@@ -42,7 +42,7 @@ turns it off). Percentiles are exact up to 1024 runs a group, then from a DDSket
 Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline stats testdata/traces/otel-more
   lifeline stats --by model --format json testdata/traces/openai-agents
-  lifeline stats --by tool testdata/traces/langgraph testdata/traces/pi-agent-core
+  lifeline stats --by tool testdata/traces/pi-agent-core testdata/samples/openai-agents
   lifeline stats --format html -o stats.html testdata/traces/otel-more testdata/samples/deepseek-harness`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStats(cmd, args, f) },
