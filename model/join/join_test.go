@@ -132,3 +132,18 @@ func TestCover(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkJoin(b *testing.B) {
+	m := thinkMap(true, thinkExits...)
+	tr := &model.Tree{}
+	for i := range 10000 {
+		one := tree(model.StatusFailed, model.StopError, &model.ErrorInfo{Message: "think: max recursion depth reached"}, 6, "search", "get_time")
+		r := one.Sessions[0].Runs[0]
+		r.ID = "r" + string(rune('a'+i%26))
+		tr.Sessions = append(tr.Sessions, one.Sessions[0])
+	}
+	b.ResetTimer()
+	for range b.N {
+		Join(tr, m, Options{Names: names{"search": pos(1)}})
+	}
+}
