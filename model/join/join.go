@@ -227,11 +227,13 @@ type index struct {
 	// lits caches the literals of the code texts scored against runs.
 	lits map[string][]string
 	// picks caches call-site choices; loopSets the loops of each exit's entries.
-	picks      map[pickKey]*picked
-	exitCache  map[string]*ExitMatch
-	sources    map[string]string
-	boundCache map[boundKey]*BoundMatch
-	loopSets   map[string][]*loopRef
+	picks     map[pickKey]*picked
+	exitCache map[string]*ExitMatch
+	// endsOtherwise: some exit of the map ends a run otherwise than completed.
+	endsOtherwise bool
+	sources       map[string]string
+	boundCache    map[boundKey]*BoundMatch
+	loopSets      map[string][]*loopRef
 }
 
 // source records the source line of a matched site for Result.Sources.
@@ -252,7 +254,7 @@ func (ix *index) literalsOf(text string) []string {
 }
 
 func newIndex(m *model.Map) *index {
-	ix := &index{m: m, entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
+	ix := &index{m: m, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
 	exitAt := map[model.Position]*exitRef{}
 	loopAt := map[model.Position]*loopRef{}
 	idAt := map[model.Position]bool{}
@@ -397,7 +399,13 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 	}
 	if r.Status.Terminal() || r.Status == model.StatusWaiting {
 		if jr.Exit == nil {
-			finding(CheckStatusNoExit, model.SevWarning, model.Position{}, "the run ended "+statusWord(r.Status)+stopSuffix(r.StopReason)+" and no exit of the map produces that status (nor passes a callee's outcome on)")
+			// A map whose every exit completes knows no way out but success: the run's status
+			// says more about the map than about the code.
+			sev, why := model.SevWarning, ""
+			if !ix.endsOtherwise {
+				sev, why = model.SevInfo, "; every exit of the map completes, so the map is likely missing its failure and cancellation exits"
+			}
+			finding(CheckStatusNoExit, sev, model.Position{}, "the run ended "+statusWord(r.Status)+stopSuffix(r.StopReason)+" and no exit of the map produces that status (nor passes a callee's outcome on)"+why)
 		}
 	}
 	loops := ix.runLoops(jr.Exit)
@@ -409,8 +417,10 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 		for _, l := range loops {
 			checked = checked || l.loop.ChecksCancel
 		}
-		if !checked {
-			finding(CheckCancelUnchecked, model.SevWarning, loops[0].loop.Pos, "the run was cancelled, but no turn loop it can run checks cancellation between steps (the cancel came from a call that failed with the cancelled context, or from outside the loop)")
+		// A call that ended cancelled explains the cancellation: the cancelled context reached
+		// the model or the tool. Unexplained is a run cancelled with no call cancelled.
+		if !checked && !cancelledCall(r) {
+			finding(CheckCancelUnchecked, model.SevWarning, loops[0].loop.Pos, "the run was cancelled with no model or tool call cancelled, but no turn loop it can run checks cancellation between steps: something outside the loop ended it")
 		}
 	}
 	jr.Calls = ix.calls(r, loops, opts)
@@ -925,4 +935,41 @@ func squash(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// endsOtherwise reports whether some exit of m ends a run failed, cancelled or waiting, or
+// passes a callee's outcome on.
+func endsOtherwise(m *model.Map) bool {
+	for _, e := range m.Entries {
+		for _, x := range e.Exits {
+			switch x.Outcome {
+			case string(model.StatusCompleted), model.OutcomeStarted, model.OutcomeNotStarted:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cancelledCall reports whether a model or tool call of the run ended cancelled.
+func cancelledCall(r *model.Run) bool {
+	cancelled := func(o model.Outcome, e *model.ErrorInfo) bool {
+		return o == model.OutcomeCancelled || (e != nil && e.Kind == "cancelled")
+	}
+	for _, tu := range r.Turns {
+		for _, st := range tu.Steps {
+			for _, c := range st.ModelCalls {
+				if cancelled(c.Outcome, c.Error) {
+					return true
+				}
+			}
+			for _, c := range st.ToolCalls {
+				if cancelled(c.Outcome, c.Error) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
