@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ type checkFlags struct {
 	list        bool
 	explain     string
 	code        []string
+	filters     filterFlags
 }
 
 func newCheckCmd() *cobra.Command {
@@ -35,7 +37,8 @@ maps them onto the canonical model and checks invariants L1–L13 of the lifecyc
 Each finding names its invariant, the ids involved and the source record (file:line).
 A directory stands for the logs in it (the other files are named and skipped); with no FILE,
 check reads standard input unless it is a terminal. --list shows the invariants, --explain
-one of them.
+one of them. --run, --session, --status, --stop-reason, --since and --until keep the findings
+about the runs they select (and their sessions); every event is still checked.
 
 --code PATHS also joins each run with the lifecycle map of the code that ran it (see
 lifeline timeline --code) and reports what the map does not explain as findings of their own
@@ -49,6 +52,7 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
   lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
   cat run.jsonl | lifeline check
   lifeline check testdata/invariants
+  lifeline check --status failed,cancelled testdata/traces/otel-more
   lifeline check --list
   lifeline check --explain L7
   lifeline demo max-steps --log run.jsonl --force && lifeline check --code ./model/runtime run.jsonl`,
@@ -62,6 +66,7 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
 	c.Flags().BoolVar(&f.list, "list", false, "list the invariants and exit")
 	c.Flags().StringVar(&f.explain, "explain", "", "print what an invariant (L1…L13, C1) states and exit")
 	c.Flags().StringSliceVar(&f.code, "code", nil, "join each run with the lifecycle map of these Go packages or sources and report what it does not explain")
+	addFilterFlags(c, &f.filters, false)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete("text\tfindings, one a line", "json\tthe whole report, for programs"))
 	mustComplete(c, "explain", complete(invariantCompletions()...))
@@ -89,7 +94,11 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	if f.list || f.explain != "" {
 		return explainInvariants(cmd.OutOrStdout(), f)
 	}
-	args, err := inputFiles(cmd, args, f.inputFormat)
+	rf, filtered, err := f.filters.runFilter(time.Now())
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	args, err = inputFiles(cmd, args, f.inputFormat)
 	if err != nil {
 		return err
 	}
@@ -105,8 +114,20 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	checker := model.NewChecker()
 	checker.Skew = f.skew
 	events := 0
+	var sel *model.Selection // with filters: the runs selected, to keep the findings about them
+	if filtered {
+		sel = model.NewSelection(rf, -1)
+		sel.KeepIDs = true
+	}
 	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+		if rf.SessionID != "" && ev.SessionID != rf.SessionID {
+			return
+		}
 		events++
+		if sel != nil {
+			c := *ev
+			sel.Apply(&c)
+		}
 		if proj != nil {
 			c := *ev
 			proj.Apply(&c)
@@ -114,6 +135,10 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		checker.Check(ev)
 	})
 	findings := checker.Finish()
+	if sel != nil {
+		sel.Finish()
+		findings = slices.DeleteFunc(findings, func(fd model.Finding) bool { return !sel.Concerns(fd) })
+	}
 	out := checkReport{Files: rep.Files, Events: events, Errors: []string{}, Findings: []model.Finding{}, Counts: map[string]int{}}
 	for _, e := range rep.Errors {
 		out.Errors = append(out.Errors, e.Error())

@@ -40,6 +40,10 @@ func TestInferDeliveries(t *testing.T) {
 		// each streamed event handed to a helper that folds it into the reply and leaves on
 		// an error event: the helper's test decides for the holder of the stream
 		{"evhandler.Agent.Run", 51, []int{66}, 75, false, ""},
+		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
+		// step's range-over-func loop, the step's events drained by the turn loop: the result
+		// is followed through yield into the bodies of the loops that drain it
+		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

@@ -94,6 +94,8 @@ type CallMatch struct {
 	Callee string `json:"callee"`
 	// Registered is where the mapped code writes the tool's name, if it does.
 	Registered model.Position `json:"registered,omitzero"`
+	// Others are further call sites that fit as well: the trace cannot tell them apart.
+	Others []model.Position `json:"others,omitempty"`
 }
 
 // ParentMatch is the code that linked a run to its parent run.
@@ -661,19 +663,19 @@ func (ix *index) calls(r *model.Run, loops []*loopRef, opts Options) []CallMatch
 			}
 			continue
 		}
-		best, conf, reason := pickSite(sites, k.name)
+		best, others, conf, reason := pickSite(sites, k.name)
 		cm.Site = Site{Pos: best.Pos, Source: best.Source, Confidence: conf, Reason: reason}
-		cm.Callee = best.Callee
+		cm.Callee, cm.Others = best.Callee, others
 		out = append(out, cm)
 	}
 	return out
 }
 
-func pickSite(sites []model.CallSite, name string) (model.CallSite, Confidence, string) {
+func pickSite(sites []model.CallSite, name string) (model.CallSite, []model.Position, Confidence, string) {
 	if name != "" {
 		for _, s := range sites {
 			if identIn(s.Source, name) || strings.Contains(s.Source, strconv.Quote(name)) {
-				return s, High, "the call site names " + strconv.Quote(name)
+				return s, nil, High, "the call site names " + strconv.Quote(name)
 			}
 		}
 	}
@@ -693,11 +695,15 @@ func pickSite(sites []model.CallSite, name string) (model.CallSite, Confidence, 
 	}
 	if len(best) == 1 {
 		if best[0].Provenance.Confidence.Rank() >= model.ConfidenceProfile.Rank() || len(sites) == 1 {
-			return best[0], High, why
+			return best[0], nil, High, why
 		}
-		return best[0], Medium, why
+		return best[0], nil, Medium, why
 	}
-	return best[0], Low, strconv.Itoa(len(best)) + " call sites of its kind fit equally; the first is shown"
+	var others []model.Position
+	for _, s := range best[1:] {
+		others = append(others, s.Pos)
+	}
+	return best[0], others, Low, strconv.Itoa(len(best)) + " call sites of its kind fit equally (the trace does not say which loop ran); the first is shown"
 }
 
 // parent ranks the id sites that pass a parent run id for a run with a parent.
