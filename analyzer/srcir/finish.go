@@ -345,6 +345,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.accessors()
 	b.defaults()
 	b.keyDefaults()
 	b.argDefaults()

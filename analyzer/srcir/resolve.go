@@ -8,8 +8,6 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 // module finds an analysed module by name (JS: also dir/index, a package's dist or src index).
 func (b *builder) module(name string) *module {
 	if m := b.mods[name]; m != nil {
