@@ -83,3 +83,25 @@ func TestInferDeliveries(t *testing.T) {
 		})
 	}
 }
+
+// TestTreeWalkers: walks over a tree or a graph — a Go syntax tree with handlers by node kind,
+// a JSON schema of a dependency rewritten through a table of rewriters, a worklist over a
+// graph with visitors by node kind — have every part of a turn's shape (a repeated call whose
+// result is tested, elements dispatched by name to callables, their results fed into the next
+// call) except the model: the repeated call is a child accessor, a part of what is walked.
+// None is a turn loop, and none makes a run entry.
+func TestTreeWalkers(t *testing.T) {
+	res := recognizeShapes(t)
+	walkers := map[string]bool{"example.com/shapes/astwalk": true, "example.com/shapes/schemawalk": true,
+		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true}
+	for _, l := range res.Loops {
+		if walkers[l.Func.Pkg] {
+			t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
+		}
+	}
+	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach"} {
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: a tree walk, got an entry with loops %+v", name, e.Loops)
+		}
+	}
+}

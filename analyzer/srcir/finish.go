@@ -345,6 +345,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.accessors()
 	b.defaults()
 	b.keyDefaults()
 	b.argDefaults()
@@ -434,7 +435,7 @@ func (b *builder) returns(fs *fnState) {
 		}
 		b.reach(fs, &r, n.Start)
 		if !t.raises.has(n) {
-			r.Waiting = b.underPause(fs, n)
+			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
 		f.Returns = append(f.Returns, r)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/model/explain"
 )
@@ -32,6 +33,12 @@ func allDocs(t *testing.T) map[string]*explain.Doc {
 			docsErr = err
 			return
 		}
+		ref, err := lifemap.ReferenceMap()
+		if err != nil {
+			docsErr = err
+			return
+		}
+		fws = explain.WithMap(fws, roles.Lifeline.Name, ref)
 		docs = map[string]*explain.Doc{}
 		for _, topic := range explain.Names() {
 			for _, lang := range explain.Languages {

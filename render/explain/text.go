@@ -76,6 +76,9 @@ func renderText(w io.Writer, d *explain.Doc, opts Options) error {
 		for _, v := range row.Words {
 			b.WriteString(wrap("    "+wordText(v, d.Lang)+"  ← "+v.Loc.String(), width, "      ") + "\n")
 		}
+		for _, s := range row.Sites {
+			b.WriteString(wrap("    "+colon(d.Lang, label(d.Lang, "map"), siteText(s))+"  ← "+s.Loc.String(), width, "      ") + "\n")
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
