@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/model/join"
+	rendertext "github.com/lifeline-dev/lifeline/render/text"
 	"github.com/lifeline-dev/lifeline/tracer"
 	"github.com/spf13/cobra"
 )
@@ -20,6 +23,8 @@ type checkFlags struct {
 	showOpen    bool
 	list        bool
 	explain     string
+	code        []string
+	filters     filterFlags
 }
 
 func newCheckCmd() *cobra.Command {
@@ -32,7 +37,14 @@ maps them onto the canonical model and checks invariants L1–L13 of the lifecyc
 Each finding names its invariant, the ids involved and the source record (file:line).
 A directory stands for the logs in it (the other files are named and skipped); with no FILE,
 check reads standard input unless it is a terminal. --list shows the invariants, --explain
-one of them.
+one of them. --run, --session, --status, --stop-reason, --since and --until keep the findings
+about the runs they select (and their sessions); every event is still checked.
+
+--code PATHS also joins each run with the lifecycle map of the code that ran it (see
+lifeline timeline --code) and reports what the map does not explain as findings of their own
+(join-pastbound, join-cancelunchecked, join-statusnoexit, join-toolunregistered:
+docs/checks/join-*.md); the text output lists the join after the findings, json has it under
+"code".
 
 Exit status: 0 when clean, 3 when there are findings, 1 on bad input (a file that cannot be
 read, or records that cannot be decoded; the readable rest is still checked).`,
@@ -40,8 +52,10 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
   lifeline check --format json testdata/invariants/L4_illegal_transition.jsonl
   cat run.jsonl | lifeline check
   lifeline check testdata/invariants
+  lifeline check --status failed,cancelled testdata/traces/otel-more
   lifeline check --list
-  lifeline check --explain L7`,
+  lifeline check --explain L7
+  lifeline demo max-steps --log run.jsonl --force && lifeline check --code ./model/runtime run.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args, f) },
 	}
@@ -51,6 +65,8 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
 	c.Flags().BoolVar(&f.showOpen, "open", false, "also list runs still live (reported open, not a violation)")
 	c.Flags().BoolVar(&f.list, "list", false, "list the invariants and exit")
 	c.Flags().StringVar(&f.explain, "explain", "", "print what an invariant (L1…L13, C1) states and exit")
+	c.Flags().StringSliceVar(&f.code, "code", nil, "join each run with the lifecycle map of these Go packages or sources and report what it does not explain")
+	addFilterFlags(c, &f.filters, false)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete("text\tfindings, one a line", "json\tthe whole report, for programs"))
 	mustComplete(c, "explain", complete(invariantCompletions()...))
@@ -66,6 +82,9 @@ type checkReport struct {
 	Errors   []string            `json:"decode_errors"`
 	Findings []model.Finding     `json:"findings"`
 	Counts   map[string]int      `json:"counts"`
+	// Code is the join with the map of --code (runs and unexplained-behaviour findings).
+	Code      *join.Result `json:"code,omitempty"`
+	codePaths []string
 }
 
 func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
@@ -75,18 +94,51 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 	if f.list || f.explain != "" {
 		return explainInvariants(cmd.OutOrStdout(), f)
 	}
-	args, err := inputFiles(cmd, args, f.inputFormat)
+	rf, filtered, err := f.filters.runFilter(time.Now())
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	args, err = inputFiles(cmd, args, f.inputFormat)
 	if err != nil {
 		return err
+	}
+	var code *codeMap
+	var proj *model.Projector
+	if len(f.code) > 0 {
+		if code, err = loadCodeMap(f.code, cmd.ErrOrStderr()); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+		wholeTreeGC()
+		proj = model.NewProjector()
 	}
 	checker := model.NewChecker()
 	checker.Skew = f.skew
 	events := 0
+	var sel *model.Selection // with filters: the runs selected, to keep the findings about them
+	if filtered {
+		sel = model.NewSelection(rf, -1)
+		sel.KeepIDs = true
+	}
 	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+		if rf.SessionID != "" && ev.SessionID != rf.SessionID {
+			return
+		}
 		events++
+		if sel != nil {
+			c := *ev
+			sel.Apply(&c)
+		}
+		if proj != nil {
+			c := *ev
+			proj.Apply(&c)
+		}
 		checker.Check(ev)
 	})
 	findings := checker.Finish()
+	if sel != nil {
+		sel.Finish()
+		findings = slices.DeleteFunc(findings, func(fd model.Finding) bool { return !sel.Concerns(fd) })
+	}
 	out := checkReport{Files: rep.Files, Events: events, Errors: []string{}, Findings: []model.Finding{}, Counts: map[string]int{}}
 	for _, e := range rep.Errors {
 		out.Errors = append(out.Errors, e.Error())
@@ -103,6 +155,15 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		out.Counts[string(fd.Severity)]++
 		if fd.Severity != model.SevInfo {
 			violations++
+		}
+	}
+	if code != nil {
+		out.Code, out.codePaths = code.join(proj.Tree()), code.paths
+		for _, fd := range out.Code.Findings {
+			out.Counts[string(fd.Severity)]++
+			if fd.Severity != model.SevInfo {
+				violations++
+			}
 		}
 	}
 	w := cmd.OutOrStdout()
@@ -133,6 +194,11 @@ func printCheckText(w, errw io.Writer, r checkReport, violations int, unreadable
 	for _, fd := range r.Findings {
 		fmt.Fprintf(w, "%s\n", fd)
 	}
+	if r.Code != nil {
+		for _, fd := range r.Code.Findings {
+			fmt.Fprintf(w, "%s\n", fd)
+		}
+	}
 	if unreadable {
 		fmt.Fprintf(w, "%d finding(s) in %d readable events; some input could not be read (see stderr)\n", violations, r.Events)
 		return
@@ -140,6 +206,14 @@ func printCheckText(w, errw io.Writer, r checkReport, violations int, unreadable
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(w, "%d finding(s) in %d readable events; %d record(s) could not be decoded (see stderr)\n", violations, r.Events, len(r.Errors))
 		return
+	}
+	if r.Code != nil {
+		// The join's runs, after the findings (its findings are listed above).
+		joined := *r.Code
+		joined.Findings = nil
+		if err := rendertext.JoinRender(w, &joined, r.codePaths); err != nil {
+			fmt.Fprintln(errw, err)
+		}
 	}
 	if violations == 0 {
 		fmt.Fprintf(w, "ok: %d events, no invariant violations\n", r.Events)

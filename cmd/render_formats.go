@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/model/join"
 	renderchrome "github.com/lifeline-dev/lifeline/render/chrome"
 	renderhtml "github.com/lifeline-dev/lifeline/render/html"
 	renderjson "github.com/lifeline-dev/lifeline/render/json"
@@ -66,6 +67,9 @@ type renderOptions struct {
 	Mermaid string
 	// Title names the diagram or page (mermaid, html).
 	Title string
+	// Code is the join of the tree with the map of CodePaths (timeline --code; text, json).
+	Code      *join.Result
+	CodePaths []string
 }
 
 // terminalRenderOptions decides width and colour for output written to out: colour only when
@@ -95,6 +99,9 @@ func renderTree(w io.Writer, format string, t *model.Tree, findings []model.Find
 	switch format {
 	case "text", "":
 		err = rendertext.Render(w, t, rendertext.Options{Width: opts.Width, Color: opts.Color, FullIDs: opts.FullIDs, Findings: findings})
+		if err == nil && opts.Code != nil {
+			err = rendertext.JoinRender(w, opts.Code, opts.CodePaths)
+		}
 	case "waterfall":
 		err = renderwaterfall.Render(w, t, renderwaterfall.Options{Width: opts.Width, Color: opts.Color, FullIDs: opts.FullIDs, Findings: findings})
 	case "html":
@@ -111,7 +118,11 @@ func renderTree(w io.Writer, format string, t *model.Tree, findings []model.Find
 	case "otlp":
 		err = renderotlp.Render(w, t, renderotlp.Options{Findings: findings})
 	case "json":
-		err = renderjson.Render(w, t, renderjson.Options{Findings: findings})
+		jo := renderjson.Options{Findings: findings}
+		if opts.Code != nil {
+			jo.Code = opts.Code
+		}
+		err = renderjson.Render(w, t, jo)
 	default:
 		return fmt.Errorf("unknown format %q (one of %s)", format, strings.Join(renderFormatNames(), ", "))
 	}

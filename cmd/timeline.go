@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer"
@@ -19,6 +20,8 @@ type timelineFlags struct {
 	fullIDs     bool
 	width       int
 	title       string
+	code        []string
+	filters     filterFlags
 }
 
 func newTimelineCmd() *cobra.Command {
@@ -37,6 +40,15 @@ are named and skipped).
 model_calls, tool_calls, failed_tool_calls) and a "runs" array (status, stop_reason) at the top.
 --format html writes a whole page: give -o FILE (it is refused on a terminal).
 
+--code PATHS joins each run with the lifecycle map of the code that ran it (Go packages,
+Python/TS/JS sources; see lifeline map): the exit of its final status, the bound it hit, the
+call sites of its model and tool calls, its parent link, each with a confidence and a reason,
+and the behaviour the map does not explain (docs/checks/join-*.md). Text and json only.
+
+--run, --session, --status, --stop-reason, --since and --until keep only the runs they select
+(each run is decided once it has ended, and the others are dropped as the input streams);
+--depth cuts the tree (0 sessions, 1 runs, 2 turns, 3 steps, 4 calls).
+
 Records that cannot be decoded are reported on stderr as file:line: message and the rest is
 still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline timeline testdata/samples/openai-agents/01_two_turn_tools.jsonl
@@ -44,6 +56,8 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
   lifeline timeline --format html --check -o trace.html testdata/samples/langgraph/01_react_multi_step.run_tree.json
   lifeline timeline --format mermaid --mermaid sequence testdata/samples/pi-agent-core/01_multi_turn_tools.events.jsonl
   lifeline timeline --format waterfall testdata/samples/deepseek-harness/approval-composer.session.jsonl
+  lifeline demo max-steps --log run.jsonl --force && lifeline timeline --code ./model/runtime run.jsonl
+  lifeline timeline --status failed --stop-reason max_steps,max_turns --depth 2 testdata/traces/otel-more
   lifeline convert --to canonical testdata/samples/otel/langgraph_01_react_multi_step.otlp.json | lifeline timeline --input-format canonical -`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTimeline(cmd, args, f) },
@@ -56,6 +70,8 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().BoolVar(&f.fullIDs, "full-ids", false, "print ids whole (text, waterfall)")
 	c.Flags().IntVar(&f.width, "width", 0, "output width in columns (text, waterfall; default: the terminal's, else $COLUMNS, else 100)")
 	c.Flags().StringVar(&f.title, "title", "", "title of the diagram or page (mermaid, html)")
+	c.Flags().StringSliceVar(&f.code, "code", nil, "join each run with the lifecycle map of these Go packages or sources (text, json)")
+	addFilterFlags(c, &f.filters, true)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete(renderFormatCompletions()...))
 	mustComplete(c, "mermaid", complete("gantt\tone bar per node on a time axis", "sequence\tmessages between run, model and tools"))
@@ -117,11 +133,31 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	if err := refuseHTMLOnTerminal(cmd, f.format, f.out, "-o trace.html"); err != nil {
 		return err
 	}
-	args, err := inputFiles(cmd, args, f.inputFormat)
+	if len(f.code) > 0 && f.format != "text" && f.format != "json" {
+		return &exitError{code: exitFailure, err: fmt.Errorf("--code: --format %s does not show the join (text or json)", f.format)}
+	}
+	rf, filtered, err := f.filters.runFilter(time.Now())
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	args, err = inputFiles(cmd, args, f.inputFormat)
 	if err != nil {
 		return err
 	}
-	tree, findings, readErr := readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
+	var code *codeMap
+	if len(f.code) > 0 {
+		if code, err = loadCodeMap(f.code, cmd.ErrOrStderr()); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+	}
+	var tree *model.Tree
+	var findings []model.Finding
+	var readErr error
+	if filtered {
+		tree, findings, readErr = readSelection(cmd, args, f.inputFormat, f.check, rf, f.filters.depth, cmd.ErrOrStderr())
+	} else {
+		tree, findings, readErr = readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
+	}
 	out, err := openOutput(cmd, f.out)
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
@@ -134,6 +170,10 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 	opts.Mermaid, opts.FullIDs, opts.Title = f.mermaid, f.fullIDs, f.title
 	if f.width > 0 {
 		opts.Width = f.width
+	}
+	if code != nil {
+		opts.Code = code.join(tree)
+		opts.CodePaths = code.paths
 	}
 	if err := renderTree(out, f.format, tree, findings, opts); err != nil {
 		return &exitError{code: exitFailure, err: out.unchanged(err)}

@@ -348,6 +348,7 @@ func (b *builder) calls(fs *funcState) {
 					c.ContextArg = ctxOrigin(a, 0)
 				}
 			}
+			c.Accessor = accessor(com)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0

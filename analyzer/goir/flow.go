@@ -578,6 +578,14 @@ func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 	}
 	ref := ir.CallRef{Func: fs.f.ID, Call: idx}
 	if t.toolCalls[ref] {
+		// claimed by an earlier dispatch of the depth-first trace (a name handed to a context
+		// constructor); a lookup or comparison of the callables by name reaching the same call
+		// selects it too
+		if disp >= 0 && disp < len(t.flow.Dispatch) {
+			if d := &t.flow.Dispatch[disp]; (d.How == "map_lookup" || d.How == "name_compare") && !hasRef(d.Calls, ref) {
+				d.Calls = append(d.Calls, ref)
+			}
+		}
 		return
 	}
 	t.toolCalls[ref] = true
@@ -586,6 +594,15 @@ func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 	}
 	d := &t.flow.Dispatch[disp]
 	d.Calls = append(d.Calls, ref)
+}
+
+func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
+	for _, r := range refs {
+		if r == ref {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tracer) binop(it titem, x *ssa.BinOp) {
@@ -712,14 +729,30 @@ func baseOf(v ssa.Value, depth int) ssa.Value {
 // check records an emptiness test of a derived collection; empty is the successor taken when
 // it is empty (-1: unknown).
 func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
-	ch := ir.Check{Pos: t.b.pos(x.Pos()), Return: -1, Func: fs.f.ID, Indirect: t.cur.depth > 0}
+	text := ""
 	if be := fs.binExprs[x.Pos()]; be != nil {
-		ch.Text = render(be)
+		text = render(be)
 	}
+	t.checkCond(fs, x, x.Pos(), text, empty, false)
+}
+
+// checkCond records a test of a condition derived from a call result (a comparison, or a
+// predicate method of the result: last.IsFinal()); empty is the successor taken when nothing
+// is pending (-1: unknown). A loopOnly test counts only when it leaves a for loop it sits in
+// (a predicate is a verdict on the step only where a loop repeats the steps; res.Exists() in
+// a decoder is not).
+func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string, empty int, loopOnly bool) {
+	ch := ir.Check{Pos: t.b.pos(p), Return: -1, Func: fs.f.ID, Indirect: t.cur.depth > 0, Text: text}
 	for _, in := range *x.Referrers() {
 		ifi, ok := in.(*ssa.If)
 		if !ok {
 			continue
+		}
+		if loopOnly {
+			ls := fs.blockLoops[ifi.Block()]
+			if len(ls) == 0 || fs.f.Loops[ls[0]].Kind != ir.LoopFor {
+				continue
+			}
 		}
 		cands := []int{0, 1}
 		if empty >= 0 {
@@ -737,6 +770,9 @@ func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
 				break
 			}
 		}
+	}
+	if loopOnly && !ch.Leaves {
+		return
 	}
 	for i, c := range t.flow.Checked {
 		if c.Pos == ch.Pos && c.Text == ch.Text {
@@ -828,6 +864,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			if al, ok := base.(*ssa.Alloc); ok {
 				t.push(al, kElem, fs, it.depth)
 			}
+		}
+		if al, ok := a.X.(*ssa.Alloc); ok && k == kResult && handedOver(al, 0) {
+			// yield(&Event{Resp: resp}, nil), ch <- Event{Resp: resp}: the event wrapping the
+			// result is what the consumer receives
+			t.push(al, kResult, fs, it.depth)
 		}
 		if k == kResult || k == kElem {
 			// accumulated into a struct field: every load of that field in this function
@@ -949,6 +990,12 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	}
 	target := com.StaticCallee()
 	tfs := t.fsOf(target)
+	if argIdx >= 0 && target == nil && !com.IsInvoke() && k != kLen && yieldParam(com.Value, 0) {
+		// yield(resp, nil) in an iterator body: the item goes to the body of the loop that
+		// drains the iterator, in the consumer
+		t.yielded(it, ci, argIdx)
+		return
+	}
 	if k == kOut && argIdx >= 0 && !recv {
 		// history.Add(msg): a receiver the next call reads from
 		var r ssa.Value
@@ -1003,6 +1050,15 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				if name != "" {
 					t.fields[name+"()"] = true
 				}
+				if cv != nil && isPredicate(com) {
+					// if last.IsFinal() { return }: the result's own verdict on whether
+					// anything is pending
+					text := ""
+					if ce := fs.calls[com.Pos()]; ce != nil {
+						text = render(ce)
+					}
+					t.checkCond(fs, cv, com.Pos(), text, -1, true)
+				}
 			}
 			if cv != nil && (recv || calledValue) {
 				t.push(cv, kResult, fs, it.depth)
@@ -1027,6 +1083,11 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			// built from the result by a function without a body here (strings.Join, a
 			// message constructor): only what feeds the next call matters
 			t.push(cv, kOut, fs, it.depth)
+			if com.Method == nil && !isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && isElemCollection(cv.Type()) {
+				// a helper of another package picking a collection of elements out of the result
+				// (utils.FunctionCalls(resp.Content)): the collection derived from it
+				t.push(cv, kResult, fs, it.depth)
+			}
 		}
 	case kElem:
 		if recv && cv != nil {
@@ -1102,6 +1163,127 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.feed(com.Pos(), fs)
 		}
 	}
+}
+
+// maxYieldConsumers bounds the loop bodies an iterator's yield hands an item to: past it the
+// iterator is a general one many loops drain.
+const maxYieldConsumers = 4
+
+// yielded follows an item an iterator body hands to yield (argument i) into the bodies of the
+// range-over-func loops that drain the iterator: the iterator is a closure its maker returns,
+// and each caller of the maker that ranges over the result hands it its loop body (found on
+// the code, not from VTA, which merges every body of the same type reaching an iterator it
+// cannot resolve). The consumer is a caller of the maker, so the trace goes up one level (a
+// tool's output stays at its depth, as in returned).
+func (t *tracer) yielded(it titem, ci ssa.CallInstruction, i int) {
+	if it.depth >= maxDepth && it.k != kOut {
+		return
+	}
+	bodies := t.consumers(ci.Common().Value)
+	if len(bodies) > maxYieldConsumers {
+		return
+	}
+	up := it.depth + 1
+	if it.k == kOut {
+		up = it.depth
+	}
+	for _, body := range bodies {
+		bfs := t.fsOf(body)
+		if bfs == nil || bfs.f.BodyOf < 0 || i >= len(body.Params) {
+			continue
+		}
+		if pfs := t.fsOf(body.Parent()); pfs != nil && (it.k == kResult || it.k == kElem) && bfs.f.BodyOf < len(pfs.f.Loops) {
+			// the call that made the drained iterator (f.call(ctx, req) re-yielding the model's
+			// responses) carries this result on
+			if oc := pfs.f.Loops[bfs.f.BodyOf].OverCall; oc >= 0 {
+				t.carrier(ir.CallRef{Func: pfs.f.ID, Call: oc})
+			}
+		}
+		t.pushFresh(body.Params[i], it.k, bfs, up)
+	}
+}
+
+// consumers returns the loop bodies handed to the iterator whose yield function is y: y is
+// the iterator closure's parameter (or a capture of it in a nested closure), the closure is
+// made by its maker, and the maker's callers call what it returned with a body.
+func (t *tracer) consumers(y ssa.Value) []*ssa.Function {
+	p := yieldOwner(y, 0)
+	if p == nil {
+		return nil
+	}
+	iterFn := p.Parent()
+	maker := iterFn.Parent()
+	if maker == nil {
+		return nil
+	}
+	node := t.b.cg.Nodes[maker]
+	if node == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, e := range node.In {
+		cv, ok := e.Site.(*ssa.Call)
+		if !ok || cv.Referrers() == nil {
+			continue
+		}
+		for _, r := range *cv.Referrers() {
+			call, ok := r.(ssa.CallInstruction)
+			if !ok || call.Common().Value != cv || len(call.Common().Args) != 1 {
+				continue
+			}
+			a := call.Common().Args[0]
+			if mc, ok := a.(*ssa.MakeClosure); ok {
+				a = mc.Fn
+			}
+			if body := fnOf(a); body != nil {
+				out = append(out, body)
+			}
+		}
+		if len(out) > maxYieldConsumers {
+			break
+		}
+	}
+	return out
+}
+
+// yieldOwner returns the yield parameter a yield value is (through closures' captures).
+func yieldOwner(v ssa.Value, depth int) *ssa.Parameter {
+	if depth > 4 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return x
+	case *ssa.FreeVar:
+		fn := x.Parent()
+		idx := -1
+		for i, fv := range fn.FreeVars {
+			if fv == x {
+				idx = i
+			}
+		}
+		if fn.Parent() == nil || idx < 0 {
+			return nil
+		}
+		for _, blk := range fn.Parent().Blocks {
+			for _, in := range blk.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
+					return yieldOwner(mc.Bindings[idx], depth+1)
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return yieldOwner(x.X, depth+1)
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				return yieldOwner(st.Val, depth+1)
+			}
+		}
+	}
+	return nil
 }
 
 // traceBudget bounds the values one call's result is followed through. The trace runs depth
@@ -1181,6 +1363,71 @@ func isGetter(com *ssa.CallCommon) bool {
 	// a tool needs its input: a method without arguments reads the callable (Name, Info,
 	// Definition) rather than running it
 	return n == 0 && sig.Results().Len() > 0
+}
+
+// handedOver reports whether a local value (a composite literal) is handed to the consumer
+// as it is: passed to an iterator's yield or sent on a channel.
+func handedOver(v ssa.Value, depth int) bool {
+	if depth > 2 || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch x := r.(type) {
+		case *ssa.Send:
+			if x.X == v {
+				return true
+			}
+		case ssa.CallInstruction:
+			com := x.Common()
+			if com.StaticCallee() == nil && !com.IsInvoke() && com.Value != v && yieldParam(com.Value, 0) {
+				return true
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL && handedOver(x, depth+1) {
+				return true
+			}
+		case *ssa.MakeInterface:
+			if handedOver(x, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isElemCollection reports whether a call's (first) result is a slice of elements (structs,
+// pointers or interfaces other than error).
+func isElemCollection(res types.Type) bool {
+	if tup, ok := res.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return false
+		}
+		res = tup.At(0).Type()
+	}
+	sl, ok := res.Underlying().(*types.Slice)
+	return ok && elemLike(sl.Elem())
+}
+
+// isPredicate reports whether a method call takes no arguments besides its receiver and
+// returns one bool (resp.IsFinal(), ev.Done()).
+func isPredicate(com *ssa.CallCommon) bool {
+	var sig *types.Signature
+	if com.IsInvoke() {
+		sig = com.Signature()
+		if len(com.Args) != 0 {
+			return false
+		}
+	} else if s := com.StaticCallee(); s != nil && s.Signature.Recv() != nil {
+		sig = s.Signature
+		if len(com.Args) != 1 {
+			return false
+		}
+	}
+	if sig == nil || sig.Results().Len() != 1 {
+		return false
+	}
+	bt, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && bt.Kind() == types.Bool
 }
 
 // isCollectionLen reports whether v is len(x) of a slice, map or channel (not of a string).

@@ -256,6 +256,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl == nil && s.score <= 0 {
 		return s
 	}
+	if c.Accessor && !s.confirmed {
+		// n.Child("body"), strip(n), pair.Next(): a part of what the loop or recursion walks,
+		// no new information; the walk's end is the structure's end, not a final answer
+		s.evidence = append(s.evidence, "reads a part of its operand (a child accessor): no model call")
+		return s
+	}
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
@@ -294,7 +300,18 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		best := 0.0
 		var how string
 		var at ir.Pos
+		self := ir.CallRef{Func: f.ID, Call: c.ID}
 		for _, d := range fl.Dispatch {
+			// the call itself run as the callable its elements select (a visitor chosen by the
+			// kind of each node it returned, whose result is queued for the next round): a
+			// walk choosing its next step, not a model choosing tools
+			var calls []ir.CallRef
+			for _, ref := range d.Calls {
+				if ref != self {
+					calls = append(calls, ref)
+				}
+			}
+			d.Calls = calls
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
 			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && r.inIteration(fl, d) {
 				// switch call.Name { case "search": … } whose results go back to the model; a
@@ -1103,6 +1120,14 @@ func (r *rec) bound(l *Loop) {
 		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
 			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	if ob.Kind == model.OnBoundSilent && b.HandedErr != "" {
+		// the bound's error is built and handed on (to an error handler, the result the
+		// caller drains): the run fails with it, raised where the result is consumed
+		ob.Kind, ob.Value = model.OnBoundError, b.HandedErr
+		if sr := stopReasonOf(b.HandedErr); sr != "" {
+			ob.StopReason = sr
 		}
 	}
 	l.Map.OnBound = ob

@@ -369,6 +369,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.accessors()
 	b.defaults()
 	b.keyDefaults()
 	b.argDefaults()
@@ -458,7 +459,7 @@ func (b *builder) returns(fs *fnState) {
 		}
 		b.reach(fs, &r, n.Start)
 		if !t.raises.has(n) {
-			r.Waiting = b.underPause(fs, n)
+			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
 		f.Returns = append(f.Returns, r)
 	}
@@ -865,6 +866,13 @@ func (b *builder) mints(fs *fnState) {
 				Text: fs.f.Calls[i].Text, Kind: "parent", Owners: []string{g[1]}})
 			continue
 		}
+		if runStartHook.MatchString(last) && len(fs.f.Calls[i].Targets) == 0 && b.passesRunID(m, ci.node) {
+			// callback_manager.on_chain_start(..., run_id=config.get("run_id")): the hook
+			// outside the set opens the run under the id it is handed, or mints one
+			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: fs.f.Calls[i].Pos, Source: fs.f.Calls[i].Source,
+				Text: fs.f.Calls[i].Text, Field: "run_id"})
+			continue
+		}
 		if !mintCalls[text] && !mintCalls[last] {
 			continue
 		}
@@ -884,6 +892,23 @@ func (b *builder) mints(fs *fnState) {
 		}
 		fs.f.Mints = append(fs.f.Mints, mt)
 	}
+}
+
+// passesRunID reports whether a call is handed a run id: a keyword argument run_id=..., or
+// an argument that is a variable or field named so (runId, config.run_id).
+func (b *builder) passesRunID(m *module, call *syntax.Node) bool {
+	for _, a := range call.Child(m.t.callArgs).NamedChildren() {
+		if m.t.keywordArgs.has(a) {
+			if runIDArg.MatchString(m.text(a.Child("name"))) {
+				return true
+			}
+			continue
+		}
+		if s := strip(a); s != nil && (m.t.idents.has(s) || m.t.members.has(s)) && runIDArg.MatchString(m.text(s)) {
+			return true
+		}
+	}
+	return false
 }
 
 // parentOf finds n's parent inside the function body (small bodies: a linear search is fine,
@@ -1058,6 +1083,20 @@ func (b *builder) directives() {
 	}
 }
 
+// caseValue returns the value or pattern a switch or match arm matches, nil for a default
+// arm.
+func caseValue(m *module, arm *syntax.Node) *syntax.Node {
+	if m.t.caseValue != "" {
+		return arm.Child(m.t.caseValue)
+	}
+	for _, k := range arm.NamedChildren() {
+		if m.t.casePatterns.has(k) {
+			return k
+		}
+	}
+	return nil
+}
+
 // pauseWords name the states in which a run waits for someone (an interruption for human
 // input, a pending approval).
 var pauseWords = []string{"interrupt", "approval", "awaiting_input", "waiting", "paused", "human_input", "needs_input"}
@@ -1070,7 +1109,7 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
 		if m.t.cases.has(p) {
 			// case 'next_step_interruption': return ... — the case's value decides
-			if v := p.Child(m.t.caseValue); v != nil && v != child {
+			if v := caseValue(m, p); v != nil && v != child {
 				c := strings.ToLower(m.text(v))
 				return containsAny(c, pauseWords) && !strings.Contains(c, "cancel")
 			}

@@ -9,8 +9,6 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 var (
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)

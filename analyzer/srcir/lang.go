@@ -22,9 +22,11 @@ type table struct {
 	// exprStmts are the statements made of one expression (a call whose value is dropped)
 	exprStmts kinds
 	// cases are the arms of a switch or match; caseValue names the field of the value or
-	// pattern an arm matches
-	cases     kinds
-	caseValue string
+	// pattern an arm matches, or casePatterns the kinds of its patterns when they have no
+	// field (Python's case_clause)
+	cases        kinds
+	caseValue    string
+	casePatterns kinds
 	// detaches are the methods that hand a promise to a continuation: a call of an async
 	// function chained to one and never awaited runs beside its caller
 	detaches set
@@ -94,8 +96,9 @@ var python = &table{
 	ternaries: mkKinds("conditional_expression"), comprehensions: mkKinds("for_in_clause"), seqs: mkKinds(),
 	spreads: mkKinds("list_splat", "dictionary_splat"), keywordArgs: mkKinds("keyword_argument"), fieldDefs: mkKinds(),
 	memberProp: "attribute", subObj: "value", subIndex: "subscript", classBases: "superclasses", classBody: "body",
-	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds(), caseValue: "",
-	objects: mkKinds("dictionary"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
+	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds("case_clause"), caseValue: "",
+	casePatterns: mkKinds("case_pattern"),
+	objects:      mkKinds("dictionary"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
 }
 
 var typescript = &table{
@@ -155,6 +158,11 @@ var (
 	// ambient context a nested run joins): getCurrentTraceContext, get_current_trace,
 	// getCurrentRunTree; its group names the layer read. (A current span parents spans, not runs.)
 	parentRead = regexp.MustCompile(`(?i)^get_?current_?((?:trace|run_?tree|run)(?:_?context)?)$`)
+	// runStartHook matches the hooks a run reports its start to (a tracer's or callback
+	// manager's on_chain_start, handleChainStart, on_run_start): handed the run's id when
+	// the caller has one, the hook mints it otherwise; runIDArg matches that argument.
+	runStartHook = regexp.MustCompile(`(?i)^(on|handle)_?[a-z_]*start$`)
+	runIDArg     = regexp.MustCompile(`(?i)^(run_?id|\w*\.run_?id)$`)
 	// cancelCalls check cancellation (they raise or return when cancelled).
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",

@@ -1,7 +1,5 @@
 package srcir
 
-//lifeline:file-ignore unboundedloop this file's recursions descend syntax trees (x.Child(...) fed back into the walk) and switch on node kinds, which the structural recognizer still reads as a turn recursion with a tool dispatch (a known false positive, seen once the result trace got a larger budget)
-
 import (
 	"regexp"
 	"strings"

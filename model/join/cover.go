@@ -2,11 +2,13 @@ package join
 
 import "github.com/lifeline-dev/lifeline/model"
 
-// Cover records in m which of its elements the joined runs took (model.Coverage in each
+// Cover adds to the coverage of m (model.Coverage in each element's Taken) the runs of res: call
+// it once per joined log to sum several. It records in m which of its elements the joined runs took (model.Coverage in each
 // element's Taken): the exit each run left through (a raise at a bound counts for the bound's
 // OnBound), the bound it hit, the loops and call sites its calls went through. Every exit, loop,
 // bound, OnBound and call site gets a Coverage, zero when no run took it, so that a reader sees
-// what no trace ever reached. An element shown under several entries is counted at each.
+// what no trace ever reached. Exits that are not a run's end (not_started, started) get none.
+// An element shown under several entries is counted at each.
 func Cover(m *model.Map, res *Result) {
 	exits := map[model.Position][]string{}
 	bounds := map[model.Position][]string{}
@@ -14,6 +16,9 @@ func Cover(m *model.Map, res *Result) {
 	sites := map[model.Position][]string{}
 	loops := map[model.Position][]string{}
 	for _, r := range res.Runs {
+		for _, x := range r.Pauses {
+			exits[x.Pos] = append(exits[x.Pos], r.RunID)
+		}
 		if x := r.Exit; x != nil {
 			if x.Kind == "raise" {
 				onBounds[x.Pos] = append(onBounds[x.Pos], r.RunID)
@@ -40,8 +45,16 @@ func Cover(m *model.Map, res *Result) {
 			}
 		}
 	}
-	cov := func(ids []string) *model.Coverage {
-		c := &model.Coverage{}
+	// Entries may share a loop's slices and pointers: each Coverage is added to once a call.
+	done := map[*model.Coverage]bool{}
+	cov := func(c *model.Coverage, ids []string) *model.Coverage {
+		if c == nil {
+			c = &model.Coverage{}
+		}
+		if done[c] {
+			return c
+		}
+		done[c] = true
 		for _, id := range ids {
 			c.Add(id)
 		}
@@ -50,26 +63,30 @@ func Cover(m *model.Map, res *Result) {
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		for j := range e.Exits {
-			e.Exits[j].Taken = cov(exits[e.Exits[j].Pos])
+			x := &e.Exits[j]
+			if x.Outcome == model.OutcomeNotStarted || x.Outcome == model.OutcomeStarted {
+				continue // not where a run ends: no trace takes it or not
+			}
+			x.Taken = cov(x.Taken, exits[x.Pos])
 		}
 		for j := range e.Loops {
 			l := &e.Loops[j]
-			l.Taken = cov(loops[l.Pos])
+			l.Taken = cov(l.Taken, loops[l.Pos])
 			if l.Bound != nil {
 				b := *l.Bound
-				b.Taken = cov(bounds[b.Pos])
+				b.Taken = cov(b.Taken, bounds[b.Pos])
 				l.Bound = &b
 			}
 			if l.OnBound != nil {
 				ob := *l.OnBound
-				ob.Taken = cov(onBounds[ob.Pos])
+				ob.Taken = cov(ob.Taken, onBounds[ob.Pos])
 				l.OnBound = &ob
 			}
 			for k := range l.ModelCalls {
-				l.ModelCalls[k].Taken = cov(sites[l.ModelCalls[k].Pos])
+				l.ModelCalls[k].Taken = cov(l.ModelCalls[k].Taken, sites[l.ModelCalls[k].Pos])
 			}
 			for k := range l.ToolCalls {
-				l.ToolCalls[k].Taken = cov(sites[l.ToolCalls[k].Pos])
+				l.ToolCalls[k].Taken = cov(l.ToolCalls[k].Taken, sites[l.ToolCalls[k].Pos])
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package join_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -21,6 +22,7 @@ var runtimeMap = sync.OnceValues(func() (*model.Map, error) {
 // run/queued that carried its parent link.
 type recorded struct {
 	status, bound, parent string
+	pauses                []string // run/status waiting the run resumed from
 }
 
 func recordedSites(evs []model.Event) map[string]*recorded {
@@ -34,8 +36,13 @@ func recordedSites(evs []model.Event) map[string]*recorded {
 	for _, ev := range evs {
 		site, _ := ev.Attrs["code.site"].(string)
 		switch ev.Type {
-		case model.RunEnd, model.RunStatusChange:
+		case model.RunEnd:
 			get(ev.RunID).status = site
+		case model.RunStatusChange:
+			if ev.Status == model.StatusWaiting {
+				r := get(ev.RunID)
+				r.pauses = append(r.pauses, site)
+			}
 		case model.TurnEnd:
 			if ev.StopReason == model.StopMaxSteps || ev.StopReason == model.StopMaxTurns {
 				get(ev.RunID).bound = site
@@ -77,6 +84,19 @@ func TestRuntimeScenarios(t *testing.T) {
 				if w == nil {
 					t.Errorf("run %s: nothing recorded", r.RunID)
 					continue
+				}
+				if w.status == "" && len(w.pauses) > 0 { // the run ends waiting
+					w.status, w.pauses = w.pauses[len(w.pauses)-1], w.pauses[:len(w.pauses)-1]
+				}
+				var pauses []string
+				for _, p := range r.Pauses {
+					pauses = append(pauses, p.Pos.String())
+					if len(p.Others) > 0 {
+						t.Errorf("run %s: pause exit %s is ambiguous: also %v", r.RunID, p.Pos, p.Others)
+					}
+				}
+				if strings.Join(pauses, " ") != strings.Join(w.pauses, " ") {
+					t.Errorf("run %s: pause exits %v, recorded %v", r.RunID, pauses, w.pauses)
 				}
 				if r.Exit == nil {
 					t.Errorf("run %s (%s %s): no exit found; recorded %s", r.RunID, r.Status, r.StopReason, w.status)

@@ -159,9 +159,9 @@ func TestFixtureTruth(t *testing.T) {
 	}
 	got1 := summarise(t, one, stats.Options{})
 	for _, q := range []struct {
-		name      string
-		got       stats.Quantiles
-		want      []float64
+		name string
+		got  stats.Quantiles
+		want []float64
 	}{{"steps", got1.Overall.Steps, steps}, {"turns", got1.Overall.Turns, turns}} {
 		if q.got.Count != int64(single) || !q.got.Exact {
 			t.Errorf("%s: count %d exact %v, want %d exact", q.name, q.got.Count, q.got.Exact, single)

@@ -35,6 +35,9 @@ import (
 type Options struct {
 	// Findings are the invariant findings written under "findings".
 	Findings []model.Finding
+	// Code, when set, is the join of the tree with a lifecycle map (model/join), written under
+	// "code" with encoding/json.
+	Code any
 }
 
 type enc struct {
@@ -129,7 +132,16 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 		e.raw("\n")
 		e.finding(&opts.Findings[i])
 	}
-	e.raw("]}\n")
+	e.raw("]")
+	if opts.Code != nil {
+		b, err := stdjson.Marshal(opts.Code)
+		if err != nil {
+			return fmt.Errorf("render json: code: %w", err)
+		}
+		e.raw(",\n\"code\":")
+		e.buf = append(e.buf, b...)
+	}
+	e.raw("}\n")
 	e.flush(true)
 	if e.err == nil {
 		e.err = e.w.Flush()

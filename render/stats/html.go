@@ -79,7 +79,7 @@ func bars(counts []stats.NameCount, bad func(string) bool) chart {
 		if most > 0 {
 			w = 340 * float64(c.Count) / float64(most)
 		}
-		ch.Rows = append(ch.Rows, bar{Label: view.Truncate(c.Name, 40), Value: view.Count(int64(c.Count)), Y: i * rowH, W: w, Bad: bad(c.Name) && c.Count > 0})
+		ch.Rows = append(ch.Rows, bar{Label: view.Truncate(c.Name, 22), Value: view.Count(int64(c.Count)), Y: i * rowH, W: w, Bad: bad(c.Name) && c.Count > 0})
 	}
 	ch.Height = len(counts) * rowH
 	return ch

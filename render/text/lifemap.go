@@ -21,6 +21,9 @@ func MapRender(w io.Writer, m *model.Map) error {
 		p.line("", "profiles: %s", strings.Join(m.Profiles, ", "))
 	}
 	p.terms(m.Terms)
+	if line := coverageLine(m); line != "" {
+		p.line("", "%s", line)
+	}
 	if len(m.Entries) == 0 {
 		p.line("", "no run entry points found (no turn loop around a model call, no profile or //lifeline:run-entry)")
 	}
@@ -80,6 +83,10 @@ func (p *lifemapPrinter) entry(e model.Entry) {
 			if x.StopReason != "" {
 				out += " (" + string(x.StopReason) + ")"
 			}
+			if x.Taken != nil {
+				p.line("    ", "%-34s %-10s %s", out, takenTag(x.Taken), lifemapAt(x.Pos, x.Source))
+				continue
+			}
 			p.line("    ", "%-34s %s", out, lifemapAt(x.Pos, x.Source))
 		}
 	}
@@ -97,7 +104,7 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 		return
 	}
 	p.shown[l.Pos] = entry
-	p.line("  ", "turn loop (%s) in %s  [%s]", l.Kind, l.Func, l.Provenance.Confidence)
+	p.line("  ", "turn loop (%s) in %s  [%s]%s", l.Kind, l.Func, l.Provenance.Confidence, takenSuffix(l.Taken))
 	p.line("    ", "%s", lifemapAt(l.Pos, l.Source))
 	p.evidence("    ", l.Provenance)
 	if l.Bound == nil {
@@ -116,7 +123,7 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 		case l.Bound.Optional:
 			def += " (0 = unlimited)"
 		}
-		p.line("    ", "bound: %s%s  %s", l.Bound.Expr, def, lifemapAt(l.Bound.Pos, l.Bound.Source))
+		p.line("    ", "bound: %s%s%s  %s", l.Bound.Expr, def, takenSuffix(l.Bound.Taken), lifemapAt(l.Bound.Pos, l.Bound.Source))
 	}
 	if ob := l.OnBound; ob != nil {
 		what := ob.Kind
@@ -126,7 +133,7 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 		if ob.StopReason != "" {
 			what += " → " + string(ob.StopReason)
 		}
-		p.line("    ", "at bound: %s  %s", what, lifemapAt(ob.Pos, ob.Source))
+		p.line("    ", "at bound: %s%s  %s", what, takenSuffix(ob.Taken), lifemapAt(ob.Pos, ob.Source))
 	}
 	if l.ChecksCancel {
 		p.line("    ", "cancellation: checked between steps  %s", l.CancelPos)
@@ -162,7 +169,7 @@ func (p *lifemapPrinter) call(kind string, c model.CallSite) {
 	if len(c.Via) > 0 {
 		via = " via " + strings.Join(c.Via, " → ")
 	}
-	p.line("    ", "%s %s%s  [%s]", kind, c.Callee, via, c.Provenance.Confidence)
+	p.line("    ", "%s %s%s  [%s]%s", kind, c.Callee, via, c.Provenance.Confidence, takenSuffix(c.Taken))
 	p.line("      ", "%s", lifemapAt(c.Pos, c.Source))
 	p.evidence("      ", c.Provenance)
 }
@@ -189,4 +196,72 @@ func (p *lifemapPrinter) terms(ts []model.Term) {
 		p.line("", "framework words (%s): %s", ts[i].Profile, strings.Join(texts, "; "))
 		i = j
 	}
+}
+
+// takenTag says how many runs of the joined traces took an element ("taken 3", "NOT TAKEN"),
+// or "" when no traces were joined.
+func takenTag(c *model.Coverage) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Runs == 0:
+		return "NOT TAKEN"
+	}
+	return fmt.Sprintf("taken %d", c.Runs)
+}
+
+func takenSuffix(c *model.Coverage) string {
+	if t := takenTag(c); t != "" {
+		return "  " + t
+	}
+	return ""
+}
+
+// coverageLine sums up what the joined traces took, like go test -cover: "coverage: 4 of 9
+// exits, 1 of 1 bounds, 2 of 3 call sites taken"; "" when no traces were joined. An element
+// shown under several entries counts once.
+func coverageLine(m *model.Map) string {
+	type tally struct{ taken, all int }
+	var exits, bounds, sites tally
+	seen := map[string]bool{}
+	count := func(t *tally, kind string, pos model.Position, c *model.Coverage) bool {
+		if c == nil {
+			return false
+		}
+		if k := kind + pos.String(); !seen[k] {
+			seen[k] = true
+			t.all++
+			if c.Runs > 0 {
+				t.taken++
+			}
+		}
+		return true
+	}
+	any := false
+	for _, e := range m.Entries {
+		for _, x := range e.Exits {
+			any = count(&exits, "x", x.Pos, x.Taken) || any
+		}
+		for _, l := range e.Loops {
+			if l.Bound != nil {
+				any = count(&bounds, "b", l.Bound.Pos, l.Bound.Taken) || any
+			}
+			for _, c := range l.ModelCalls {
+				any = count(&sites, "c", c.Pos, c.Taken) || any
+			}
+			for _, c := range l.ToolCalls {
+				any = count(&sites, "c", c.Pos, c.Taken) || any
+			}
+		}
+	}
+	if !any {
+		return ""
+	}
+	pct := func(t tally) string {
+		if t.all == 0 {
+			return "0 of 0"
+		}
+		return fmt.Sprintf("%d of %d (%.0f%%)", t.taken, t.all, 100*float64(t.taken)/float64(t.all))
+	}
+	return "coverage: exits " + pct(exits) + ", bounds " + pct(bounds) + ", call sites " + pct(sites) + " taken by the traces' runs"
 }

@@ -1,0 +1,50 @@
+package lifemap
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestIndexLiterals(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"agent.go":      "package a\n// \"commented\" it's\nvar t = FuncTool{ToolName: \"search\"}\nvar r = 'x'\nvar m = `multi\nline`\n/* \"blocked\" */ var d = \"deploy\"\n",
+		"agent_test.go": "package a\nvar x = \"only_in_tests\"\n",
+		"tools/t.py":    "# \"pycomment\"\n@tool('lookup')\ndef f(): pass\n",
+		"tools/t.ts":    "const t = tool({name: \"search_docs\"}); // 'nope'\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := IndexLiterals([]string{"./...", "no/such/import/path"}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		at   string // "" = absent
+	}{
+		{"search", "agent.go:3"}, {"deploy", "agent.go:7"}, {"multi\nline", "agent.go:5"}, {"lookup", "tools/t.py:2"},
+		{"search_docs", "tools/t.ts:1"}, {"commented", ""}, {"blocked", ""}, {"only_in_tests", ""}, {"pycomment", ""}, {"nope", ""},
+	} {
+		p, ok := l.Lookup(tc.name)
+		if got := map[bool]string{true: p.String(), false: ""}[ok]; got != tc.at {
+			t.Errorf("Lookup(%q) = %q, want %q", tc.name, got, tc.at)
+		}
+	}
+	// A Go package directory is its files only.
+	l, err = IndexLiterals([]string{"."}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Lookup("lookup"); ok {
+		t.Errorf("a package directory indexed its subdirectories")
+	}
+}

@@ -1,0 +1,421 @@
+//go:build cgo
+
+package srcir
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// buildFile lowers one source file named name.
+func buildFile(t *testing.T, name, src string) *ir.Program {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := BuildFiles([]string{path}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	return prog
+}
+
+// driverSrc is a run started in the background (send wakes a driver whose promise is
+// chained, not awaited) whose turn ends are recorded as state before the way out; a run
+// whose loop lives in a helper whose result is dropped; a pause flag bound from a
+// pause-named helper; a return through a local closure that only builds the result; a limit
+// raised in a helper the loop calls; and a refusal after branches that leave.
+const driverSrc = `type Call = { name: string; args: unknown };
+type Reply = { toolCalls: Call[]; text: string };
+
+export class Agent {
+  constructor(private model: { respond(m: unknown[]): Promise<Reply> }, private tools: Record<string, (a: unknown) => Promise<unknown>>) {}
+  private phase: { signal: AbortSignal; turns: number; limit: number } = { signal: new AbortController().signal, turns: 0, limit: 10 };
+  private messages: unknown[] = [];
+
+  send(message: unknown): void {
+    this.messages.push(message);
+    this.kick().then(() => {}, () => {});
+  }
+
+  private async kick(): Promise<void> {
+    try {
+      await this.turn();
+    } catch (_e) {}
+  }
+
+  private throwError(error: unknown): never {
+    console.error(error);
+    throw error;
+  }
+
+  private async turn(): Promise<boolean> {
+    const signal = this.phase.signal;
+    let ends: { kind: string } | null = null;
+    try {
+      while (true) {
+        signal.throwIfAborted();
+        const reply = await this.model.respond(this.messages);
+        if (reply.toolCalls.length === 0) {
+          ends = { kind: 'completed' };
+          return false;
+        }
+        for (const call of reply.toolCalls) {
+          this.messages.push(await this.tools[call.name](call.args));
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        ends = { kind: 'aborted' };
+        throw error;
+      }
+      ends = { kind: 'error' };
+      this.throwError(error);
+    }
+  }
+
+  async run(input: unknown, resumed: boolean): Promise<unknown> {
+    if (this.messages.length > 0 && input === undefined) {
+      if (resumed) {
+        await this.loop();
+        return;
+      }
+      throw new Error('nothing to continue from');
+    }
+    this.messages.push(input);
+    await this.loop();
+    return this.messages;
+  }
+
+  private prepare(): void {
+    this.phase.turns++;
+    if (this.phase.turns > this.phase.limit) {
+      throw new TooManyTurnsError('max turns');
+    }
+  }
+
+  private async loop(): Promise<unknown> {
+    const finish = async () => {
+      if (this.messages.length === 0) {
+        throw new Error('no output');
+      }
+      return complete(this.messages);
+    };
+    while (true) {
+      this.prepare();
+      const { shouldReturn } = handleInterruptedOutcome(this.messages);
+      if (shouldReturn) {
+        return complete(this.messages);
+      }
+      const reply = await this.model.respond(this.messages);
+      if (reply.toolCalls.length === 0) {
+        return await finish();
+      }
+      for (const call of reply.toolCalls) {
+        this.messages.push(await this.tools[call.name](call.args));
+      }
+      this.phase.signal.throwIfAborted();
+    }
+  }
+}
+
+class TooManyTurnsError extends Error {}
+
+function complete(result: unknown) {
+  return result;
+}
+
+function handleInterruptedOutcome(messages: unknown[]) {
+  return { shouldReturn: messages.length > 100 };
+}
+`
+
+// TestExitClasses: the ways out of a run that are no plain return of the entry, each with
+// its outcome: a state recorded before the return or raise (turnEnds = {kind: ...}), a
+// throwing cancellation check, a helper that always throws, the exits of a loop held by a
+// function whose result nobody reads (a background driver, a dropped call), a pause flag, a
+// local closure that completes the run, a limit raised in a helper, and a refusal after
+// branches that leave (not started, although a run-launching call precedes it in the text).
+func TestExitClasses(t *testing.T) {
+	p := buildFile(t, "m.ts", driverSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	line := func(sub string) int { return lineOf(driverSrc, sub) }
+	tests := []struct {
+		entry string
+		want  map[int]string // line -> outcome (stop reason)
+	}{
+		{entry: "m.Agent.send", want: map[int]string{
+			line("this.kick().then") + 1:                  "started",
+			line("signal.throwIfAborted();"):              "cancelled (cancelled)",
+			line("return false;"):                         "completed (goal_reached)",
+			line("throw error;\n      }\n      ends = {"): "cancelled (cancelled)",
+			line("this.throwError(error);"):               "failed (error)",
+		}},
+		{entry: "m.Agent.run", want: map[int]string{
+			line("throw new Error('nothing"):                 "not_started",
+			line("throw new TooManyTurnsError"):              "failed (max_turns)",
+			line("return complete(this.messages);\n      }"): "waiting",
+			line("return await finish();"):                   "completed (goal_reached)",
+			line("this.phase.signal.throwIfAborted();"):      "cancelled (cancelled)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.entry, func(t *testing.T) {
+			var e *model.Entry
+			for i := range res.Entries {
+				if res.Entries[i].Func == tt.entry {
+					e = &res.Entries[i]
+				}
+			}
+			if e == nil {
+				var names []string
+				for _, x := range res.Entries {
+					names = append(names, x.Func)
+				}
+				t.Fatalf("no entry %s among %v", tt.entry, names)
+			}
+			got := map[int]string{}
+			for _, x := range e.Exits {
+				o := x.Outcome
+				if x.StopReason != "" {
+					o += " (" + string(x.StopReason) + ")"
+				}
+				got[x.Pos.Line] = o
+			}
+			for l, w := range tt.want {
+				if got[l] != w {
+					t.Errorf("exit at line %d (%s): %q, want %q (all: %v)", l, strings.TrimSpace(strings.Split(driverSrc, "\n")[l-1]), got[l], w, got)
+				}
+			}
+		})
+	}
+}
+
+// pyMatchSrc ends a turn in match arms (a pending interruption pauses the run) and records
+// its end as a dictionary with a discriminator.
+const pyMatchSrc = `class Interruption:
+    pass
+
+
+class Agent:
+    def __init__(self, model, tools):
+        self.model = model
+        self.tools = tools
+        self.messages = []
+        self.cancelled = False
+
+    def next_step(self):
+        return None
+
+    async def run(self, task):
+        self.messages.append(task)
+        while True:
+            reply = await self.model.generate(self.messages)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                self.messages.append(await self.tools[call.name](call.args))
+            match self.next_step():
+                case Interruption():
+                    return self.messages
+                case "stop":
+                    return {"status": "cancelled", "messages": self.messages}
+                case _:
+                    pass
+`
+
+// TestPythonMatchExits: a match arm is a branch like a switch case: the arm's pattern says a
+// return pauses the run, and a returned dictionary's discriminator says how it ended.
+func TestPythonMatchExits(t *testing.T) {
+	p := buildFile(t, "m.py", pyMatchSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	var e *model.Entry
+	for i := range res.Entries {
+		if res.Entries[i].Func == "m.Agent.run" {
+			e = &res.Entries[i]
+		}
+	}
+	if e == nil {
+		t.Fatalf("no entry m.Agent.run: %+v", res.Entries)
+	}
+	want := map[int]string{
+		lineOf(pyMatchSrc, "return reply.content"):   "completed",
+		lineOf(pyMatchSrc, "return self.messages"):   "waiting",
+		lineOf(pyMatchSrc, `return {"status": "can`): "cancelled",
+	}
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome
+	}
+	for l, w := range want {
+		if got[l] != w {
+			t.Errorf("exit at line %d: %q, want %q (all: %v)", l, got[l], w, got)
+		}
+	}
+}
+
+// TestRunStartHookMints: a run reported to a start hook outside the set with the run's id
+// (callback_manager.on_chain_start(..., run_id=...), handleChainStart(..., runId)) is where
+// the id is minted (the hook mints it when none is given); a start hook handed no run id,
+// or one of the set, mints nothing.
+func TestRunStartHookMints(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      []string // texts of the mints of f
+	}{
+		{"m.py", `def f(callback_manager, config, on_start):
+    run_manager = callback_manager.on_chain_start(None, {}, run_id=config.get("run_id"))
+    callback_manager.on_tool_start(None, "x")
+    on_start(config)
+`, []string{`callback_manager.on_chain_start(None, {}, run_id=config.get("run_id"))`}},
+		{"m.js", `async function f(manager, runId, config) {
+    const runManager = await manager?.handleChainStart(config, {}, runId, void 0);
+    await manager.handleLLMStart(config, []);
+    await onRunStart(runId);
+}
+async function onRunStart(id) { return id; }
+`, []string{"manager?.handleChainStart(config, {}, runId, void 0)"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p := buildFile(t, tc.file, tc.src)
+			var got []string
+			for _, fn := range p.Funcs {
+				if fn.Short == "m.f" {
+					for _, m := range fn.Mints {
+						got = append(got, m.Text+" "+m.Field)
+					}
+				}
+			}
+			var want []string
+			for _, w := range tc.want {
+				want = append(want, w+" run_id")
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("mints %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestHandedBoundError: at the bound the loop builds the bound's error and hands it to an
+// error handler instead of raising it, then ends: the run fails with that error (raised where
+// its result is consumed), which is no silent end.
+func TestHandedBoundError(t *testing.T) {
+	src := `class MaxTurnsExceeded(Exception):
+    pass
+
+
+class Runner:
+    async def run(self, model, tools, messages, max_turns=10):
+        turn = 0
+        while True:
+            turn += 1
+            if turn > max_turns:
+                max_turns_error = MaxTurnsExceeded("max turns")
+                if await self.handle(error=max_turns_error) is None:
+                    break
+                continue
+            reply = await model.generate(messages)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                messages.append(await tools[call.name](call.args))
+
+    async def handle(self, error):
+        return None
+`
+	p := buildFile(t, "m.py", src)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Runner.run" {
+			continue
+		}
+		if len(e.Loops) != 1 || e.Loops[0].OnBound == nil {
+			t.Fatalf("loops %+v, want one with an on-bound", e.Loops)
+		}
+		ob := e.Loops[0].OnBound
+		if ob.Kind != model.OnBoundError || ob.Value != "MaxTurnsExceeded" || ob.StopReason != model.StopMaxTurns {
+			t.Errorf("on bound %+v, want error MaxTurnsExceeded (max_turns)", ob)
+		}
+		return
+	}
+	t.Fatalf("no entry m.Runner.run")
+}
+
+// superHookSrc: a runnable whose public stream() is its base's (outside the set): the base's
+// stream drives the subclass's _streamIterator hook, which runs the loop; invoke drains
+// stream() and hands back the interruptions it saw keyed by their marker.
+const superHookSrc = `import { Runnable } from "@lib/core";
+const INTERRUPT = "__interrupt__";
+class Partial extends Runnable {
+  stream(input, options) {
+    return super.stream(input, options);
+  }
+}
+export class Graph extends Partial {
+  async *_streamIterator(input, options) {
+    const messages = [input];
+    while (true) {
+      const reply = await this.model.invoke(messages);
+      if (reply.toolCalls.length === 0) {
+        yield reply;
+        return;
+      }
+      for (const call of reply.toolCalls) {
+        messages.push(await this.tools[call.name].invoke(call.args));
+      }
+    }
+  }
+  async invoke(input, options) {
+    const stream = await this.stream(input, options);
+    const interrupts = [];
+    let latest;
+    for await (const chunk of stream) {
+      if (chunk[INTERRUPT]) interrupts.push(chunk[INTERRUPT]);
+      else latest = chunk;
+    }
+    if (interrupts.length > 0 && latest == null) return { [INTERRUPT]: interrupts };
+    return latest;
+  }
+}
+`
+
+// TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
+// (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
+// returned object keyed by an interruption marker is a pause.
+func TestExternalSuperHook(t *testing.T) {
+	p := buildFile(t, "m.js", superHookSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Graph.invoke" {
+			continue
+		}
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome
+		}
+		if l := lineOf(superHookSrc, "return { [INTERRUPT]"); got[l] != "waiting" {
+			t.Errorf("exit at line %d: %q, want waiting (all %v)", l, got[l], got)
+		}
+		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
+			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		return
+	}
+	var names []string
+	for _, e := range res.Entries {
+		names = append(names, e.Func)
+	}
+	t.Fatalf("no entry m.Graph.invoke among %v", names)
+}
