@@ -1112,6 +1112,14 @@ func (r *rec) bound(l *Loop) {
 			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
 		}
 	}
+	if ob.Kind == model.OnBoundSilent && b.HandedErr != "" {
+		// the bound's error is built and handed on (to an error handler, the result the
+		// caller drains): the run fails with it, raised where the result is consumed
+		ob.Kind, ob.Value = model.OnBoundError, b.HandedErr
+		if sr := stopReasonOf(b.HandedErr); sr != "" {
+			ob.StopReason = sr
+		}
+	}
 	l.Map.OnBound = ob
 }
 

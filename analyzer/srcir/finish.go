@@ -435,7 +435,7 @@ func (b *builder) returns(fs *fnState) {
 		}
 		b.reach(fs, &r, n.Start)
 		if !t.raises.has(n) {
-			r.Waiting = b.underPause(fs, n)
+			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
 		f.Returns = append(f.Returns, r)
 	}
