@@ -71,7 +71,7 @@ func RenderList(w io.Writer, lang string, list []explain.Summary, opts Options) 
 		for _, s := range list {
 			line := fmt.Sprintf("  %-*s  %s", n, s.Topic, s.Title)
 			if len(s.Aliases) > 0 {
-				line += " (" + label(lang, "aliases") + ": " + strings.Join(s.Aliases, ", ") + ")"
+				line += strings.TrimRight(paren(lang, colon(lang, label(lang, "aliases"), strings.Join(s.Aliases, ", "))), " ")
 			}
 			b.WriteString(line + "\n")
 		}
