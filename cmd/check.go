@@ -161,7 +161,9 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		out.Code, out.codePaths = code.join(proj.Tree()), code.paths
 		for _, fd := range out.Code.Findings {
 			out.Counts[string(fd.Severity)]++
-			violations++
+			if fd.Severity != model.SevInfo {
+				violations++
+			}
 		}
 	}
 	w := cmd.OutOrStdout()

@@ -300,6 +300,10 @@ type Branch struct {
 	StopText string `json:"stop_text,omitempty"`
 	AtPos    Pos    `json:"at_pos,omitzero"`
 	AtSource string `json:"at_source,omitempty"`
+	// HandedErr is an error naming the bound that the bound branch builds and hands on
+	// without raising it (max_turns_error = MaxTurnsExceeded(...) passed to an error
+	// handler, then break): the run fails with it where its result is consumed.
+	HandedErr string `json:"handed_err,omitempty"`
 }
 
 // Operand describes a value: a constant, a field, a parameter or a variable.

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
@@ -397,10 +398,19 @@ func (r *rec) callsParam(targets []int) bool {
 			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
 				continue
 			}
+			names := []string{prm.Name}
+			if strings.HasPrefix(prm.Name, "{") {
+				// a destructured options parameter ({ type, execute }): its bindings
+				names = strings.FieldsFunc(prm.Name, func(r rune) bool {
+					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+				})
+			}
 			for _, gc := range g.Calls {
 				name, args, _ := strings.Cut(gc.Text, "(")
-				if name == prm.Name || ir.IdentIn(args, prm.Name) {
-					return true
+				for _, pn := range names {
+					if name == pn || ir.IdentIn(args, pn) {
+						return true
+					}
 				}
 			}
 		}
@@ -1110,6 +1120,14 @@ func (r *rec) bound(l *Loop) {
 		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
 			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	if ob.Kind == model.OnBoundSilent && b.HandedErr != "" {
+		// the bound's error is built and handed on (to an error handler, the result the
+		// caller drains): the run fails with it, raised where the result is consumed
+		ob.Kind, ob.Value = model.OnBoundError, b.HandedErr
+		if sr := stopReasonOf(b.HandedErr); sr != "" {
+			ob.StopReason = sr
 		}
 	}
 	l.Map.OnBound = ob

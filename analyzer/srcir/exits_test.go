@@ -307,3 +307,115 @@ async function onRunStart(id) { return id; }
 		})
 	}
 }
+
+// TestHandedBoundError: at the bound the loop builds the bound's error and hands it to an
+// error handler instead of raising it, then ends: the run fails with that error (raised where
+// its result is consumed), which is no silent end.
+func TestHandedBoundError(t *testing.T) {
+	src := `class MaxTurnsExceeded(Exception):
+    pass
+
+
+class Runner:
+    async def run(self, model, tools, messages, max_turns=10):
+        turn = 0
+        while True:
+            turn += 1
+            if turn > max_turns:
+                max_turns_error = MaxTurnsExceeded("max turns")
+                if await self.handle(error=max_turns_error) is None:
+                    break
+                continue
+            reply = await model.generate(messages)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                messages.append(await tools[call.name](call.args))
+
+    async def handle(self, error):
+        return None
+`
+	p := buildFile(t, "m.py", src)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Runner.run" {
+			continue
+		}
+		if len(e.Loops) != 1 || e.Loops[0].OnBound == nil {
+			t.Fatalf("loops %+v, want one with an on-bound", e.Loops)
+		}
+		ob := e.Loops[0].OnBound
+		if ob.Kind != model.OnBoundError || ob.Value != "MaxTurnsExceeded" || ob.StopReason != model.StopMaxTurns {
+			t.Errorf("on bound %+v, want error MaxTurnsExceeded (max_turns)", ob)
+		}
+		return
+	}
+	t.Fatalf("no entry m.Runner.run")
+}
+
+// superHookSrc: a runnable whose public stream() is its base's (outside the set): the base's
+// stream drives the subclass's _streamIterator hook, which runs the loop; invoke drains
+// stream() and hands back the interruptions it saw keyed by their marker.
+const superHookSrc = `import { Runnable } from "@lib/core";
+const INTERRUPT = "__interrupt__";
+class Partial extends Runnable {
+  stream(input, options) {
+    return super.stream(input, options);
+  }
+}
+export class Graph extends Partial {
+  async *_streamIterator(input, options) {
+    const messages = [input];
+    while (true) {
+      const reply = await this.model.invoke(messages);
+      if (reply.toolCalls.length === 0) {
+        yield reply;
+        return;
+      }
+      for (const call of reply.toolCalls) {
+        messages.push(await this.tools[call.name].invoke(call.args));
+      }
+    }
+  }
+  async invoke(input, options) {
+    const stream = await this.stream(input, options);
+    const interrupts = [];
+    let latest;
+    for await (const chunk of stream) {
+      if (chunk[INTERRUPT]) interrupts.push(chunk[INTERRUPT]);
+      else latest = chunk;
+    }
+    if (interrupts.length > 0 && latest == null) return { [INTERRUPT]: interrupts };
+    return latest;
+  }
+}
+`
+
+// TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
+// (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
+// returned object keyed by an interruption marker is a pause.
+func TestExternalSuperHook(t *testing.T) {
+	p := buildFile(t, "m.js", superHookSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Graph.invoke" {
+			continue
+		}
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome
+		}
+		if l := lineOf(superHookSrc, "return { [INTERRUPT]"); got[l] != "waiting" {
+			t.Errorf("exit at line %d: %q, want waiting (all %v)", l, got[l], got)
+		}
+		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
+			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		return
+	}
+	var names []string
+	for _, e := range res.Entries {
+		names = append(names, e.Func)
+	}
+	t.Fatalf("no entry m.Graph.invoke among %v", names)
+}

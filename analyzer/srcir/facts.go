@@ -276,9 +276,16 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			if r != nil && reasonLHS.MatchString(m.text(l)) && (m.t.stringKinds.has(strip(r)) || strings.Contains(m.text(r), ".")) {
 				br.StopText = clip(m.text(r), 80)
 			}
+			if rr := strip(r); rr != nil && br.HandedErr == "" && (m.t.calls.has(rr) || m.t.news.has(rr)) {
+				// max_turns_error = MaxTurnsExceeded(...): built here, raised or handed on
+				br.HandedErr = boundErrorName(m, rr)
+			}
 		}
 		return true
 	})
+	if br.Return >= 0 || br.StopText != "" {
+		br.HandedErr = "" // raised or returned at the bound, or a stop recorded: said there
+	}
 	if br.Return >= 0 && br.StopText != "" {
 		if e := fs.f.Returns[br.Return].Err; e != nil && e.Kind != ir.ValNil && len(fs.f.Returns[br.Return].Values) == 0 {
 			br.StopText = "" // the bound error is raised: an error at the bound, not a recorded stop
