@@ -123,6 +123,7 @@ type fnState struct {
 	callNodes   []*syntax.Node
 	callInfo    []callInfo
 	retNodes    []*syntax.Node
+	pairs       []*syntax.Node // the key: value members of object and dictionary literals
 	assigns     []assign
 	conds       []cond
 	incs        []inc

@@ -369,6 +369,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.stopSets()
 	b.accessors()
 	b.defaults()
 	b.keyDefaults()
@@ -891,6 +892,26 @@ func (b *builder) mints(fs *fnState) {
 			}
 		}
 		fs.f.Mints = append(fs.f.Mints, mt)
+	}
+	b.parentPairs(fs)
+}
+
+// parentPairs records the members of object and dictionary literals that hand a child the
+// parent's id under a key naming the parent ({[parentNamespace]: checkpoint.id}, parent_ns:
+// checkpoint["id"] in a task's configuration): Owners names what the id is of.
+func (b *builder) parentPairs(fs *fnState) {
+	m := fs.mod
+	for _, p := range fs.pairs {
+		key := strings.Trim(m.text(p.Child("key")), "[]\"'`")
+		if !strings.Contains(strings.ToLower(key), "parent") {
+			continue
+		}
+		g := idRead.FindStringSubmatch(m.text(strip(p.Child("value"))))
+		if g == nil {
+			continue
+		}
+		fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: m.pos(p), Source: m.source(p), Text: clip(oneLine(m.text(p)), 80),
+			Kind: "parent", Field: key, Owners: []string{lastSeg(g[1])}})
 	}
 }
 
