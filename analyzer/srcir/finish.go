@@ -369,6 +369,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.stopSets()
 	b.accessors()
 	b.defaults()
 	b.keyDefaults()

@@ -214,3 +214,50 @@ export async function run({ model, tools, maxSteps = 5 }) {
 		}
 	}
 }
+
+// TestStopConditions: a do/while whose condition calls a function that tests a call handed
+// a list built from a parameter defaulting to predicates (stopWhen = isStepCount(1)) has
+// that list as its stop conditions, with the parameter's default.
+func TestStopConditions(t *testing.T) {
+	src := `function isStepCount(n) {
+    return ({ steps }) => steps.length === n;
+}
+function asArray(x) {
+    return Array.isArray(x) ? x : [x];
+}
+async function isStopConditionMet({ stopConditions, steps }) {
+    return stopConditions.some((c) => c({ steps }));
+}
+export async function run({ model, stopWhen = isStepCount(1), label = "x" }) {
+    const stopConditions = asArray(stopWhen);
+    const steps = [];
+    const shouldContinue = async () => {
+        if (await isStopConditionMet({ stopConditions, steps })) {
+            return false;
+        }
+        return true;
+    };
+    do {
+        steps.push(await model.step(label));
+    } while (await shouldContinue());
+}
+`
+	p := buildSrc(t, "m.js", src)
+	f := funcNamed(t, p, "pkg/m.run")
+	if len(f.Stops) != 1 {
+		t.Fatalf("stops %+v, want one", f.Stops)
+	}
+	ss := f.Stops[0]
+	if ss.Text != "stopWhen" || ss.Key != "pkg/m.run.stopWhen" || ss.Pos.Line != lineOf(src, "if (await isStopConditionMet") || ss.AtPos.Line != lineOf(src, "return false") {
+		t.Errorf("stop set %+v", ss)
+	}
+	found := false
+	for _, d := range p.Defaults {
+		if d.Key == ss.Key {
+			found = d.Value == "isStepCount(1)" && d.Pos.Line == lineOf(src, "export async function run")
+		}
+	}
+	if !found {
+		t.Errorf("no default isStepCount(1) for %s: %+v", ss.Key, p.Defaults)
+	}
+}
