@@ -144,6 +144,10 @@ type Diff struct {
 	Changes []Change `json:"changes"`
 	// Weakened is true when at least one change weakens the lifecycle.
 	Weakened bool `json:"weakened"`
+	// BaseEntries and HeadEntries count the run entries of each map: no change between two
+	// maps without entries means nothing was compared.
+	BaseEntries int `json:"base_entries"`
+	HeadEntries int `json:"head_entries"`
 }
 
 // Count returns how many changes have the effect.
@@ -189,7 +193,7 @@ func Compare(base, head *model.Map) Diff {
 	for _, p := range pairs {
 		c.entry(p[0], p[1])
 	}
-	d := Diff{Changes: c.out}
+	d := Diff{Changes: c.out, BaseEntries: len(base.Entries), HeadEntries: len(head.Entries)}
 	slices.SortStableFunc(d.Changes, func(a, b Change) int {
 		if r := cmp.Compare(effectRank(a.Effect), effectRank(b.Effect)); r != 0 {
 			return r
