@@ -160,3 +160,51 @@ func TestMapHTML(t *testing.T) {
 		t.Errorf("--format svg: exit %d %s", code, errOut)
 	}
 }
+
+// TestMapHTMLCoverage: --format html --traces: the page carries the join's coverage; the
+// max-steps demo run left through the runtime's failed exit and no other.
+func TestMapHTMLCoverage(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "run.jsonl")
+	if _, errOut, code := lifeline(t, "", "demo", "max-steps", "--log", log, "--force"); code != 0 {
+		t.Fatalf("demo: exit %d %s", code, errOut)
+	}
+	out, errOut, code := lifeline(t, "", "map", "--format", "html", "--traces", log, "./model/runtime")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	i := strings.Index(out, `id="lifeline-data">`)
+	j := strings.Index(out[i:], "</script>")
+	if i < 0 || j < 0 {
+		t.Fatal("no data element")
+	}
+	var data struct {
+		Coverage bool
+		Entries  []struct {
+			Func  string
+			Exits []struct {
+				Outcome    string
+				StopReason string `json:"stop_reason"`
+				Taken      *struct{ Runs int }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out[i+len(`id="lifeline-data">`):i+j]), &data); err != nil {
+		t.Fatal(err)
+	}
+	if !data.Coverage {
+		t.Fatal("no coverage in the page")
+	}
+	taken := map[string]int{}
+	for _, e := range data.Entries {
+		for _, x := range e.Exits {
+			if x.Taken != nil && x.Taken.Runs > 0 {
+				taken[e.Func+" "+x.Outcome+" "+x.StopReason] += x.Taken.Runs
+			}
+		}
+	}
+	// The run left through the loop's failed exit (StopReason: cause, no constant), which Start,
+	// Retry and Resume all reach.
+	if taken["runtime.Runtime.Start failed "] != 1 || len(taken) != 3 {
+		t.Errorf("exits taken: %v", taken)
+	}
+}

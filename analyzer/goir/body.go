@@ -715,6 +715,14 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 			return b.incFields[fieldOf(a.X.Type(), a.Field)]
 		case *ssa.Alloc, *ssa.FreeVar:
 			return cellIncremented(a)
+		case *ssa.Phi:
+			// a per-iteration loop variable a closure captures (Go 1.22): each iteration's
+			// cell is a fresh copy of the last one, incremented
+			for _, e := range a.Edges {
+				if al, ok := e.(*ssa.Alloc); ok && al.Heap && cellIncremented(al) {
+					return true
+				}
+			}
 		}
 	case *ssa.Field:
 		return b.incFields[fieldOf(x.X.Type(), x.Field)]

@@ -40,6 +40,8 @@ func TestInferDeliveries(t *testing.T) {
 		// each streamed event handed to a helper that folds it into the reply and leaves on
 		// an error event: the helper's test decides for the holder of the stream
 		{"evhandler.Agent.Run", 51, []int{66}, 75, false, ""},
+		// the counter captured by the retry closure: a fresh cell per iteration (Go 1.22)
+		{"capturebound.Agent.Run", 36, []int{39}, 59, false, "maxIterations"},
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it

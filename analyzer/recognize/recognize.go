@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
@@ -397,10 +398,19 @@ func (r *rec) callsParam(targets []int) bool {
 			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
 				continue
 			}
+			names := []string{prm.Name}
+			if strings.HasPrefix(prm.Name, "{") {
+				// a destructured options parameter ({ type, execute }): its bindings
+				names = strings.FieldsFunc(prm.Name, func(r rune) bool {
+					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+				})
+			}
 			for _, gc := range g.Calls {
 				name, args, _ := strings.Cut(gc.Text, "(")
-				if name == prm.Name || ir.IdentIn(args, prm.Name) {
-					return true
+				for _, pn := range names {
+					if name == pn || ir.IdentIn(args, pn) {
+						return true
+					}
 				}
 			}
 		}
@@ -520,6 +530,9 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
+			continue // a profile says the function holds no turn loop
+		}
 		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
 			// the function runs again only through the tools it dispatches: each tool starts a
 			// child run (a tree of runs as deep as the tools nest), not the next step of this one
@@ -540,6 +553,21 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// loopVetoed returns the profile rule saying that f (or, for a closure, the function it is
+// written in) holds no turn loop: a "not" engine_loop rule.
+func (r *rec) loopVetoed(f *ir.Func) (string, bool) {
+	for g := f; g != nil && r.o.Table != nil; {
+		if g.Key != "" {
+			return r.o.Table.Vetoed(g.Key, roles.EngineLoop)
+		}
+		if g.Parent < 0 {
+			break
+		}
+		g = r.p.Funcs[g.Parent]
+	}
+	return "", false
 }
 
 // holder is a loop (or, with loop -1, a recursion) of a function.

@@ -419,3 +419,34 @@ func TestExternalSuperHook(t *testing.T) {
 	}
 	t.Fatalf("no entry m.Graph.invoke among %v", names)
 }
+
+// TestParentPairs: a child's configuration built with the parent's id under a key naming the
+// parent is where the child gets its parent (parent_ns: checkpoint["id"], [parentNs]:
+// checkpoint.id); a parent key holding no id, or an id under another key, is none.
+func TestParentPairs(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      string
+	}{
+		{"m.py", `def f(checkpoint, parent_ns, conf):
+    return {"map": {parent_ns: checkpoint["id"]}, "parent": conf.name, "task_id": checkpoint["id"]}
+`, `parent_ns: checkpoint["id"] parent_ns checkpoint`},
+		{"m.js", `function f(checkpoint, parentNs, conf) {
+  return { map: { [parentNs]: checkpoint.id }, parentName: conf.name, taskId: checkpoint.id };
+}
+`, `[parentNs]: checkpoint.id parentNs checkpoint`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p := buildFile(t, tc.file, tc.src)
+			var got []string
+			for _, fn := range p.Funcs {
+				for _, m := range fn.Mints {
+					got = append(got, m.Text+" "+m.Field+" "+strings.Join(m.Owners, ","))
+				}
+			}
+			if strings.Join(got, "|") != tc.want {
+				t.Errorf("mints %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -116,6 +116,9 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 	if !n.Named && len(n.Children) == 0 {
 		return
 	}
+	if t.pairs.has(n) {
+		fs.pairs = append(fs.pairs, n)
+	}
 	switch {
 	case t.funcs.has(n) || t.lambdas.has(n):
 		if k := fs.kidsByNode[n]; k != nil {

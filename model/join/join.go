@@ -180,15 +180,26 @@ type Names interface {
 	Lookup(name string) (model.Position, bool)
 }
 
+// Sentinels is what a Names may also know: the message of a sentinel error by its name
+// (ErrNotFinished → "agent not finished before max iterations").
+type Sentinels interface {
+	SentinelMessage(name string) (string, bool)
+}
+
 // Options tune Join.
 type Options struct {
-	// Names indexes the string literals of the mapped code (tool names registered in code).
+	// Names indexes the string literals of the mapped code (tool names registered in code);
+	// when it also implements Sentinels, an exit returning a sentinel error is matched on the
+	// sentinel's message in the trace's error text.
 	Names Names
 }
 
 // Join matches every run of t to the code of m.
 func Join(t *model.Tree, m *model.Map, opts Options) *Result {
 	ix := newIndex(m)
+	if s, ok := opts.Names.(Sentinels); ok && opts.Names != nil {
+		ix.sentinels = s
+	}
 	n := 0
 	for _, se := range t.Sessions {
 		n += len(se.Runs)
@@ -229,6 +240,9 @@ type index struct {
 	// picks caches call-site choices; loopSets the loops of each exit's entries.
 	picks     map[pickKey]*picked
 	exitCache map[string]*ExitMatch
+	sentinels Sentinels
+	// onBoundAt are the positions of the loops' OnBound sites.
+	onBoundAt map[model.Position]bool
 	// endsOtherwise: some exit of the map ends a run otherwise than completed.
 	endsOtherwise bool
 	sources       map[string]string
@@ -254,7 +268,7 @@ func (ix *index) literalsOf(text string) []string {
 }
 
 func newIndex(m *model.Map) *index {
-	ix := &index{m: m, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
+	ix := &index{m: m, onBoundAt: map[model.Position]bool{}, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
 	exitAt := map[model.Position]*exitRef{}
 	loopAt := map[model.Position]*loopRef{}
 	idAt := map[model.Position]bool{}
@@ -269,6 +283,9 @@ func newIndex(m *model.Map) *index {
 			ix.exits = append(ix.exits, r)
 		}
 		for _, l := range e.Loops {
+			if l.OnBound != nil {
+				ix.onBoundAt[l.OnBound.Pos] = true
+			}
 			if r := loopAt[l.Pos]; r != nil {
 				r.entries = append(r.entries, e.Func)
 				continue
@@ -302,9 +319,12 @@ func (ix *index) enclosingEntry(pos model.Position) string {
 
 // evidence is what a run's trace says about its end: the words its errors use.
 type evidence struct {
-	status  model.RunStatus
-	stop    model.StopReason
-	wait    model.WaitReason
+	status model.RunStatus
+	stop   model.StopReason
+	wait   model.WaitReason
+	// atBound is the exit the run was matched to, when it is where a loop's bound is enforced
+	// (the sentinel or raise at the bound): the run hit that bound whatever its stop reason says.
+	atBound model.Position
 	kinds   []string // error kinds (type names)
 	texts   []string // error messages
 	steps   int
@@ -372,6 +392,21 @@ func (ix *index) wordsFit(s *score, ev evidence, code ...string) {
 			}
 		}
 	}
+	if ix.sentinels == nil {
+		return
+	}
+	for _, id := range idents(text) {
+		sm, ok := ix.sentinels.SentinelMessage(id)
+		if !ok || len(sm) < 4 {
+			continue
+		}
+		for _, msg := range ev.texts {
+			if strings.Contains(msg, sm) {
+				s.add(5, true, "the error text carries the message of sentinel "+id+" ("+strconv.Quote(sm)+")")
+				return
+			}
+		}
+	}
 }
 
 func statusWord(s model.RunStatus) string { return string(s) }
@@ -388,6 +423,10 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 	}
 	jr.Bound = ix.bound(ev)
 	jr.Exit = ix.exit(ev, jr.Bound)
+	if x := jr.Exit; x != nil && (jr.Bound == nil || !jr.Bound.Hit) && ix.onBoundAt[x.Pos] {
+		ev.atBound = x.Pos
+		jr.Bound = ix.bound(ev)
+	}
 	for i, h := range r.History {
 		if h.Status != model.StatusWaiting || (i == len(r.History)-1 && r.Status == model.StatusWaiting) {
 			continue
@@ -571,7 +610,7 @@ func (ix *index) pickExit(ev evidence, b *BoundMatch) *ExitMatch {
 // bound finds the bound the run stopped at (its stop reason is the bound's), or else the bound
 // of the map's turn loops when they all share one.
 func (ix *index) bound(ev evidence) *BoundMatch {
-	k := boundKey{ev.stop, ev.steps}
+	k := boundKey{ev.stop, ev.steps, ev.atBound}
 	if b, ok := ix.boundCache[k]; ok {
 		return b
 	}
@@ -587,8 +626,9 @@ func (ix *index) bound(ev evidence) *BoundMatch {
 
 // boundKey is what a bound match depends on: the run's stop reason and step count.
 type boundKey struct {
-	stop  model.StopReason
-	steps int
+	stop    model.StopReason
+	steps   int
+	atBound model.Position
 }
 
 func (ix *index) pickBound(ev evidence) *BoundMatch {
@@ -598,7 +638,7 @@ func (ix *index) pickBound(ev evidence) *BoundMatch {
 			continue
 		}
 		any = append(any, l)
-		if ob := l.loop.OnBound; ob != nil && ob.StopReason != "" && ob.StopReason == ev.stop {
+		if ob := l.loop.OnBound; ob != nil && (ob.StopReason != "" && ob.StopReason == ev.stop || ev.atBound.IsValid() && ob.Pos == ev.atBound) {
 			hit = append(hit, l)
 		}
 	}
@@ -643,9 +683,12 @@ func (ix *index) pickBound(ev evidence) *BoundMatch {
 		}
 	}
 	var reasons []string
-	if isHit {
+	switch {
+	case isHit && ev.atBound.IsValid() && (l.loop.OnBound.StopReason != ev.stop):
+		reasons = append(reasons, "the run left through the exit at this bound ("+ev.atBound.String()+")")
+	case isHit:
 		reasons = append(reasons, "the run's stop reason "+string(ev.stop)+" is what the code records at this bound")
-	} else {
+	default:
 		reasons = append(reasons, "every turn loop of the map has this bound")
 	}
 	switch bm.Agrees {
@@ -972,4 +1015,22 @@ func cancelledCall(r *model.Run) bool {
 		}
 	}
 	return false
+}
+
+// idents are the identifiers of a code text, a qualified name's parts each on its own.
+func idents(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !identByte(text[i]) || text[i] >= '0' && text[i] <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && identByte(text[j]) {
+			j++
+		}
+		out = append(out, text[i:j])
+		i = j
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package join
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -160,5 +162,27 @@ func BenchmarkJoin(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Join(tr, m, Options{Names: names{"search": pos(1)}})
+	}
+}
+
+// TestWriteJSON: the streamed JSON is what encoding/json marshals.
+func TestWriteJSON(t *testing.T) {
+	m := thinkMap(false, thinkExits...)
+	tr := tree(model.StatusFailed, model.StopMaxSteps, nil, 9, "search")
+	more := tree(model.StatusCompleted, model.StopGoalReached, nil, 2, "search", "rm")
+	tr.Sessions = append(tr.Sessions, more.Sessions...)
+	tr.Sessions[0].Runs[0].ParentRunID, tr.Sessions[0].Runs[0].Kind = "r0", "retry"
+	tr.Sessions[0].Runs[0].Origin = &model.Origin{File: "x.jsonl", Line: 3}
+	res := Join(tr, m, Options{Names: names{"search": pos(1)}})
+	want, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("WriteJSON:\n%s\nencoding/json:\n%s", b.String(), want)
 	}
 }

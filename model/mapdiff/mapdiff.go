@@ -535,9 +535,14 @@ func parallelPos(l model.Loop) model.Position {
 	return l.Pos
 }
 
+// defaultVerb says how a default moved: "raised" or "lowered" when both are numbers (a quoted
+// number too: Python's int(getenv("LIMIT", "25"))), else "changed".
 func defaultVerb(old, new string) string {
-	o, err1 := strconv.ParseFloat(old, 64)
-	n, err2 := strconv.ParseFloat(new, 64)
+	num := func(s string) (float64, error) {
+		return strconv.ParseFloat(strings.Trim(strings.TrimSpace(s), "\"'`"), 64)
+	}
+	o, err1 := num(old)
+	n, err2 := num(new)
 	if err1 == nil && err2 == nil {
 		if n > o {
 			return "raised"

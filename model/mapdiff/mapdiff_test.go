@@ -247,6 +247,17 @@ func TestCompareNil(t *testing.T) {
 	}
 }
 
+func TestDefaultVerb(t *testing.T) {
+	for _, tt := range []struct{ old, new, want string }{
+		{"25", "10000", "raised"}, {`"25"`, `"10000"`, "raised"}, {"'20'", "5", "lowered"},
+		{"DEFAULT", "10", "changed"}, {"10", "none", "changed"},
+	} {
+		if got := defaultVerb(tt.old, tt.new); got != tt.want {
+			t.Errorf("defaultVerb(%q, %q) = %q, want %q", tt.old, tt.new, got, tt.want)
+		}
+	}
+}
+
 func TestUnlimited(t *testing.T) {
 	for _, tt := range []struct {
 		b    *model.Bound
