@@ -3,8 +3,10 @@
 package srcir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -448,5 +450,40 @@ func TestParentPairs(t *testing.T) {
 				t.Errorf("mints %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestConfigObjectDefault: a bound computed from a configuration entry read as a property
+// (config.recursionLimit), kept in a local handed to a constructor (new Loop({stop})), gets
+// the default the entry is given where the configuration is built as an object literal
+// ({recursionLimit: DEFAULT_RECURSION_LIMIT}).
+func TestConfigObjectDefault(t *testing.T) {
+	src := `const DEFAULT_RECURSION_LIMIT = 25;
+export function ensureConfig(...configs) {
+  const empty = { tags: [], recursionLimit: DEFAULT_RECURSION_LIMIT };
+  return Object.assign(empty, ...configs);
+}
+export class Loop {
+  constructor(params) {
+    this.step = params.step;
+    this.stop = params.stop;
+  }
+  static initialize(config) {
+    const step = 1;
+    const stop = step + (config.recursionLimit ?? 10) + 1;
+    return new Loop({ step, stop });
+  }
+}
+`
+	p := buildFile(t, "m.js", src)
+	want := fmt.Sprintf("25@%d", lineOf(src, "const DEFAULT_RECURSION_LIMIT"))
+	var got []string
+	for _, d := range p.Defaults {
+		if strings.HasSuffix(d.Key, "Loop.stop") {
+			got = append(got, fmt.Sprintf("%s@%d", d.Value, d.Pos.Line))
+		}
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("defaults of Loop.stop %v, want %s among them", got, want)
 	}
 }

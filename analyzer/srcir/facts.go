@@ -1094,9 +1094,103 @@ func (b *builder) keyDefaults() {
 				}
 			}
 		}
+		// the same entry in an object literal: {recursionLimit: DEFAULT_RECURSION_LIMIT}
+		for _, p := range fs.pairs {
+			name := unquote(m.text(p.Child("key")))
+			if _, seen := entry[name]; seen || !isBoundish(name) {
+				continue
+			}
+			if v, pos, ok := b.literal(m, p.Child("value"), 0); ok && !m.t.nones[v] && strip(p.Child("value")).Kind == "identifier" {
+				entry[name] = val{v, pos}
+			}
+		}
 	}
 	if len(entry) == 0 {
 		return
+	}
+	// reads returns the configuration entry an expression reads (config["recursion_limit"],
+	// config.recursionLimit), if any.
+	reads := func(m *module, rhs *syntax.Node) (val, bool) {
+		var hit val
+		found := false
+		eachNode(m.t, rhs, func(n *syntax.Node) bool {
+			if found {
+				return false
+			}
+			var name string
+			switch {
+			case m.t.subscripts.has(n):
+				if idx := strip(n.Child(m.t.subIndex)); idx != nil && m.t.stringKinds.has(idx) {
+					name = unquote(m.text(idx))
+				}
+			case m.t.members.has(n):
+				name = m.text(n.Child(m.t.memberProp))
+			}
+			if e, ok := entry[name]; ok && name != "" {
+				hit, found = e, true
+				return false
+			}
+			return true
+		})
+		return hit, found
+	}
+	addField := func(k *class, field string, e val) {
+		// the field is the same attribute on the class and its bases (a subclass's
+		// __enter__ sets the base's self.stop)
+		for _, c := range append([]*class{k}, k.ancestors()...) {
+			b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: c.key + "." + field, Value: e.v, Pos: e.pos, Via: "option"})
+		}
+	}
+	// const stop = step + (config.recursionLimit ?? 25) + 1; new Loop({..., stop}): the
+	// constructed class's field of that name gets the entry's default
+	for _, fs := range b.funcs {
+		m := fs.mod
+		locals := map[string]val{}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil || strings.ContainsAny(a.lhs[0], ".[") {
+				continue
+			}
+			if e, ok := reads(m, a.rhs); ok {
+				locals[a.lhs[0]] = e
+			}
+		}
+		if len(locals) == 0 {
+			continue
+		}
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) || !m.t.news.has(ci.node) && !m.t.calls.has(ci.node) {
+				continue
+			}
+			var k *class
+			for _, t := range fs.f.Calls[i].Targets {
+				if g := b.funcs[t]; g.cls != nil && (g.name == "constructor" || g.name == "__init__") {
+					k = g.cls
+				}
+			}
+			if k == nil {
+				continue
+			}
+			for _, a := range ci.node.Child(m.t.callArgs).NamedChildren() {
+				members := []*syntax.Node{a}
+				if m.t.objects.has(strip(a)) {
+					members = strip(a).NamedChildren()
+				}
+				for _, p := range members {
+					field, v := "", ""
+					switch {
+					case p.Kind == "shorthand_property_identifier":
+						field, v = m.text(p), m.text(p)
+					case m.t.pairs.has(p):
+						field, v = unquote(m.text(p.Child("key"))), m.text(strip(p.Child("value")))
+					case m.t.keywordArgs.has(p):
+						field, v = m.text(p.Child("name")), m.text(strip(p.Child("value")))
+					}
+					if e, ok := locals[v]; ok && field != "" {
+						addField(k, field, e)
+					}
+				}
+			}
+		}
 	}
 	for _, fs := range b.funcs {
 		m, k := fs.mod, fs.cls
