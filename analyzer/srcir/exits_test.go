@@ -487,3 +487,45 @@ export class Loop {
 		t.Errorf("defaults of Loop.stop %v, want %s among them", got, want)
 	}
 }
+
+// TestCheckAfterFirstStep: a cancellation check at the top of the loop body guarded only by
+// "not the first iteration" (if (steps.length > 0) signal.throwIfAborted()) runs between
+// every two steps; one guarded by another test, or sharing its branch, does not.
+func TestCheckAfterFirstStep(t *testing.T) {
+	src := `async function run(model, signal, steps, tools) {
+  do {
+    if (steps.length > 0) signal.throwIfAborted();
+    const r = await model.generate(steps);
+    steps.push(r);
+  } while (r.toolCalls.length > 0);
+  do {
+    if (steps.length > 5) signal.throwIfAborted();
+    steps.push(await model.generate(steps));
+  } while (steps.length < 10);
+}
+`
+	p := buildFile(t, "m.js", src)
+	var f *ir.Func
+	for _, g := range p.Funcs {
+		if g.Short == "m.run" {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no function m.run")
+	}
+	want := map[int]bool{lineOf(src, "steps.length > 0"): true, lineOf(src, "steps.length > 5"): false}
+	for _, c := range f.Cancels {
+		w, ok := want[c.Pos.Line]
+		if !ok {
+			continue
+		}
+		if len(c.Loops) == 0 || c.Loops[0].EveryIteration != w {
+			t.Errorf("check at line %d: %+v, want every iteration %v", c.Pos.Line, c.Loops, w)
+		}
+		delete(want, c.Pos.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("checks not recorded: %v", want)
+	}
+}
