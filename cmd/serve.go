@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lifeline-dev/lifeline/render/web"
+	"github.com/lifeline-dev/lifeline/tracer/receiver"
+	"github.com/spf13/cobra"
+)
+
+type serveFlags struct {
+	data  string
+	http  string
+	token string
+}
+
+func newServeCmd() *cobra.Command {
+	var f serveFlags
+	c := &cobra.Command{
+		Use:   "serve --data DIR",
+		Short: "Receive OTLP traces and canonical events live, keep them in DIR, show runs in a local web UI",
+		Long: `serve is an OTLP/HTTP receiver and a local web UI over one data directory.
+
+Point any OpenTelemetry exporter at it (OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318):
+POST ` + receiver.TracesPath + ` takes an ExportTraceServiceRequest in protobuf or JSON, gzip or not, and
+answers with partial_success for the spans it cannot keep, 429 with Retry-After when its write
+queue is full, 400 or 415 for a body it cannot read. POST ` + receiver.EventsPath + ` takes lifeline's
+canonical event log (JSON Lines). Spans are read with the same conventions as file input
+(GenAI semconv, OpenInference, AI SDK, lifeline.* attributes).
+
+Every batch is appended to the journal in DIR (spans.jsonl, events.jsonl) and fsynced before
+it is acknowledged; the run index (DIR/index.sqlite, SQLite) is rebuilt from the journal when
+missing. The journal files are ordinary logs: lifeline timeline/check/stats DIR read them.
+
+The UI at http://ADDR/ lists the runs (status, stop reason, steps, tokens, cost, duration,
+findings) with filters and search; a run's page is the HTML timeline, reloaded live as spans
+arrive. /metrics is for Prometheus. The server binds to loopback; another address needs
+--token, which every request must then carry (Authorization: Bearer TOKEN, or ?token=TOKEN in
+the browser once). Stop it with Ctrl-C: requests in flight finish, the journal is closed.`,
+		Example: `  lifeline serve --data ~/.lifeline
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 node agent.js   # then open http://127.0.0.1:4318/
+  curl -H 'Content-Type: application/json' --data-binary @testdata/traces/otel-more/vercel-ai-v7-genai_01_tool_loop.otlp.json http://127.0.0.1:4318/v1/traces
+  lifeline serve --data /srv/lifeline --http 0.0.0.0:4318 --token "$(cat token)"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.data == "" {
+				return &exitError{code: exitFailure, err: fmt.Errorf("serve needs --data DIR: where the journal and the index live")}
+			}
+			parent := cmd.Context()
+			if parent == nil {
+				parent = context.Background()
+			}
+			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			err := web.Serve(ctx, f.data, web.Config{HTTP: f.http, Token: f.token}, func(addr string) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lifeline: serving %s: OTLP/HTTP http://%s%s, UI http://%s/\n", f.data, addr, receiver.TracesPath, addr)
+			})
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&f.data, "data", "", "data directory: journal (spans.jsonl, events.jsonl) and run index (index.sqlite)")
+	c.Flags().StringVar(&f.http, "http", web.DefaultHTTP, "OTLP/HTTP and UI listen address")
+	c.Flags().StringVar(&f.token, "token", "", "require this token on every request (needed for a non-loopback --http)")
+	return c
+}
+
+func init() { rootCmd.AddCommand(newServeCmd()) }

@@ -1,0 +1,515 @@
+// Package store is the durable side of `lifeline serve`: an append-only journal under one data
+// directory, written and fsynced before a batch is acknowledged, and a run index in an embedded
+// SQLite database (modernc.org/sqlite, pure Go) that is a projection of the journal and is
+// rebuilt from it whenever it is missing or behind.
+//
+// The journal is two JSON Lines files that lifeline's file readers take as they are:
+//
+//   - spans.jsonl: one OTLP ExportTraceServiceRequest per accepted OTLP batch, in OTLP JSON
+//     (the shape the Collector's file exporter writes; ids in base64 as protojson writes them,
+//     which the OTLP reader accepts), so `lifeline timeline DIR` reads it;
+//   - events.jsonl: lifeline's canonical event log, the lines of each accepted canonical batch.
+//
+// Spans are journaled as received rather than converted at once because an OTLP trace becomes
+// lifecycle events only when its spans are together (a run's root span usually arrives last);
+// the conversion is tracer/otlp's, run over the whole journal, so a trace split over many
+// batches projects exactly as the same spans read from one file.
+//
+// Writes go through one goroutine that takes every batch queued meanwhile, appends them and
+// fsyncs once (group commit); the queue is bounded and Append fails fast with ErrBusy when it is
+// full, which the receiver turns into 429 with Retry-After. A line cut short by a crash is
+// never acknowledged (its fsync did not return) and is truncated when the store is opened.
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// File names inside the data directory.
+const (
+	SpansFile  = "spans.jsonl"
+	EventsFile = "events.jsonl"
+	IndexFile  = "index.sqlite"
+)
+
+// Errors Append returns.
+var (
+	// ErrBusy means the write queue is full: retry later.
+	ErrBusy = errors.New("store: write queue full")
+	// ErrClosed means the store is shutting down.
+	ErrClosed = errors.New("store: closed")
+)
+
+// Options tune a Store.
+type Options struct {
+	// Clock gives the time for the ingest lag; time.Now when nil.
+	Clock func() time.Time
+	// Queue is how many batches may wait for the disk; 64 when 0.
+	Queue int
+
+	hold func() (chan int, chan struct{}) // tests: pause the writer
+}
+
+// Store is an open data directory.
+type Store struct {
+	dir    string
+	clock  func() time.Time
+	spans  *os.File
+	events *os.File
+	idx    *index
+
+	queue   chan *pending
+	closing chan struct{}
+	wg      sync.WaitGroup
+	once    sync.Once
+	dirty   chan struct{}
+
+	received atomic.Int64 // spans acknowledged since the store was opened, plus those replayed
+	rejected atomic.Int64 // spans rejected by the receiver (counted through CountRejected)
+	evCount  atomic.Int64
+
+	mu        sync.Mutex
+	view      *View
+	behind    time.Time // when the oldest acknowledged batch not yet projected was acknowledged
+	ackGen    uint64
+	subs      map[chan uint64]struct{}
+	projected uint64
+	// spansSize and eventsSize are the journal lengths written and fsynced: a projection reads
+	// no further, so it never sees half a line.
+	spansSize, eventsSize int64
+
+	// held, when set (by the tests), is signalled with each group the writer took and the
+	// writer then waits for release before writing it.
+	held    chan int
+	release chan struct{}
+}
+
+// Batch is one accepted request, ready to journal.
+type Batch struct {
+	// Spans is an OTLP batch (nil for a canonical one).
+	Spans *collpb.ExportTraceServiceRequest
+	// Events are canonical event lines, each one JSON object without its newline.
+	Events [][]byte
+}
+
+type pending struct {
+	spansLine []byte
+	nspans    int
+	events    []byte
+	nevents   int
+	done      chan error
+}
+
+// Open opens (creating it if needed) the data directory dir: it truncates a torn last journal
+// line, counts what the journal holds, opens the index and projects the journal into it.
+func Open(dir string, opts Options) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: creating %s: %w", dir, err)
+	}
+	s := &Store{dir: dir, clock: opts.Clock, closing: make(chan struct{}), dirty: make(chan struct{}, 1), subs: map[chan uint64]struct{}{}}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	q := opts.Queue
+	if q <= 0 {
+		q = 64
+	}
+	s.queue = make(chan *pending, q)
+	var err error
+	var n int64
+	if s.spans, n, s.spansSize, err = openJournal(filepath.Join(dir, SpansFile), countSpans); err != nil {
+		return nil, err
+	}
+	s.received.Store(n)
+	if s.events, n, s.eventsSize, err = openJournal(filepath.Join(dir, EventsFile), func([]byte) (int, error) { return 1, nil }); err != nil {
+		s.spans.Close()
+		return nil, err
+	}
+	s.evCount.Store(n)
+	if s.idx, err = openIndex(filepath.Join(dir, IndexFile)); err != nil {
+		s.spans.Close()
+		s.events.Close()
+		return nil, err
+	}
+	if err := s.project(); err != nil {
+		s.closeFiles()
+		return nil, err
+	}
+	if opts.hold != nil {
+		s.held, s.release = opts.hold()
+	}
+	s.wg.Add(2)
+	go s.writer()
+	go s.projector()
+	return s, nil
+}
+
+// openJournal opens a journal for appending, truncating a torn last line (one without its
+// newline: its write was never acknowledged), and counts its records with count.
+func openJournal(path string, count func(line []byte) (int, error)) (f *os.File, records, size int64, err error) {
+	f, records, err = openJournal1(path, count)
+	if err == nil {
+		size, err = f.Seek(0, io.SeekCurrent)
+	}
+	return f, records, size, err
+}
+
+func openJournal1(path string, count func(line []byte) (int, error)) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: reading %s: %w", path, err)
+	}
+	good := bytes.LastIndexByte(data, '\n') + 1
+	if good < len(data) {
+		if err := f.Truncate(int64(good)); err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("store: truncating the torn last line of %s: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("store: %s: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
+	}
+	var n int64
+	line := 0
+	for rest := data[:good]; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		line++
+		c, err := count(rest[:i])
+		if err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, line, err)
+		}
+		n += int64(c)
+		rest = rest[i+1:]
+	}
+	return f, n, nil
+}
+
+func countSpans(line []byte) (int, error) {
+	var req collpb.ExportTraceServiceRequest
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(line, &req); err != nil {
+		return 0, fmt.Errorf("not an OTLP ExportTraceServiceRequest: %w", err)
+	}
+	return SpanCount(&req), nil
+}
+
+// SpanCount counts the spans of a request.
+func SpanCount(req *collpb.ExportTraceServiceRequest) int {
+	n := 0
+	for _, rs := range req.GetResourceSpans() {
+		for _, ss := range rs.GetScopeSpans() {
+			n += len(ss.GetSpans())
+		}
+	}
+	return n
+}
+
+// Append journals b and returns once it is on disk (fsynced). It returns ErrBusy at once when
+// the queue is full and ErrClosed when the store is closing.
+func (s *Store) Append(ctx context.Context, b Batch) error {
+	p := &pending{done: make(chan error, 1)}
+	if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
+		line, err := protojson.MarshalOptions{}.Marshal(b.Spans)
+		if err != nil {
+			return fmt.Errorf("store: encoding the batch: %w", err)
+		}
+		p.spansLine = append(compact(line), '\n')
+		p.nspans = SpanCount(b.Spans)
+	}
+	for _, ev := range b.Events {
+		p.events = append(p.events, ev...)
+		p.events = append(p.events, '\n')
+	}
+	p.nevents = len(b.Events)
+	if p.spansLine == nil && p.events == nil {
+		return nil
+	}
+	select {
+	case <-s.closing:
+		return ErrClosed
+	default:
+	}
+	select {
+	case s.queue <- p:
+	default:
+		return ErrBusy
+	}
+	select {
+	case err := <-p.done:
+		return err
+	case <-ctx.Done():
+		// the write goes on; the client will retry and may duplicate, never lose
+		return ctx.Err()
+	}
+}
+
+// compact removes the insignificant spaces protojson may put in its output (it varies them on
+// purpose); the line must hold no newline.
+func compact(b []byte) []byte {
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// writer appends queued batches, several at a time, and fsyncs once for all of them.
+func (s *Store) writer() {
+	defer s.wg.Done()
+	for {
+		var first *pending
+		select {
+		case first = <-s.queue:
+		case <-s.closing:
+			s.drain()
+			return
+		}
+		group := []*pending{first}
+	more:
+		for len(group) < 256 {
+			select {
+			case p := <-s.queue:
+				group = append(group, p)
+			default:
+				break more
+			}
+		}
+		if s.held != nil {
+			select {
+			case s.held <- len(group):
+			case <-s.closing:
+			}
+			<-s.release
+		}
+		s.commit(group)
+	}
+}
+
+func (s *Store) drain() {
+	for {
+		select {
+		case p := <-s.queue:
+			s.commit([]*pending{p})
+		default:
+			return
+		}
+	}
+}
+
+func (s *Store) commit(group []*pending) {
+	var sp, ev []byte
+	var nspans, nevents int
+	for _, p := range group {
+		sp = append(sp, p.spansLine...)
+		ev = append(ev, p.events...)
+		nspans += p.nspans
+		nevents += p.nevents
+	}
+	err := appendSync(s.spans, sp)
+	if err == nil {
+		err = appendSync(s.events, ev)
+	}
+	if err == nil {
+		s.mu.Lock()
+		s.spansSize += int64(len(sp))
+		s.eventsSize += int64(len(ev))
+		s.mu.Unlock()
+		s.received.Add(int64(nspans))
+		s.evCount.Add(int64(nevents))
+		s.mu.Lock()
+		if s.behind.IsZero() {
+			s.behind = s.clock()
+		}
+		s.ackGen++
+		s.mu.Unlock()
+		select {
+		case s.dirty <- struct{}{}:
+		default:
+		}
+	}
+	for _, p := range group {
+		p.done <- err
+	}
+}
+
+func appendSync(f *os.File, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("store: appending to %s: %w", f.Name(), err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("store: fsync %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// projector re-projects the journal whenever batches were acknowledged; appends that arrive
+// while it works are taken by the next pass.
+func (s *Store) projector() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.closing:
+			return
+		case <-s.dirty:
+		}
+		_ = s.project() // an error leaves the previous view; the next batch tries again
+	}
+}
+
+// project reads the whole journal, rebuilds the view and the index, and tells the subscribers.
+func (s *Store) project() error {
+	s.mu.Lock()
+	gen := s.ackGen
+	s.behind = time.Time{}
+	s.mu.Unlock()
+	v, err := buildView(s.committed())
+	if err != nil {
+		return err
+	}
+	if err := s.idx.replace(v.Runs, s.journalSize()); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.view = v
+	s.projected = gen
+	if s.ackGen != gen && s.behind.IsZero() {
+		s.behind = s.clock()
+	}
+	for ch := range s.subs {
+		select {
+		case ch <- gen:
+		default:
+		}
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Store) journalSize() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spansSize + s.eventsSize
+}
+
+// committed returns the journal as far as it is on disk.
+func (s *Store) committed() journal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return journal{spans: s.spans.Name(), spansSize: s.spansSize, events: s.events.Name(), eventsSize: s.eventsSize}
+}
+
+// View returns the current projection (never nil once the store is open). It must not be
+// changed.
+func (s *Store) View() *View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}
+
+// Subscribe returns a channel that receives a value each time the view changes, and a
+// function that ends the subscription. Slow readers miss intermediate changes, never the last.
+func (s *Store) Subscribe() (<-chan uint64, func()) {
+	ch := make(chan uint64, 1)
+	s.mu.Lock()
+	s.subs[ch] = struct{}{}
+	s.mu.Unlock()
+	return ch, func() {
+		s.mu.Lock()
+		delete(s.subs, ch)
+		s.mu.Unlock()
+	}
+}
+
+// Runs queries the index.
+func (s *Store) Runs(q Query) ([]RunRow, error) { return s.idx.runs(q) }
+
+// CountRuns counts the indexed runs by status and stop reason.
+func (s *Store) CountRuns() ([]StatusCount, error) { return s.idx.countByStatus() }
+
+// CountRejected records n spans the receiver rejected (for the metrics).
+func (s *Store) CountRejected(n int) { s.rejected.Add(int64(n)) }
+
+// Counters are the store's running totals.
+type Counters struct {
+	// Spans and Events are those in the journal (replayed at open plus acknowledged since).
+	Spans, Events int64
+	// Rejected counts spans the receiver refused since the store was opened.
+	Rejected int64
+	// Lag is how long the oldest acknowledged batch not yet in the index has waited (0 when
+	// the index is up to date).
+	Lag time.Duration
+}
+
+// Counters returns the running totals.
+func (s *Store) Counters() Counters {
+	c := Counters{Spans: s.received.Load(), Events: s.evCount.Load(), Rejected: s.rejected.Load()}
+	s.mu.Lock()
+	if !s.behind.IsZero() {
+		c.Lag = s.clock().Sub(s.behind)
+	}
+	s.mu.Unlock()
+	return c
+}
+
+// Dir is the data directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close stops accepting batches, writes those queued, and closes the journal and the index.
+func (s *Store) Close() error {
+	s.once.Do(func() { close(s.closing) })
+	s.wg.Wait()
+	return s.closeFiles()
+}
+
+func (s *Store) closeFiles() error {
+	return errors.Join(s.spans.Close(), s.events.Close(), s.idx.close())
+}
+
+// Wait blocks until the view includes every batch acknowledged before the call, or ctx ends.
+// Tests and graceful shutdown use it.
+func (s *Store) Wait(ctx context.Context) error {
+	ch, stop := s.Subscribe()
+	defer stop()
+	s.mu.Lock()
+	want := s.ackGen
+	s.mu.Unlock()
+	for {
+		s.mu.Lock()
+		done := s.projected >= want
+		s.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
