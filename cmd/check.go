@@ -119,7 +119,7 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		sel = model.NewSelection(rf, -1)
 		sel.KeepIDs = true
 	}
-	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+	sink, done := withProgress(func(ev *model.Event) {
 		if rf.SessionID != "" && ev.SessionID != rf.SessionID {
 			return
 		}
@@ -134,6 +134,8 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		}
 		checker.Check(ev)
 	})
+	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, sink)
+	done()
 	findings := checker.Finish()
 	if sel != nil {
 		sel.Finish()
@@ -161,7 +163,9 @@ func runCheck(cmd *cobra.Command, args []string, f checkFlags) error {
 		out.Code, out.codePaths = code.join(proj.Tree()), code.paths
 		for _, fd := range out.Code.Findings {
 			out.Counts[string(fd.Severity)]++
-			violations++
+			if fd.Severity != model.SevInfo {
+				violations++
+			}
 		}
 	}
 	w := cmd.OutOrStdout()

@@ -12,6 +12,7 @@ type convertFlags struct {
 	inputFormat string
 	to          string
 	out         string
+	payload     payloadFlags
 }
 
 func newConvertCmd() *cobra.Command {
@@ -36,6 +37,7 @@ still converted. Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
 	c.Flags().StringVar(&f.to, "to", "canonical", "output format: canonical")
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
+	addPayloadFlags(c, &f.payload)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "to", complete("canonical\tlifeline's event log, JSON Lines (docs/events.md)"))
 	return c
@@ -57,7 +59,11 @@ func runConvert(cmd *cobra.Command, args []string, f convertFlags) error {
 	}
 	defer w.abort()
 	var werr error
-	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin()}, func(ev *model.Event) {
+	pol, err := f.payload.policy()
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Payload: pol}, func(ev *model.Event) {
 		if werr != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/model/explain"
 	renderexplain "github.com/lifeline-dev/lifeline/render/explain"
@@ -25,8 +26,8 @@ func newExplainCmd() *cobra.Command {
 		Long: `explain teaches one topic of the lifecycle model (docs/model.md): its definition, a live
 drawing from the reference runtime (a scenario of model/runtime run now, cut to the piece of the
 tree that shows the topic), and how each supported framework names and implements it — a table
-generated from the built-in mapping profiles and the framework vocabulary table, every entry
-cited at its line in this repository. Without a topic it lists the topics.
+generated from the built-in mapping profiles, the framework vocabulary table and, for the
+reference runtime, its lifecycle map, every entry cited at its line in this repository. Without a topic it lists the topics.
 
 Topics: ` + strings.Join(explain.Names(), ", ") + `.
 
@@ -98,6 +99,11 @@ func runExplain(cmd *cobra.Command, args []string, f explainFlags) error {
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}
 	}
+	ref, err := lifemap.ReferenceMap()
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	fws = explain.WithMap(fws, roles.Lifeline.Name, ref)
 	doc, err := explain.Build(context.Background(), args[0], lang, fws)
 	if err == nil {
 		err = renderexplain.Render(out, doc, opts)

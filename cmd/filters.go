@@ -3,8 +3,10 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
+	"github.com/lifeline-dev/lifeline/cmd/internal/progress"
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer"
 	"github.com/spf13/cobra"
@@ -72,19 +74,21 @@ func (f *filterFlags) runFilter(now time.Time) (model.RunFilter, bool, error) {
 
 // readSelection is readTree for a filtered timeline: the runs are projected as they end and only
 // those the filter selects are kept (cut to depth); findings are those about a kept run.
-func readSelection(cmd *cobra.Command, args []string, inputFormat string, check bool, rf model.RunFilter, depth int, errw io.Writer) (*model.Tree, []model.Finding, error) {
+func readSelection(cmd *cobra.Command, args []string, opts tracer.Options, check bool, rf model.RunFilter, depth int, errw io.Writer) (*model.Tree, []model.Finding, error) {
 	sel := model.NewSelection(rf, depth)
 	var checker *model.Checker
 	if check {
 		checker = model.NewChecker()
 	}
-	rep, readErr := tracer.Read(args, tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+	sink, done := withProgress(func(ev *model.Event) {
 		if checker != nil && (rf.SessionID == "" || ev.SessionID == rf.SessionID) {
 			c := *ev
 			checker.Check(&c)
 		}
 		sel.Apply(ev)
 	})
+	rep, readErr := tracer.Read(args, opts, sink)
+	done()
 	printDecodeErrors(errw, rep)
 	tree := sel.Tree()
 	var findings []model.Finding
@@ -96,4 +100,42 @@ func readSelection(cmd *cobra.Command, args []string, inputFormat string, check 
 		}
 	}
 	return tree, findings, readErr
+}
+
+// payloadFlags are --payload-max and --redact.
+type payloadFlags struct {
+	max    int
+	redact bool
+}
+
+// addPayloadFlags adds --payload-max and --redact to c.
+func addPayloadFlags(c *cobra.Command, p *payloadFlags) {
+	c.Flags().IntVar(&p.max, "payload-max", model.DefaultPayloadMax, "cut each payload (model input/output, tool arguments/results, message text) to this many bytes; 0 keeps them whole (up to 64 KiB)")
+	c.Flags().BoolVar(&p.redact, "redact", false, "drop every payload and message text (model input/output, tool arguments/results)")
+}
+
+// policy is the payload policy the flags ask for.
+func (p *payloadFlags) policy() (model.PayloadPolicy, error) {
+	if p.max < 0 {
+		return model.PayloadPolicy{}, fmt.Errorf("--payload-max %d: a size in bytes, 0 for no cut", p.max)
+	}
+	return model.PayloadPolicy{Max: p.max, Redact: p.redact}, nil
+}
+
+// readOptions are the tracer options of a log command reading its inputs.
+func readOptions(cmd *cobra.Command, inputFormat string, pol model.PayloadPolicy) tracer.Options {
+	return tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true, Payload: pol}
+}
+
+// withProgress wraps sink with a progress line on standard error for a long input, when
+// standard error is a terminal (silent otherwise); call done once reading is over.
+func withProgress(sink func(*model.Event)) (wrapped func(*model.Event), done func()) {
+	line := progress.New(os.Stderr, isTerminal(os.Stderr))
+	if line == nil {
+		return sink, func() {}
+	}
+	return func(ev *model.Event) {
+		line.Event()
+		sink(ev)
+	}, line.Done
 }

@@ -6,21 +6,27 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/analyzer/baseline"
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
 	"github.com/lifeline-dev/lifeline/cmd/internal/termsafe"
+	"github.com/lifeline-dev/lifeline/model/mapdiff"
+	rendermapdiff "github.com/lifeline-dev/lifeline/render/mapdiff"
+	"github.com/lifeline-dev/lifeline/render/maphtml"
 	"github.com/lifeline-dev/lifeline/render/mermaid"
 	"github.com/lifeline-dev/lifeline/render/text"
 	"github.com/spf13/cobra"
 )
 
 type mapFlags struct {
-	format  string
-	profile string
-	dir     string
-	tests   bool
-	tags    []string
-	traces  []string
+	format   string
+	profile  string
+	dir      string
+	tests    bool
+	tags     []string
+	traces   []string
+	diff     string
+	timeline string
 }
 
 func newMapCmd() *cobra.Command {
@@ -48,32 +54,59 @@ in a dependency.
 marks every exit, loop, bound and call site with how many runs took it, like go test -cover
 for lifecycle exits (text: "taken N" / "NOT TAKEN" and a coverage line; json: "taken").
 
-Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-check.`,
+With --diff BASE the map is compared with the map of the same PATHS at BASE, a git revision of
+the checkout (exported with git archive into a temporary directory) or a directory (a second
+checkout or install, in which the PATHS resolve as they do here; with one PATH it does not
+contain, BASE is that PATH's older version). It reports lifecycle changes, not line changes:
+entries and turn loops added or removed, a bound or its default changed, what happens at the
+bound, cancellation checks, tools now parallel or sequential, model and tool calls now reached
+from a loop or no longer, exits added, removed or with another outcome, id sites. Elements are
+matched by function, kind and callee, never by line. --format text, json or markdown (for a
+pull-request comment). A change weakens the lifecycle when a bound is removed or raised to
+unlimited, a cancellation check is removed, the bound is now hit silently, a failed or
+cancelled exit now stands for completed, the last cancelled exit is removed, a new turn loop has
+neither bound nor cancellation check, or a parent run id is no longer passed to child runs;
+tools turning parallel is a change to review, not a weakening.
+
+Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-check, 3 when
+--diff finds a change that weakens the lifecycle.`,
 		Example: `  lifeline map ./model/runtime
   lifeline map --format json ./model/runtime
   lifeline map --format mermaid ./... > lifecycle.mmd
   lifeline map -C analyzer/lifemap/testdata/agent ./...
+  lifeline map --format html ./model/runtime > map.html
+  lifeline map --diff HEAD ./model/runtime
+  lifeline map --diff testdata/mapdiff/base/pyagent testdata/mapdiff/head/pyagent
+  lifeline map --diff testdata/mapdiff/base/pyagent --format markdown testdata/mapdiff/head/pyagent
   lifeline demo max-steps --log run.jsonl --force && lifeline map ./model/runtime --traces run.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runMap(cmd, args, f) },
 	}
-	c.Flags().StringVar(&f.format, "format", "text", "output format: text, json or mermaid")
+	c.Flags().StringVar(&f.format, "format", "text", "output format: text, json, mermaid or html; with --diff: text, json or markdown")
+	c.Flags().StringVar(&f.timeline, "timeline", "", "with --format html: the `URL` of the traces' timeline page (lifeline timeline --format html), which each run an exit lists links to")
 	c.Flags().StringVar(&f.profile, "profile", "", "comma-separated mapping profile files (JSON) to use besides the built-in ones")
 	c.Flags().StringVarP(&f.dir, "dir", "C", "", "resolve packages in this directory (its module)")
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
 	c.Flags().StringSliceVar(&f.traces, "traces", nil, "logs whose runs are joined with the map: every element shows how many runs took it")
-	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart"))
+	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart", "html\tone self-contained page: each entry a flow, source lines, coverage", "markdown\twith --diff: the lifecycle changes as a pull-request comment"))
+	c.Flags().StringVar(&f.diff, "diff", "", "compare with the map at `BASE`: a git revision of this checkout or a directory")
 	return c
 }
 
 func init() { rootCmd.AddCommand(newMapCmd()) }
 
 func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
+	if f.diff != "" {
+		return runMapDiff(cmd, args, f)
+	}
 	switch f.format {
-	case "text", "json", "mermaid":
+	case "text", "json", "mermaid", "html":
 	default:
-		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text, json or mermaid)", f.format)}
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q (text, json, mermaid or html)", f.format)}
+	}
+	if err := refuseHTMLOnTerminal(cmd, f.format, "", "lifeline map --format html PATHS > map.html"); err != nil {
+		return err
 	}
 	if err := setProfile(f.profile); err != nil {
 		return &exitError{code: exitFailure, err: err}
@@ -103,6 +136,10 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		if err := mermaid.MapFlowchart(out, m); err != nil {
 			return &exitError{code: exitFailure, err: err}
 		}
+	case "html":
+		if err := maphtml.Render(out, m, maphtml.Options{Timeline: f.timeline}); err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
 	default:
 		// File names and identifiers reach the terminal: rendered whole, then escaped (a
 		// streaming renderer may cut a UTF-8 sequence between two writes).
@@ -113,6 +150,68 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		if _, err := termsafe.NewWriter(out).Write(buf.Bytes()); err != nil {
 			return &exitError{code: exitFailure, err: err}
 		}
+	}
+	return nil
+}
+
+// runMapDiff maps the PATHS here and at --diff BASE and reports the lifecycle changes.
+func runMapDiff(cmd *cobra.Command, args []string, f mapFlags) error {
+	switch f.format {
+	case "text", "json", "markdown":
+	default:
+		return &exitError{code: exitFailure, err: fmt.Errorf("unknown --format %q with --diff (text, json or markdown)", f.format)}
+	}
+	if err := setProfile(f.profile); err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	tuneGC()
+	opts := lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags, Deps: true}
+	base, err := baseline.Open(f.diff, f.dir, args)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	defer base.Close()
+	stderr := termsafe.NewWriter(cmd.ErrOrStderr())
+	opts.SourceRoot = base.HeadRoot
+	head, warns, err := lifemap.MapArgs(args, opts)
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "lifeline: warning: "+w)
+	}
+	bopts := opts
+	bopts.Dir, bopts.SourceRoot = base.Dir, base.Root
+	old, warns, err := lifemap.MapArgs(base.Args, bopts)
+	if err != nil {
+		return &exitError{code: exitFailure, err: fmt.Errorf("mapping %s: %w", base.Label, err)}
+	}
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "lifeline: warning: "+base.Label+": "+w)
+	}
+	d := mapdiff.Compare(old, head)
+	d.Base, d.Head = base.Label, base.HeadLabel
+	var buf bytes.Buffer
+	switch f.format {
+	case "json":
+		err = rendermapdiff.JSON(&buf, &d)
+	case "markdown":
+		err = rendermapdiff.Markdown(&buf, &d)
+	default:
+		err = rendermapdiff.Text(&buf, &d)
+	}
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	out := cmd.OutOrStdout()
+	if f.format == "text" {
+		out = termsafe.NewWriter(out)
+	}
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	if d.Weakened {
+		return findingsExit()
 	}
 	return nil
 }

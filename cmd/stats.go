@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/model/stats"
 	renderstats "github.com/lifeline-dev/lifeline/render/stats"
 	"github.com/lifeline-dev/lifeline/tracer"
@@ -41,7 +42,7 @@ turns it off). Percentiles are exact up to 1024 runs a group, then from a DDSket
 Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline stats testdata/traces/otel-more
   lifeline stats --by model --format json testdata/traces/openai-agents
-  lifeline stats --by tool testdata/traces/langgraph testdata/traces/pi-agent-core
+  lifeline stats --by tool testdata/traces/pi-agent-core testdata/samples/openai-agents
   lifeline stats --format html -o stats.html testdata/traces/otel-more testdata/samples/deepseek-harness`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStats(cmd, args, f) },
@@ -76,7 +77,11 @@ func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
 		return err
 	}
 	st := stats.NewStream(stats.Options{By: f.by, Top: f.top}, f.check)
-	rep, readErr := tracer.Read(args, tracer.Options{Format: f.inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, st.Apply)
+	// payloads are not summarised: they are dropped as they are read
+	opts := readOptions(cmd, f.inputFormat, model.PayloadPolicy{Redact: true})
+	sink, done := withProgress(st.Apply)
+	rep, readErr := tracer.Read(args, opts, sink)
+	done()
 	printDecodeErrors(cmd.ErrOrStderr(), rep)
 	report := st.Report()
 	out, err := openOutput(cmd, f.out)

@@ -22,6 +22,7 @@ type timelineFlags struct {
 	title       string
 	code        []string
 	filters     filterFlags
+	payload     payloadFlags
 }
 
 func newTimelineCmd() *cobra.Command {
@@ -49,6 +50,10 @@ and the behaviour the map does not explain (docs/checks/join-*.md). Text and jso
 (each run is decided once it has ended, and the others are dropped as the input streams);
 --depth cuts the tree (0 sessions, 1 runs, 2 turns, 3 steps, 4 calls).
 
+Payloads — model input and output, tool arguments and results, wherever the log records them —
+are in the json, html (details pane) and otlp outputs, each cut to --payload-max bytes (default
+4096); --redact drops them all, and message texts too.
+
 Records that cannot be decoded are reported on stderr as file:line: message and the rest is
 still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline timeline testdata/samples/openai-agents/01_two_turn_tools.jsonl
@@ -72,6 +77,7 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().StringVar(&f.title, "title", "", "title of the diagram or page (mermaid, html)")
 	c.Flags().StringSliceVar(&f.code, "code", nil, "join each run with the lifecycle map of these Go packages or sources (text, json)")
 	addFilterFlags(c, &f.filters, true)
+	addPayloadFlags(c, &f.payload)
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete(renderFormatCompletions()...))
 	mustComplete(c, "mermaid", complete("gantt\tone bar per node on a time axis", "sequence\tmessages between run, model and tools"))
@@ -86,19 +92,27 @@ func timelineFormats() []string { return renderFormatNames() }
 // readTree reads the inputs into a lifecycle tree (and, with check, invariant findings), printing
 // decode errors to errw. It returns the error of inputs that could not be read at all.
 func readTree(cmd *cobra.Command, args []string, inputFormat string, check bool, errw io.Writer) (*model.Tree, []model.Finding, error) {
+	return readTreeWith(cmd, args, readOptions(cmd, inputFormat, model.PayloadPolicy{Max: model.DefaultPayloadMax}), check, errw)
+}
+
+// readTreeWith is readTree with the tracer options given (payload policy), and a progress line
+// on a terminal.
+func readTreeWith(cmd *cobra.Command, args []string, opts tracer.Options, check bool, errw io.Writer) (*model.Tree, []model.Finding, error) {
 	wholeTreeGC()
 	proj := model.NewProjector()
 	var checker *model.Checker
 	if check {
 		checker = model.NewChecker()
 	}
-	rep, readErr := tracer.Read(args, tracer.Options{Format: inputFormat, Stdin: cmd.InOrStdin(), Pipeline: true}, func(ev *model.Event) {
+	sink, done := withProgress(func(ev *model.Event) {
 		proj.Apply(ev)
 		if checker != nil {
 			c := *ev
 			checker.Check(&c)
 		}
 	})
+	rep, readErr := tracer.Read(args, opts, sink)
+	done()
 	printDecodeErrors(errw, rep)
 	var findings []model.Finding
 	if checker != nil {
@@ -150,13 +164,18 @@ func runTimeline(cmd *cobra.Command, args []string, f timelineFlags) error {
 			return &exitError{code: exitFailure, err: err}
 		}
 	}
+	pol, err := f.payload.policy()
+	if err != nil {
+		return &exitError{code: exitFailure, err: err}
+	}
+	ropts := readOptions(cmd, f.inputFormat, pol)
 	var tree *model.Tree
 	var findings []model.Finding
 	var readErr error
 	if filtered {
-		tree, findings, readErr = readSelection(cmd, args, f.inputFormat, f.check, rf, f.filters.depth, cmd.ErrOrStderr())
+		tree, findings, readErr = readSelection(cmd, args, ropts, f.check, rf, f.filters.depth, cmd.ErrOrStderr())
 	} else {
-		tree, findings, readErr = readTree(cmd, args, f.inputFormat, f.check, cmd.ErrOrStderr())
+		tree, findings, readErr = readTreeWith(cmd, args, ropts, f.check, cmd.ErrOrStderr())
 	}
 	out, err := openOutput(cmd, f.out)
 	if err != nil {

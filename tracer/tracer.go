@@ -99,6 +99,9 @@ type Options struct {
 	// Pipeline runs the sink on a goroutine of its own, in event order, while decoding goes on;
 	// Read returns once the sink has had every event. For sinks with much work per event.
 	Pipeline bool
+	// Payload cuts or drops the payloads (model input and output, tool arguments and results)
+	// and message texts of every event before the sink sees them.
+	Payload model.PayloadPolicy
 }
 
 // FileReport says how one input was read.
@@ -126,6 +129,13 @@ func Read(files []string, opts Options, sink func(*model.Event)) (*Report, error
 		p := newPipeline(sink)
 		defer p.close()
 		sink = p.put
+	}
+	if pol := opts.Payload; !pol.IsZero() {
+		next := sink
+		sink = func(ev *model.Event) {
+			pol.Apply(ev)
+			next(ev)
+		}
 	}
 	em := ingest.NewEmitter(sink)
 	var failed []string

@@ -348,6 +348,7 @@ func (b *builder) calls(fs *funcState) {
 					c.ContextArg = ctxOrigin(a, 0)
 				}
 			}
+			c.Accessor = accessor(com)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0
@@ -714,6 +715,14 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 			return b.incFields[fieldOf(a.X.Type(), a.Field)]
 		case *ssa.Alloc, *ssa.FreeVar:
 			return cellIncremented(a)
+		case *ssa.Phi:
+			// a per-iteration loop variable a closure captures (Go 1.22): each iteration's
+			// cell is a fresh copy of the last one, incremented
+			for _, e := range a.Edges {
+				if al, ok := e.(*ssa.Alloc); ok && al.Heap && cellIncremented(al) {
+					return true
+				}
+			}
 		}
 	case *ssa.Field:
 		return b.incFields[fieldOf(x.X.Type(), x.Field)]

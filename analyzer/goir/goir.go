@@ -722,3 +722,78 @@ func safeBuild(p *ssa.Package) (ok bool) {
 	p.Build()
 	return true
 }
+
+// accessor reports whether a call only reads a part of one of its operands (see
+// ir.Call.Accessor): no context argument, no error, channel, iterator or func result, a
+// result whose type — or whose element type, for a slice, array or map — is the type of the
+// receiver or of an argument (n.Child("body") *Node on a *Node, n.Children() []ast.Node on an
+// ast.Node, pair.Next() *Pair), and other operands that only select the part (strings,
+// integers, booleans). Basic types and the empty interface say nothing about a part.
+func accessor(com *ssa.CallCommon) bool {
+	sig := com.Signature()
+	if sig == nil || sig.Results().Len() == 0 {
+		return false
+	}
+	var operands []types.Type
+	if com.IsInvoke() {
+		operands = append(operands, com.Value.Type())
+	}
+	for _, a := range com.Args {
+		if isContext(a.Type()) {
+			return false
+		}
+		operands = append(operands, a.Type())
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		t := sig.Results().At(i).Type()
+		if isErrorType(t) || isStream(t) {
+			return false
+		}
+		if _, fn := t.Underlying().(*types.Signature); fn {
+			return false
+		}
+	}
+	kind := func(t types.Type) types.Type {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			return nil
+		case *types.Interface:
+			if u.Empty() {
+				return nil
+			}
+		}
+		return t
+	}
+	r := sig.Results().At(0).Type()
+	if p, ok := r.Underlying().(*types.Pointer); ok {
+		r = p.Elem()
+	}
+	switch u := r.Underlying().(type) {
+	case *types.Slice:
+		r = u.Elem()
+	case *types.Array:
+		r = u.Elem()
+	case *types.Map:
+		r = u.Elem()
+	}
+	rk := kind(r)
+	if rk == nil {
+		return false
+	}
+	part := false
+	for _, o := range operands {
+		if ok := kind(o); ok != nil && types.Identical(ok, rk) {
+			part = true
+			continue
+		}
+		// the other operands only select the part (a field name, an index, a flag):
+		// a value handed in (s.WithInput(&in), s.With(opt)) is new information
+		if b, ok := o.Underlying().(*types.Basic); !ok || b.Info()&(types.IsString|types.IsInteger|types.IsBoolean) == 0 {
+			return false
+		}
+	}
+	return part
+}

@@ -201,6 +201,14 @@ type Call struct {
 	// ContextArg describes the context argument's origin: "param", "background", "derived",
 	// "request" (an HTTP request's context), "" when none.
 	ContextArg string `json:"context_arg,omitempty"`
+	// Accessor is true when the call only reads a part of one of its operands: it takes no
+	// cancellation carrier, cannot fail, and returns a value of the same kind as its receiver or
+	// an argument, or a collection of them (a child accessor n.Child("body"), n.Children(),
+	// unwrap(n), s.Items, pair.Next()). No new information enters through it: it is the step of
+	// a walk over a tree, a graph or a list, never a model call. Front-ends decide it with their
+	// language's types or, without types, from the callee's body (every return is a component
+	// of a parameter).
+	Accessor bool `json:"accessor,omitempty"`
 	// Flow is what happens to the call's result (nil when nothing relevant).
 	Flow *Flow `json:"flow,omitempty"`
 	// Recursive is true when the call may run the Func that holds it again.
@@ -296,6 +304,10 @@ type Branch struct {
 	StopText string `json:"stop_text,omitempty"`
 	AtPos    Pos    `json:"at_pos,omitzero"`
 	AtSource string `json:"at_source,omitempty"`
+	// HandedErr is an error naming the bound that the bound branch builds and hands on
+	// without raising it (max_turns_error = MaxTurnsExceeded(...) passed to an error
+	// handler, then break): the run fails with it where its result is consumed.
+	HandedErr string `json:"handed_err,omitempty"`
 }
 
 // Operand describes a value: a constant, a field, a parameter or a variable.

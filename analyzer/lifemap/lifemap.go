@@ -43,6 +43,9 @@ type Options struct {
 	Tests bool
 	// Tags are build tags.
 	Tags []string
+	// SourceRoot is the directory the positions of Python and TypeScript/JavaScript files under
+	// it are relative to ("" = the current directory); see BuildSourcesIn.
+	SourceRoot string
 	// Deps also loads from source every non-standard package the analyzed packages import
 	// (other modules included), so that the recognizer follows a run entry into the framework
 	// code it reaches without the user listing it.

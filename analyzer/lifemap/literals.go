@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -16,7 +18,23 @@ import (
 // tool name of a trace is written in the mapped code at all, and where first.
 type Literals struct {
 	at map[string]model.Position
+	// sentinels maps a sentinel error's name to its message (Go: ErrX = errors.New("…")).
+	sentinels map[string]string
 }
+
+// SentinelMessage returns the message of the sentinel error declared under name
+// (`var ErrNotFinished = errors.New("agent not finished before max iterations")`), for
+// model/join: a trace's error text that carries it names the exit returning the sentinel.
+func (l *Literals) SentinelMessage(name string) (string, bool) {
+	if l == nil {
+		return "", false
+	}
+	m, ok := l.sentinels[name]
+	return m, ok
+}
+
+// sentinelDecl is a Go sentinel error declaration: NAME = errors.New("message").
+var sentinelDecl = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*errors\.New\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)`)
 
 // Lookup returns where name is first written as a whole string literal.
 func (l *Literals) Lookup(name string) (model.Position, bool) {
@@ -44,7 +62,7 @@ const maxLiteralFile = 8 << 20
 // for Python and JS/TS, the tree below it), a pattern ending in /... (the tree). Arguments that
 // name no local path (import paths) are skipped. Positions are relative to dir.
 func IndexLiterals(args []string, dir string) (*Literals, error) {
-	l := &Literals{at: map[string]model.Position{}}
+	l := &Literals{at: map[string]model.Position{}, sentinels: map[string]string{}}
 	base := dir
 	if base == "" {
 		base = "."
@@ -112,6 +130,15 @@ func (l *Literals) file(path, base string) error {
 		rel = path
 	}
 	rel = filepath.ToSlash(rel)
+	if ext == ".go" {
+		for _, m := range sentinelDecl.FindAllSubmatch(src, -1) {
+			if msg, err := strconv.Unquote(`"` + string(m[2]) + `"`); err == nil {
+				if _, seen := l.sentinels[string(m[1])]; !seen {
+					l.sentinels[string(m[1])] = msg
+				}
+			}
+		}
+	}
 	scanLiterals(src, comment, func(lit string, line int) {
 		if _, seen := l.at[lit]; !seen {
 			l.at[lit] = model.Position{File: rel, Line: line}

@@ -9,7 +9,7 @@ import (
 func TestIndexLiterals(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"agent.go":      "package a\n// \"commented\" it's\nvar t = FuncTool{ToolName: \"search\"}\nvar r = 'x'\nvar m = `multi\nline`\n/* \"blocked\" */ var d = \"deploy\"\n",
+		"agent.go":      "package a\nvar ErrLimit = errors.New(\"agent: step \\\"limit\\\" reached\")\n// \"commented\" it's\nvar t = FuncTool{ToolName: \"search\"}\nvar r = 'x'\nvar m = `multi\nline`\n/* \"blocked\" */ var d = \"deploy\"\n",
 		"agent_test.go": "package a\nvar x = \"only_in_tests\"\n",
 		"tools/t.py":    "# \"pycomment\"\n@tool('lookup')\ndef f(): pass\n",
 		"tools/t.ts":    "const t = tool({name: \"search_docs\"}); // 'nope'\n",
@@ -31,13 +31,16 @@ func TestIndexLiterals(t *testing.T) {
 		name string
 		at   string // "" = absent
 	}{
-		{"search", "agent.go:3"}, {"deploy", "agent.go:7"}, {"multi\nline", "agent.go:5"}, {"lookup", "tools/t.py:2"},
+		{"search", "agent.go:4"}, {"deploy", "agent.go:8"}, {"multi\nline", "agent.go:6"}, {"lookup", "tools/t.py:2"},
 		{"search_docs", "tools/t.ts:1"}, {"commented", ""}, {"blocked", ""}, {"only_in_tests", ""}, {"pycomment", ""}, {"nope", ""},
 	} {
 		p, ok := l.Lookup(tc.name)
 		if got := map[bool]string{true: p.String(), false: ""}[ok]; got != tc.at {
 			t.Errorf("Lookup(%q) = %q, want %q", tc.name, got, tc.at)
 		}
+	}
+	if msg, ok := l.SentinelMessage("ErrLimit"); !ok || msg != `agent: step "limit" reached` {
+		t.Errorf("SentinelMessage(ErrLimit) = %q, %v", msg, ok)
 	}
 	// A Go package directory is its files only.
 	l, err = IndexLiterals([]string{"."}, dir)

@@ -44,7 +44,13 @@ func isSourceArg(a string) bool {
 // directory for a file. The warnings name
 // unparsed regions inside functions that matter (file:line).
 func BuildSources(paths []string) (*model.Map, []string, error) {
-	r, err := recognizeSources(paths)
+	return BuildSourcesIn("", paths)
+}
+
+// BuildSourcesIn is BuildSources with positions relative to root ("" = the current directory)
+// for the files under it: the two trees of a map diff name their files alike.
+func BuildSourcesIn(root string, paths []string) (*model.Map, []string, error) {
+	r, err := recognizeSources(root, paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,7 +65,7 @@ type sourceResult struct {
 	rel   func(string) string
 }
 
-func recognizeSources(paths []string) (*sourceResult, error) {
+func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	files, err := srcir.Collect(paths)
 	if err != nil {
 		return nil, err
@@ -72,7 +78,7 @@ func recognizeSources(paths []string) (*sourceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel := sourceRel(paths)
+	rel := sourceRel(root, paths)
 	if table, err = withDirectives(table, prog, rel); err != nil {
 		return nil, err
 	}
@@ -131,7 +137,7 @@ type SourceFinding struct {
 // "# lifeline:ignore CHECK" or "// lifeline:ignore CHECK" comment on the loop's line or the
 // line above suppresses a finding. Rel makes the findings' file names relative, as the map's.
 func VetSources(paths []string, enabled map[string]bool) (findings []SourceFinding, warns []string, rel func(string) string, err error) {
-	r, err := recognizeSources(paths)
+	r, err := recognizeSources("", paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -235,11 +241,15 @@ func itoa(i int) string {
 	return itoa(i/10) + string(rune('0'+i%10))
 }
 
-// sourceRel makes file names relative to the current directory when they are under it, to
-// the arguments' bases (see BuildSources) otherwise.
-func sourceRel(paths []string) func(string) string {
+// sourceRel makes file names relative to root ("" = the current directory) when they are
+// under it, to the arguments' bases (see BuildSources) otherwise.
+func sourceRel(root string, paths []string) func(string) string {
 	var bases []string
-	if wd, err := os.Getwd(); err == nil {
+	if root != "" {
+		if abs, err := filepath.Abs(root); err == nil {
+			bases = append(bases, abs)
+		}
+	} else if wd, err := os.Getwd(); err == nil {
 		bases = append(bases, wd)
 	}
 	for _, p := range paths {
@@ -308,7 +318,7 @@ func mapArgs(goArgs, srcs []string, opts Options) (*model.Map, []string, error) 
 	var m *model.Map
 	var warns []string
 	if len(srcs) > 0 {
-		sm, w, err := BuildSources(srcs)
+		sm, w, err := BuildSourcesIn(opts.SourceRoot, srcs)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -575,7 +575,7 @@ var bareID = regexp.MustCompile(`(?i)^_?id$`)
 
 // runLayerType matches the names of types that stand for a run or one of its layers (a run's
 // or call's context, an invocation, a session).
-var runLayerType = regexp.MustCompile(`(?i)(run|runner|trace|session|invocation|execution|conversation|span|turn|step|thread|context|ctx|call|task)$`)
+var runLayerType = regexp.MustCompile(`(?i)(run|runner|trace|session|invocation|execution|conversation|span|turn|step|thread|context|ctx|call|task|checkpoint)$`)
 
 // runLayer reports whether one of the types holding a field stands for a run or a layer of it.
 func runLayer(owners []string) bool {

@@ -40,6 +40,8 @@ func TestInferDeliveries(t *testing.T) {
 		// each streamed event handed to a helper that folds it into the reply and leaves on
 		// an error event: the helper's test decides for the holder of the stream
 		{"evhandler.Agent.Run", 51, []int{66}, 75, false, ""},
+		// the counter captured by the retry closure: a fresh cell per iteration (Go 1.22)
+		{"capturebound.Agent.Run", 36, []int{39}, 59, false, "maxIterations"},
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
@@ -86,5 +88,27 @@ func TestInferDeliveries(t *testing.T) {
 				t.Errorf("bound %+v, want %s", l.Bound, tt.bound)
 			}
 		})
+	}
+}
+
+// TestTreeWalkers: walks over a tree or a graph — a Go syntax tree with handlers by node kind,
+// a JSON schema of a dependency rewritten through a table of rewriters, a worklist over a
+// graph with visitors by node kind — have every part of a turn's shape (a repeated call whose
+// result is tested, elements dispatched by name to callables, their results fed into the next
+// call) except the model: the repeated call is a child accessor, a part of what is walked.
+// None is a turn loop, and none makes a run entry.
+func TestTreeWalkers(t *testing.T) {
+	res := recognizeShapes(t)
+	walkers := map[string]bool{"example.com/shapes/astwalk": true, "example.com/shapes/schemawalk": true,
+		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true}
+	for _, l := range res.Loops {
+		if walkers[l.Func.Pkg] {
+			t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
+		}
+	}
+	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach"} {
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: a tree walk, got an entry with loops %+v", name, e.Loops)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
@@ -257,6 +258,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	if fl == nil && s.score <= 0 {
 		return s
 	}
+	if c.Accessor && !s.confirmed {
+		// n.Child("body"), strip(n), pair.Next(): a part of what the loop or recursion walks,
+		// no new information; the walk's end is the structure's end, not a final answer
+		s.evidence = append(s.evidence, "reads a part of its operand (a child accessor): no model call")
+		return s
+	}
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
@@ -295,7 +302,18 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		best := 0.0
 		var how string
 		var at ir.Pos
+		self := ir.CallRef{Func: f.ID, Call: c.ID}
 		for _, d := range fl.Dispatch {
+			// the call itself run as the callable its elements select (a visitor chosen by the
+			// kind of each node it returned, whose result is queued for the next round): a
+			// walk choosing its next step, not a model choosing tools
+			var calls []ir.CallRef
+			for _, ref := range d.Calls {
+				if ref != self {
+					calls = append(calls, ref)
+				}
+			}
+			d.Calls = calls
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
 			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && r.inIteration(fl, d) {
 				// switch call.Name { case "search": … } whose results go back to the model; a
@@ -388,10 +406,19 @@ func (r *rec) callsParam(targets []int) bool {
 			if prm.Name == "" || prm.Kind == "int" || prm.Kind == "string" || prm.Kind == "context" {
 				continue
 			}
+			names := []string{prm.Name}
+			if strings.HasPrefix(prm.Name, "{") {
+				// a destructured options parameter ({ type, execute }): its bindings
+				names = strings.FieldsFunc(prm.Name, func(r rune) bool {
+					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+				})
+			}
 			for _, gc := range g.Calls {
 				name, args, _ := strings.Cut(gc.Text, "(")
-				if name == prm.Name || ir.IdentIn(args, prm.Name) {
-					return true
+				for _, pn := range names {
+					if name == pn || ir.IdentIn(args, pn) {
+						return true
+					}
 				}
 			}
 		}
@@ -511,6 +538,9 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
+			continue // a profile says the function holds no turn loop
+		}
 		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
 			// the function runs again only through the tools it dispatches: each tool starts a
 			// child run (a tree of runs as deep as the tools nest), not the next step of this one
@@ -531,6 +561,21 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// loopVetoed returns the profile rule saying that f (or, for a closure, the function it is
+// written in) holds no turn loop: a "not" engine_loop rule.
+func (r *rec) loopVetoed(f *ir.Func) (string, bool) {
+	for g := f; g != nil && r.o.Table != nil; {
+		if g.Key != "" {
+			return r.o.Table.Vetoed(g.Key, roles.EngineLoop)
+		}
+		if g.Parent < 0 {
+			break
+		}
+		g = r.p.Funcs[g.Parent]
+	}
+	return "", false
 }
 
 // holder is a loop (or, with loop -1, a recursion) of a function.
@@ -1104,6 +1149,14 @@ func (r *rec) bound(l *Loop) {
 		if ret := r.raisedAfter(f, l.LoopID); ret != nil {
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundError, ret.Err.Text, r.sentinelReason(ret.Err)
 			ob.Pos, ob.Source = pos(ret.Pos), ret.Source
+		}
+	}
+	if ob.Kind == model.OnBoundSilent && b.HandedErr != "" {
+		// the bound's error is built and handed on (to an error handler, the result the
+		// caller drains): the run fails with it, raised where the result is consumed
+		ob.Kind, ob.Value = model.OnBoundError, b.HandedErr
+		if sr := stopReasonOf(b.HandedErr); sr != "" {
+			ob.StopReason = sr
 		}
 	}
 	l.Map.OnBound = ob

@@ -109,6 +109,9 @@ type fnState struct {
 	localTypesOnce sync.Once
 	kids           []*fnState
 	gen, async     bool
+	// patNames are, by parameter index, the options a destructured object parameter binds
+	// (option key -> local name: { model: modelArg, tools } -> model: modelArg, tools: tools)
+	patNames []map[string]string
 	// yieldsOwn: a generator that yields a value outside its loops over items (hasYield)
 	yieldsOwn bool
 	// raises is true when every path of the function raises (markRaises); raiseVals are
@@ -120,6 +123,7 @@ type fnState struct {
 	callNodes   []*syntax.Node
 	callInfo    []callInfo
 	retNodes    []*syntax.Node
+	pairs       []*syntax.Node // the key: value members of object and dictionary literals
 	assigns     []assign
 	conds       []cond
 	incs        []inc
@@ -436,21 +440,35 @@ func (b *builder) params(fs *fnState) {
 // patternDefaults records the defaults of a destructured options parameter
 // ({ maxTurns = DEFAULT_MAX_TURNS }).
 func (b *builder) patternDefaults(fs *fnState, pat *syntax.Node) {
+	idx := len(fs.f.Params)
+	for len(fs.patNames) <= idx {
+		fs.patNames = append(fs.patNames, nil)
+	}
+	names := map[string]string{}
+	fs.patNames[idx] = names
+	m := fs.mod
 	for _, c := range pat.NamedChildren() {
 		switch c.Kind {
 		case "object_assignment_pattern":
 			l := c.Child("left")
-			fs.paramDefaults[fs.mod.text(l)] = c.Child("right")
-			fs.params[fs.mod.text(l)] = true
+			fs.paramDefaults[m.text(l)] = c.Child("right")
+			fs.params[m.text(l)] = true
+			names[m.text(l)] = m.text(l)
 		case "shorthand_property_identifier_pattern":
-			fs.params[fs.mod.text(c)] = true
+			fs.params[m.text(c)] = true
+			names[m.text(c)] = m.text(c)
 		case "pair_pattern":
+			key := strings.Trim(m.text(c.Child("key")), `"'`)
 			v := c.Child("value")
 			if v != nil && v.Kind == "assignment_pattern" {
-				fs.paramDefaults[fs.mod.text(v.Child("left"))] = v.Child("right")
-				fs.params[fs.mod.text(v.Child("left"))] = true
+				fs.paramDefaults[m.text(v.Child("left"))] = v.Child("right")
+				fs.params[m.text(v.Child("left"))] = true
+				names[key] = m.text(v.Child("left"))
 			} else if v != nil {
-				fs.params[fs.mod.text(v)] = true
+				fs.params[m.text(v)] = true
+				if m.t.idents.has(v) {
+					names[key] = m.text(v)
+				}
 			}
 		}
 	}

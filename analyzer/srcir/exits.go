@@ -205,3 +205,22 @@ func (b *builder) pauseVar(fs *fnState, cond *syntax.Node) bool {
 	}
 	return false
 }
+
+// pauseKeyed reports whether n is an object or dictionary literal with a member keyed by a
+// pause ({ [INTERRUPT]: interrupts }, {...latest, [INTERRUPT]: ...}, {"__interrupt__": ...}):
+// what is returned hands back the pending interruption the run waits on.
+func pauseKeyed(m *module, n *syntax.Node) bool {
+	if n == nil || !m.t.objects.has(n) {
+		return false
+	}
+	for _, p := range n.NamedChildren() {
+		if !m.t.pairs.has(p) {
+			continue
+		}
+		k := strings.ToLower(m.text(p.Child("key")))
+		if containsAny(k, pauseWords) && !strings.Contains(k, "cancel") {
+			return true
+		}
+	}
+	return false
+}

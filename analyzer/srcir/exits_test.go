@@ -3,8 +3,10 @@
 package srcir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,5 +307,225 @@ async function onRunStart(id) { return id; }
 				t.Errorf("mints %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestHandedBoundError: at the bound the loop builds the bound's error and hands it to an
+// error handler instead of raising it, then ends: the run fails with that error (raised where
+// its result is consumed), which is no silent end.
+func TestHandedBoundError(t *testing.T) {
+	src := `class MaxTurnsExceeded(Exception):
+    pass
+
+
+class Runner:
+    async def run(self, model, tools, messages, max_turns=10):
+        turn = 0
+        while True:
+            turn += 1
+            if turn > max_turns:
+                max_turns_error = MaxTurnsExceeded("max turns")
+                if await self.handle(error=max_turns_error) is None:
+                    break
+                continue
+            reply = await model.generate(messages)
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                messages.append(await tools[call.name](call.args))
+
+    async def handle(self, error):
+        return None
+`
+	p := buildFile(t, "m.py", src)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Runner.run" {
+			continue
+		}
+		if len(e.Loops) != 1 || e.Loops[0].OnBound == nil {
+			t.Fatalf("loops %+v, want one with an on-bound", e.Loops)
+		}
+		ob := e.Loops[0].OnBound
+		if ob.Kind != model.OnBoundError || ob.Value != "MaxTurnsExceeded" || ob.StopReason != model.StopMaxTurns {
+			t.Errorf("on bound %+v, want error MaxTurnsExceeded (max_turns)", ob)
+		}
+		return
+	}
+	t.Fatalf("no entry m.Runner.run")
+}
+
+// superHookSrc: a runnable whose public stream() is its base's (outside the set): the base's
+// stream drives the subclass's _streamIterator hook, which runs the loop; invoke drains
+// stream() and hands back the interruptions it saw keyed by their marker.
+const superHookSrc = `import { Runnable } from "@lib/core";
+const INTERRUPT = "__interrupt__";
+class Partial extends Runnable {
+  stream(input, options) {
+    return super.stream(input, options);
+  }
+}
+export class Graph extends Partial {
+  async *_streamIterator(input, options) {
+    const messages = [input];
+    while (true) {
+      const reply = await this.model.invoke(messages);
+      if (reply.toolCalls.length === 0) {
+        yield reply;
+        return;
+      }
+      for (const call of reply.toolCalls) {
+        messages.push(await this.tools[call.name].invoke(call.args));
+      }
+    }
+  }
+  async invoke(input, options) {
+    const stream = await this.stream(input, options);
+    const interrupts = [];
+    let latest;
+    for await (const chunk of stream) {
+      if (chunk[INTERRUPT]) interrupts.push(chunk[INTERRUPT]);
+      else latest = chunk;
+    }
+    if (interrupts.length > 0 && latest == null) return { [INTERRUPT]: interrupts };
+    return latest;
+  }
+}
+`
+
+// TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
+// (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
+// returned object keyed by an interruption marker is a pause.
+func TestExternalSuperHook(t *testing.T) {
+	p := buildFile(t, "m.js", superHookSrc)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.Graph.invoke" {
+			continue
+		}
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome
+		}
+		if l := lineOf(superHookSrc, "return { [INTERRUPT]"); got[l] != "waiting" {
+			t.Errorf("exit at line %d: %q, want waiting (all %v)", l, got[l], got)
+		}
+		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
+			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		return
+	}
+	var names []string
+	for _, e := range res.Entries {
+		names = append(names, e.Func)
+	}
+	t.Fatalf("no entry m.Graph.invoke among %v", names)
+}
+
+// TestParentPairs: a child's configuration built with the parent's id under a key naming the
+// parent is where the child gets its parent (parent_ns: checkpoint["id"], [parentNs]:
+// checkpoint.id); a parent key holding no id, or an id under another key, is none.
+func TestParentPairs(t *testing.T) {
+	for _, tc := range []struct {
+		file, src string
+		want      string
+	}{
+		{"m.py", `def f(checkpoint, parent_ns, conf):
+    return {"map": {parent_ns: checkpoint["id"]}, "parent": conf.name, "task_id": checkpoint["id"]}
+`, `parent_ns: checkpoint["id"] parent_ns checkpoint`},
+		{"m.js", `function f(checkpoint, parentNs, conf) {
+  return { map: { [parentNs]: checkpoint.id }, parentName: conf.name, taskId: checkpoint.id };
+}
+`, `[parentNs]: checkpoint.id parentNs checkpoint`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			p := buildFile(t, tc.file, tc.src)
+			var got []string
+			for _, fn := range p.Funcs {
+				for _, m := range fn.Mints {
+					got = append(got, m.Text+" "+m.Field+" "+strings.Join(m.Owners, ","))
+				}
+			}
+			if strings.Join(got, "|") != tc.want {
+				t.Errorf("mints %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestConfigObjectDefault: a bound computed from a configuration entry read as a property
+// (config.recursionLimit), kept in a local handed to a constructor (new Loop({stop})), gets
+// the default the entry is given where the configuration is built as an object literal
+// ({recursionLimit: DEFAULT_RECURSION_LIMIT}).
+func TestConfigObjectDefault(t *testing.T) {
+	src := `const DEFAULT_RECURSION_LIMIT = 25;
+export function ensureConfig(...configs) {
+  const empty = { tags: [], recursionLimit: DEFAULT_RECURSION_LIMIT };
+  return Object.assign(empty, ...configs);
+}
+export class Loop {
+  constructor(params) {
+    this.step = params.step;
+    this.stop = params.stop;
+  }
+  static initialize(config) {
+    const step = 1;
+    const stop = step + (config.recursionLimit ?? 10) + 1;
+    return new Loop({ step, stop });
+  }
+}
+`
+	p := buildFile(t, "m.js", src)
+	want := fmt.Sprintf("25@%d", lineOf(src, "const DEFAULT_RECURSION_LIMIT"))
+	var got []string
+	for _, d := range p.Defaults {
+		if strings.HasSuffix(d.Key, "Loop.stop") {
+			got = append(got, fmt.Sprintf("%s@%d", d.Value, d.Pos.Line))
+		}
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("defaults of Loop.stop %v, want %s among them", got, want)
+	}
+}
+
+// TestCheckAfterFirstStep: a cancellation check at the top of the loop body guarded only by
+// "not the first iteration" (if (steps.length > 0) signal.throwIfAborted()) runs between
+// every two steps; one guarded by another test, or sharing its branch, does not.
+func TestCheckAfterFirstStep(t *testing.T) {
+	src := `async function run(model, signal, steps, tools) {
+  do {
+    if (steps.length > 0) signal.throwIfAborted();
+    const r = await model.generate(steps);
+    steps.push(r);
+  } while (r.toolCalls.length > 0);
+  do {
+    if (steps.length > 5) signal.throwIfAborted();
+    steps.push(await model.generate(steps));
+  } while (steps.length < 10);
+}
+`
+	p := buildFile(t, "m.js", src)
+	var f *ir.Func
+	for _, g := range p.Funcs {
+		if g.Short == "m.run" {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no function m.run")
+	}
+	want := map[int]bool{lineOf(src, "steps.length > 0"): true, lineOf(src, "steps.length > 5"): false}
+	for _, c := range f.Cancels {
+		w, ok := want[c.Pos.Line]
+		if !ok {
+			continue
+		}
+		if len(c.Loops) == 0 || c.Loops[0].EveryIteration != w {
+			t.Errorf("check at line %d: %+v, want every iteration %v", c.Pos.Line, c.Loops, w)
+		}
+		delete(want, c.Pos.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("checks not recorded: %v", want)
 	}
 }

@@ -205,7 +205,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			// callbacks passed as arguments
 			if args := n.Child("arguments"); args != nil {
-				for _, a := range args.NamedChildren() {
+				for ai, a := range args.NamedChildren() {
 					a = strip(a)
 					if a.Kind == "keyword_argument" {
 						a = strip(a.Child("value"))
@@ -215,6 +215,30 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 					}
 					if k := fs.kidsByNode[a]; k != nil {
 						c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
+						continue
+					}
+					if a.Kind == "object" {
+						// run({ type, execute: executeStep }): callbacks handed over as options, to
+						// a callee that runs that option (or to code outside the set)
+						for _, pr := range a.NamedChildren() {
+							v := pr
+							key := m.text(pr)
+							if pr.Kind == "pair" {
+								v, key = strip(pr.Child("value")), strings.Trim(m.text(pr.Child("key")), `"'`)
+							} else if pr.Kind != "shorthand_property_identifier" {
+								continue
+							}
+							if !b.runsOption(c.Targets, ai, key) {
+								continue
+							}
+							if k := fs.kidsByNode[v]; k != nil {
+								c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
+							} else if v != nil && (m.t.idents.has(v) || v.Kind == "shorthand_property_identifier") {
+								for _, t := range b.resolveName(fs, m.text(v)).fns {
+									c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+								}
+							}
+						}
 						continue
 					}
 					if m.t.idents.has(a) || m.t.members.has(a) {
@@ -345,6 +369,8 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.stopSets()
+	b.accessors()
 	b.defaults()
 	b.keyDefaults()
 	b.argDefaults()
@@ -434,7 +460,7 @@ func (b *builder) returns(fs *fnState) {
 		}
 		b.reach(fs, &r, n.Start)
 		if !t.raises.has(n) {
-			r.Waiting = b.underPause(fs, n)
+			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
 		f.Returns = append(f.Returns, r)
 	}
@@ -463,6 +489,44 @@ func (b *builder) returns(fs *fnState) {
 			f.Returns = append(f.Returns, r)
 		}
 	}
+}
+
+// runsOption reports whether one of the functions targets (none: code outside the set) calls
+// the option key of its parameter idx in its own body, or hands it on as an argument: execute()
+// of ({ execute }) => execute(), options.execute(...) of (options) => ….
+func (b *builder) runsOption(targets []int, idx int, key string) bool {
+	if len(targets) == 0 {
+		return true
+	}
+	for _, t := range targets {
+		g := b.funcs[t]
+		if idx >= len(g.f.Params) {
+			continue
+		}
+		name := g.f.Params[idx].Name
+		if idx < len(g.patNames) && g.patNames[idx] != nil {
+			name = g.patNames[idx][key]
+		} else if name != "" {
+			name += "." + key
+		}
+		if name == "" {
+			continue
+		}
+		for j, gc := range g.callInfo {
+			if calleeText(g.mod, gc.node) == name {
+				return true
+			}
+			if j < len(g.f.Calls) && (appendMeths[g.f.Calls[j].Method] || g.f.Calls[j].Method == "set") {
+				continue // handlers.push(handler): kept for later, not run
+			}
+			for _, a := range gc.node.Child("arguments").NamedChildren() {
+				if g.mod.text(strip(a)) == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // reyields returns the call a generator's statement n drains when n is a loop over the items
@@ -828,6 +892,26 @@ func (b *builder) mints(fs *fnState) {
 			}
 		}
 		fs.f.Mints = append(fs.f.Mints, mt)
+	}
+	b.parentPairs(fs)
+}
+
+// parentPairs records the members of object and dictionary literals that hand a child the
+// parent's id under a key naming the parent ({[parentNamespace]: checkpoint.id}, parent_ns:
+// checkpoint["id"] in a task's configuration): Owners names what the id is of.
+func (b *builder) parentPairs(fs *fnState) {
+	m := fs.mod
+	for _, p := range fs.pairs {
+		key := strings.Trim(m.text(p.Child("key")), "[]\"'`")
+		if !strings.Contains(strings.ToLower(key), "parent") {
+			continue
+		}
+		g := idRead.FindStringSubmatch(m.text(strip(p.Child("value"))))
+		if g == nil {
+			continue
+		}
+		fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: m.pos(p), Source: m.source(p), Text: clip(oneLine(m.text(p)), 80),
+			Kind: "parent", Field: key, Owners: []string{lastSeg(g[1])}})
 	}
 }
 

@@ -9,8 +9,6 @@ import (
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
 
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
-
 var (
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
@@ -885,6 +883,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		queue = append(queue, n)
 	}
 	sortStrings(queue)
+	// the variables the call's result is assigned to (a helper handed one of them carries
+	// the result on; one handed a value derived further, the next turn's input, does not)
+	initial := union(res, nil)
 	streamElem := map[string]bool{}
 	for _, g := range sc {
 		for _, a := range g.assigns {
@@ -927,6 +928,19 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				a := g.assigns[ai]
 				if !derives(m, a.rhs, one, 0) && !b.helperOf(g, a.rhs, one) {
 					continue
+				}
+				if depth == 0 && initial[v] && b.helperOf(g, a.rhs, one) {
+					// a helper handed the result returns what it derived from it (content =
+					// await convert({ content: response.content })): it carries the result
+					// on, it is no model call of its own
+					ref := ir.CallRef{Func: g.f.ID, Call: g.callOf[strip(a.rhs)]}
+					dup := false
+					for _, x := range fl.Carriers {
+						dup = dup || x == ref
+					}
+					if !dup {
+						fl.Carriers = append(fl.Carriers, ref)
+					}
 				}
 				for _, n := range a.lhs {
 					if a.iter {
@@ -1061,6 +1075,32 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 				// (the message and its tool calls are often handed over side by side)
 				r2, e2 := map[string]bool{}, map[string]bool{}
 				for i, a := range args {
+					if a.Kind == "object" && i < len(tg.patNames) && tg.patNames[i] != nil {
+						// f({ toolCalls: calls.filter(...), tools }) into f({ toolCalls, tools }):
+						// each option to the name the parameter binds it to
+						for _, pr := range a.NamedChildren() {
+							var key string
+							var v *syntax.Node
+							switch pr.Kind {
+							case "pair":
+								key, v = strings.Trim(m.text(pr.Child("key")), `"'`), pr.Child("value")
+							case "shorthand_property_identifier":
+								key, v = m.text(pr), pr
+							default:
+								continue
+							}
+							local := tg.patNames[i][key]
+							if local == "" || v == nil || !derives(m, v, vals, 0) {
+								continue
+							}
+							if elems[m.text(strip(v))] {
+								e2[local] = true
+							} else {
+								r2[local] = true
+							}
+						}
+						continue
+					}
 					key := ""
 					if a.Kind == "keyword_argument" {
 						key = m.text(a.Child("name"))

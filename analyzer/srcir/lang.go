@@ -163,6 +163,9 @@ var (
 	// the caller has one, the hook mints it otherwise; runIDArg matches that argument.
 	runStartHook = regexp.MustCompile(`(?i)^(on|handle)_?[a-z_]*start$`)
 	runIDArg     = regexp.MustCompile(`(?i)^(run_?id|\w*\.run_?id)$`)
+	// idRead matches a read of an object's id (checkpoint.id, checkpoint["id"], run.run_id):
+	// group 1 is the object.
+	idRead = regexp.MustCompile(`^([A-Za-z_$][\w$.]*?)(?:\.|\[["'])(?:id|_?[a-z]+_id|[a-z]+Id)["']?\]?$`)
 	// cancelCalls check cancellation (they raise or return when cancelled).
 	cancelCalls = mk("throwIfAborted", "raise_if_cancelled", "raise_if_canceled", "throw_if_cancelled",
 		"check_cancelled", "check_canceled", "checkCancelled", "checkCanceled", "checkAborted", "throwIfCancelled",

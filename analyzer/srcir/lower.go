@@ -1,7 +1,5 @@
 package srcir
 
-//lifeline:file-ignore unboundedloop this file's recursions descend syntax trees (x.Child(...) fed back into the walk) and switch on node kinds, which the structural recognizer still reads as a turn recursion with a tool dispatch (a known false positive, seen once the result trace got a larger budget)
-
 import (
 	"regexp"
 	"strings"
@@ -117,6 +115,9 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 	m := fs.mod
 	if !n.Named && len(n.Children) == 0 {
 		return
+	}
+	if t.pairs.has(n) {
+		fs.pairs = append(fs.pairs, n)
 	}
 	switch {
 	case t.funcs.has(n) || t.lambdas.has(n):

@@ -1,13 +1,12 @@
 package srcir
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
-
-//lifeline:file-ignore unboundedloop this file walks SSA values and syntax trees: its worklists and recursions switch on node kinds, which the structural recognizer still reads as a tool dispatch (a known false positive)
 
 // module finds an analysed module by name (JS: also dir/index, a package's dist or src index).
 func (b *builder) module(name string) *module {
@@ -387,7 +386,7 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 					return target{fns: []*fnState{f}}
 				}
 			}
-			return target{}
+			return target{fns: externalHookOf(cls, prop)}
 		}
 		ut := b.resolveExpr(fs, obj, depth+1)
 		switch {
@@ -700,6 +699,38 @@ func sortedMethodNames(c *class) []string {
 			copy(out[1:i+1], out[:i])
 			out[0] = n
 			break
+		}
+	}
+	return out
+}
+
+// externalHookOf returns, for super.prop(...) when prop is defined by a base outside the
+// set, the class's hooks that base method runs: the template method of a runnable base
+// (Runnable.stream drives the subclass's _streamIterator) is named after its public method
+// with a leading underscore; the class, its bases and its subclasses may define it.
+func externalHookOf(cls *class, prop string) []*fnState {
+	external := false
+	for _, c := range append([]*class{cls}, cls.ancestors()...) {
+		external = external || len(c.bases) > len(c.baseCls)
+	}
+	if !external || prop == "" {
+		return nil
+	}
+	// the hooks of the class, its bases and its subclasses (this is an instance of any)
+	all := append([]*class{cls}, cls.ancestors()...)
+	for i := 0; i < len(all) && i < 64; i++ {
+		for _, sc := range all[i].subs {
+			if !slices.Contains(all, sc) {
+				all = append(all, sc)
+			}
+		}
+	}
+	var out []*fnState
+	for _, c := range all {
+		for _, name := range sortedMethodNames(c) {
+			if strings.HasPrefix(name, "_"+prop) && len(name) > len(prop)+1 && !strings.HasPrefix(name, "__") {
+				out = append(out, c.methods[name])
+			}
 		}
 	}
 	return out

@@ -148,3 +148,116 @@ class Agent:
 		}
 	}
 }
+
+// TestOptionsObjects: an options object handed to a destructured parameter carries the
+// result into the callee by option name ({ toolCalls: response.toolCalls } into
+// ({ toolCalls, tools })); a callback handed as an option runs during the call only when the
+// callee calls (or hands on) that option; a helper handed the result carries it on.
+func TestOptionsObjects(t *testing.T) {
+	src := `async function executeTools({ toolCalls, tools: registry }) {
+    return Promise.all(toolCalls.map((call) => registry[call.toolName].execute(call.input)));
+}
+async function inSpan({ name, execute }) {
+    return await execute();
+}
+function store({ handler }) {
+    handlers.push(handler);
+}
+async function summarize({ content }) {
+    return content.map((c) => c.text);
+}
+export async function run({ model, tools, maxSteps = 5 }) {
+    const messages = [];
+    let steps = 0;
+    store({ handler: async () => 1 });
+    while (steps < maxSteps) {
+        steps++;
+        const response = await inSpan({ name: "step", execute: async () => await model.doGenerate({ messages, tools }) });
+        const view = await summarize({ content: response.content });
+        if (response.toolCalls.length === 0) {
+            return view;
+        }
+        const results = await executeTools({ toolCalls: response.toolCalls, tools });
+        messages.push(...results);
+    }
+}
+`
+	p := buildSrc(t, "m.js", src)
+	f := funcNamed(t, p, "pkg/m.run")
+	if c := callText(t, f, "inSpan("); len(c.ArgFuncs) != 1 {
+		t.Errorf("inSpan({ execute }): arg funcs %v, want the execute callback", c.ArgFuncs)
+	}
+	if c := callText(t, f, "store("); len(c.ArgFuncs) != 0 {
+		t.Errorf("store({ handler }) keeps the handler: arg funcs %v, want none", c.ArgFuncs)
+	}
+	c := callText(t, f, "inSpan(")
+	if c.Flow == nil {
+		t.Fatal("no flow for the step's call")
+	}
+	carried := false
+	for _, ref := range c.Flow.Carriers {
+		carried = carried || strings.HasPrefix(p.Funcs[ref.Func].Calls[ref.Call].Text, "summarize(")
+	}
+	if !carried {
+		t.Errorf("summarize({ content: response.content }) is not a carrier: %v", c.Flow.Carriers)
+	}
+	res := recognize.Recognize(p, recognize.Options{})
+	got := describe(res, filepath.Base)
+	for _, want := range []string{
+		fmt.Sprintf("loop for m.run line %d", lineOf(src, "while (steps")),
+		fmt.Sprintf("bound maxSteps default 5@m.js:%d", lineOf(src, "export async function run")),
+		fmt.Sprintf("model m.inSpan m.js:%d", lineOf(src, "await inSpan(")),
+		fmt.Sprintf("tool registry[call.toolName].execute m.js:%d parallel=true", lineOf(src, "registry[call.toolName]")),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+// TestStopConditions: a do/while whose condition calls a function that tests a call handed
+// a list built from a parameter defaulting to predicates (stopWhen = isStepCount(1)) has
+// that list as its stop conditions, with the parameter's default.
+func TestStopConditions(t *testing.T) {
+	src := `function isStepCount(n) {
+    return ({ steps }) => steps.length === n;
+}
+function asArray(x) {
+    return Array.isArray(x) ? x : [x];
+}
+async function isStopConditionMet({ stopConditions, steps }) {
+    return stopConditions.some((c) => c({ steps }));
+}
+export async function run({ model, stopWhen = isStepCount(1), label = "x" }) {
+    const stopConditions = asArray(stopWhen);
+    const steps = [];
+    const shouldContinue = async () => {
+        if (await isStopConditionMet({ stopConditions, steps })) {
+            return false;
+        }
+        return true;
+    };
+    do {
+        steps.push(await model.step(label));
+    } while (await shouldContinue());
+}
+`
+	p := buildSrc(t, "m.js", src)
+	f := funcNamed(t, p, "pkg/m.run")
+	if len(f.Stops) != 1 {
+		t.Fatalf("stops %+v, want one", f.Stops)
+	}
+	ss := f.Stops[0]
+	if ss.Text != "stopWhen" || ss.Key != "pkg/m.run.stopWhen" || ss.Pos.Line != lineOf(src, "if (await isStopConditionMet") || ss.AtPos.Line != lineOf(src, "return false") {
+		t.Errorf("stop set %+v", ss)
+	}
+	found := false
+	for _, d := range p.Defaults {
+		if d.Key == ss.Key {
+			found = d.Value == "isStepCount(1)" && d.Pos.Line == lineOf(src, "export async function run")
+		}
+	}
+	if !found {
+		t.Errorf("no default isStepCount(1) for %s: %+v", ss.Key, p.Defaults)
+	}
+}

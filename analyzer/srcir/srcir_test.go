@@ -221,3 +221,32 @@ func TestParallelDeterministic(t *testing.T) {
 		t.Error("two builds of the same files differ")
 	}
 }
+
+// TestTreeWalkers: a Python syntax-tree walker and a TypeScript JSON-schema walker have every
+// part of a turn's shape except the model — the repeated call is a child accessor returning a
+// part of its receiver — and are no turn loops; the accessors' calls say so in the IR.
+func TestTreeWalkers(t *testing.T) {
+	for _, dir := range []string{"pywalk", "tswalk"} {
+		t.Run(dir, func(t *testing.T) {
+			prog, _ := buildDir(t, filepath.Join("testdata", dir))
+			accessors := 0
+			for _, f := range prog.Funcs {
+				for _, c := range f.Calls {
+					if c.Accessor {
+						accessors++
+					}
+				}
+			}
+			if accessors == 0 {
+				t.Errorf("no call marked as an accessor")
+			}
+			res := recognize.Recognize(prog, recognize.Options{})
+			for _, l := range res.Loops {
+				t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
+			}
+			if len(res.Entries) > 0 {
+				t.Errorf("entries of a tree walk: %+v", res.Entries)
+			}
+		})
+	}
+}

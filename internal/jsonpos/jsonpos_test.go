@@ -1,6 +1,9 @@
 package jsonpos
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestLines(t *testing.T) {
 	doc := "{\n  \"a\": [\n    1,\n    {\"b/c\": 2}\n  ],\n  \"d\":\n    \"x\"\n}\n"
@@ -16,4 +19,24 @@ func TestLines(t *testing.T) {
 	if _, err := Lines([]byte("{\n\"a\": [1,\n}")); err == nil {
 		t.Error("a broken document gave no error")
 	}
+}
+
+// FuzzLines: any input gives lines or an error, never a panic, and every line is within the
+// input.
+func FuzzLines(f *testing.F) {
+	f.Add([]byte(`{"a": [1, {"b": "c"}], "d": null}`))
+	f.Add([]byte("[\n1,\n2\n]"))
+	f.Add([]byte(`{"a":`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines, err := Lines(data)
+		if err != nil {
+			return
+		}
+		n := 1 + bytes.Count(data, []byte("\n"))
+		for path, l := range lines {
+			if l < 1 || l > n {
+				t.Fatalf("%q: line %d of %d", path, l, n)
+			}
+		}
+	})
 }

@@ -29,6 +29,8 @@ type Topic struct {
 	Name string
 	// Aliases are other names that select it (status, steer, cancel, …).
 	Aliases []string
+	// Section is the anchor of the docs/model.md section the definition comes from.
+	Section string
 	// Concept is the key of the topic's row group in frameworks.json.
 	Concept string
 	// Drawings are the reference-runtime scenarios that show it, with the piece to keep.
@@ -47,27 +49,27 @@ type DrawingSpec struct {
 
 // topics lists every topic in teaching order.
 var topics = []Topic{
-	{Name: "session", Concept: "session", Drawings: []DrawingSpec{{Scenario: "retry", Depth: "run", Facts: []string{FactLineage}}}},
-	{Name: "run", Aliases: []string{"runs"}, Concept: "run", Drawings: []DrawingSpec{{Scenario: "approval", Depth: "turn", Facts: []string{FactHistory}}}},
-	{Name: "turn", Aliases: []string{"turns"}, Concept: "turn", Drawings: []DrawingSpec{{Scenario: "hook", Depth: "call"}}},
-	{Name: "step", Aliases: []string{"steps"}, Concept: "step", Drawings: []DrawingSpec{{Scenario: "happy", Depth: "call"}}},
-	{Name: "connection", Aliases: []string{"connections", "reconnect"}, Concept: "connection", Drawings: []DrawingSpec{{Scenario: "reconnect", Depth: "turn", Facts: []string{FactConnections, FactHistory}}}},
-	{Name: "statuses", Aliases: []string{"status", "transitions"}, Concept: "statuses", Drawings: []DrawingSpec{
+	{Name: "session", Section: "layers-by-time-scale", Concept: "session", Drawings: []DrawingSpec{{Scenario: "retry", Depth: "run", Facts: []string{FactLineage}}}},
+	{Name: "run", Section: "layers-by-time-scale", Aliases: []string{"runs"}, Concept: "run", Drawings: []DrawingSpec{{Scenario: "approval", Depth: "turn", Facts: []string{FactHistory}}}},
+	{Name: "turn", Section: "layers-by-time-scale", Aliases: []string{"turns"}, Concept: "turn", Drawings: []DrawingSpec{{Scenario: "hook", Depth: "call"}}},
+	{Name: "step", Section: "layers-by-time-scale", Aliases: []string{"steps"}, Concept: "step", Drawings: []DrawingSpec{{Scenario: "happy", Depth: "call"}}},
+	{Name: "connection", Section: "layers-by-time-scale", Aliases: []string{"connections", "reconnect"}, Concept: "connection", Drawings: []DrawingSpec{{Scenario: "reconnect", Depth: "turn", Facts: []string{FactConnections, FactHistory}}}},
+	{Name: "statuses", Section: "run-status-and-stop-reason", Aliases: []string{"status", "transitions"}, Concept: "statuses", Drawings: []DrawingSpec{
 		{Scenario: "approval", Depth: "run", Facts: []string{FactHistory}},
 		{Scenario: "cancel-run", Depth: "run", Facts: []string{FactHistory}}}},
-	{Name: "stop-reasons", Aliases: []string{"stop-reason", "priority"}, Concept: "stop_reasons", Drawings: []DrawingSpec{
+	{Name: "stop-reasons", Section: "run-status-and-stop-reason", Aliases: []string{"stop-reason", "priority"}, Concept: "stop_reasons", Drawings: []DrawingSpec{
 		{Scenario: "max-steps", Depth: "turn", Facts: []string{FactHistory}},
 		{Scenario: "timeout", Depth: "call", Facts: []string{FactHistory}}}},
-	{Name: "steer-follow-up", Aliases: []string{"steer", "follow-up", "followup", "steering"}, Concept: "steer_follow_up", Drawings: []DrawingSpec{
+	{Name: "steer-follow-up", Section: "layers-by-time-scale", Aliases: []string{"steer", "follow-up", "followup", "steering"}, Concept: "steer_follow_up", Drawings: []DrawingSpec{
 		{Scenario: "steer", Depth: "step", Facts: []string{FactInputs}},
 		{Scenario: "follow-up", Depth: "step", Facts: []string{FactInputs}}}},
-	{Name: "cancellation", Aliases: []string{"cancel", "cancelled", "abort"}, Concept: "cancellation", Drawings: []DrawingSpec{
+	{Name: "cancellation", Section: "layered-failure-cancellation-resume", Aliases: []string{"cancel", "cancelled", "abort"}, Concept: "cancellation", Drawings: []DrawingSpec{
 		{Scenario: "cancel-model-call", Depth: "call"},
 		{Scenario: "cancel-turn", Depth: "call", Facts: []string{FactHistory}},
 		{Scenario: "cancel-run", Depth: "call", Facts: []string{FactHistory}}}},
-	{Name: "approval", Aliases: []string{"waiting", "awaiting_approval", "wait"}, Concept: "approval", Drawings: []DrawingSpec{{Scenario: "approval", Depth: "call", Facts: []string{FactHistory}}}},
-	{Name: "crash-resume", Aliases: []string{"crash", "resume", "idempotency"}, Concept: "crash_resume", Drawings: []DrawingSpec{{Scenario: "crash-resume", Depth: "call", Facts: []string{FactRecovery, FactSideEffects}}}},
-	{Name: "retry", Aliases: []string{"retry-lineage", "lineage", "attempt"}, Concept: "retry", Drawings: []DrawingSpec{{Scenario: "retry", Depth: "turn", Facts: []string{FactLineage}}}},
+	{Name: "approval", Section: "run-status-and-stop-reason", Aliases: []string{"waiting", "awaiting_approval", "wait"}, Concept: "approval", Drawings: []DrawingSpec{{Scenario: "approval", Depth: "call", Facts: []string{FactHistory}}}},
+	{Name: "crash-resume", Section: "layered-failure-cancellation-resume", Aliases: []string{"crash", "resume", "idempotency"}, Concept: "crash_resume", Drawings: []DrawingSpec{{Scenario: "crash-resume", Depth: "call", Facts: []string{FactRecovery, FactSideEffects}}}},
+	{Name: "retry", Section: "identity", Aliases: []string{"retry-lineage", "lineage", "attempt"}, Concept: "retry", Drawings: []DrawingSpec{{Scenario: "retry", Depth: "turn", Facts: []string{FactLineage}}}},
 }
 
 // Topics returns every topic in teaching order.
@@ -126,7 +128,8 @@ type Doc struct {
 	// Definition is the topic's definition, paragraphs of Markdown-light text: `code` spans and
 	// lines starting "- " for list items, nothing else.
 	Definition []string `json:"definition"`
-	// Source names the document the definition is distilled from.
+	// Source names the document section the definition is distilled from
+	// ("docs/model.md#identity").
 	Source string `json:"source"`
 	// Drawings are the live drawings, one per scenario.
 	Drawings []Drawing `json:"drawings"`
@@ -172,7 +175,7 @@ func Build(ctx context.Context, name, lang string, fws []Framework) (*Doc, error
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{Topic: t.Name, Lang: lang, Title: tx.title, Summary: tx.paras[0], Definition: tx.paras, Source: "docs/model.md"}
+	d := &Doc{Topic: t.Name, Lang: lang, Title: tx.title, Summary: tx.paras[0], Definition: tx.paras, Source: "docs/model.md#" + t.Section}
 	for i, spec := range t.Drawings {
 		dr, err := Draw(ctx, spec)
 		if err != nil {

@@ -193,3 +193,23 @@ func node(n any) string {
 	}
 	return fmt.Sprintf("%T", n)
 }
+
+// TestSections: every topic's source is a section of docs/model.md (GitHub's heading anchors).
+func TestSections(t *testing.T) {
+	data, err := os.ReadFile("../../docs/model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	drop := regexp.MustCompile(`[^a-z0-9 -]`)
+	for _, line := range strings.Split(string(data), "\n") {
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			anchors[strings.ReplaceAll(drop.ReplaceAllString(strings.ToLower(h), ""), " ", "-")] = true
+		}
+	}
+	for _, tp := range topics {
+		if !anchors[tp.Section] {
+			t.Errorf("topic %s: docs/model.md has no section #%s (%v)", tp.Name, tp.Section, anchors)
+		}
+	}
+}

@@ -19,6 +19,8 @@ type Framework struct {
 	Description string `json:"description"`
 	Rules       []Rule `json:"rules,omitempty"`
 	Words       []Word `json:"words,omitempty"`
+	// Sites are the elements of the framework's lifecycle map (see WithMap), when one is known.
+	Sites []Site `json:"sites,omitempty"`
 }
 
 // Rule is one profile rule: a role bound to an object of the framework.
@@ -62,11 +64,13 @@ type FrameworkRow struct {
 	// Rules and Words are the profile's rules and vocabulary that implement the concept.
 	Rules []Rule `json:"rules,omitempty"`
 	Words []Word `json:"words,omitempty"`
+	// Sites are the map's elements that implement the concept.
+	Sites []Site `json:"sites,omitempty"`
 }
 
 // Absent reports whether the framework has no counterpart of the concept on record.
 func (r FrameworkRow) Absent() bool {
-	return len(r.Names) == 0 && len(r.Rules) == 0 && len(r.Words) == 0
+	return len(r.Names) == 0 && len(r.Rules) == 0 && len(r.Words) == 0 && len(r.Sites) == 0
 }
 
 // TableFile is where the vocabulary table is written in this repository.
@@ -88,6 +92,9 @@ type concept struct {
 	// Layers select vocabulary entries: "Layer", "Layer:text" (a word contains text) or
 	// "Layer!text" (no word does).
 	Layers []string `json:"layers"`
+	// Sites select elements of a framework's map: "kind", "kind:word" (a word of the value:
+	// an exit's outcome or stop reason, an id site's kind), "kind~text" (the name contains text).
+	Sites []string `json:"sites"`
 	// Names are each framework's names, keyed by profile name.
 	Names map[string][]string `json:"names"`
 }
@@ -148,6 +155,11 @@ func frameworkRows(key, lang string, fws []Framework) ([]FrameworkRow, error) {
 		for _, w := range f.Words {
 			if selectWord(c.Layers, w) {
 				row.Words = append(row.Words, w)
+			}
+		}
+		for _, s := range f.Sites {
+			if selectSite(c.Sites, s) {
+				row.Sites = append(row.Sites, s)
 			}
 		}
 		rows = append(rows, row)

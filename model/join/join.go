@@ -36,8 +36,9 @@ const (
 
 // Site is a code element a run was matched to.
 type Site struct {
-	Pos    model.Position `json:"pos"`
-	Source string         `json:"source,omitempty"`
+	Pos model.Position `json:"pos"`
+	// Source is the site's source line; JSON has it once, in Result.Sources.
+	Source string `json:"-"`
 	// Func is the run entry (or the loop's function) the element belongs to.
 	Func       string     `json:"func,omitempty"`
 	Confidence Confidence `json:"confidence"`
@@ -169,6 +170,8 @@ var Checks = []struct{ ID, Title string }{
 type Result struct {
 	Runs     []Run     `json:"runs"`
 	Findings []Finding `json:"findings"`
+	// Sources are the source lines of the sites the runs matched, by position ("file:line").
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // Names tells whether a name is written as a string literal in the mapped code, and where. A
@@ -177,16 +180,31 @@ type Names interface {
 	Lookup(name string) (model.Position, bool)
 }
 
+// Sentinels is what a Names may also know: the message of a sentinel error by its name
+// (ErrNotFinished → "agent not finished before max iterations").
+type Sentinels interface {
+	SentinelMessage(name string) (string, bool)
+}
+
 // Options tune Join.
 type Options struct {
-	// Names indexes the string literals of the mapped code (tool names registered in code).
+	// Names indexes the string literals of the mapped code (tool names registered in code);
+	// when it also implements Sentinels, an exit returning a sentinel error is matched on the
+	// sentinel's message in the trace's error text.
 	Names Names
 }
 
 // Join matches every run of t to the code of m.
 func Join(t *model.Tree, m *model.Map, opts Options) *Result {
 	ix := newIndex(m)
-	res := &Result{Runs: []Run{}, Findings: []Finding{}}
+	if s, ok := opts.Names.(Sentinels); ok && opts.Names != nil {
+		ix.sentinels = s
+	}
+	n := 0
+	for _, se := range t.Sessions {
+		n += len(se.Runs)
+	}
+	res := &Result{Runs: make([]Run, 0, n), Findings: []Finding{}}
 	for _, se := range t.Sessions {
 		for _, r := range se.Runs {
 			jr, fs := ix.run(r, opts)
@@ -194,6 +212,7 @@ func Join(t *model.Tree, m *model.Map, opts Options) *Result {
 			res.Findings = append(res.Findings, fs...)
 		}
 	}
+	res.Sources = ix.sources
 	return res
 }
 
@@ -216,10 +235,40 @@ type index struct {
 	ids     []model.IDSite
 	idFunc  []string
 	entries []model.Entry
+	// lits caches the literals of the code texts scored against runs.
+	lits map[string][]string
+	// picks caches call-site choices; loopSets the loops of each exit's entries.
+	picks     map[pickKey]*picked
+	exitCache map[string]*ExitMatch
+	sentinels Sentinels
+	// onBoundAt are the positions of the loops' OnBound sites.
+	onBoundAt map[model.Position]bool
+	// endsOtherwise: some exit of the map ends a run otherwise than completed.
+	endsOtherwise bool
+	sources       map[string]string
+	boundCache    map[boundKey]*BoundMatch
+	loopSets      map[string][]*loopRef
+}
+
+// source records the source line of a matched site for Result.Sources.
+func (ix *index) source(s Site) {
+	if s.Source != "" {
+		ix.sources[s.Pos.String()] = s.Source
+	}
+}
+
+// literalsOf is literals(text), computed once per text.
+func (ix *index) literalsOf(text string) []string {
+	l, ok := ix.lits[text]
+	if !ok {
+		l = literals(text)
+		ix.lits[text] = l
+	}
+	return l
 }
 
 func newIndex(m *model.Map) *index {
-	ix := &index{m: m, entries: m.Entries}
+	ix := &index{m: m, onBoundAt: map[model.Position]bool{}, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
 	exitAt := map[model.Position]*exitRef{}
 	loopAt := map[model.Position]*loopRef{}
 	idAt := map[model.Position]bool{}
@@ -234,6 +283,9 @@ func newIndex(m *model.Map) *index {
 			ix.exits = append(ix.exits, r)
 		}
 		for _, l := range e.Loops {
+			if l.OnBound != nil {
+				ix.onBoundAt[l.OnBound.Pos] = true
+			}
 			if r := loopAt[l.Pos]; r != nil {
 				r.entries = append(r.entries, e.Func)
 				continue
@@ -267,9 +319,12 @@ func (ix *index) enclosingEntry(pos model.Position) string {
 
 // evidence is what a run's trace says about its end: the words its errors use.
 type evidence struct {
-	status  model.RunStatus
-	stop    model.StopReason
-	wait    model.WaitReason
+	status model.RunStatus
+	stop   model.StopReason
+	wait   model.WaitReason
+	// atBound is the exit the run was matched to, when it is where a loop's bound is enforced
+	// (the sentinel or raise at the bound): the run hit that bound whatever its stop reason says.
+	atBound model.Position
 	kinds   []string // error kinds (type names)
 	texts   []string // error messages
 	steps   int
@@ -316,7 +371,10 @@ func (s *score) add(n int, strong bool, reason string) {
 // wordsFit scores the trace's error kinds and texts against code text (an exit's detail and
 // source line, a bound's value): an error type named in the code, a literal of the code in the
 // error text.
-func wordsFit(s *score, ev evidence, code ...string) {
+func (ix *index) wordsFit(s *score, ev evidence, code ...string) {
+	if len(ev.kinds) == 0 && len(ev.texts) == 0 {
+		return
+	}
 	text := strings.Join(code, "\n")
 	for _, k := range ev.kinds {
 		// A type name (MaxTurnsExceededError, GraphRecursionError), not a category word
@@ -326,10 +384,25 @@ func wordsFit(s *score, ev evidence, code ...string) {
 			break
 		}
 	}
-	for _, lit := range literals(text) {
+	for _, lit := range ix.literalsOf(text) {
 		for _, msg := range ev.texts {
 			if strings.Contains(msg, lit) {
 				s.add(5, true, "the error text contains the code's literal "+strconv.Quote(lit))
+				return
+			}
+		}
+	}
+	if ix.sentinels == nil {
+		return
+	}
+	for _, id := range idents(text) {
+		sm, ok := ix.sentinels.SentinelMessage(id)
+		if !ok || len(sm) < 4 {
+			continue
+		}
+		for _, msg := range ev.texts {
+			if strings.Contains(msg, sm) {
+				s.add(5, true, "the error text carries the message of sentinel "+id+" ("+strconv.Quote(sm)+")")
 				return
 			}
 		}
@@ -350,6 +423,10 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 	}
 	jr.Bound = ix.bound(ev)
 	jr.Exit = ix.exit(ev, jr.Bound)
+	if x := jr.Exit; x != nil && (jr.Bound == nil || !jr.Bound.Hit) && ix.onBoundAt[x.Pos] {
+		ev.atBound = x.Pos
+		jr.Bound = ix.bound(ev)
+	}
 	for i, h := range r.History {
 		if h.Status != model.StatusWaiting || (i == len(r.History)-1 && r.Status == model.StatusWaiting) {
 			continue
@@ -361,7 +438,13 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 	}
 	if r.Status.Terminal() || r.Status == model.StatusWaiting {
 		if jr.Exit == nil {
-			finding(CheckStatusNoExit, model.SevWarning, model.Position{}, "the run ended "+statusWord(r.Status)+stopSuffix(r.StopReason)+" and no exit of the map produces that status (nor passes a callee's outcome on)")
+			// A map whose every exit completes knows no way out but success: the run's status
+			// says more about the map than about the code.
+			sev, why := model.SevWarning, ""
+			if !ix.endsOtherwise {
+				sev, why = model.SevInfo, "; every exit of the map completes, so the map is likely missing its failure and cancellation exits"
+			}
+			finding(CheckStatusNoExit, sev, model.Position{}, "the run ended "+statusWord(r.Status)+stopSuffix(r.StopReason)+" and no exit of the map produces that status (nor passes a callee's outcome on)"+why)
 		}
 	}
 	loops := ix.runLoops(jr.Exit)
@@ -373,8 +456,10 @@ func (ix *index) run(r *model.Run, opts Options) (Run, []Finding) {
 		for _, l := range loops {
 			checked = checked || l.loop.ChecksCancel
 		}
-		if !checked {
-			finding(CheckCancelUnchecked, model.SevWarning, loops[0].loop.Pos, "the run was cancelled, but no turn loop it can run checks cancellation between steps (the cancel came from a call that failed with the cancelled context, or from outside the loop)")
+		// A call that ended cancelled explains the cancellation: the cancelled context reached
+		// the model or the tool. Unexplained is a run cancelled with no call cancelled.
+		if !checked && !cancelledCall(r) {
+			finding(CheckCancelUnchecked, model.SevWarning, loops[0].loop.Pos, "the run was cancelled with no model or tool call cancelled, but no turn loop it can run checks cancellation between steps: something outside the loop ended it")
 		}
 	}
 	jr.Calls = ix.calls(r, loops, opts)
@@ -411,8 +496,35 @@ func stopSuffix(s model.StopReason) string {
 	return " (" + string(s) + ")"
 }
 
-// exit picks the exit that produced the run's final status.
+// exit picks the exit that produced the run's final status. Runs that end alike share the
+// answer (it is read, never written, by Cover and the renderers).
 func (ix *index) exit(ev evidence, b *BoundMatch) *ExitMatch {
+	var k strings.Builder
+	k.WriteString(string(ev.status) + "\x00" + string(ev.stop) + "\x00" + string(ev.wait))
+	if b != nil && b.Hit {
+		k.WriteString("\x00hit " + b.OnBound.String())
+	}
+	for _, s := range ev.kinds {
+		k.WriteString("\x00k" + s)
+	}
+	for _, s := range ev.texts {
+		k.WriteString("\x00t" + s)
+	}
+	key := k.String()
+	if x, ok := ix.exitCache[key]; ok {
+		return x
+	}
+	x := ix.pickExit(ev, b)
+	if x != nil {
+		ix.source(x.Site)
+	}
+	if len(ix.exitCache) < 1<<16 {
+		ix.exitCache[key] = x
+	}
+	return x
+}
+
+func (ix *index) pickExit(ev evidence, b *BoundMatch) *ExitMatch {
 	if ev.status == "" || ev.status == model.StatusQueued || ev.status == model.StatusRunning {
 		return nil
 	}
@@ -444,7 +556,7 @@ func (ix *index) exit(ev evidence, b *BoundMatch) *ExitMatch {
 			s.add(-1, false, "it records stop reason "+string(e.StopReason)+", the run none")
 		}
 		if ev.status != model.StatusCompleted {
-			wordsFit(&s, ev, e.Detail, e.Source)
+			ix.wordsFit(&s, ev, e.Detail, e.Source)
 		}
 		if ev.wait != "" && strings.Contains(squash(e.Source+" "+e.Detail), squash(string(ev.wait))) {
 			s.add(2, true, "it writes the wait reason "+string(ev.wait))
@@ -462,7 +574,7 @@ func (ix *index) exit(ev evidence, b *BoundMatch) *ExitMatch {
 			}
 			var s score
 			s.add(3, true, "the run stopped at the bound ("+string(ev.stop)+"), where the code raises "+abbrev(ob.Value))
-			wordsFit(&s, ev, ob.Value, ob.Source)
+			ix.wordsFit(&s, ev, ob.Value, ob.Source)
 			out := string(ev.status)
 			cands = append(cands, cand{&ExitMatch{Site: Site{Pos: ob.Pos, Source: ob.Source, Func: l.loop.Func}, Kind: "raise",
 				Outcome: out, StopReason: ob.StopReason, Entries: l.entries}, s})
@@ -498,13 +610,35 @@ func (ix *index) exit(ev evidence, b *BoundMatch) *ExitMatch {
 // bound finds the bound the run stopped at (its stop reason is the bound's), or else the bound
 // of the map's turn loops when they all share one.
 func (ix *index) bound(ev evidence) *BoundMatch {
+	k := boundKey{ev.stop, ev.steps, ev.atBound}
+	if b, ok := ix.boundCache[k]; ok {
+		return b
+	}
+	b := ix.pickBound(ev)
+	if b != nil {
+		ix.source(b.Site)
+	}
+	if len(ix.boundCache) < 1<<16 {
+		ix.boundCache[k] = b
+	}
+	return b
+}
+
+// boundKey is what a bound match depends on: the run's stop reason and step count.
+type boundKey struct {
+	stop    model.StopReason
+	steps   int
+	atBound model.Position
+}
+
+func (ix *index) pickBound(ev evidence) *BoundMatch {
 	var hit, any []*loopRef
 	for _, l := range ix.loops {
 		if l.loop.Bound == nil {
 			continue
 		}
 		any = append(any, l)
-		if ob := l.loop.OnBound; ob != nil && ob.StopReason != "" && ob.StopReason == ev.stop {
+		if ob := l.loop.OnBound; ob != nil && (ob.StopReason != "" && ob.StopReason == ev.stop || ev.atBound.IsValid() && ob.Pos == ev.atBound) {
 			hit = append(hit, l)
 		}
 	}
@@ -549,9 +683,12 @@ func (ix *index) bound(ev evidence) *BoundMatch {
 		}
 	}
 	var reasons []string
-	if isHit {
+	switch {
+	case isHit && ev.atBound.IsValid() && (l.loop.OnBound.StopReason != ev.stop):
+		reasons = append(reasons, "the run left through the exit at this bound ("+ev.atBound.String()+")")
+	case isHit:
 		reasons = append(reasons, "the run's stop reason "+string(ev.stop)+" is what the code records at this bound")
-	} else {
+	default:
 		reasons = append(reasons, "every turn loop of the map has this bound")
 	}
 	switch bm.Agrees {
@@ -591,6 +728,16 @@ func (ix *index) runLoops(x *ExitMatch) []*loopRef {
 	if x == nil {
 		return ix.loops
 	}
+	k := strings.Join(x.Entries, "\x00")
+	if l, ok := ix.loopSets[k]; ok {
+		return l
+	}
+	l := ix.entryLoops(x)
+	ix.loopSets[k] = l
+	return l
+}
+
+func (ix *index) entryLoops(x *ExitMatch) []*loopRef {
 	in := map[string]bool{}
 	for _, e := range x.Entries {
 		in[e] = true
@@ -615,60 +762,99 @@ func (ix *index) runLoops(x *ExitMatch) []*loopRef {
 // wins outright.
 func (ix *index) calls(r *model.Run, loops []*loopRef, opts Options) []CallMatch {
 	type key struct{ kind, name string }
-	counts := map[key]int{}
-	var order []key
+	type count struct {
+		key
+		n int
+	}
+	var counts []count // few distinct names a run: a slice beats a map
+	add := func(k key) {
+		for i := range counts {
+			if counts[i].key == k {
+				counts[i].n++
+				return
+			}
+		}
+		counts = append(counts, count{k, 1})
+	}
 	for _, tu := range r.Turns {
 		for _, st := range tu.Steps {
 			for _, c := range st.ModelCalls {
-				k := key{"model", c.Name}
-				if counts[k] == 0 {
-					order = append(order, k)
-				}
-				counts[k]++
+				add(key{"model", c.Name})
 			}
 			for _, c := range st.ToolCalls {
-				k := key{"tool", c.Name}
-				if counts[k] == 0 {
-					order = append(order, k)
-				}
-				counts[k]++
+				add(key{"tool", c.Name})
 			}
 		}
 	}
 	var out []CallMatch
-	for _, k := range order {
-		var sites []model.CallSite
-		seen := map[model.Position]bool{}
-		for _, l := range loops {
-			list := l.loop.ModelCalls
-			if k.kind == "tool" {
-				list = l.loop.ToolCalls
-			}
-			for _, c := range list {
-				if !seen[c.Pos] {
-					seen[c.Pos] = true
-					sites = append(sites, c)
-				}
-			}
-		}
-		cm := CallMatch{Kind: k.kind, Name: k.name, Calls: counts[k]}
+	for _, k := range counts {
+		cm := CallMatch{Kind: k.kind, Name: k.name, Calls: k.n}
 		if k.kind == "tool" && k.name != "" && opts.Names != nil {
 			if p, ok := opts.Names.Lookup(k.name); ok {
 				cm.Registered = p
 			}
 		}
-		if len(sites) == 0 {
+		pk := loopsKey(loops)
+		pk.kind, pk.name = k.kind, k.name
+		pick, ok := ix.picks[pk]
+		if !ok {
+			pick = ix.pick(loops, k.kind, k.name)
+			ix.picks[pk] = pick
+		}
+		if pick == nil {
 			if k.kind == "tool" && opts.Names != nil {
 				out = append(out, cm) // kept for the registration check
 			}
 			continue
 		}
-		best, others, conf, reason := pickSite(sites, k.name)
-		cm.Site = Site{Pos: best.Pos, Source: best.Source, Confidence: conf, Reason: reason}
-		cm.Callee, cm.Others = best.Callee, others
+		cm.Site, cm.Callee, cm.Others = pick.site, pick.callee, pick.others
 		out = append(out, cm)
 	}
 	return out
+}
+
+// pickKey identifies a call-site choice: the loops of a run, the call's kind and name.
+type pickKey struct {
+	loops      *loopRef // the first loop; with n, enough to tell the loop sets runLoops returns
+	n          int
+	kind, name string
+}
+
+func loopsKey(loops []*loopRef) pickKey {
+	if len(loops) == 0 {
+		return pickKey{}
+	}
+	return pickKey{loops: loops[0], n: len(loops)}
+}
+
+// picked is a call-site choice, made once per pickKey.
+type picked struct {
+	site   Site
+	callee string
+	others []model.Position
+}
+
+func (ix *index) pick(loops []*loopRef, kind, name string) *picked {
+	var sites []model.CallSite
+	seen := map[model.Position]bool{}
+	for _, l := range loops {
+		list := l.loop.ModelCalls
+		if kind == "tool" {
+			list = l.loop.ToolCalls
+		}
+		for _, c := range list {
+			if !seen[c.Pos] {
+				seen[c.Pos] = true
+				sites = append(sites, c)
+			}
+		}
+	}
+	if len(sites) == 0 {
+		return nil
+	}
+	best, others, conf, reason := pickSite(sites, name)
+	ix.sources[best.Pos.String()] = best.Source
+	return &picked{site: Site{Pos: best.Pos, Source: best.Source, Confidence: conf, Reason: reason}, callee: best.Callee, others: others}
 }
 
 func pickSite(sites []model.CallSite, name string) (model.CallSite, []model.Position, Confidence, string) {
@@ -717,7 +903,7 @@ func (ix *index) parent(r *model.Run) *ParentMatch {
 	for i, id := range ix.ids {
 		n, reasons := 1, []string{"passes a parent run id (" + id.What + ")"}
 		if r.Kind != "" {
-			switch lits := literals(id.Source); {
+			switch lits := ix.literalsOf(id.Source); {
 			case containsStr(lits, r.Kind):
 				n += 3
 				reasons = append(reasons, "mints a link of the run's kind "+strconv.Quote(r.Kind))
@@ -743,6 +929,7 @@ func (ix *index) parent(r *model.Run) *ParentMatch {
 			c.site.Confidence = Low
 		}
 		pm.Sites = append(pm.Sites, c.site)
+		ix.source(c.site)
 	}
 	return pm
 }
@@ -791,4 +978,59 @@ func squash(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// endsOtherwise reports whether some exit of m ends a run failed, cancelled or waiting, or
+// passes a callee's outcome on.
+func endsOtherwise(m *model.Map) bool {
+	for _, e := range m.Entries {
+		for _, x := range e.Exits {
+			switch x.Outcome {
+			case string(model.StatusCompleted), model.OutcomeStarted, model.OutcomeNotStarted:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cancelledCall reports whether a model or tool call of the run ended cancelled.
+func cancelledCall(r *model.Run) bool {
+	cancelled := func(o model.Outcome, e *model.ErrorInfo) bool {
+		return o == model.OutcomeCancelled || (e != nil && e.Kind == "cancelled")
+	}
+	for _, tu := range r.Turns {
+		for _, st := range tu.Steps {
+			for _, c := range st.ModelCalls {
+				if cancelled(c.Outcome, c.Error) {
+					return true
+				}
+			}
+			for _, c := range st.ToolCalls {
+				if cancelled(c.Outcome, c.Error) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// idents are the identifiers of a code text, a qualified name's parts each on its own.
+func idents(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !identByte(text[i]) || text[i] >= '0' && text[i] <= '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && identByte(text[j]) {
+			j++
+		}
+		out = append(out, text[i:j])
+		i = j
+	}
+	return out
 }

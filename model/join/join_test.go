@@ -1,6 +1,8 @@
 package join
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -42,6 +44,12 @@ func tree(status model.RunStatus, stop model.StopReason, errInfo *model.ErrorInf
 		Status: status, StopReason: stop, Error: errInfo, Turns: []*model.Turn{tu}}}}}}
 }
 
+func cancelledCallTree() *model.Tree {
+	tr := tree(model.StatusCancelled, model.StopCancelled, nil, 1, "build")
+	tr.Sessions[0].Runs[0].Turns[0].Steps[0].ToolCalls[0].Outcome = model.OutcomeCancelled
+	return tr
+}
+
 type names map[string]model.Position
 
 func (n names) Lookup(s string) (model.Position, bool) { p, ok := n[s]; return p, ok }
@@ -68,6 +76,10 @@ func TestJoin(t *testing.T) {
 			tree(model.StatusCancelled, model.StopCancelled, nil, 1), nil, model.Position{}, "", []string{CheckStatusNoExit, CheckCancelUnchecked}},
 		{"cancelled, passed on by a propagating exit of a checking loop", thinkMap(true, append(slices.Clone(thinkExits), model.Exit{Pos: pos(105), Outcome: model.OutcomePropagated})...),
 			tree(model.StatusCancelled, model.StopCancelled, nil, 1), nil, pos(105), Low, nil},
+		{"cancelled through a cancelled call: explained", thinkMap(false, thinkExits...),
+			cancelledCallTree(), nil, model.Position{}, "", []string{CheckStatusNoExit}},
+		{"a map that only completes: the status is a note", thinkMap(false, thinkExits[2]),
+			tree(model.StatusFailed, model.StopModelError, nil, 1), nil, model.Position{}, "", []string{CheckStatusNoExit}},
 		{"a tool the code does not name", thinkMap(false, thinkExits...),
 			tree(model.StatusCompleted, model.StopGoalReached, nil, 1, "search", "rm"), names{"search": pos(3)}, pos(104), High, []string{CheckToolUnregistered}},
 		{"no tool the code names: nothing said", thinkMap(false, thinkExits...),
@@ -90,6 +102,11 @@ func TestJoin(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.findings) {
 				t.Errorf("findings %v, want %v", res.Findings, tc.findings)
+			}
+			for _, f := range res.Findings {
+				if f.Check == CheckStatusNoExit && (f.Severity == model.SevInfo) != (len(tc.m.Entries[0].Exits) == 1) {
+					t.Errorf("%s: severity %s; a map whose exits all complete makes it a note", f.Check, f.Severity)
+				}
 			}
 		})
 	}
@@ -130,5 +147,42 @@ func TestCover(t *testing.T) {
 		if c.got == nil || c.got.Runs != c.want {
 			t.Errorf("%s: taken %+v, want %d", c.what, c.got, c.want)
 		}
+	}
+}
+
+func BenchmarkJoin(b *testing.B) {
+	m := thinkMap(true, thinkExits...)
+	tr := &model.Tree{}
+	for i := range 10000 {
+		one := tree(model.StatusFailed, model.StopError, &model.ErrorInfo{Message: "think: max recursion depth reached"}, 6, "search", "get_time")
+		r := one.Sessions[0].Runs[0]
+		r.ID = "r" + string(rune('a'+i%26))
+		tr.Sessions = append(tr.Sessions, one.Sessions[0])
+	}
+	b.ResetTimer()
+	for range b.N {
+		Join(tr, m, Options{Names: names{"search": pos(1)}})
+	}
+}
+
+// TestWriteJSON: the streamed JSON is what encoding/json marshals.
+func TestWriteJSON(t *testing.T) {
+	m := thinkMap(false, thinkExits...)
+	tr := tree(model.StatusFailed, model.StopMaxSteps, nil, 9, "search")
+	more := tree(model.StatusCompleted, model.StopGoalReached, nil, 2, "search", "rm")
+	tr.Sessions = append(tr.Sessions, more.Sessions...)
+	tr.Sessions[0].Runs[0].ParentRunID, tr.Sessions[0].Runs[0].Kind = "r0", "retry"
+	tr.Sessions[0].Runs[0].Origin = &model.Origin{File: "x.jsonl", Line: 3}
+	res := Join(tr, m, Options{Names: names{"search": pos(1)}})
+	want, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("WriteJSON:\n%s\nencoding/json:\n%s", b.String(), want)
 	}
 }

@@ -162,3 +162,67 @@ func TestSeedJoins(t *testing.T) {
 		})
 	}
 }
+
+// TestSeedFixturesClean: every real log of a seed framework in testdata, joined with the map of
+// the installed version, gets an exit for each ended run and no warning: clean fixtures are
+// explained (a note about a map that only knows completing exits is allowed).
+func TestSeedFixturesClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("maps installed frameworks")
+	}
+	roots := seedRoots(t)
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ seed, paths, globs string }{
+		{"openai-agents-js", "dist", "testdata/samples/openai-agents-streams/0*.stream.jsonl testdata/samples/openai-agents-streams/1[78]_*.stream.jsonl testdata/samples/openai-agents/*.jsonl testdata/traces/openai-agents/*.jsonl"},
+		{"langgraph-js", "dist", "testdata/samples/langgraph-streams/*.jsonl testdata/samples/langgraph/*.run_tree.json testdata/traces/langgraph/*.run_tree.json"},
+		{"pi", "pi-agent-core/dist pi-coding-agent/dist", "testdata/samples/pi-agent-core/*.jsonl testdata/samples/pi-coding-agent/*.jsonl testdata/traces/pi-agent-core/*.jsonl testdata/traces/pi-coding-agent/*.jsonl"},
+	} {
+		t.Run(s.seed, func(t *testing.T) {
+			var files []string
+			for _, g := range strings.Fields(s.globs) {
+				m, _ := filepath.Glob(filepath.Join(repo, g))
+				files = append(files, m...)
+			}
+			if len(files) == 0 {
+				t.Fatal("no fixtures")
+			}
+			var trees []*model.Tree
+			for _, f := range files {
+				trees = append(trees, readTree(t, f))
+			}
+			t.Chdir(roots[s.seed])
+			m, _, err := lifemap.BuildSources(strings.Fields(s.paths))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, tr := range trees {
+				res := join.Join(tr, m, join.Options{})
+				for _, f := range res.Findings {
+					if f.Severity != model.SevInfo {
+						t.Errorf("%s: %s", filepath.Base(files[i]), f)
+					}
+				}
+				for _, r := range res.Runs {
+					if r.Status.Terminal() && r.Exit == nil && endsOtherwise(m) {
+						t.Errorf("%s: run %s (%s) has no exit", filepath.Base(files[i]), r.RunID, r.Status)
+					}
+				}
+			}
+		})
+	}
+}
+
+// endsOtherwise: some exit of m ends a run otherwise than completed.
+func endsOtherwise(m *model.Map) bool {
+	for _, e := range m.Entries {
+		for _, x := range e.Exits {
+			if x.Outcome != "completed" && x.Outcome != model.OutcomeStarted && x.Outcome != model.OutcomeNotStarted {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -85,7 +85,7 @@ func TestPagesInBrowser(t *testing.T) {
 			if row.NamesLoc != nil {
 				cites++
 			}
-			cites += len(row.Rules) + len(row.Words)
+			cites += len(row.Rules) + len(row.Words) + len(row.Sites)
 		}
 		if f.Title != d.Title || f.Lang != d.Lang || f.Rows != len(d.Frameworks) || f.Figures != len(d.Drawings) ||
 			f.Trees != len(d.Drawings) || f.TreeRuns != len(d.Drawings) || f.Links != cites || f.BadLinks > 0 ||

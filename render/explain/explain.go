@@ -71,7 +71,7 @@ func RenderList(w io.Writer, lang string, list []explain.Summary, opts Options) 
 		for _, s := range list {
 			line := fmt.Sprintf("  %-*s  %s", n, s.Topic, s.Title)
 			if len(s.Aliases) > 0 {
-				line += " (" + label(lang, "aliases") + ": " + strings.Join(s.Aliases, ", ") + ")"
+				line += strings.TrimRight(paren(lang, colon(lang, label(lang, "aliases"), strings.Join(s.Aliases, ", "))), " ")
 			}
 			b.WriteString(line + "\n")
 		}
@@ -183,3 +183,12 @@ func factKind(lang, kind string) string {
 // showDescription says whether to print a drawing's scenario description (written in English
 // by model/runtime) besides its caption: in English, or when there is no caption.
 func showDescription(lang string, d explain.Drawing) bool { return lang == "en" || d.Caption == "" }
+
+// siteText is one map element as a line: kind, value, name, and the code line.
+func siteText(s explain.Site) string {
+	t := strings.Join(strings.Fields(s.Kind+" "+s.Value+" "+s.What), " ")
+	if s.Source != "" {
+		t += " — " + s.Source
+	}
+	return t
+}

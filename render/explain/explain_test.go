@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
 	"github.com/lifeline-dev/lifeline/model/explain"
 )
@@ -32,6 +33,12 @@ func allDocs(t *testing.T) map[string]*explain.Doc {
 			docsErr = err
 			return
 		}
+		ref, err := lifemap.ReferenceMap()
+		if err != nil {
+			docsErr = err
+			return
+		}
+		fws = explain.WithMap(fws, roles.Lifeline.Name, ref)
 		docs = map[string]*explain.Doc{}
 		for _, topic := range explain.Names() {
 			for _, lang := range explain.Languages {
@@ -95,7 +102,7 @@ func TestEveryTopicEveryFormat(t *testing.T) {
 					}
 				case "text":
 					for _, line := range strings.Split(out, "\n") {
-						if w := runeWidth(line); w > 100 && !strings.Contains(line, " — ") {
+						if w := runeWidth(line); w > 100 {
 							t.Errorf("text line of %d columns: %q", w, line)
 						}
 					}
@@ -229,4 +236,22 @@ func stripCode(md string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+func TestWrap(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"one two three four", 9, "one two\n  three\n  four"},
+		{"一二三四五六", 6, "一二三\n  四五\n  六"},
+		{"一二（L11）。三", 8, "一二\n  （L11）。\n  三"},
+		{"Turn 不能结束", 8, "Turn 不\n  能结束"},
+		{"averyveryverylongword x", 5, "averyveryverylongword\n  x"},
+	} {
+		if got := wrap(tc.in, tc.width, "  "); got != tc.want {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
 }

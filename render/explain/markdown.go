@@ -116,6 +116,13 @@ func renderMarkdown(w io.Writer, d *explain.Doc) error {
 			}
 			impl = append(impl, mdEscape(v.Layer)+": "+strings.Join(cs, ", ")+" ("+mdLoc(v.Loc)+")")
 		}
+		for _, st := range row.Sites {
+			x := mdEscape(label(d.Lang, "map")) + label(d.Lang, "colon") + mdCode(strings.Join(strings.Fields(st.Kind+" "+st.Value+" "+st.What), " "))
+			if st.Source != "" {
+				x += " " + mdCode(st.Source)
+			}
+			impl = append(impl, x+" ("+mdLoc(st.Loc)+")")
+		}
 		if row.Absent() {
 			impl = []string{label(d.Lang, "none")}
 		} else if len(impl) == 0 {

@@ -35,11 +35,11 @@ func renderText(w io.Writer, d *explain.Doc, opts Options) error {
 	}
 	b.WriteString("\n" + heading(label(d.Lang, "drawing"), opts.Color) + "\n")
 	for _, dr := range d.Drawings {
-		fmt.Fprintf(&b, "\n  %s %s", label(d.Lang, "scenario"), dr.Scenario)
+		line := "  " + label(d.Lang, "scenario") + " " + dr.Scenario
 		if showDescription(d.Lang, dr) {
-			b.WriteString(" — " + dr.Description)
+			line += " — " + dr.Description
 		}
-		b.WriteString("\n")
+		b.WriteString("\n" + wrap(line, width, "    ") + "\n")
 		if dr.Caption != "" {
 			b.WriteString(wrap("  "+plain(dr.Caption), width, "  ") + "\n")
 		}
@@ -75,6 +75,9 @@ func renderText(w io.Writer, d *explain.Doc, opts Options) error {
 		}
 		for _, v := range row.Words {
 			b.WriteString(wrap("    "+wordText(v, d.Lang)+"  ← "+v.Loc.String(), width, "      ") + "\n")
+		}
+		for _, s := range row.Sites {
+			b.WriteString(wrap("    "+colon(d.Lang, label(d.Lang, "map"), siteText(s))+"  ← "+s.Loc.String(), width, "      ") + "\n")
 		}
 	}
 	_, err := w.Write(b.Bytes())
@@ -126,7 +129,22 @@ func wrap(s string, width int, indent string) string {
 // noBreakBefore are the punctuation marks a line may not start with.
 const noBreakBefore = "。，、；：？！）」』】》”’"
 
-// tokens splits s into words, single spaces and single wide runes (each a place to break).
+// noBreakAfter are the punctuation marks a line may not end with.
+const noBreakAfter = "（「『【《“‘"
+
+// opening reports whether s is only opening punctuation (it joins the token after it).
+func opening(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune(noBreakAfter, r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// tokens splits s into words, single spaces and single wide runes (each a place to break);
+// an opening bracket or quote joins the token after it and closing punctuation the token
+// before it, so that neither ends up alone at a line's edge.
 func tokens(s string) []string {
 	var out []string
 	start := 0
@@ -143,12 +161,20 @@ func tokens(s string) []string {
 			flush(i)
 			out = append(out, " ")
 			start = i + n
-		case strings.ContainsRune(noBreakBefore, r) && len(out) > 0 && start == i:
+		case strings.ContainsRune(noBreakBefore, r) && (len(out) > 0 || i > start):
+			flush(i)
 			out[len(out)-1] += s[i : i+n] // closing punctuation stays on the line it closes
 			start = i + n
+		case strings.ContainsRune(noBreakAfter, r):
+			if !opening(s[start:i]) {
+				flush(i)
+			}
+			// an opening mark starts the token after it
 		case cellWidth(r) == 2:
-			flush(i)
-			out = append(out, s[i:i+n])
+			if !opening(s[start:i]) {
+				flush(i)
+			}
+			out = append(out, s[start:i+n])
 			start = i + n
 		}
 		i += n

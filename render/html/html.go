@@ -648,3 +648,13 @@ func (b *builder) run(r *model.Run, x map[string]any) {
 		x["inputs"] = in
 	}
 }
+
+// Palette returns the custom properties of the timeline's stylesheet (colours of the layers and
+// statuses, fonts, light and dark), for other lifeline pages that share its visual language
+// (render/maphtml).
+func Palette() string {
+	if i := strings.Index(styleCSS, "\n* {"); i >= 0 {
+		return styleCSS[:i+1]
+	}
+	return ""
+}

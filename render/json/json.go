@@ -36,7 +36,7 @@ type Options struct {
 	// Findings are the invariant findings written under "findings".
 	Findings []model.Finding
 	// Code, when set, is the join of the tree with a lifecycle map (model/join), written under
-	// "code" with encoding/json.
+	// "code" by its WriteJSON method if it has one, else with encoding/json.
 	Code any
 }
 
@@ -134,12 +134,23 @@ func Render(w io.Writer, t *model.Tree, opts Options) error {
 	}
 	e.raw("]")
 	if opts.Code != nil {
-		b, err := stdjson.Marshal(opts.Code)
-		if err != nil {
-			return fmt.Errorf("render json: code: %w", err)
-		}
 		e.raw(",\n\"code\":")
-		e.buf = append(e.buf, b...)
+		if sw, ok := opts.Code.(interface{ WriteJSON(io.Writer) error }); ok {
+			// Streamed: a join of many runs is not held as one more document in memory.
+			e.flush(true)
+			if e.err == nil {
+				e.err = sw.WriteJSON(e.w)
+			}
+			if e.err != nil {
+				return fmt.Errorf("render json: code: %w", e.err)
+			}
+		} else {
+			b, err := stdjson.Marshal(opts.Code)
+			if err != nil {
+				return fmt.Errorf("render json: code: %w", err)
+			}
+			e.buf = append(e.buf, b...)
+		}
 	}
 	e.raw("}\n")
 	e.flush(true)

@@ -332,6 +332,7 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 			a.cost("lifeline.usage.cost_usd", m.Usage.CostUSD)
 		}
 		b.attrsJSON(&a, m.Attrs)
+		payloads(&a, m.Attrs, model.AttrInput, "gen_ai.input.messages", model.AttrOutput, "gen_ai.output.messages")
 	case view.KindTool:
 		c := n.Obj.(*model.ToolCall)
 		sp.Name = "execute_tool"
@@ -351,6 +352,7 @@ func (b *builder) span(i int, se *model.Session) *tracepb.Span {
 		}
 		a.s("lifeline.idempotency_key", c.IdempotencyKey)
 		b.attrsJSON(&a, c.Attrs)
+		payloads(&a, c.Attrs, model.AttrArgs, "gen_ai.tool.call.arguments", model.AttrResult, "gen_ai.tool.call.result")
 	}
 	if n.Kind == view.KindTurn || n.Kind == view.KindStep || n.Kind == view.KindModel || n.Kind == view.KindTool {
 		if p := b.stepOrTurn(n); p != "" {
@@ -408,6 +410,26 @@ func (b *builder) stepOrTurn(n *view.Node) string {
 		return n.ID
 	}
 	return ""
+}
+
+// payloads writes the payloads of a call (pairs of lifeline attribute and GenAI attribute
+// names) under the GenAI semantic-convention names too, for the viewers that show them.
+func payloads(a *attrs, m map[string]any, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		v, ok := m[pairs[i]]
+		if !ok || v == nil {
+			continue
+		}
+		s, ok := model.AttrString(v)
+		if !ok {
+			b, err := stdjson.Marshal(v)
+			if err != nil {
+				continue
+			}
+			s = string(b)
+		}
+		a.s(pairs[i+1], s)
+	}
 }
 
 func (b *builder) attrsJSON(a *attrs, m map[string]any) {

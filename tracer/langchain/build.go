@@ -269,7 +269,7 @@ func (b *builder) emitRoot(root *run) {
 				name = c.name
 			}
 			items = append(items, item{c.start, c.startOrder, model.Event{Type: model.ModelStart, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, TS: c.start, Name: name, Source: model.SourceModel, Origin: b.em.At(c.line),
-				Attrs: map[string]any{"run_name": c.name}}})
+				Attrs: payloadAttrs(map[string]any{"run_name": c.name}, model.AttrInput, c.input)}})
 			if ended(c) {
 				ev := model.Event{Type: model.ModelEnd, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, TS: c.end, Name: name, Source: model.SourceModel, Outcome: model.OutcomeOK, Origin: b.em.At(c.line)}
 				if c.usage != nil {
@@ -278,6 +278,7 @@ func (b *builder) emitRoot(root *run) {
 				if len(c.toolCalls) > 0 {
 					ev.Attrs = map[string]any{"tool_calls": c.toolCalls}
 				}
+				ev.Attrs = payloadAttrs(ev.Attrs, model.AttrOutput, c.output)
 				if c.hasErr {
 					ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "model", Message: c.errText}
 					out, stepErr = model.OutcomeError, ev.Error
@@ -292,7 +293,7 @@ func (b *builder) emitRoot(root *run) {
 			}
 			callID = b.st.Unique("tool", callID)
 			ev := model.Event{Type: model.ToolStart, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, TS: c.start, Name: c.name, Source: model.SourceRuntime, Origin: b.em.At(c.line),
-				Attrs: map[string]any{"run_id": c.id}}
+				Attrs: payloadAttrs(map[string]any{"run_id": c.id}, model.AttrArgs, c.input)}
 			if s.byOrder[c] {
 				ev.Inferred = []string{"parent"}
 				ev.Attrs["note"] = "no tool_call_id of the step's model call matched: placed in the step by order"
@@ -315,6 +316,7 @@ func (b *builder) emitRoot(root *run) {
 						}
 					}
 				}
+				ee.Attrs = payloadAttrs(ee.Attrs, model.AttrResult, c.output)
 				items = append(items, item{c.end, c.endOrder, ee})
 			}
 		}
@@ -477,4 +479,16 @@ func (b *builder) outcome(root *run, calls []*run) (model.RunStatus, model.StopR
 		}
 	}
 	return model.StatusFailed, model.StopError, e, ""
+}
+
+// payloadAttrs adds the payload text under key to m (made when nil), unless text is empty.
+func payloadAttrs(m map[string]any, key, text string) map[string]any {
+	if text == "" {
+		return m
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[key] = text
+	return m
 }

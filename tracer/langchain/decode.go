@@ -191,6 +191,7 @@ type streamEvent struct {
 	ParentIDs *[]string      `json:"parent_ids"`
 	Metadata  map[string]any `json:"metadata"`
 	Data      struct {
+		Input      json.RawMessage `json:"input"`
 		Output     json.RawMessage `json:"output"`
 		Error      json.RawMessage `json:"error"`
 		ToolCallID string          `json:"tool_call_id"`
@@ -250,6 +251,7 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			if typ == "chat_model" {
 				r.runType = "llm"
 			}
+			r.scanInputs(ev.Data.Input)
 			if ev.ParentIDs != nil && len(*ev.ParentIDs) > 0 {
 				r.parentID = (*ev.ParentIDs)[len(*ev.ParentIDs)-1]
 				if known := s.byID[r.parentID]; (known == nil || known.startOrder < 0) && innermost(open) != nil {
@@ -290,6 +292,9 @@ func DecodeEvents(r io.Reader, em *ingest.Emitter) error {
 			}
 			if ev.Data.ToolCallID != "" {
 				r.toolCallID = ev.Data.ToolCallID
+			}
+			if r.input == "" {
+				r.scanInputs(ev.Data.Input) // the end event repeats the input
 			}
 			if len(ev.Data.Output) > 0 {
 				r.scanOutputs(ev.Data.Output)

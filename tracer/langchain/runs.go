@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
 )
 
@@ -41,6 +42,8 @@ type run struct {
 	usage                                        *usageInfo
 	modelName                                    string
 	interrupt                                    bool
+	// input and output are the payloads of an llm or tool run (inputs, outputs as JSON text).
+	input, output string
 	// stepLimit: the run's outputs end with the prebuilt agent's recursion-limit answer.
 	stepLimit bool
 	// endInferred: the stream ended right after an error event under this open root, which is
@@ -77,6 +80,7 @@ type rawRun struct {
 		ToolCallID       string         `json:"tool_call_id"`
 		InvocationParams map[string]any `json:"invocation_params"`
 	} `json:"extra"`
+	Inputs           json.RawMessage `json:"inputs"`
 	Outputs          json.RawMessage `json:"outputs"`
 	ChildRuns        []rawRun        `json:"child_runs"`
 	PromptTokens     *int64          `json:"prompt_tokens"`
@@ -267,6 +271,7 @@ func (s *store) merge(rr *rawRun, line int, create bool, order *int, parentID st
 			r.modelName = m
 		}
 	}
+	r.scanInputs(rr.Inputs)
 	if len(rr.Outputs) > 0 && string(rr.Outputs) != "null" {
 		r.scanOutputs(rr.Outputs)
 	}
@@ -306,10 +311,26 @@ func clampEnd(r *run) {
 	}
 }
 
+// payloadRun says whether the payloads of a run of this type are kept: model and tool calls
+// (a chain's inputs and outputs repeat its children's).
+func payloadRun(runType string) bool {
+	return runType == "llm" || runType == "chat_model" || runType == "tool"
+}
+
+// scanInputs keeps the inputs of an llm or tool run as its payload (model.AttrInput, AttrArgs).
+func (r *run) scanInputs(raw json.RawMessage) {
+	if payloadRun(r.runType) && len(raw) > 0 && string(raw) != "null" && string(raw) != "{}" {
+		r.input = model.CutText(string(raw), model.PayloadKeepMax)
+	}
+}
+
 // scanOutputs reads what the mapping needs from a run's outputs: the tool calls an llm run
 // requested and its usage, a tool run's tool_call_id and ToolMessage status, a graph's
 // __interrupt__.
 func (r *run) scanOutputs(raw json.RawMessage) {
+	if payloadRun(r.runType) && len(raw) > 0 && string(raw) != "null" {
+		r.output = model.CutText(string(raw), model.PayloadKeepMax)
+	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return

@@ -330,6 +330,16 @@ func (d *decoder) classify(sp *spantree.Span, sd *spanData, errs *fieldErrs) {
 		if sd.Response != "" {
 			sp.Attrs = map[string]any{"response_id": sd.Response}
 		}
+		// a generation span's input messages and output (recorded unless the SDK's
+		// trace_include_sensitive_data is off)
+		for k, raw := range map[string]json.RawMessage{model.AttrInput: sd.Input, model.AttrOutput: sd.Output} {
+			if s := rawText(raw); s != "" {
+				if sp.Attrs == nil {
+					sp.Attrs = map[string]any{}
+				}
+				sp.Attrs[k] = clip(s)
+			}
+		}
 		if sp.Err != nil && sp.Err.Kind == "" {
 			sp.Err.Kind = "model"
 		}
@@ -369,14 +379,8 @@ func (d *decoder) classify(sp *spantree.Span, sd *spanData, errs *fieldErrs) {
 	}
 }
 
-const maxAttr = 2048
-
-func clip(s string) string {
-	if len(s) <= maxAttr {
-		return s
-	}
-	return s[:maxAttr] + "…"
-}
+// clip bounds a payload kept for the tree (model.PayloadKeepMax).
+func clip(s string) string { return model.CutText(s, model.PayloadKeepMax) }
 
 func rawText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {

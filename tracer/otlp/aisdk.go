@@ -182,7 +182,7 @@ func keepAISDK(k []byte) bool {
 		return true
 	}
 	switch string(k) {
-	case "ai.prompt": // read for its approval answers only (aiSDKAnswers), never kept
+	case "ai.prompt", "ai.prompt.messages", "ai.response.text": // payloads (ai.prompt also for aiSDKAnswers)
 		return true
 	case "ai.operationId", "ai.telemetry.functionId", "ai.telemetry.metadata.sessionId", "ai.model.id", "ai.response.model",
 		"ai.response.finishReason", "ai.response.toolCalls", "ai.toolCall.name", "ai.toolCall.id", "ai.toolCall.args",

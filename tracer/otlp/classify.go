@@ -13,9 +13,6 @@ import (
 	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
 )
 
-// maxAttr is the longest string attribute kept for the tree (tool arguments and results).
-const maxAttr = 2048
-
 func str(m attrSet, keys ...string) string {
 	for _, k := range keys {
 		switch v := m.val(k).(type) {
@@ -147,13 +144,6 @@ func (a attrSet) val(k string) any {
 	return v
 }
 
-func clip(s string) string {
-	if len(s) <= maxAttr {
-		return s
-	}
-	return s[:maxAttr] + "…"
-}
-
 func sessionOf(attrs attrSet) string {
 	return str(attrs, "lifeline.session_id", "gen_ai.conversation.id", "session.id", "langfuse.session.id", "ai.telemetry.metadata.sessionId")
 }
@@ -263,6 +253,7 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 			} else if fr := str(a, "llm.finish_reason", "ai.response.finishReason"); fr != "" {
 				sp.Attrs = map[string]any{"finish_reason": fr}
 			}
+			modelPayloads(a, sp)
 		}
 	case spantree.Tool:
 		sp.Tool = str(a, "lifeline.name", "gen_ai.tool.name", "tool.name", "ai.toolCall.name")
@@ -271,14 +262,14 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 		sp.CallID = str(a, "lifeline.call_id", "gen_ai.tool.call.id", "tool.id", "tool_call.id", "ai.toolCall.id")
 		if sp.Explicit == nil {
-			if args := str(a, "gen_ai.tool.call.arguments", "ai.toolCall.args"); args != "" {
-				sp.Attrs = map[string]any{"args": clip(args)}
+			if args := payload(a, "gen_ai.tool.call.arguments", "ai.toolCall.args", "input.value"); args != "" {
+				sp.Attrs = map[string]any{model.AttrArgs: args}
 			}
-			if res := str(a, "gen_ai.tool.call.result", "ai.toolCall.result"); res != "" {
+			if res := payload(a, "gen_ai.tool.call.result", "ai.toolCall.result", "output.value"); res != "" {
 				if sp.Attrs == nil {
 					sp.Attrs = map[string]any{}
 				}
-				sp.Attrs["result"] = clip(res)
+				sp.Attrs[model.AttrResult] = res
 			}
 			if t := str(a, "gen_ai.transfer.target.name"); t != "" {
 				if sp.Attrs == nil {
@@ -289,6 +280,50 @@ func classify(s *raw, scope, resSession string) *spantree.Span {
 		}
 	}
 	return sp
+}
+
+// payload returns the first of the keys a span has, as payload text (see model.PayloadText).
+func payload(a attrSet, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := a.get(k); ok && v != nil {
+			if t := model.PayloadText(v); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// modelPayloads sets a model call's input and output (model.AttrInput, AttrOutput) from the
+// conventions that record them: GenAI gen_ai.input.messages / gen_ai.output.messages (and the
+// older gen_ai.prompt / gen_ai.completion), OpenInference input.value / output.value (else the
+// flattened llm.input_messages / llm.output_messages), the Vercel AI SDK's ai.prompt.messages
+// (or ai.prompt) and ai.response.text (or ai.response.toolCalls).
+func modelPayloads(a attrSet, sp *spantree.Span) {
+	in := payload(a, "gen_ai.input.messages", "gen_ai.prompt", "input.value", "ai.prompt.messages", "ai.prompt")
+	if in == "" && a.fam&famOther != 0 {
+		if msgs := spantree.Unflatten(a.m, "llm.input_messages"); msgs != nil {
+			in = model.PayloadText(msgs)
+		}
+	}
+	out := payload(a, "gen_ai.output.messages", "gen_ai.completion", "output.value", "ai.response.text", "ai.response.toolCalls")
+	if out == "" && a.fam&famOther != 0 {
+		if msgs := spantree.Unflatten(a.m, "llm.output_messages"); msgs != nil {
+			out = model.PayloadText(msgs)
+		}
+	}
+	if in == "" && out == "" {
+		return
+	}
+	if sp.Attrs == nil {
+		sp.Attrs = make(map[string]any, 2)
+	}
+	if in != "" {
+		sp.Attrs[model.AttrInput] = in
+	}
+	if out != "" {
+		sp.Attrs[model.AttrOutput] = out
+	}
 }
 
 // history digests an OpenInference model call's input messages: element i is a hash of the first

@@ -510,9 +510,7 @@ func keep(k []byte, where int) bool {
 	}
 	if bytes.HasPrefix(k, []byte("gen_ai.")) {
 		switch string(k) {
-		case "gen_ai.input.messages":
-			return true // read for its approval answers only (genAIAnswers), never kept
-		case "gen_ai.system_instructions", "gen_ai.prompt", "gen_ai.completion", "gen_ai.tool.definitions":
+		case "gen_ai.system_instructions", "gen_ai.tool.definitions":
 			return false
 		}
 		return true
@@ -533,7 +531,8 @@ func keep(k []byte, where int) bool {
 	switch string(k) {
 	case "openinference.span.kind", "session.id", "agent.name", "graph.node.id", "llm.model_name", "llm.token_count.prompt",
 		"llm.token_count.completion", "llm.token_count.prompt_details.cache_read", "llm.finish_reason", "tool.name", "tool.id",
-		"tool_call.id", "langfuse.observation.type", "langfuse.session.id", "error.type", "smolagents.max_steps":
+		"tool_call.id", "langfuse.observation.type", "langfuse.session.id", "error.type", "smolagents.max_steps",
+		"input.value", "output.value": // OpenInference payloads
 		return true
 	}
 	return false

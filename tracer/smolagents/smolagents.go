@@ -94,6 +94,7 @@ type step struct {
 	Timing             *timing          `json:"timing"`
 	ToolCalls          []toolCall       `json:"tool_calls"`
 	Error              *agentError      `json:"error"`
+	ModelInputMessages json.RawMessage  `json:"model_input_messages"`
 	ModelOutputMessage *json.RawMessage `json:"model_output_message"`
 	ModelOutput        json.RawMessage  `json:"model_output"`
 	Observations       *string          `json:"observations"`
@@ -497,11 +498,22 @@ func (b *builder) emitRun(n int, g *runGroup, result *step, last bool) {
 		}
 		if hasModel {
 			callID := b.st.Unique("model", stepID+"/model")
-			b.emit(s.line, model.Event{Type: model.ModelStart, TS: st, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, Source: model.SourceModel, Inferred: []string{"ts"}})
+			mst := model.Event{Type: model.ModelStart, TS: st, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, Source: model.SourceModel, Inferred: []string{"ts"}}
+			if in := rawPayload(s.ModelInputMessages); in != "" {
+				mst.Attrs = map[string]any{model.AttrInput: in}
+			}
+			b.emit(s.line, mst)
 			if ended {
 				ev := model.Event{Type: model.ModelEnd, TS: en, RunID: runID, TurnID: turnID, StepID: stepID, CallID: callID, Source: model.SourceModel, Outcome: model.OutcomeOK, Inferred: []string{"ts"}}
 				if s.TokenUsage != nil {
 					ev.Usage = &model.Usage{InputTokens: s.TokenUsage.InputTokens, OutputTokens: s.TokenUsage.OutputTokens}
+				}
+				out := rawPayload(s.ModelOutput)
+				if s.ModelOutputMessage != nil && out == "" {
+					out = rawPayload(*s.ModelOutputMessage)
+				}
+				if out != "" {
+					ev.Attrs = map[string]any{model.AttrOutput: out}
 				}
 				switch {
 				case s.Error != nil && s.Error.Type == "AgentGenerationError":
@@ -510,7 +522,10 @@ func (b *builder) emitRun(n int, g *runGroup, result *step, last bool) {
 					ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "model", Message: "the step ended with no model output, tool call or stored error: an AgentGenerationError raised out of run()"}
 					ev.Inferred = append(ev.Inferred, "outcome")
 				case s.Error != nil && s.Error.Type == "AgentParsingError":
-					ev.Attrs = map[string]any{"parse_error": s.Error.Message}
+					if ev.Attrs == nil {
+						ev.Attrs = map[string]any{}
+					}
+					ev.Attrs["parse_error"] = s.Error.Message
 				}
 				if ev.Outcome == model.OutcomeError {
 					genErr, stepOut, stepErr = ev.Error, model.OutcomeError, ev.Error
@@ -547,6 +562,9 @@ func (b *builder) emitRun(n int, g *runGroup, result *step, last bool) {
 			ev := model.Event{Type: model.ToolEnd, TS: en, RunID: runID, TurnID: turnID, StepID: stepID, CallID: id, Name: c.Function.Name, Source: model.SourceTool, Outcome: model.OutcomeOK, Inferred: []string{"ts"}}
 			if s.Observations != nil {
 				ev.Attrs = map[string]any{"observations": *s.Observations}
+				if len(calls) == 1 { // the step's observations are its one call's result
+					ev.Attrs[model.AttrResult] = model.CutText(*s.Observations, model.PayloadKeepMax)
+				}
 			}
 			if toolErr {
 				ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: s.Error.Message}
@@ -629,4 +647,17 @@ func (b *builder) emitRun(n int, g *runGroup, result *step, last bool) {
 	}
 	b.emit(endLine, model.Event{Type: model.TurnEnd, TS: lastEnd, RunID: runID, TurnID: turnID, Source: model.SourceRuntime, Outcome: tout, StopReason: stop, Error: e, Inferred: []string{"turn"}})
 	b.emit(endLine, model.Event{Type: model.RunEnd, TS: lastEnd, RunID: runID, Status: status, StopReason: stop, Error: e, Source: model.SourceRuntime, Inferred: inferred})
+}
+
+// rawPayload is a JSON value of a step as payload text: a string's text, another value as it
+// was written, "" for none or null (cut to model.PayloadKeepMax).
+func rawPayload(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return model.CutText(s, model.PayloadKeepMax)
+	}
+	return model.CutText(string(raw), model.PayloadKeepMax)
 }

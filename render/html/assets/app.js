@@ -984,6 +984,10 @@
   window.addEventListener('resize', function () { layout(); drawOverviewWindow(); drawNow(); });
 
   // ---- first paint ----
+  // #search=TEXT (how the lifecycle map page links to one run) opens the page filtered to it
+  if (location.hash.indexOf('#search=') === 0) {
+    try { $('search').value = decodeURIComponent(location.hash.slice(8)); } catch (e) { /* a bad escape: no filter */ }
+  }
   performance.mark('lifeline-setup');
   layout();
   refilter();

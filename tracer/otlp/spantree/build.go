@@ -1304,13 +1304,15 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 		}
 		e.Attrs["span_id"] = sp.ID
 	}
+	startKey := model.AttrInput // what the call was given goes on its start event
 	if sp.Layer == Tool {
-		if a, ok := sp.Attrs["args"]; ok {
-			if e.Attrs == nil {
-				e.Attrs = map[string]any{}
-			}
-			e.Attrs["args"] = a
+		startKey = model.AttrArgs
+	}
+	if a, ok := sp.Attrs[startKey]; ok {
+		if e.Attrs == nil {
+			e.Attrs = map[string]any{}
 		}
+		e.Attrs[startKey] = a
 	}
 	if sp.Start.IsZero() {
 		e.Inferred = appendOnce(e.Inferred, "ts")
@@ -1332,7 +1334,7 @@ func (b *Builder) emitCall(r *runB, turnID, stepID string, c *callB) {
 		}
 	}
 	for k, v := range sp.Attrs {
-		if k == "args" {
+		if k == startKey {
 			continue
 		}
 		if x.Attrs == nil {

@@ -1,0 +1,105 @@
+package srcir
+
+import "github.com/lifeline-dev/lifeline/analyzer/syntax"
+
+// accessors marks the calls that only read a part of an operand (ir.Call.Accessor): calls
+// whose every target is a function of the program every return of which hands back a part of
+// a parameter or of the receiver — the parameter itself, an attribute, an element, an element
+// a loop over such a part binds — or nothing (a child accessor node.child("body"),
+// unwrap(node)). Without types, the callee's body is the evidence; a call passing a
+// cancellation carrier is never one.
+func (b *builder) accessors() {
+	part := map[*fnState]bool{}
+	for _, fs := range b.funcs {
+		part[fs] = b.returnsPart(fs)
+	}
+	for _, fs := range b.funcs {
+		for i := range fs.f.Calls {
+			c := &fs.f.Calls[i]
+			if len(c.Targets) == 0 || c.PassesContext {
+				continue
+			}
+			all := true
+			for _, t := range c.Targets {
+				all = all && t < len(b.funcs) && part[b.funcs[t]]
+			}
+			c.Accessor = all
+		}
+	}
+}
+
+// returnsPart reports whether every return of fs hands back a part of its parameters or
+// receiver or nothing, at least one a part, and it raises nothing.
+func (b *builder) returnsPart(fs *fnState) bool {
+	if fs.body == nil || fs.gen || fs.exprBody || len(fs.retNodes) == 0 {
+		return false
+	}
+	m, t := fs.mod, fs.mod.t
+	parts := 0
+	for _, n := range fs.retNodes {
+		if t.raises.has(n) {
+			return false
+		}
+		kids := n.NamedChildren()
+		if len(kids) == 0 {
+			continue
+		}
+		e := strip(kids[0])
+		if e == nil || t.nones[m.text(e)] {
+			continue
+		}
+		if !b.partOf(fs, e, 0) {
+			return false
+		}
+		parts++
+	}
+	return parts > 0
+}
+
+// partOf reports whether expression n is a part of fs's parameters or receiver.
+func (b *builder) partOf(fs *fnState, n *syntax.Node, depth int) bool {
+	n = strip(n)
+	if n == nil || depth > 8 {
+		return false
+	}
+	m, t := fs.mod, fs.mod.t
+	switch {
+	case n.Kind == "this" || t.idents.has(n):
+		name := m.text(n)
+		if name == t.self || fs.params[name] {
+			// a parameter reassigned to something else is judged by what it is assigned
+			for _, a := range fs.assigns {
+				for _, l := range a.lhs {
+					if l == name && a.rhs != nil && !b.partOf(fs, a.rhs, depth+1) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		found := false
+		for _, a := range fs.assigns {
+			for _, l := range a.lhs {
+				if l != name {
+					continue
+				}
+				if a.rhs == nil || !b.partOf(fs, a.rhs, depth+1) {
+					return false
+				}
+				found = true
+			}
+		}
+		return found
+	case t.members.has(n):
+		obj := n.Child("object")
+		if obj == nil {
+			if kids := n.NamedChildren(); len(kids) > 0 {
+				obj = kids[0]
+			}
+		}
+		return b.partOf(fs, obj, depth+1)
+	case t.subscripts.has(n):
+		return b.partOf(fs, n.Child(t.subObj), depth+1)
+	}
+	return false
+}
