@@ -366,6 +366,10 @@ class Partial extends Runnable {
   }
 }
 export class Graph extends Partial {
+  async stream(input, options) {
+    const stream = await super.stream(input, options);
+    return new StreamWithAbort(options.text ? toText(stream) : stream);
+  }
   async *_streamIterator(input, options) {
     const messages = [input];
     while (true) {
@@ -395,11 +399,25 @@ export class Graph extends Partial {
 
 // TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
 // (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
-// returned object keyed by an interruption marker is a pause.
+// returned object keyed by an interruption marker is a pause; a returned wrapper of the
+// stream the run fills hands the run to the caller (propagated).
 func TestExternalSuperHook(t *testing.T) {
 	p := buildFile(t, "m.js", superHookSrc)
 	res := recognize.Recognize(p, recognize.Options{})
+	sawStream := false
 	for _, e := range res.Entries {
+		if e.Func == "m.Graph.stream" {
+			sawStream = true
+			outcome := "none"
+			for _, x := range e.Exits {
+				if x.Pos.Line == lineOf(superHookSrc, "return new StreamWithAbort") {
+					outcome = x.Outcome
+				}
+			}
+			if outcome != model.OutcomePropagated {
+				t.Errorf("stream: a returned wrapper of the run's stream is %q, want propagated", outcome)
+			}
+		}
 		if e.Func != "m.Graph.invoke" {
 			continue
 		}
@@ -412,6 +430,9 @@ func TestExternalSuperHook(t *testing.T) {
 		}
 		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
 			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		if !sawStream {
+			t.Errorf("no entry m.Graph.stream before m.Graph.invoke")
 		}
 		return
 	}
