@@ -24,7 +24,7 @@ measure() { # label command…
   local label=$1
   shift
   /usr/bin/time -f "%e %M" -o "$DIR/mem.time" "$@" >/dev/null 2>"$DIR/mem.err" || true
-  read -r wall rss <"$DIR/mem.time"
+  read -r wall rss < <(tail -n 1 "$DIR/mem.time") # after "Command exited with non-zero status N"
   printf '%-44s peak RSS %6d MB  wall %6.1fs\n' "$label" $((rss / 1024)) "$wall"
 }
 measure "check, 1 turn of $STEPS steps" "$BIN" check "$steps"

@@ -1117,7 +1117,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				if isCallable(rt) {
 					// registry.Get(name): the callable a name selects
 					t.pushD(cv, kTool, fs, it.depth, t.dispatch(fs, com.Pos(), "name_arg", ci))
-				} else if tfs == nil && t.cur.disp < 0 {
+				} else if tfs == nil && t.cur.disp < 0 && passesMore(com, argIdx) {
 					// registry.Execute(name, args): the call runs the tool it names, unless a
 					// lookup or comparison selected what it calls (decided once the trace is done)
 					t.pending = append(t.pending, pendingTool{fs, ci})
@@ -1749,4 +1749,18 @@ func isLiteralLoad(v ssa.Value) bool {
 	}
 	_, ok = ld.X.(*ssa.Alloc)
 	return ok
+}
+
+// passesMore reports whether a call hands over more than the name at argument argIdx (and a
+// context, and the receiver): registry.Execute(ctx, name, args) runs the tool it names with
+// its arguments, store.Get(name) only looks a record up.
+func passesMore(com *ssa.CallCommon, argIdx int) bool {
+	recvArg := !com.IsInvoke() && com.Signature().Recv() != nil
+	for i, a := range com.Args {
+		if i == argIdx || recvArg && i == 0 || isContext(a.Type()) {
+			continue
+		}
+		return true
+	}
+	return false
 }

@@ -376,6 +376,10 @@ type Return struct {
 	// written: the kind/type/status of an object literal it returns or assigns just before
 	// (turnEnds = {kind: 'completed'}; return false, or return {type: 'final_output', ...}).
 	State string `json:"state,omitempty"`
+	// Wraps are the calls whose results a returned construction is built from (return new
+	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
+	// drains the run they hand back, when they stream it.
+	Wraps []int `json:"wraps,omitempty"`
 }
 
 // Cancel is an observation of cancellation.

@@ -306,6 +306,13 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if x != nil && launched && ret.Err != nil && ret.Err.Kind == ir.ValNil && r.wrapsStream(f, ret, x) {
+			// return new StreamWithAbort(stream): hands back the stream the run fills; the
+			// caller drains the run
+			ex.Outcome = model.OutcomePropagated
+			out = append(out, ex)
+			continue
+		}
 		atBound, boundReason := r.atBound(f, ret)
 		startFailed := false
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
@@ -398,6 +405,38 @@ func stateOutcome(state string) (string, model.StopReason) {
 		}
 	}
 	return "", ""
+}
+
+// wrapsStream reports whether a returned construction is built from the result of a call
+// that leads to the loop and hands back a stream or generator (ir.Return.Wraps).
+func (r *rec) wrapsStream(f *ir.Func, ret ir.Return, x *reach) bool {
+	for _, ci := range ret.Wraps {
+		if _, ok := x.launch[ci]; ok && ci < len(f.Calls) && r.streamsRun(&f.Calls[ci], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamsRun reports whether call c returns a generator or stream: a callee that is one, or
+// that returns the result of a call that does (return super.stream(...) reaching an async
+// generator), a few calls deep.
+func (r *rec) streamsRun(c *ir.Call, depth int) bool {
+	for _, t := range c.Targets {
+		g := r.p.Funcs[t]
+		if len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream") {
+			return true
+		}
+		for _, rt := range g.Returns {
+			if rt.Err == nil || rt.Err.Kind != ir.ValCall || rt.Err.Call < 0 || rt.Err.Call >= len(g.Calls) {
+				continue
+			}
+			if rt.Err.Stream || depth < 3 && r.streamsRun(&g.Calls[rt.Err.Call], depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holderExits are the exits of the functions holding the turn loops f reaches when nothing

@@ -530,6 +530,9 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
+		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
+			continue // a profile says the function holds no turn loop
+		}
 		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
 			// the function runs again only through the tools it dispatches: each tool starts a
 			// child run (a tree of runs as deep as the tools nest), not the next step of this one
@@ -550,6 +553,21 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// loopVetoed returns the profile rule saying that f (or, for a closure, the function it is
+// written in) holds no turn loop: a "not" engine_loop rule.
+func (r *rec) loopVetoed(f *ir.Func) (string, bool) {
+	for g := f; g != nil && r.o.Table != nil; {
+		if g.Key != "" {
+			return r.o.Table.Vetoed(g.Key, roles.EngineLoop)
+		}
+		if g.Parent < 0 {
+			break
+		}
+		g = r.p.Funcs[g.Parent]
+	}
+	return "", false
 }
 
 // holder is a loop (or, with loop -1, a recursion) of a function.

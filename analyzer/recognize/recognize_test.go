@@ -273,3 +273,33 @@ func TestAgentAlsoATool(t *testing.T) {
 		t.Errorf("subagent.Agent.Run implements Runnable.Run, a tool of Researcher but run by Serve too: want an entry")
 	}
 }
+
+// TestVetoToolAndLoop: a profile's "not" rule switches an inferred tool call off (the named
+// func type the loop runs its tools through is not a tool) and an inferred turn loop off (a
+// "not engine_loop" rule on the function holding it: it holds no turn loop), leaving the other
+// shapes alone.
+func TestVetoToolAndLoop(t *testing.T) {
+	table := roles.NewTable(&roles.Profile{Name: "veto", Rules: []roles.Rule{
+		{Role: roles.ToolCall, Object: "example.com/shapes/loopagent.Tool", Not: true},
+		{Role: roles.EngineLoop, Object: "example.com/shapes/optagent.Executor.Execute", Not: true},
+	}})
+	res := recognizeWith(t, recognize.Options{Table: table})
+	e := entry(res, "loopagent.Agent.Run")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("loopagent.Agent.Run: the tool veto must keep the loop, got %+v", e)
+	}
+	for _, tc := range e.Loops[0].ToolCalls {
+		t.Errorf("vetoed tool call still listed: %s at line %d", tc.Callee, tc.Pos.Line)
+	}
+	if e := entry(res, "optagent.Executor.Execute"); e != nil {
+		t.Errorf("vetoed loop still makes an entry: %+v", e.Loops)
+	}
+	for _, l := range res.Loops {
+		if l.Func.Key == "example.com/shapes/optagent.Executor.Execute" {
+			t.Errorf("vetoed loop still recognized at line %d", l.Map.Pos.Line)
+		}
+	}
+	if e := entry(res, "iteragent.agent.Ask"); e == nil || len(e.Loops[0].ToolCalls) == 0 {
+		t.Errorf("the vetoes must not touch iteragent: %+v", e)
+	}
+}

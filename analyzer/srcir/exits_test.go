@@ -3,8 +3,10 @@
 package srcir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -364,6 +366,10 @@ class Partial extends Runnable {
   }
 }
 export class Graph extends Partial {
+  async stream(input, options) {
+    const stream = await super.stream(input, options);
+    return new StreamWithAbort(options.text ? toText(stream) : stream);
+  }
   async *_streamIterator(input, options) {
     const messages = [input];
     while (true) {
@@ -393,11 +399,25 @@ export class Graph extends Partial {
 
 // TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
 // (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
-// returned object keyed by an interruption marker is a pause.
+// returned object keyed by an interruption marker is a pause; a returned wrapper of the
+// stream the run fills hands the run to the caller (propagated).
 func TestExternalSuperHook(t *testing.T) {
 	p := buildFile(t, "m.js", superHookSrc)
 	res := recognize.Recognize(p, recognize.Options{})
+	sawStream := false
 	for _, e := range res.Entries {
+		if e.Func == "m.Graph.stream" {
+			sawStream = true
+			outcome := "none"
+			for _, x := range e.Exits {
+				if x.Pos.Line == lineOf(superHookSrc, "return new StreamWithAbort") {
+					outcome = x.Outcome
+				}
+			}
+			if outcome != model.OutcomePropagated {
+				t.Errorf("stream: a returned wrapper of the run's stream is %q, want propagated", outcome)
+			}
+		}
 		if e.Func != "m.Graph.invoke" {
 			continue
 		}
@@ -410,6 +430,9 @@ func TestExternalSuperHook(t *testing.T) {
 		}
 		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
 			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		if !sawStream {
+			t.Errorf("no entry m.Graph.stream before m.Graph.invoke")
 		}
 		return
 	}
@@ -448,5 +471,82 @@ func TestParentPairs(t *testing.T) {
 				t.Errorf("mints %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestConfigObjectDefault: a bound computed from a configuration entry read as a property
+// (config.recursionLimit), kept in a local handed to a constructor (new Loop({stop})), gets
+// the default the entry is given where the configuration is built as an object literal
+// ({recursionLimit: DEFAULT_RECURSION_LIMIT}).
+func TestConfigObjectDefault(t *testing.T) {
+	src := `const DEFAULT_RECURSION_LIMIT = 25;
+export function ensureConfig(...configs) {
+  const empty = { tags: [], recursionLimit: DEFAULT_RECURSION_LIMIT };
+  return Object.assign(empty, ...configs);
+}
+export class Loop {
+  constructor(params) {
+    this.step = params.step;
+    this.stop = params.stop;
+  }
+  static initialize(config) {
+    const step = 1;
+    const stop = step + (config.recursionLimit ?? 10) + 1;
+    return new Loop({ step, stop });
+  }
+}
+`
+	p := buildFile(t, "m.js", src)
+	want := fmt.Sprintf("25@%d", lineOf(src, "const DEFAULT_RECURSION_LIMIT"))
+	var got []string
+	for _, d := range p.Defaults {
+		if strings.HasSuffix(d.Key, "Loop.stop") {
+			got = append(got, fmt.Sprintf("%s@%d", d.Value, d.Pos.Line))
+		}
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("defaults of Loop.stop %v, want %s among them", got, want)
+	}
+}
+
+// TestCheckAfterFirstStep: a cancellation check at the top of the loop body guarded only by
+// "not the first iteration" (if (steps.length > 0) signal.throwIfAborted()) runs between
+// every two steps; one guarded by another test, or sharing its branch, does not.
+func TestCheckAfterFirstStep(t *testing.T) {
+	src := `async function run(model, signal, steps, tools) {
+  do {
+    if (steps.length > 0) signal.throwIfAborted();
+    const r = await model.generate(steps);
+    steps.push(r);
+  } while (r.toolCalls.length > 0);
+  do {
+    if (steps.length > 5) signal.throwIfAborted();
+    steps.push(await model.generate(steps));
+  } while (steps.length < 10);
+}
+`
+	p := buildFile(t, "m.js", src)
+	var f *ir.Func
+	for _, g := range p.Funcs {
+		if g.Short == "m.run" {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no function m.run")
+	}
+	want := map[int]bool{lineOf(src, "steps.length > 0"): true, lineOf(src, "steps.length > 5"): false}
+	for _, c := range f.Cancels {
+		w, ok := want[c.Pos.Line]
+		if !ok {
+			continue
+		}
+		if len(c.Loops) == 0 || c.Loops[0].EveryIteration != w {
+			t.Errorf("check at line %d: %+v, want every iteration %v", c.Pos.Line, c.Loops, w)
+		}
+		delete(want, c.Pos.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("checks not recorded: %v", want)
 	}
 }

@@ -598,7 +598,8 @@ func (b *builder) cancels(fs *fnState) {
 		if meth == "cancelled" || meth == "is_cancelled" || meth == "isCancelled" {
 			continue // read in a condition: recorded above
 		}
-		cn := ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, ci.top, -1)}
+		top := ci.top || len(ci.loops) > 0 && b.laterIterations(fs, ci.node, ci.loops[0])
+		cn := ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, top, -1)}
 		if len(ci.loops) > 0 {
 			cn.After = b.checkedAfter(fs, ci.node, ci.loops[0])
 		}
@@ -607,6 +608,38 @@ func (b *builder) cancels(fs *fnState) {
 			fs.f.CancelAlways = true
 		}
 	}
+}
+
+// laterIterations reports whether the statement of call n is a statement of loop l's body
+// guarded only by a test that skips the first iteration (if (steps.length > 0)
+// signal.throwIfAborted(); if i > 0: ...): it runs between every two iterations.
+func (b *builder) laterIterations(fs *fnState, n *syntax.Node, l int) bool {
+	m, t := fs.mod, fs.mod.t
+	stmt := b.statementOf(fs, n)
+	if stmt == nil || l < 0 || l >= len(fs.loopNodes) {
+		return false
+	}
+	p := b.parentIn(fs, stmt)
+	if t.blocks.has(p) {
+		if ks := p.NamedChildren(); len(ks) != 1 {
+			return false // the guarded block holds more than the check
+		}
+		p = b.parentIn(fs, p)
+	}
+	if !t.ifs.has(p) || p.Child("alternative") != nil {
+		return false
+	}
+	body := b.parentIn(fs, p)
+	if body == nil || body.Field != "body" || b.parentIn(fs, body) != fs.loopNodes[l] {
+		return false
+	}
+	lhs, rhs, op, ok := compareOps(m, strip(p.Child("condition")))
+	if !ok || m.text(strip(rhs)) != "0" || op != ">" && op != "!=" && op != "!==" {
+		return false
+	}
+	// a count of what the loop has done so far: the steps list's length or a counter
+	l2 := strip(lhs)
+	return l2 != nil && (t.idents.has(l2) || t.members.has(l2))
 }
 
 // checkedAfter lists the calls of loop l after which every path to the end of the iteration
@@ -1094,9 +1127,103 @@ func (b *builder) keyDefaults() {
 				}
 			}
 		}
+		// the same entry in an object literal: {recursionLimit: DEFAULT_RECURSION_LIMIT}
+		for _, p := range fs.pairs {
+			name := unquote(m.text(p.Child("key")))
+			if _, seen := entry[name]; seen || !isBoundish(name) {
+				continue
+			}
+			if v, pos, ok := b.literal(m, p.Child("value"), 0); ok && !m.t.nones[v] && strip(p.Child("value")).Kind == "identifier" {
+				entry[name] = val{v, pos}
+			}
+		}
 	}
 	if len(entry) == 0 {
 		return
+	}
+	// reads returns the configuration entry an expression reads (config["recursion_limit"],
+	// config.recursionLimit), if any.
+	reads := func(m *module, rhs *syntax.Node) (val, bool) {
+		var hit val
+		found := false
+		eachNode(m.t, rhs, func(n *syntax.Node) bool {
+			if found {
+				return false
+			}
+			var name string
+			switch {
+			case m.t.subscripts.has(n):
+				if idx := strip(n.Child(m.t.subIndex)); idx != nil && m.t.stringKinds.has(idx) {
+					name = unquote(m.text(idx))
+				}
+			case m.t.members.has(n):
+				name = m.text(n.Child(m.t.memberProp))
+			}
+			if e, ok := entry[name]; ok && name != "" {
+				hit, found = e, true
+				return false
+			}
+			return true
+		})
+		return hit, found
+	}
+	addField := func(k *class, field string, e val) {
+		// the field is the same attribute on the class and its bases (a subclass's
+		// __enter__ sets the base's self.stop)
+		for _, c := range append([]*class{k}, k.ancestors()...) {
+			b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: c.key + "." + field, Value: e.v, Pos: e.pos, Via: "option"})
+		}
+	}
+	// const stop = step + (config.recursionLimit ?? 25) + 1; new Loop({..., stop}): the
+	// constructed class's field of that name gets the entry's default
+	for _, fs := range b.funcs {
+		m := fs.mod
+		locals := map[string]val{}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil || strings.ContainsAny(a.lhs[0], ".[") {
+				continue
+			}
+			if e, ok := reads(m, a.rhs); ok {
+				locals[a.lhs[0]] = e
+			}
+		}
+		if len(locals) == 0 {
+			continue
+		}
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) || !m.t.news.has(ci.node) && !m.t.calls.has(ci.node) {
+				continue
+			}
+			var k *class
+			for _, t := range fs.f.Calls[i].Targets {
+				if g := b.funcs[t]; g.cls != nil && (g.name == "constructor" || g.name == "__init__") {
+					k = g.cls
+				}
+			}
+			if k == nil {
+				continue
+			}
+			for _, a := range ci.node.Child(m.t.callArgs).NamedChildren() {
+				members := []*syntax.Node{a}
+				if m.t.objects.has(strip(a)) {
+					members = strip(a).NamedChildren()
+				}
+				for _, p := range members {
+					field, v := "", ""
+					switch {
+					case p.Kind == "shorthand_property_identifier":
+						field, v = m.text(p), m.text(p)
+					case m.t.pairs.has(p):
+						field, v = unquote(m.text(p.Child("key"))), m.text(strip(p.Child("value")))
+					case m.t.keywordArgs.has(p):
+						field, v = m.text(p.Child("name")), m.text(strip(p.Child("value")))
+					}
+					if e, ok := locals[v]; ok && field != "" {
+						addField(k, field, e)
+					}
+				}
+			}
+		}
 	}
 	for _, fs := range b.funcs {
 		m, k := fs.mod, fs.cls

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -185,4 +186,23 @@ func TestWriteJSON(t *testing.T) {
 	if b.String() != string(want) {
 		t.Errorf("WriteJSON:\n%s\nencoding/json:\n%s", b.String(), want)
 	}
+}
+
+// FuzzLiterals: literals and idents of any code text neither panic nor return a piece that is
+// not in the text.
+func FuzzLiterals(f *testing.F) {
+	f.Add("throw new MaxTurnsExceededError(`Max turns (${state._maxTurns}) exceeded`, state);")
+	f.Add(`fmt.Errorf("max steps (%d) reached: %w", n, err) '\`)
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, l := range literals(src) {
+			if l == "" {
+				t.Fatalf("empty piece from %q", src)
+			}
+		}
+		for _, id := range idents(src) {
+			if !strings.Contains(src, id) || id == "" {
+				t.Fatalf("ident %q not in %q", id, src)
+			}
+		}
+	})
 }

@@ -24,7 +24,8 @@ type Sketch struct {
 	n        int64
 	min, max float64
 	sum      float64
-	exact    []float64 // nil once the sketch holds buckets
+	exact    []float64 // the values while !sketched
+	sketched bool      // past ExactLimit values: counts in zeros and buckets
 	zeros    int64     // values ≤ minIndexable, in bucket mode
 	buckets  []int64   // counts of bucket offset+i
 	offset   int
@@ -61,7 +62,7 @@ func (s *Sketch) Add(v float64) {
 	}
 	s.n++
 	s.sum += v
-	if s.buckets == nil {
+	if !s.sketched {
 		if len(s.exact) < ExactLimit {
 			s.exact = append(s.exact, v)
 			return
@@ -69,7 +70,7 @@ func (s *Sketch) Add(v float64) {
 		for _, x := range s.exact {
 			s.bucket(x)
 		}
-		s.exact = nil
+		s.exact, s.sketched = nil, true
 	}
 	s.bucket(v)
 }
@@ -128,7 +129,7 @@ func (s *Sketch) Min() float64 { return s.min }
 func (s *Sketch) Max() float64 { return s.max }
 
 // Exact reports whether Quantile is exact (at most ExactLimit values were added).
-func (s *Sketch) Exact() bool { return s.buckets == nil }
+func (s *Sketch) Exact() bool { return !s.sketched }
 
 // Quantile returns the value of nearest rank ⌈q·n⌉ (q in [0,1]): exact while Exact, else within
 // RelativeAccuracy of it. It returns 0 on an empty sketch.
@@ -138,7 +139,7 @@ func (s *Sketch) Quantile(q float64) float64 {
 	}
 	rank := int64(math.Ceil(q * float64(s.n)))
 	rank = min(max(rank, 1), s.n)
-	if s.buckets == nil {
+	if !s.sketched {
 		v := slices.Clone(s.exact)
 		slices.Sort(v)
 		return v[rank-1]

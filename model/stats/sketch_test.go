@@ -35,6 +35,13 @@ func TestSketchAccuracy(t *testing.T) {
 			return rng.ExpFloat64() * 0.02
 		}},
 		{"integer steps", 100_000, func() float64 { return float64(1 + rng.IntN(50)) }},
+		{"all zeros (no cost recorded)", 5000, func() float64 { return 0 }},
+		{"mostly zeros", 5000, func() float64 {
+			if rng.IntN(100) == 0 {
+				return 3
+			}
+			return 0
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
