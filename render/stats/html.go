@@ -152,6 +152,7 @@ var funcs = template.FuncMap{
 	"cost":    view.Cost,
 	"dur":     durMS,
 	"dash":    orDash,
+	"num":     num,
 	"add":     func(a, b int) int { return a + b },
 	"px":      func(f float64) string { return fmt.Sprintf("%.1f", f) },
 	"addf":    func(a, b float64) float64 { return a + b },
