@@ -278,6 +278,10 @@ type Dispatch struct {
 	Func  int       `json:"func"`
 	Calls []CallRef `json:"calls,omitempty"`
 	Text  string    `json:"text,omitempty"`
+	// Launched are the Calls reached through a function launched once per element (a
+	// goroutine or an errgroup/WaitGroup.Go closure started in a loop, a worker fed from a
+	// channel): those tool calls run in parallel, whatever other paths reach the same call.
+	Launched []CallRef `json:"launched,omitempty"`
 }
 
 // CallRef names a call of any Func.
