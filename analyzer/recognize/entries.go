@@ -407,6 +407,28 @@ func stateOutcome(state string) (string, model.StopReason) {
 	return "", ""
 }
 
+// loopedOn reports whether every call of h from a function that reaches a loop is the
+// condition of a loop of its caller (while (await this.turn()) {}).
+func (r *rec) loopedOn(h *ir.Func, reaches map[int]*reach) bool {
+	n := 0
+	for _, ref := range r.callers[h.ID] {
+		if reaches[ref.Func] == nil {
+			continue
+		}
+		g := r.p.Funcs[ref.Func]
+		c := g.Calls[ref.Call]
+		cond := false
+		for _, l := range g.Loops {
+			cond = cond || c.Text != "" && strings.Contains(l.Cond, c.Text)
+		}
+		if !cond {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // wrapsStream reports whether a returned construction is built from the result of a call
 // that leads to the loop and hands back a stream or generator (ir.Return.Wraps).
 func (r *rec) wrapsStream(f *ir.Func, ret ir.Return, x *reach) bool {
@@ -467,7 +489,20 @@ func (r *rec) holderExits(f *ir.Func, x *reach, reaches map[int]*reach, seen map
 		if !background && !dropped {
 			continue
 		}
+		// a holder its caller loops on (while (await this.turn()) {}): returning true goes
+		// on to the caller's next round, it ends nothing
+		goOn := map[model.Position]bool{}
+		if r.loopedOn(h, reaches) {
+			for _, rt := range h.Returns {
+				if len(rt.Values) == 1 && rt.Values[0].Kind == ir.ValConst && (rt.Values[0].Text == "true" || rt.Values[0].Text == "True") {
+					goOn[pos(rt.Pos)] = true
+				}
+			}
+		}
 		for _, ex := range r.exits(h, reaches, 1, seen) {
+			if goOn[ex.Pos] {
+				continue
+			}
 			// (a holder's pass-through says nothing of the run's end: a bare return of a
 			// goroutine whose outcome goes out on a channel, a rethrow)
 			if ex.Outcome != model.OutcomeNotStarted && ex.Outcome != model.OutcomePropagated {

@@ -36,7 +36,7 @@ func buildFile(t *testing.T, name, src string) *ir.Program {
 // driverSrc is a run started in the background (send wakes a driver whose promise is
 // chained, not awaited) whose turn ends are recorded as state before the way out; a run
 // whose loop lives in a helper whose result is dropped; a pause flag bound from a
-// pause-named helper; a return through a local closure that only builds the result; a limit
+// pause-named helper (the driver loops on the turn: a turn returning true goes on); a return through a local closure that only builds the result; a limit
 // raised in a helper the loop calls; and a refusal after branches that leave.
 const driverSrc = `type Call = { name: string; args: unknown };
 type Reply = { toolCalls: Call[]; text: string };
@@ -53,7 +53,7 @@ export class Agent {
 
   private async kick(): Promise<void> {
     try {
-      await this.turn();
+      while (await this.turn()) {}
     } catch (_e) {}
   }
 
@@ -85,6 +85,7 @@ export class Agent {
       ends = { kind: 'error' };
       this.throwError(error);
     }
+    return true;
   }
 
   async run(input: unknown, resumed: boolean): Promise<unknown> {
@@ -163,6 +164,7 @@ func TestExitClasses(t *testing.T) {
 			line("return false;"):                         "completed (goal_reached)",
 			line("throw error;\n      }\n      ends = {"): "cancelled (cancelled)",
 			line("this.throwError(error);"):               "failed (error)",
+			line("return true;"):                          "", // kick loops on it: another turn, no end
 		}},
 		{entry: "m.Agent.run", want: map[int]string{
 			line("throw new Error('nothing"):                 "not_started",
