@@ -46,6 +46,14 @@ func TestInferDeliveries(t *testing.T) {
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
 		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
+		// one tool runner shared by a sequential loop and one that sends the calls to a
+		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
+		// before the model call is not the decision
+		{"workerpool.Agent.Generate", 84, []int{85}, 66, false, ""},
+		{"workerpool.Agent.Stream", 102, []int{113}, 66, true, ""},
+		// each streamed event folded into the message by a method replacing the whole
+		// receiver (*m = …) from the event spilled to a local: the message holds the result
+		{"wholeaccum.Runner.Run", 61, []int{62}, 88, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
