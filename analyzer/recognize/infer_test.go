@@ -45,7 +45,7 @@ func TestInferDeliveries(t *testing.T) {
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
-		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
+		{"yieldsteps.Flow.Run", 57, []int{111}, 129, false, ""},
 		// one tool runner shared by a sequential loop and one that sends the calls to a
 		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
 		// before the model call is not the decision
