@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lifeline-dev/lifeline/model/runtime"
 )
 
 // TestCodeJoin: timeline --code and check --code print the join of a reference-runtime log with
@@ -53,5 +57,43 @@ func TestCodeJoin(t *testing.T) {
 	}
 	if _, errOut, code := lifeline(t, "", "timeline", "--format", "waterfall", "--code", "./model/runtime", log); code != 1 || !strings.Contains(errOut, "--code") {
 		t.Fatalf("timeline --format waterfall --code: exit %d, %s", code, errOut)
+	}
+}
+
+// TestCodeJoinMismatch: check --code reports a run of the reference runtime that went past the
+// default bound of its turn loop (30 steps; Limits.MaxSteps defaults to 25) as join-pastbound and
+// exits 3; --format json carries it under "code".
+func TestCodeJoinMismatch(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "long.jsonl")
+	var script []runtime.Script
+	for range 31 {
+		script = append(script, runtime.Script{Decision: runtime.Decision{ToolCalls: []runtime.ToolCall{{Name: "search", Args: map[string]any{}}}}})
+	}
+	a := &runtime.Agent{Name: "looper", Version: "v1", Model: runtime.NewScriptedModel("scripted-llm", script...), Limits: runtime.Limits{MaxSteps: 30},
+		Tools: []runtime.Tool{&runtime.FuncTool{ToolName: "search", Fn: func(context.Context, runtime.Call) (string, error) { return "nothing", nil }}}}
+	rt, err := runtime.Open(runtime.Options{Path: log, Clock: runtime.NewVirtualClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)), IDs: runtime.SeqIDs(), Agents: []*runtime.Agent{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := rt.Start(a, runtime.RunSpec{Input: "find it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rt.Close()
+	out, errOut, code := lifeline(t, "", "check", "--code", "./model/runtime", log)
+	if code != 3 || !strings.Contains(out, "join-pastbound warning: the run took 30 steps") {
+		t.Fatalf("check --code: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, _, code = lifeline(t, "", "check", "--format", "json", "--code", "./model/runtime", log)
+	var rep struct {
+		Code struct {
+			Findings []struct{ Check string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 3 || len(rep.Code.Findings) != 1 || rep.Code.Findings[0].Check != "join-pastbound" {
+		t.Fatalf("check --format json --code: exit %d, %v\n%.600s", code, err, out)
 	}
 }

@@ -99,13 +99,19 @@ func TestMapDiffReleasePairs(t *testing.T) {
 				t.Fatalf("exit %d, want %d\n%s", code, pair.exit, errOut)
 			}
 			var d struct {
-				Changes []struct {
+				BaseEntries int `json:"base_entries"`
+				HeadEntries int `json:"head_entries"`
+				Changes     []struct {
 					Kind, Effect, Loop, Subject string
 					NewPos                      string `json:"new_pos"`
 				}
 			}
 			if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 				t.Fatalf("%v\n%s", err, stdout)
+			}
+			// No change must mean the same entries, not two empty maps.
+			if d.BaseEntries == 0 || d.HeadEntries == 0 {
+				t.Fatalf("entries: base %d, head %d", d.BaseEntries, d.HeadEntries)
 			}
 			var got []pairChange
 			for _, c := range d.Changes {

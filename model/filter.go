@@ -192,7 +192,10 @@ func (s *Selection) take(se *Session, r *Run) {
 		s.sessions[r.SessionID] = out
 		s.order = append(s.order, out)
 	}
-	if se != nil && !slices.Contains(out.srcs, se) {
+	if se == nil { // not expected: Release hands every run with its session
+		se = &Session{ID: r.SessionID, Runs: []*Run{}, order: int(^uint(0) >> 1)}
+	}
+	if !slices.Contains(out.srcs, se) {
 		out.srcs = append(out.srcs, se)
 	}
 	out.runs = append(out.runs, r)
@@ -223,12 +226,13 @@ func cut(r *Run, depth int) {
 func (s *Selection) Runs() int { return s.runs }
 
 // Tree ends the stream and returns the tree of the selected runs: their sessions (with the
-// messages and connections of no other run) in the order their first selected run ended, and
-// their runs in log order. With Depth
+// messages and connections of no other run) and their runs, in the order of the log. With Depth
 // DepthSessions the sessions have no runs.
 func (s *Selection) Tree() *Tree {
 	notes := s.proj.Drain()
 	t := &Tree{Sessions: []*Session{}, Notes: notes, Timeless: s.proj.events > 0 && !s.proj.stamped}
+	// sessions in the order the log opened them, as an unfiltered tree has them
+	slices.SortStableFunc(s.order, func(a, b *selSession) int { return a.srcs[0].order - b.srcs[0].order })
 	for _, out := range s.order {
 		src := out.srcs[0]
 		se := &Session{ID: src.ID, Span: src.Span, Snapshots: src.Snapshots, Runs: out.runs}

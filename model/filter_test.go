@@ -12,6 +12,19 @@ import (
 	"github.com/lifeline-dev/lifeline/tracer"
 )
 
+// order lists the sessions and their runs by id, in the tree's order.
+func order(t *model.Tree) string {
+	var b strings.Builder
+	for _, s := range t.Sessions {
+		b.WriteString(s.ID + ":")
+		for _, r := range s.Runs {
+			b.WriteString(r.ID + ",")
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
 func TestRunFilterMatch(t *testing.T) {
 	t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 	r := &model.Run{ID: "r1", SessionID: "s1", Status: model.StatusFailed, StopReason: model.StopMaxSteps}
@@ -164,6 +177,8 @@ func TestSelectionFixtures(t *testing.T) {
 		{"one run", model.RunFilter{RunID: some.ID}, -1, 1,
 			func(t *model.Tree) bool { return t.Sessions[0].Runs[0].ID == some.ID && t.Summarize().Steps > 0 }},
 		{"one session", model.RunFilter{SessionID: some.SessionID}, -1, len(whole.Sessions[len(whole.Sessions)-1].Runs), nil},
+		{"everything, in the log's order", model.RunFilter{}, -1, whole.Summarize().Runs,
+			func(t *model.Tree) bool { return order(t) == order(whole) && t.Summarize() == whole.Summarize() }},
 		{"nothing", model.RunFilter{RunID: "no-such-run"}, -1, 0, nil},
 		{"until before every run", model.RunFilter{Until: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}, -1, 0, nil},
 	}

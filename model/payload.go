@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -23,6 +24,24 @@ const (
 
 // PayloadAttrs lists the payload attributes.
 var PayloadAttrs = []string{AttrInput, AttrOutput, AttrArgs, AttrResult}
+
+// The older names of payloads some producers write, cut and dropped like the payloads: a model
+// call's answer text on model/end ("text": lifeline's runtime, Pi, DeepSeek Harness) and a
+// step's observations on tool/end (smolagents).
+var (
+	modelEndPayloads = append(slices.Clone(PayloadAttrs), "text")
+	toolEndPayloads  = append(slices.Clone(PayloadAttrs), "observations")
+)
+
+func payloadKeys(t EventType) []string {
+	switch t {
+	case ModelEnd:
+		return modelEndPayloads
+	case ToolEnd:
+		return toolEndPayloads
+	}
+	return PayloadAttrs
+}
 
 // PayloadKeepMax is the most of one payload a tracer keeps (a bound on memory, whatever the
 // log holds); PayloadPolicy.Max cuts further.
@@ -60,7 +79,7 @@ func (p PayloadPolicy) Apply(ev *Event) {
 		return
 	}
 	var out map[string]any
-	for _, k := range PayloadAttrs {
+	for _, k := range payloadKeys(ev.Type) {
 		v, ok := ev.Attrs[k]
 		if !ok {
 			continue

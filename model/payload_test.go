@@ -23,6 +23,9 @@ func TestPayloadPolicy(t *testing.T) {
 		{"object serialized", PayloadPolicy{Max: 100}, Event{Attrs: map[string]any{AttrArgs: map[string]any{"path": "a"}}}, map[string]any{AttrArgs: `{"path":"a"}`}, ""},
 		{"redact", PayloadPolicy{Redact: true}, Event{Text: "secret", Attrs: map[string]any{AttrInput: "p", AttrOutput: "c", "finish_reason": "stop"}}, map[string]any{"finish_reason": "stop"}, ""},
 		{"redact all", PayloadPolicy{Redact: true}, Event{Attrs: map[string]any{AttrArgs: "p"}}, nil, ""},
+		{"model/end text is the output", PayloadPolicy{Redact: true}, Event{Type: ModelEnd, Attrs: map[string]any{"text": "answer", "stop_reason": "stop"}}, map[string]any{"stop_reason": "stop"}, ""},
+		{"text of another event is not a payload", PayloadPolicy{Redact: true}, Event{Type: ModelStart, Attrs: map[string]any{"text": "x"}}, map[string]any{"text": "x"}, ""},
+		{"tool/end observations cut", PayloadPolicy{Max: 3}, Event{Type: ToolEnd, Attrs: map[string]any{"observations": "abcdef"}}, map[string]any{"observations": "abc… [3 bytes cut]"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,8 @@ type Projector struct {
 	noteFirst map[int]string
 	// rel is set by Release: ended runs are handed over and forgotten.
 	rel *releaser
+	// made counts the sessions made (Session.order).
+	made int
 }
 
 // NewProjector returns an empty projector.
@@ -100,7 +102,8 @@ func (p *Projector) note(format string, args ...any) {
 func (p *Projector) session(ev *Event) *Session {
 	s := p.sessions[ev.SessionID]
 	if s == nil {
-		s = &Session{ID: ev.SessionID, Runs: []*Run{}}
+		s = &Session{ID: ev.SessionID, Runs: []*Run{}, order: p.made}
+		p.made++
 		s.open(ev)
 		if ev.Type != SessionStart {
 			s.infer([]string{"placeholder"})

@@ -93,6 +93,8 @@ type Session struct {
 	Snapshots   int           `json:"snapshots,omitempty"`
 	// Usage is the sum of the session's runs, each counted once.
 	Usage Usage `json:"usage,omitzero"`
+	// order is the place of the session among those a Projector made (the log's order).
+	order int
 }
 
 // StatusChange is one entry of a run's status history.

@@ -29,6 +29,9 @@ func TestPayloads(t *testing.T) {
 		// a step's observations as the result of its call when it made one (2 of 4 calls)
 		{"../testdata/samples-py/smolagents/01_multi_step_tools.steps.json", 3, 3, 4, 2},
 		{"../testdata/samples-py/smolagents/01_multi_step_tools.otlp.json", 3, 3, 4, 4}, // OpenInference-smolagents
+		// OpenAI Agents run streams: the response's output items, tool_called arguments and
+		// tool_output (the model input is not streamed)
+		{"../testdata/samples/openai-agents-streams/01_multi_step_tools.stream.jsonl", 0, 3, 3, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file[strings.LastIndex(tt.file, "/")+1:], func(t *testing.T) {

@@ -42,6 +42,9 @@ type titem struct {
 	// stack are the call sites the trace entered the function through (nil: it started here
 	// or came up from a callee: any caller).
 	stack *frame
+	// conc is true once the trace went through a function launched per element (a goroutine
+	// or errgroup/WaitGroup.Go closure made in a loop) that the seed does not run in.
+	conc bool
 }
 
 // seenKey is what the trace visits once: a value, as a kind, entered from a call site.
@@ -49,6 +52,7 @@ type seenKey struct {
 	v    ssa.Value
 	k    taintKind
 	site ssa.CallInstruction
+	conc bool
 }
 
 // frame is a call site a trace entered a callee through, with the depth at the site.
@@ -69,9 +73,11 @@ type tracer struct {
 	fields    map[string]bool
 	seedRoots map[string]bool
 	toolCalls map[ir.CallRef]bool
-	budget    int
-	cur       titem
-	pending   []pendingTool
+	// launched are the tool calls reached through a per-element concurrent launch
+	launched map[ir.CallRef]bool
+	budget   int
+	cur      titem
+	pending  []pendingTool
 }
 
 type pendingTool struct {
@@ -95,7 +101,7 @@ func (b *builder) flows() {
 				continue // stream.Current() in the loop draining stream: the stream's call is the candidate
 			}
 			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[seenKey]bool{},
-				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, budget: traceBudget}
+				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, launched: map[ir.CallRef]bool{}, budget: traceBudget}
 			for _, a := range v.Common().Args {
 				if !isContext(a.Type()) {
 					t.roots(a, 0, t.seedRoots)
@@ -110,6 +116,14 @@ func (b *builder) flows() {
 			for _, p := range t.pending {
 				if idx, ok := p.fs.callIdx[p.ci]; ok && !t.toolCalls[ir.CallRef{Func: p.fs.f.ID, Call: idx}] {
 					t.addToolD(p.fs, p.ci, t.dispatch(p.fs, p.ci.Common().Pos(), "name_arg", p.ci))
+				}
+			}
+			for i := range t.flow.Dispatch {
+				d := &t.flow.Dispatch[i]
+				for _, ref := range d.Calls {
+					if t.launched[ref] {
+						d.Launched = append(d.Launched, ref)
+					}
 				}
 			}
 			if len(t.flow.Checked) == 0 && len(t.flow.Dispatch) == 0 && len(t.flow.Iterated) == 0 {
@@ -204,11 +218,11 @@ func (t *tracer) pushFresh(v ssa.Value, k taintKind, fs *funcState, depth int) {
 }
 
 func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int) {
-	if v == nil || fs == nil {
-		return
+	if v == nil || fs == nil || isContext(v.Type()) {
+		return // a context carries cancellation and values, not what the call decided
 	}
-	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack}
-	key := seenKey{v: v, k: k}
+	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack, conc: t.cur.conc || t.perElement(fs)}
+	key := seenKey{v: v, k: k, conc: it.conc}
 	if it.stack != nil {
 		key.site = it.stack.site // a helper is followed once per call site it is entered from
 	}
@@ -489,6 +503,14 @@ func (t *tracer) step(it titem) {
 					t.push(x, k, fs, it.depth)
 				}
 			}
+		case *ssa.Send:
+			if x.X == v && (k == kElem || k == kName || k == kTool) {
+				// toolChan <- req: a worker receiving from the channel gets the element
+				t.push(x.Chan, k, fs, it.depth)
+				if ld, ok := x.Chan.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					t.push(ld.X, k, fs, it.depth) // the variable holding the channel (a captured cell)
+				}
+			}
 		case *ssa.Select:
 			for _, st := range x.States {
 				if st.Chan == v && k == kResult {
@@ -580,6 +602,9 @@ func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 		return // the standard library runs no tools
 	}
 	ref := ir.CallRef{Func: fs.f.ID, Call: idx}
+	if t.cur.conc || t.perElement(fs) {
+		t.launched[ref] = true
+	}
 	if t.toolCalls[ref] {
 		// claimed by an earlier dispatch of the depth-first trace (a name handed to a context
 		// constructor); a lookup or comparison of the callables by name reaching the same call
@@ -597,6 +622,21 @@ func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 	}
 	d := &t.flow.Dispatch[disp]
 	d.Calls = append(d.Calls, ref)
+}
+
+// perElement reports whether fs is a closure launched concurrently once per element: under
+// go or errgroup/WaitGroup.Go, made inside a loop of its parent, and not one the seed call
+// itself runs in (a run loop started in a goroutine runs its tools one by one).
+func (t *tracer) perElement(fs *funcState) bool {
+	if fs == nil || fs.f.Launch != "go" && fs.f.Launch != "errgroup" || len(fs.f.ParentLoops) == 0 {
+		return false
+	}
+	for x := t.seedFS.fn; x != nil; x = x.Parent() {
+		if x == fs.fn {
+			return false
+		}
+	}
+	return true
 }
 
 func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
@@ -1152,10 +1192,10 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				if tup, ok := rt.(*types.Tuple); ok && tup.Len() > 0 {
 					rt = tup.At(0).Type()
 				}
-				if isCallable(rt) {
+				if isCallable(rt) && !isErrorType(rt) {
 					// registry.Get(name): the callable a name selects
 					t.pushD(cv, kTool, fs, it.depth, t.dispatch(fs, com.Pos(), "name_arg", ci))
-				} else if tfs == nil && t.cur.disp < 0 {
+				} else if tfs == nil && t.cur.disp < 0 && passesMore(com, argIdx) {
 					// registry.Execute(name, args): the call runs the tool it names, unless a
 					// lookup or comparison selected what it calls (decided once the trace is done)
 					t.pending = append(t.pending, pendingTool{fs, ci})
@@ -1860,4 +1900,18 @@ func isLiteralLoad(v ssa.Value) bool {
 	}
 	_, ok = ld.X.(*ssa.Alloc)
 	return ok
+}
+
+// passesMore reports whether a call hands over more than the name at argument argIdx (and a
+// context, and the receiver): registry.Execute(ctx, name, args) runs the tool it names with
+// its arguments, store.Get(name) only looks a record up.
+func passesMore(com *ssa.CallCommon, argIdx int) bool {
+	recvArg := !com.IsInvoke() && com.Signature().Recv() != nil
+	for i, a := range com.Args {
+		if i == argIdx || recvArg && i == 0 || isContext(a.Type()) {
+			continue
+		}
+		return true
+	}
+	return false
 }

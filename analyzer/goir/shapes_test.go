@@ -187,3 +187,50 @@ func TestLoopKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestNameLookup: a name handed alone to a lookup (repo.Get(name) of an interface implemented
+// elsewhere) selects a record, not a tool: no dispatch runs it; a name handed with the tool
+// call's arguments (tools.Run(ctx, name, args)) runs the tool it names.
+func TestNameLookup(t *testing.T) {
+	prog := load(t)
+	b := find(t, prog, "namelookup.Builder.Build")
+	c := callAt(b, 46)
+	if c == nil {
+		t.Fatalf("no call at line 46 of %s", b.Short)
+	}
+	if c.Flow != nil {
+		for _, d := range c.Flow.Dispatch {
+			if len(d.Calls) > 0 {
+				t.Errorf("b.loaded(keys): the lookup %q runs no tool, got dispatch %s with calls %v", d.Text, d.How, d.Calls)
+			}
+		}
+	}
+	a := find(t, prog, "namelookup.Agent.Run")
+	c = callAt(a, 25)
+	if c == nil || c.Flow == nil || !hasHow(c.Flow, "name_arg") {
+		t.Fatalf("a.client.Chat: want a name_arg dispatch to tools.Run, got %+v", c)
+	}
+}
+
+// TestDescends: a call handing over a part of a parameter of its own kind descends (a wrapper
+// delegating to the tool it wraps, a tree walk's children); a recursion on fresh state does not.
+func TestDescends(t *testing.T) {
+	prog := load(t)
+	for _, tt := range []struct {
+		fn   string
+		line int
+		want bool
+	}{
+		{"wrapper.Named.Call", 22, true},
+		{"wrapper.Sum", 36, true},
+		{"wrapper.Step", 45, false},
+	} {
+		c := callAt(find(t, prog, tt.fn), tt.line)
+		if c == nil {
+			t.Fatalf("%s: no call at line %d", tt.fn, tt.line)
+		}
+		if c.Descends != tt.want {
+			t.Errorf("%s line %d %s: descends %v, want %v", tt.fn, tt.line, c.Text, c.Descends, tt.want)
+		}
+	}
+}

@@ -209,6 +209,11 @@ type Call struct {
 	// language's types or, without types, from the callee's body (every return is a component
 	// of a parameter).
 	Accessor bool `json:"accessor,omitempty"`
+	// Descends is true when the call hands over, as its receiver or an argument, a part of a
+	// parameter (or the receiver) of the function holding it, of the same kind: t.inner for t,
+	// n.Left for n, a child of n.Children. A recursion through such calls walks down a finite
+	// structure (a tree, a chain of wrappers), never a turn recursion.
+	Descends bool `json:"descends,omitempty"`
 	// Flow is what happens to the call's result (nil when nothing relevant).
 	Flow *Flow `json:"flow,omitempty"`
 	// Recursive is true when the call may run the Func that holds it again.
@@ -273,6 +278,10 @@ type Dispatch struct {
 	Func  int       `json:"func"`
 	Calls []CallRef `json:"calls,omitempty"`
 	Text  string    `json:"text,omitempty"`
+	// Launched are the Calls reached through a function launched once per element (a
+	// goroutine or an errgroup/WaitGroup.Go closure started in a loop, a worker fed from a
+	// channel): those tool calls run in parallel, whatever other paths reach the same call.
+	Launched []CallRef `json:"launched,omitempty"`
 }
 
 // CallRef names a call of any Func.
@@ -376,6 +385,10 @@ type Return struct {
 	// written: the kind/type/status of an object literal it returns or assigns just before
 	// (turnEnds = {kind: 'completed'}; return false, or return {type: 'final_output', ...}).
 	State string `json:"state,omitempty"`
+	// Wraps are the calls whose results a returned construction is built from (return new
+	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
+	// drains the run they hand back, when they stream it.
+	Wraps []int `json:"wraps,omitempty"`
 }
 
 // Cancel is an observation of cancellation.

@@ -1,6 +1,7 @@
 package lifemap
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,4 +51,26 @@ func TestIndexLiterals(t *testing.T) {
 	if _, ok := l.Lookup("lookup"); ok {
 		t.Errorf("a package directory indexed its subdirectories")
 	}
+}
+
+// FuzzScanLiterals: any source scans without a panic, and every literal found is a substring of
+// the source on a line that exists.
+func FuzzScanLiterals(f *testing.F) {
+	f.Add([]byte("var t = FuncTool{ToolName: \"search\"} // 'x'\n/* \"y\" */ `a\nb`"), "//")
+	f.Add([]byte("# it's\n@tool('lookup')\n\"\"\"doc\n\"\"\""), "#")
+	f.Add([]byte("\"unterminated\n'\\"), "//")
+	f.Fuzz(func(t *testing.T, src []byte, comment string) {
+		if comment != "//" && comment != "#" {
+			comment = "//"
+		}
+		lines := bytes.Count(src, []byte("\n")) + 1
+		scanLiterals(src, comment, func(lit string, line int) {
+			if line < 1 || line > lines {
+				t.Fatalf("literal %q at line %d of %d", lit, line, lines)
+			}
+			if !bytes.Contains(src, []byte(lit)) {
+				t.Fatalf("literal %q is not in the source", lit)
+			}
+		})
+	})
 }

@@ -311,6 +311,13 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				}
 			}
 		}
+		if x != nil && launched && ret.Err != nil && ret.Err.Kind == ir.ValNil && r.wrapsStream(f, ret, x) {
+			// return new StreamWithAbort(stream): hands back the stream the run fills; the
+			// caller drains the run
+			ex.Outcome = model.OutcomePropagated
+			out = append(out, ex)
+			continue
+		}
 		atBound, boundReason := r.atBound(f, ret)
 		startFailed := false
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
@@ -405,6 +412,60 @@ func stateOutcome(state string) (string, model.StopReason) {
 	return "", ""
 }
 
+// loopedOn reports whether every call of h from a function that reaches a loop is the
+// condition of a loop of its caller (while (await this.turn()) {}).
+func (r *rec) loopedOn(h *ir.Func, reaches map[int]*reach) bool {
+	n := 0
+	for _, ref := range r.callers[h.ID] {
+		if reaches[ref.Func] == nil {
+			continue
+		}
+		g := r.p.Funcs[ref.Func]
+		c := g.Calls[ref.Call]
+		cond := false
+		for _, l := range g.Loops {
+			cond = cond || c.Text != "" && strings.Contains(l.Cond, c.Text)
+		}
+		if !cond {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// wrapsStream reports whether a returned construction is built from the result of a call
+// that leads to the loop and hands back a stream or generator (ir.Return.Wraps).
+func (r *rec) wrapsStream(f *ir.Func, ret ir.Return, x *reach) bool {
+	for _, ci := range ret.Wraps {
+		if _, ok := x.launch[ci]; ok && ci < len(f.Calls) && r.streamsRun(&f.Calls[ci], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamsRun reports whether call c returns a generator or stream: a callee that is one, or
+// that returns the result of a call that does (return super.stream(...) reaching an async
+// generator), a few calls deep.
+func (r *rec) streamsRun(c *ir.Call, depth int) bool {
+	for _, t := range c.Targets {
+		g := r.p.Funcs[t]
+		if len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream") {
+			return true
+		}
+		for _, rt := range g.Returns {
+			if rt.Err == nil || rt.Err.Kind != ir.ValCall || rt.Err.Call < 0 || rt.Err.Call >= len(g.Calls) {
+				continue
+			}
+			if rt.Err.Stream || depth < 3 && r.streamsRun(&g.Calls[rt.Err.Call], depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // holderExits are the exits of the functions holding the turn loops f reaches when nothing
 // on the way reads what the holder returns: f starts the run in the background (every call
 // of f that leads to a loop is concurrent), or every call of the holder from a function
@@ -433,7 +494,20 @@ func (r *rec) holderExits(f *ir.Func, x *reach, reaches map[int]*reach, seen map
 		if !background && !dropped {
 			continue
 		}
+		// a holder its caller loops on (while (await this.turn()) {}): returning true goes
+		// on to the caller's next round, it ends nothing
+		goOn := map[model.Position]bool{}
+		if r.loopedOn(h, reaches) {
+			for _, rt := range h.Returns {
+				if len(rt.Values) == 1 && rt.Values[0].Kind == ir.ValConst && (rt.Values[0].Text == "true" || rt.Values[0].Text == "True") {
+					goOn[pos(rt.Pos)] = true
+				}
+			}
+		}
 		for _, ex := range r.exits(h, reaches, 1, seen) {
+			if goOn[ex.Pos] {
+				continue
+			}
 			// (a holder's pass-through says nothing of the run's end: a bare return of a
 			// goroutine whose outcome goes out on a channel, a rethrow)
 			if ex.Outcome != model.OutcomeNotStarted && ex.Outcome != model.OutcomePropagated {

@@ -51,6 +51,11 @@ func TestInferDeliveries(t *testing.T) {
 		// later step runs through the record's func-valued field in goroutines; the turn loop
 		// in a closure handed to a tracing wrapper switches on the kind of next step
 		{"respitems.Runner.Run", 121, []int{143}, 179, true, "r.MaxTurns"},
+		// one tool runner shared by a sequential loop and one that sends the calls to a
+		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
+		// before the model call is not the decision
+		{"workerpool.Agent.Generate", 84, []int{85}, 66, false, ""},
+		{"workerpool.Agent.Stream", 102, []int{113}, 66, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

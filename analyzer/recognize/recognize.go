@@ -214,6 +214,8 @@ type site struct {
 	evidence []string
 	prov     model.Provenance
 	tools    []ir.CallRef
+	// launched are the tools the trace reached through a per-element concurrent launch
+	launched map[ir.CallRef]bool
 	// strong are the tools of dispatches that select by name (not an element handed over)
 	strong []ir.CallRef
 	// the parts of the shape seen
@@ -329,6 +331,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				best, how, at = w, d.How, d.Pos
 			}
 			s.tools = append(s.tools, d.Calls...)
+			for _, ref := range d.Launched {
+				if s.launched == nil {
+					s.launched = map[ir.CallRef]bool{}
+				}
+				s.launched[ref] = true
+			}
 			if w >= 2 {
 				s.strong = append(s.strong, d.Calls...)
 			}
@@ -668,7 +676,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	return nil, -1
 }
 
-// recursive reports whether f may call itself again (directly or through up to two others).
+// recursive reports whether f may call itself again (directly or through up to two others),
+// not counting calls that descend into a part of what they were handed (ir.Call.Descends).
 func (r *rec) recursive(f *ir.Func) bool {
 	var walk func(g *ir.Func, d int, seen map[int]bool) bool
 	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
@@ -677,6 +686,9 @@ func (r *rec) recursive(f *ir.Func) bool {
 		}
 		seen[g.ID] = true
 		for _, c := range g.Calls {
+			if c.Descends {
+				continue // down a part of what it was handed: a walk over a finite structure
+			}
 			for _, t := range c.Targets {
 				if t == f.ID {
 					return true
@@ -723,7 +735,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 		}
 		seen[g.ID] = true
 		for _, c := range g.Calls {
-			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] {
+			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] || c.Descends {
 				continue
 			}
 			for _, t := range c.Targets {
@@ -779,7 +791,7 @@ func (r *rec) addModel(l *Loop, s *site) {
 	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		tc := &g.Calls[ref.Call]
-		par := tc.Concurrent != "" || r.launched(g, l.Func)
+		par := tc.Concurrent != "" || s.launched[ref] || r.launched(g, l.Func)
 		ts := model.CallSite{Pos: pos(tc.Pos), Source: tc.Source, Callee: calleeName(tc), Parallel: par,
 			Provenance: model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: runs the callable a tool call's name selects", Score: s.score}}
 		if rule, ok := r.vetoedTool(tc); ok {
@@ -787,8 +799,11 @@ func (r *rec) addModel(l *Loop, s *site) {
 			continue
 		}
 		dup := false
-		for _, x := range l.Map.ToolCalls {
-			dup = dup || x.Pos == ts.Pos
+		for i, x := range l.Map.ToolCalls {
+			if x.Pos == ts.Pos {
+				dup = true
+				l.Map.ToolCalls[i].Parallel = x.Parallel || par
+			}
 		}
 		if !dup {
 			l.Map.ToolCalls = append(l.Map.ToolCalls, ts)

@@ -224,3 +224,31 @@ func pauseKeyed(m *module, n *syntax.Node) bool {
 	}
 	return false
 }
+
+// wraps lists the calls whose results a returned construction is built from: the calls in
+// it and those the variables in it hold (const stream = await super.stream(...); return new
+// StreamWithAbort(toEventStream(stream))).
+func (b *builder) wraps(fs *fnState, e *syntax.Node, at int) []int {
+	m := fs.mod
+	var out []int
+	seen := map[int]bool{}
+	add := func(n *syntax.Node) {
+		if id, ok := fs.callOf[n]; ok && !seen[id] && len(fs.f.Calls[id].Targets) > 0 {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	args := strip(e).Child(m.t.callArgs)
+	eachNode(m.t, args, func(n *syntax.Node) bool {
+		switch {
+		case m.t.calls.has(n):
+			add(n)
+		case n.Kind == "identifier":
+			if rhs := b.heldCall(fs, n, at); rhs != nil {
+				add(rhs)
+			}
+		}
+		return true
+	})
+	return out
+}

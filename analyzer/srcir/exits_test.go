@@ -36,7 +36,7 @@ func buildFile(t *testing.T, name, src string) *ir.Program {
 // driverSrc is a run started in the background (send wakes a driver whose promise is
 // chained, not awaited) whose turn ends are recorded as state before the way out; a run
 // whose loop lives in a helper whose result is dropped; a pause flag bound from a
-// pause-named helper; a return through a local closure that only builds the result; a limit
+// pause-named helper (the driver loops on the turn: a turn returning true goes on); a return through a local closure that only builds the result; a limit
 // raised in a helper the loop calls; and a refusal after branches that leave.
 const driverSrc = `type Call = { name: string; args: unknown };
 type Reply = { toolCalls: Call[]; text: string };
@@ -53,7 +53,7 @@ export class Agent {
 
   private async kick(): Promise<void> {
     try {
-      await this.turn();
+      while (await this.turn()) {}
     } catch (_e) {}
   }
 
@@ -85,6 +85,7 @@ export class Agent {
       ends = { kind: 'error' };
       this.throwError(error);
     }
+    return true;
   }
 
   async run(input: unknown, resumed: boolean): Promise<unknown> {
@@ -163,6 +164,7 @@ func TestExitClasses(t *testing.T) {
 			line("return false;"):                         "completed (goal_reached)",
 			line("throw error;\n      }\n      ends = {"): "cancelled (cancelled)",
 			line("this.throwError(error);"):               "failed (error)",
+			line("return true;"):                          "", // kick loops on it: another turn, no end
 		}},
 		{entry: "m.Agent.run", want: map[int]string{
 			line("throw new Error('nothing"):                 "not_started",
@@ -366,6 +368,10 @@ class Partial extends Runnable {
   }
 }
 export class Graph extends Partial {
+  async stream(input, options) {
+    const stream = await super.stream(input, options);
+    return new StreamWithAbort(options.text ? toText(stream) : stream);
+  }
   async *_streamIterator(input, options) {
     const messages = [input];
     while (true) {
@@ -395,11 +401,25 @@ export class Graph extends Partial {
 
 // TestExternalSuperHook: super.stream(...) of a base outside the set reaches the class's
 // (or a subclass's) _stream* hook, so invoke, which drains stream(), is a run entry; a
-// returned object keyed by an interruption marker is a pause.
+// returned object keyed by an interruption marker is a pause; a returned wrapper of the
+// stream the run fills hands the run to the caller (propagated).
 func TestExternalSuperHook(t *testing.T) {
 	p := buildFile(t, "m.js", superHookSrc)
 	res := recognize.Recognize(p, recognize.Options{})
+	sawStream := false
 	for _, e := range res.Entries {
+		if e.Func == "m.Graph.stream" {
+			sawStream = true
+			outcome := "none"
+			for _, x := range e.Exits {
+				if x.Pos.Line == lineOf(superHookSrc, "return new StreamWithAbort") {
+					outcome = x.Outcome
+				}
+			}
+			if outcome != model.OutcomePropagated {
+				t.Errorf("stream: a returned wrapper of the run's stream is %q, want propagated", outcome)
+			}
+		}
 		if e.Func != "m.Graph.invoke" {
 			continue
 		}
@@ -412,6 +432,9 @@ func TestExternalSuperHook(t *testing.T) {
 		}
 		if l := lineOf(superHookSrc, "return latest;"); got[l] != "completed" {
 			t.Errorf("exit at line %d: %q, want completed (all %v)", l, got[l], got)
+		}
+		if !sawStream {
+			t.Errorf("no entry m.Graph.stream before m.Graph.invoke")
 		}
 		return
 	}
@@ -485,5 +508,47 @@ export class Loop {
 	}
 	if !slices.Contains(got, want) {
 		t.Errorf("defaults of Loop.stop %v, want %s among them", got, want)
+	}
+}
+
+// TestCheckAfterFirstStep: a cancellation check at the top of the loop body guarded only by
+// "not the first iteration" (if (steps.length > 0) signal.throwIfAborted()) runs between
+// every two steps; one guarded by another test, or sharing its branch, does not.
+func TestCheckAfterFirstStep(t *testing.T) {
+	src := `async function run(model, signal, steps, tools) {
+  do {
+    if (steps.length > 0) signal.throwIfAborted();
+    const r = await model.generate(steps);
+    steps.push(r);
+  } while (r.toolCalls.length > 0);
+  do {
+    if (steps.length > 5) signal.throwIfAborted();
+    steps.push(await model.generate(steps));
+  } while (steps.length < 10);
+}
+`
+	p := buildFile(t, "m.js", src)
+	var f *ir.Func
+	for _, g := range p.Funcs {
+		if g.Short == "m.run" {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no function m.run")
+	}
+	want := map[int]bool{lineOf(src, "steps.length > 0"): true, lineOf(src, "steps.length > 5"): false}
+	for _, c := range f.Cancels {
+		w, ok := want[c.Pos.Line]
+		if !ok {
+			continue
+		}
+		if len(c.Loops) == 0 || c.Loops[0].EveryIteration != w {
+			t.Errorf("check at line %d: %+v, want every iteration %v", c.Pos.Line, c.Loops, w)
+		}
+		delete(want, c.Pos.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("checks not recorded: %v", want)
 	}
 }

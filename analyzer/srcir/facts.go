@@ -598,7 +598,8 @@ func (b *builder) cancels(fs *fnState) {
 		if meth == "cancelled" || meth == "is_cancelled" || meth == "isCancelled" {
 			continue // read in a condition: recorded above
 		}
-		cn := ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, ci.top, -1)}
+		top := ci.top || len(ci.loops) > 0 && b.laterIterations(fs, ci.node, ci.loops[0])
+		cn := ir.Cancel{Pos: fs.f.Calls[i].Pos, Text: fs.f.Calls[i].Text, Kind: "err", Loops: obs(ci.loops, top, -1)}
 		if len(ci.loops) > 0 {
 			cn.After = b.checkedAfter(fs, ci.node, ci.loops[0])
 		}
@@ -607,6 +608,38 @@ func (b *builder) cancels(fs *fnState) {
 			fs.f.CancelAlways = true
 		}
 	}
+}
+
+// laterIterations reports whether the statement of call n is a statement of loop l's body
+// guarded only by a test that skips the first iteration (if (steps.length > 0)
+// signal.throwIfAborted(); if i > 0: ...): it runs between every two iterations.
+func (b *builder) laterIterations(fs *fnState, n *syntax.Node, l int) bool {
+	m, t := fs.mod, fs.mod.t
+	stmt := b.statementOf(fs, n)
+	if stmt == nil || l < 0 || l >= len(fs.loopNodes) {
+		return false
+	}
+	p := b.parentIn(fs, stmt)
+	if t.blocks.has(p) {
+		if ks := p.NamedChildren(); len(ks) != 1 {
+			return false // the guarded block holds more than the check
+		}
+		p = b.parentIn(fs, p)
+	}
+	if !t.ifs.has(p) || p.Child("alternative") != nil {
+		return false
+	}
+	body := b.parentIn(fs, p)
+	if body == nil || body.Field != "body" || b.parentIn(fs, body) != fs.loopNodes[l] {
+		return false
+	}
+	lhs, rhs, op, ok := compareOps(m, strip(p.Child("condition")))
+	if !ok || m.text(strip(rhs)) != "0" || op != ">" && op != "!=" && op != "!==" {
+		return false
+	}
+	// a count of what the loop has done so far: the steps list's length or a counter
+	l2 := strip(lhs)
+	return l2 != nil && (t.idents.has(l2) || t.members.has(l2))
 }
 
 // checkedAfter lists the calls of loop l after which every path to the end of the iteration

@@ -450,6 +450,8 @@ func (b *builder) returns(fs *fnState) {
 				r.Values = []ir.Value{v}
 				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
 					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
+				} else if v.Kind == ir.ValCall {
+					r.Wraps = b.wraps(fs, e, n.Start)
 				}
 				if v.Stream && t.lang == "python" {
 					// return gen(...): the caller drains the generator; its exits are the

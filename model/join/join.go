@@ -243,6 +243,8 @@ type index struct {
 	sentinels Sentinels
 	// onBoundAt are the positions of the loops' OnBound sites.
 	onBoundAt map[model.Position]bool
+	// onBoundVal is what the code raises at each OnBound site (its value, as written).
+	onBoundVal map[model.Position]string
 	// endsOtherwise: some exit of the map ends a run otherwise than completed.
 	endsOtherwise bool
 	sources       map[string]string
@@ -268,7 +270,7 @@ func (ix *index) literalsOf(text string) []string {
 }
 
 func newIndex(m *model.Map) *index {
-	ix := &index{m: m, onBoundAt: map[model.Position]bool{}, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
+	ix := &index{m: m, onBoundAt: map[model.Position]bool{}, onBoundVal: map[model.Position]string{}, endsOtherwise: endsOtherwise(m), entries: m.Entries, lits: map[string][]string{}, picks: map[pickKey]*picked{}, exitCache: map[string]*ExitMatch{}, sources: map[string]string{}, boundCache: map[boundKey]*BoundMatch{}, loopSets: map[string][]*loopRef{}}
 	exitAt := map[model.Position]*exitRef{}
 	loopAt := map[model.Position]*loopRef{}
 	idAt := map[model.Position]bool{}
@@ -285,6 +287,7 @@ func newIndex(m *model.Map) *index {
 		for _, l := range e.Loops {
 			if l.OnBound != nil {
 				ix.onBoundAt[l.OnBound.Pos] = true
+				ix.onBoundVal[l.OnBound.Pos] = l.OnBound.Value
 			}
 			if r := loopAt[l.Pos]; r != nil {
 				r.entries = append(r.entries, e.Func)
@@ -556,7 +559,9 @@ func (ix *index) pickExit(ev evidence, b *BoundMatch) *ExitMatch {
 			s.add(-1, false, "it records stop reason "+string(e.StopReason)+", the run none")
 		}
 		if ev.status != model.StatusCompleted {
-			ix.wordsFit(&s, ev, e.Detail, e.Source)
+			// An exit at a bound raises what the bound's OnBound says (a sentinel's name
+			// the exit's first line may not show).
+			ix.wordsFit(&s, ev, e.Detail, e.Source, ix.onBoundVal[e.Pos])
 		}
 		if ev.wait != "" && strings.Contains(squash(e.Source+" "+e.Detail), squash(string(ev.wait))) {
 			s.add(2, true, "it writes the wait reason "+string(ev.wait))

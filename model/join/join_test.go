@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -184,5 +185,39 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if b.String() != string(want) {
 		t.Errorf("WriteJSON:\n%s\nencoding/json:\n%s", b.String(), want)
+	}
+}
+
+// FuzzLiterals: literals and idents of any code text neither panic nor return a piece that is
+// not in the text.
+func FuzzLiterals(f *testing.F) {
+	f.Add("throw new MaxTurnsExceededError(`Max turns (${state._maxTurns}) exceeded`, state);")
+	f.Add(`fmt.Errorf("max steps (%d) reached: %w", n, err) '\`)
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, l := range literals(src) {
+			if l == "" {
+				t.Fatalf("empty piece from %q", src)
+			}
+		}
+		for _, id := range idents(src) {
+			if !strings.Contains(src, id) || id == "" {
+				t.Fatalf("ident %q not in %q", id, src)
+			}
+		}
+	})
+}
+
+// TestCoverAmbiguous: an exit the trace cannot tell from another counts for neither.
+func TestCoverAmbiguous(t *testing.T) {
+	m := thinkMap(false, model.Exit{Pos: pos(70), Outcome: "completed", StopReason: model.StopGoalReached}, model.Exit{Pos: pos(72), Outcome: "completed", StopReason: model.StopGoalReached})
+	res := Join(tree(model.StatusCompleted, model.StopGoalReached, nil, 1), m, Options{})
+	if x := res.Runs[0].Exit; x == nil || len(x.Others) != 1 || x.Confidence == High {
+		t.Fatalf("exit %+v: want two equal fits", x)
+	}
+	Cover(m, res)
+	for _, x := range m.Entries[0].Exits {
+		if x.Taken == nil || x.Taken.Runs != 0 {
+			t.Errorf("exit %s: taken %+v, want 0", x.Pos, x.Taken)
+		}
 	}
 }

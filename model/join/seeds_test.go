@@ -95,9 +95,12 @@ var seedCases = []seedCase{{
 	// PregelLoop.tick finds this.step > this.stop (dist/pregel/loop.js:669) and sets
 	// "out_of_steps"; the stream then throws GraphRecursionError (dist/pregel/index.js:1337). The
 	// agent and tools nodes run as the engine's tasks (runner.tick, dist/pregel/index.js:1323).
+	// The limit defaults to DEFAULT_RECURSION_LIMIT = 25 (dist/pregel/utils/config.js:36); it
+	// counts supersteps (the agent and the tools node each take one), so the 4 of gen.mjs are 2
+	// lifeline Steps, below the default.
 	seed: "langgraph-js", paths: "dist", log: "testdata/samples/langgraph-streams/03_recursion_limit.stream_events_v3.jsonl",
 	exit: "dist/pregel/index.js:1337", bound: "dist/pregel/loop.js:669", onBound: "dist/pregel/index.js:1337",
-	steps: 2, agrees: "unknown",
+	boundDefault: "25", steps: 2, agrees: "below",
 	tools: map[string]string{"search_docs": "dist/pregel/index.js:1323"},
 	model: "dist/pregel/index.js:1323", modelHigh: true,
 }}

@@ -144,6 +144,10 @@ type Diff struct {
 	Changes []Change `json:"changes"`
 	// Weakened is true when at least one change weakens the lifecycle.
 	Weakened bool `json:"weakened"`
+	// BaseEntries and HeadEntries count the run entries of each map: no change between two
+	// maps without entries means nothing was compared.
+	BaseEntries int `json:"base_entries"`
+	HeadEntries int `json:"head_entries"`
 }
 
 // Count returns how many changes have the effect.
@@ -189,7 +193,7 @@ func Compare(base, head *model.Map) Diff {
 	for _, p := range pairs {
 		c.entry(p[0], p[1])
 	}
-	d := Diff{Changes: c.out}
+	d := Diff{Changes: c.out, BaseEntries: len(base.Entries), HeadEntries: len(head.Entries)}
 	slices.SortStableFunc(d.Changes, func(a, b Change) int {
 		if r := cmp.Compare(effectRank(a.Effect), effectRank(b.Effect)); r != 0 {
 			return r
@@ -700,7 +704,8 @@ type exitPair struct{ b, h model.Exit }
 
 // exits compares an entry's exits. Exits that stand for the same thing pair first (same detail,
 // outcome and stop reason: unchanged, wherever they moved); then exits with the same detail or
-// the same source text in the same file pair as one exit whose outcome or stop reason changed.
+// the same source text in the same file pair as one exit whose outcome or stop reason changed;
+// then exits of the same outcome and stop reason in the same file, whose expression changed.
 func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 	pos := func(x model.Exit) model.Position { return x.Pos }
 	detail := func(x model.Exit) string {
@@ -726,6 +731,12 @@ func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 		nb, nh, changed = pairChanged(bLeft, hLeft, key, changed)
 		bLeft, hLeft = nb, nh
 	}
+	// Exits still left that stand for the same outcome and stop reason in the same file are the
+	// same exit with another expression (`return x` → `return x.final_answer`): no lifecycle
+	// change. They pair by a longest common subsequence, in order.
+	bLeft, hLeft = pairUp(bLeft, hLeft, []func(model.Exit) string{
+		func(x model.Exit) string { return x.Pos.File + "\x00" + x.Outcome + "\x00" + string(x.StopReason) },
+	}, pos)
 	for _, p := range changed {
 		subj := detail(p.h)
 		if p.b.Outcome != p.h.Outcome {

@@ -167,6 +167,14 @@ func TestCompare(t *testing.T) {
 			x := &m.Entries[0].Exits[1]
 			x.Detail, x.Pos.Line = "return \"\", fmt.Errorf(\"generate: %w\", err)", 60
 			x.Source = x.Detail
+		}, nil, false},
+		{"exit replaced by one of another outcome", func(m *model.Map) {
+			x := &m.Entries[0].Exits[1]
+			x.Detail, x.Source, x.Outcome, x.StopReason = "return \"\", ErrBlocked", "return \"\", ErrBlocked", "failed", model.StopGuardrail
+		}, []string{"exit_added:changes", "exit_removed:changes"}, false},
+		{"exit moved to another file", func(m *model.Map) {
+			x := &m.Entries[0].Exits[1]
+			x.Detail, x.Source, x.Pos = "return \"\", wrap(err)", "return \"\", wrap(err)", pos("agent/errors.go", 3)
 		}, []string{"exit_added:changes", "exit_removed:changes"}, false},
 		{"parent id removed", func(m *model.Map) { m.Entries[0].IDs = m.Entries[0].IDs[:1] }, []string{"id_removed:weakens"}, true},
 		{"parent id added", func(m *model.Map) {}, []string{"id_added:strengthens"}, false},

@@ -49,9 +49,12 @@ func where(c mapdiff.Change) string {
 func Text(w io.Writer, d *mapdiff.Diff) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "lifecycle diff %s → %s: ", d.Base, d.Head)
-	if len(d.Changes) == 0 {
-		fmt.Fprintln(bw, "no lifecycle changes")
-	} else {
+	switch {
+	case len(d.Changes) == 0 && d.BaseEntries == 0 && d.HeadEntries == 0:
+		fmt.Fprintln(bw, "no run entry point in either version: nothing to compare")
+	case len(d.Changes) == 0:
+		fmt.Fprintf(bw, "no lifecycle changes (%d run %s in each)\n", d.HeadEntries, plural(d.HeadEntries, "entry", "entries"))
+	default:
 		fmt.Fprintf(bw, "%d %s (%s)\n", len(d.Changes), plural(len(d.Changes), "change", "changes"), counts(d))
 	}
 	for _, e := range effects {
@@ -95,8 +98,10 @@ func Markdown(w io.Writer, d *mapdiff.Diff) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### Lifecycle changes: %s → %s\n\n", md(d.Base), md(d.Head))
 	switch {
+	case len(d.Changes) == 0 && d.BaseEntries == 0 && d.HeadEntries == 0:
+		fmt.Fprintln(bw, "Neither version has a run entry point: nothing to compare.")
 	case len(d.Changes) == 0:
-		fmt.Fprintln(bw, "No lifecycle changes: entries, turn loops, bounds, cancellation checks, call sites, exits and id sites are the same.")
+		fmt.Fprintf(bw, "No lifecycle changes: the %d run %s, their turn loops, bounds, cancellation checks, call sites, exits and id sites are the same.\n", d.HeadEntries, plural(d.HeadEntries, "entry", "entries"))
 	case d.Weakened:
 		fmt.Fprintf(bw, "**%d %s the lifecycle.** %d %s in all (%s).\n", d.Count(mapdiff.Weakens), plural(d.Count(mapdiff.Weakens), "change weakens", "changes weaken"), len(d.Changes), plural(len(d.Changes), "change", "changes"), counts(d))
 	default:

@@ -36,6 +36,9 @@ func sample() *mapdiff.Diff {
 	return &d
 }
 
+// none is a diff of two maps with the same three entries.
+var none = mapdiff.Diff{Base: "HEAD~1", Head: "HEAD", BaseEntries: 3, HeadEntries: 3}
+
 func TestGolden(t *testing.T) {
 	for _, f := range []struct {
 		name   string
@@ -44,10 +47,12 @@ func TestGolden(t *testing.T) {
 		{"sample.txt", func(b *bytes.Buffer, d *mapdiff.Diff) error { return Text(b, d) }},
 		{"sample.json", func(b *bytes.Buffer, d *mapdiff.Diff) error { return JSON(b, d) }},
 		{"sample.md", func(b *bytes.Buffer, d *mapdiff.Diff) error { return Markdown(b, d) }},
-		{"none.txt", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
+		{"none.txt", func(b *bytes.Buffer, _ *mapdiff.Diff) error { return Text(b, &none) }},
+		{"none.md", func(b *bytes.Buffer, _ *mapdiff.Diff) error { return Markdown(b, &none) }},
+		{"empty.txt", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
 			return Text(b, &mapdiff.Diff{Base: "HEAD~1", Head: "HEAD"})
 		}},
-		{"none.md", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
+		{"empty.md", func(b *bytes.Buffer, _ *mapdiff.Diff) error {
 			return Markdown(b, &mapdiff.Diff{Base: "HEAD~1", Head: "HEAD"})
 		}},
 	} {

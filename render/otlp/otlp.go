@@ -33,6 +33,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -413,7 +414,9 @@ func (b *builder) stepOrTurn(n *view.Node) string {
 }
 
 // payloads writes the payloads of a call (pairs of lifeline attribute and GenAI attribute
-// names) under the GenAI semantic-convention names too, for the viewers that show them.
+// names) under the GenAI semantic-convention names too, for the viewers that show them. The
+// gen_ai.*.messages attributes hold a JSON array of messages: a payload that is not one (an
+// OpenInference input.value, a completion text) stays in lifeline.attrs only.
 func payloads(a *attrs, m map[string]any, pairs ...string) {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		v, ok := m[pairs[i]]
@@ -428,6 +431,9 @@ func payloads(a *attrs, m map[string]any, pairs ...string) {
 			}
 			s = string(b)
 		}
+		if strings.HasSuffix(pairs[i+1], ".messages") && !isJSONArray(s) {
+			continue
+		}
 		a.s(pairs[i+1], s)
 	}
 }
@@ -439,6 +445,12 @@ func (b *builder) attrsJSON(a *attrs, m map[string]any) {
 	if data, err := stdjson.Marshal(m); err == nil {
 		*a = append(*a, str("lifeline.attrs", string(data)))
 	}
+}
+
+// isJSONArray reports whether s is a whole JSON array.
+func isJSONArray(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "[") && stdjson.Valid([]byte(t))
 }
 
 // childRunParent picks the span a child run hangs under: the parent run's innermost span

@@ -404,7 +404,7 @@ func (b *builder) tool(d *data) {
 		b.toolOrder = append(b.toolOrder, c)
 		attrs := map[string]any{}
 		if s := inputText(d.Input); s != "" {
-			attrs["args"] = clip(s)
+			attrs[model.AttrArgs] = model.CutText(s, model.PayloadKeepMax)
 		}
 		b.emit(model.Event{Type: model.ToolStart, RunID: b.run, TurnID: b.turn, StepID: c.step, CallID: c.id, Name: c.name, Source: model.SourceRuntime, Attrs: attrs})
 	case "tool-finished", "tool-error":
@@ -423,7 +423,7 @@ func (b *builder) tool(d *data) {
 		} else if st, text := toolMessage(d.Output); st == "error" {
 			ev.Outcome, ev.Error = model.OutcomeError, &model.ErrorInfo{Kind: "tool", Message: clip(text)}
 		} else if text != "" {
-			ev.Attrs = map[string]any{"result": clip(text)}
+			ev.Attrs = map[string]any{model.AttrResult: model.CutText(text, model.PayloadKeepMax)}
 		}
 		b.emit(ev)
 	}

@@ -439,6 +439,11 @@ func (b *builder) modelEnd(r *response) {
 	if len(requested) > 0 {
 		attrs["tool_calls"] = requested
 	}
+	if len(r.Output) > 0 { // the response's output items (messages, function calls): the payload
+		if out, err := json.Marshal(r.Output); err == nil {
+			attrs[model.AttrOutput] = model.CutText(string(out), model.PayloadKeepMax)
+		}
+	}
 	b.emit(model.Event{Type: model.ModelEnd, RunID: b.run, TurnID: b.turn, StepID: b.step, CallID: b.model, Name: r.Model, Source: model.SourceModel,
 		Outcome: model.OutcomeOK, Usage: r.Usage.canonical(), Attrs: attrs})
 	b.model = ""
@@ -793,10 +798,7 @@ func contentText(raw json.RawMessage) string {
 	return ""
 }
 
+// clip bounds a payload or an error text kept for the tree (model.PayloadKeepMax).
 func clip(s string) string {
-	const max = 2048
-	if len(s) <= max {
-		return s
-	}
-	return strings.ToValidUTF8(s[:max], "") + "…"
+	return model.CutText(s, model.PayloadKeepMax)
 }
