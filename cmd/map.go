@@ -52,7 +52,8 @@ in a dependency.
 
 --traces FILES joins the runs of these logs (any format timeline reads) with the map and
 marks every exit, loop, bound and call site with how many runs took it, like go test -cover
-for lifecycle exits (text: "taken N" / "NOT TAKEN" and a coverage line; json: "taken").
+for lifecycle exits (text: "taken N" / "NOT TAKEN" and a coverage line; json: "taken"). A run
+whose exit or call site the trace cannot tell from others counts for none of them.
 
 With --diff BASE the map is compared with the map of the same PATHS at BASE, a git revision of
 the checkout (exported with git archive into a temporary directory) or a directory (a second

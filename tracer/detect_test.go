@@ -31,10 +31,11 @@ func readBytes(t *testing.T, name string, b []byte, format string) (model.Summar
 }
 
 // isLog reports whether a file of testdata/samples is a log, not a generator's package.json or
-// the ground truth beside the logs.
+// the ground truth beside the logs (expected.json, inferable.json, or observed.jsonl: what a
+// generator saw of a framework that writes no log of its own).
 func isLog(f string) bool {
 	base := filepath.Base(f)
-	return !strings.HasSuffix(base, ".expected.json") && !strings.HasSuffix(base, ".inferable.json") && !strings.HasSuffix(base, ".run_state.json") && base != "package.json" && base != "package-lock.json"
+	return !strings.HasSuffix(base, ".expected.json") && !strings.HasSuffix(base, ".observed.jsonl") && !strings.HasSuffix(base, ".inferable.json") && !strings.HasSuffix(base, ".run_state.json") && base != "package.json" && base != "package-lock.json"
 }
 
 // samples are real logs of every format, with the summary each gives.

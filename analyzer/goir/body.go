@@ -349,6 +349,7 @@ func (b *builder) calls(fs *funcState) {
 				}
 			}
 			c.Accessor = accessor(com)
+			c.Descends = descends(fn, com)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0

@@ -797,3 +797,93 @@ func accessor(com *ssa.CallCommon) bool {
 	}
 	return part
 }
+
+// descends reports whether a call of fn hands over, as its receiver or an argument, a part of
+// one of fn's parameters of that parameter's own kind (see ir.Call.Descends): t.inner.Call()
+// in a method of t's type, walk(n.Left), walk(c) for c in n.Children.
+func descends(fn *ssa.Function, com *ssa.CallCommon) bool {
+	operands := append([]ssa.Value{}, com.Args...)
+	if com.IsInvoke() {
+		operands = append(operands, com.Value)
+	}
+	for _, a := range operands {
+		for _, p := range fn.Params {
+			if sameKind(a.Type(), p.Type()) && partOf(a, p, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameKind reports whether two types are the same once pointers are removed (interfaces:
+// either implements the other, as a wrapper's field of the interface type it implements).
+func sameKind(a, b types.Type) bool {
+	strip := func(t types.Type) types.Type {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			return p.Elem()
+		}
+		return t
+	}
+	a, b = strip(a), strip(b)
+	if types.Identical(a, b) {
+		return true
+	}
+	if _, ok := a.Underlying().(*types.Basic); ok {
+		return false
+	}
+	if ia, ok := a.Underlying().(*types.Interface); ok && !ia.Empty() {
+		return types.Implements(b, ia) || types.Implements(types.NewPointer(b), ia)
+	}
+	if ib, ok := b.Underlying().(*types.Interface); ok && !ib.Empty() {
+		return types.Implements(a, ib) || types.Implements(types.NewPointer(a), ib)
+	}
+	return false
+}
+
+// partOf reports whether v is a component of parameter p (a field, an element, a map value,
+// a conversion of one), not p itself.
+func partOf(v ssa.Value, p *ssa.Parameter, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			if fa, ok := x.X.(*ssa.FieldAddr); ok {
+				return fa.X == p || partOf(fa.X, p, depth+1)
+			}
+			if ia, ok := x.X.(*ssa.IndexAddr); ok {
+				return ia.X == p || partOf(ia.X, p, depth+1)
+			}
+		}
+	case *ssa.FieldAddr:
+		return x.X == p || partOf(x.X, p, depth+1)
+	case *ssa.Field:
+		return x.X == p || partOf(x.X, p, depth+1)
+	case *ssa.Index:
+		return x.X == p || partOf(x.X, p, depth+1)
+	case *ssa.IndexAddr:
+		return x.X == p || partOf(x.X, p, depth+1)
+	case *ssa.Lookup:
+		return x.X == p || partOf(x.X, p, depth+1)
+	case *ssa.Extract:
+		if l, ok := x.Tuple.(*ssa.Lookup); ok {
+			return l.X == p || partOf(l.X, p, depth+1)
+		}
+		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok {
+			return ta.X == p || partOf(ta.X, p, depth+1)
+		}
+	case *ssa.TypeAssert:
+		return partOf(x.X, p, depth+1)
+	case *ssa.ChangeType:
+		return partOf(x.X, p, depth+1)
+	case *ssa.ChangeInterface:
+		return partOf(x.X, p, depth+1)
+	case *ssa.MakeInterface:
+		return partOf(x.X, p, depth+1)
+	case *ssa.Slice:
+		return x.X == p || partOf(x.X, p, depth+1)
+	}
+	return false
+}

@@ -211,3 +211,26 @@ func TestNameLookup(t *testing.T) {
 		t.Fatalf("a.client.Chat: want a name_arg dispatch to tools.Run, got %+v", c)
 	}
 }
+
+// TestDescends: a call handing over a part of a parameter of its own kind descends (a wrapper
+// delegating to the tool it wraps, a tree walk's children); a recursion on fresh state does not.
+func TestDescends(t *testing.T) {
+	prog := load(t)
+	for _, tt := range []struct {
+		fn   string
+		line int
+		want bool
+	}{
+		{"wrapper.Named.Call", 22, true},
+		{"wrapper.Sum", 36, true},
+		{"wrapper.Step", 45, false},
+	} {
+		c := callAt(find(t, prog, tt.fn), tt.line)
+		if c == nil {
+			t.Fatalf("%s: no call at line %d", tt.fn, tt.line)
+		}
+		if c.Descends != tt.want {
+			t.Errorf("%s line %d %s: descends %v, want %v", tt.fn, tt.line, c.Text, c.Descends, tt.want)
+		}
+	}
+}

@@ -209,6 +209,11 @@ type Call struct {
 	// language's types or, without types, from the callee's body (every return is a component
 	// of a parameter).
 	Accessor bool `json:"accessor,omitempty"`
+	// Descends is true when the call hands over, as its receiver or an argument, a part of a
+	// parameter (or the receiver) of the function holding it, of the same kind: t.inner for t,
+	// n.Left for n, a child of n.Children. A recursion through such calls walks down a finite
+	// structure (a tree, a chain of wrappers), never a turn recursion.
+	Descends bool `json:"descends,omitempty"`
 	// Flow is what happens to the call's result (nil when nothing relevant).
 	Flow *Flow `json:"flow,omitempty"`
 	// Recursive is true when the call may run the Func that holds it again.

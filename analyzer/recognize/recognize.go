@@ -676,7 +676,8 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	return nil, -1
 }
 
-// recursive reports whether f may call itself again (directly or through up to two others).
+// recursive reports whether f may call itself again (directly or through up to two others),
+// not counting calls that descend into a part of what they were handed (ir.Call.Descends).
 func (r *rec) recursive(f *ir.Func) bool {
 	var walk func(g *ir.Func, d int, seen map[int]bool) bool
 	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
@@ -685,6 +686,9 @@ func (r *rec) recursive(f *ir.Func) bool {
 		}
 		seen[g.ID] = true
 		for _, c := range g.Calls {
+			if c.Descends {
+				continue // down a part of what it was handed: a walk over a finite structure
+			}
 			for _, t := range c.Targets {
 				if t == f.ID {
 					return true
@@ -731,7 +735,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 		}
 		seen[g.ID] = true
 		for _, c := range g.Calls {
-			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] {
+			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] || c.Descends {
 				continue
 			}
 			for _, t := range c.Targets {

@@ -303,3 +303,33 @@ func TestVetoToolAndLoop(t *testing.T) {
 		t.Errorf("the vetoes must not touch iteragent: %+v", e)
 	}
 }
+
+// TestDescendingRecursion: on a hand-made IR, a function whose call's result decides, is
+// dispatched by name and fed back is a turn recursion when it calls itself again on what it
+// built, and none when its only way back to itself hands over a part of what it was handed
+// (ir.Call.Descends: a wrapper delegating to the tool it wraps, a walk down a tree).
+func TestDescendingRecursion(t *testing.T) {
+	at := func(line int) ir.Pos { return ir.Pos{File: "/x/a.go", Line: line} }
+	build := func(descends bool) *ir.Program {
+		return &ir.Program{Lang: "go", Funcs: []*ir.Func{
+			{ID: 0, Name: "a.Agent.step", Key: "a.Agent.step", Short: "a.Agent.step", Exported: true, Parent: -1, BodyOf: -1, Pos: at(1),
+				Calls: []ir.Call{
+					{ID: 0, Pos: at(2), Text: "m.Chat(ctx, msgs)", Keys: []string{"a.Model.Chat"}, PassesContext: true,
+						Flow: &ir.Flow{Delivery: "return",
+							Checked:   []ir.Check{{Pos: at(3), Text: "len(r.ToolCalls) == 0", Leaves: true, Return: 0, Func: 0}},
+							Iterated:  []ir.Pos{at(4)},
+							Dispatch:  []ir.Dispatch{{Pos: at(5), How: "map_lookup", Func: 0, Calls: []ir.CallRef{{Func: 0, Call: 1}}}},
+							FeedsNext: true, FeedPos: at(7)}},
+					{ID: 1, Pos: at(6), Text: "tool(ctx, args)", Loops: nil},
+					{ID: 2, Pos: at(8), Text: "a.step(ctx, next)", Keys: []string{"a.Agent.step"}, Targets: []int{0}, Recursive: true, Descends: descends},
+				},
+				Returns: []ir.Return{{Pos: at(3), Err: &ir.Value{Kind: ir.ValNil, Call: -1}, InLoop: -1}}},
+		}}
+	}
+	if res := recognize.Recognize(build(false), recognize.Options{}); len(res.Loops) != 1 || res.Loops[0].Map.Kind != model.LoopRecursion {
+		t.Fatalf("a recursion on what it built: want a turn recursion, got %s", describe(res))
+	}
+	if res := recognize.Recognize(build(true), recognize.Options{}); len(res.Loops) != 0 {
+		t.Errorf("a recursion down a part of what it was handed: want no turn loop, got %s", describe(res))
+	}
+}

@@ -93,6 +93,54 @@ func (b *builder) flows(fs *fnState) {
 	}
 }
 
+// drainsCall reports whether loop li of g iterates the result of call node model itself, a
+// call that asks for a stream (for chunk in completion, completion = client.create(...,
+// stream=True)): a stream's chunks.
+func drainsCall(g *fnState, li int, model *syntax.Node) bool {
+	oc := g.f.Loops[li].OverCall
+	if model == nil || oc < 0 || oc >= len(g.callInfo) || g.callInfo[oc].node != model {
+		return false
+	}
+	for _, a := range model.Child("arguments").NamedChildren() {
+		var k, v string
+		switch a.Kind {
+		case "keyword_argument":
+			k, v = g.mod.text(a.Child("name")), g.mod.text(a.Child("value"))
+		case "pair":
+			k, v = g.mod.text(a.Child("key")), g.mod.text(a.Child("value"))
+		}
+		if k == "stream" && (v == "True" || v == "true") {
+			return true
+		}
+	}
+	return false
+}
+
+// mergedInto returns the local collection that call j of g merges chunk v into: a call of a
+// function of the set handed v and, first, a variable g assigns a dict, list or object literal
+// to (merge_chunk(message, delta)); "" if none.
+func (b *builder) mergedInto(g *fnState, j int, v string) string {
+	m := g.mod
+	args := g.callInfo[j].node.Child("arguments").NamedChildren()
+	if len(args) < 2 || m.text(strip(args[0])) == v || !m.t.idents.has(strip(args[0])) {
+		return ""
+	}
+	passes := false
+	for _, a := range args[1:] {
+		passes = passes || m.text(strip(a)) == v
+	}
+	if !passes {
+		return ""
+	}
+	acc := m.text(strip(args[0]))
+	for _, ai := range g.index().byLHS[acc] {
+		if r := strip(g.assigns[ai].rhs); r != nil && (r.Kind == "dictionary" || r.Kind == "list" || r.Kind == "object" || r.Kind == "array") {
+			return acc
+		}
+	}
+	return ""
+}
+
 // yieldsResults reports whether every function call c may run is a generator of the set
 // that yields what it computes (a yield outside its for loops), not only the items of a
 // stream it drains.
@@ -550,13 +598,17 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] {
 			continue
 		}
+		ctor := func() bool {
+			return isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
+		}
 		args := ci.node.Child("arguments").NamedChildren()
 		how := ""
 		for _, a := range args {
 			if a.Kind == "keyword_argument" {
 				a = a.Child("value")
 			}
-			if isNameExpr(m, a, elems, names) {
+			if isNameExpr(m, a, elems, names) && !ctor() {
+				// (Function(name=tc["name"], ...) builds a value with the name: nothing run)
 				how = "name_arg"
 				break
 			}
@@ -682,7 +734,8 @@ func rootOf(s string) string {
 }
 
 var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
-	"Object.values", "Object.entries", "next", "zip", "dict", "set")
+	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
+	"copy.copy", "deepcopy", "structuredClone")
 
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
@@ -887,9 +940,16 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
 	streamElem := map[string]bool{}
+	// merged are the chunks a helper merges into a collection (that collection is the result)
+	merged := map[string]bool{}
 	for _, g := range sc {
 		for _, a := range g.assigns {
-			if a.iter && a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
+			if !a.iter || a.loop < 0 {
+				continue
+			}
+			// the chunks of a stream: items of an async iteration, or of a loop that drains
+			// the call's own result (for chunk in completion)
+			if g.f.Loops[a.loop].Kind == ir.LoopRangeIter || drainsCall(g, a.loop, model) {
 				for _, n := range a.lhs {
 					if elems[n] && !res[n] {
 						streamElem[n] = true
@@ -913,6 +973,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 					if acc := g.mod.text(strip(fn.Child("object"))); !res[acc] && !elems[acc] {
 						res[acc] = true
+						queue = append(queue, acc)
+					}
+				}
+				// a chunk's conversion is a chunk (delta = json.loads(chunk.model_dump_json()))
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; !a.iter && len(a.lhs) == 1 && derives(g.mod, a.rhs, one, 0) && !streamElem[a.lhs[0]] && !res[a.lhs[0]] {
+						streamElem[a.lhs[0]], elems[a.lhs[0]] = true, true
+						queue = append(queue, a.lhs[0])
+					}
+				}
+				// merged by a helper of the set into a collection the function built
+				// (merge_chunk(message, delta) with message = {...}): the collection holds it
+				for _, j := range g.index().callArgs[v] {
+					if acc := b.mergedInto(g, j, v); acc != "" && !res[acc] && !elems[acc] {
+						res[acc] = true
+						merged[v] = true
 						queue = append(queue, acc)
 					}
 				}
@@ -947,7 +1023,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						if !elems[n] {
 							elems[n] = true
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
-							if a.loop >= 0 && g.f.Loops[a.loop].Kind == ir.LoopRangeIter {
+							if a.loop >= 0 && (g.f.Loops[a.loop].Kind == ir.LoopRangeIter || drainsCall(g, a.loop, model)) {
 								streamElem[n] = true
 								queue = append(queue, n)
 							}
@@ -977,10 +1053,46 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			}
 		}
 	}
+	// the elements that may be tool calls: not the chunks merged into a collection (that
+	// collection is); elements rebuilt as new objects (ToolCall(id=tc["id"], ...)) appended
+	// to a collection make it hold the result's elements
+	de := map[string]bool{}
+	for n := range elems {
+		if !merged[n] {
+			de[n] = true
+		}
+	}
+	rebuilt := map[string]bool{}
+	for range 2 {
+		for _, g := range sc {
+			for _, a := range g.assigns {
+				if a.iter || len(a.lhs) != 1 || de[a.lhs[0]] || rebuilt[a.lhs[0]] || res[a.lhs[0]] || a.rhs == nil {
+					continue
+				}
+				if r := strip(a.rhs); (g.mod.t.calls.has(r) || g.mod.t.news.has(r)) && isTypeName(lastSeg(calleeText(g.mod, r))) &&
+					(mentions(g.mod, r.Child("arguments"), de) || mentions(g.mod, r.Child("arguments"), rebuilt)) {
+					rebuilt[a.lhs[0]] = true
+				}
+			}
+		}
+	}
+	for _, g := range sc {
+		for _, j := range g.index().appends {
+			fn := strip(g.callInfo[j].node.Child("function"))
+			args := g.callInfo[j].node.Child("arguments").NamedChildren()
+			if fn == nil || !g.mod.t.members.has(fn) || len(args) != 1 || !rebuilt[g.mod.text(strip(args[0]))] {
+				continue
+			}
+			if acc := g.mod.text(strip(fn.Child("object"))); !res[acc] && !de[acc] {
+				res[acc] = true
+			}
+		}
+	}
 	all := union(res, elems)
 	for _, g := range sc {
 		b.checks(g, fl, all, nil)
 	}
+	elems = de
 	names = map[string]bool{}
 	for _, g := range sc {
 		if len(elems) == 0 {

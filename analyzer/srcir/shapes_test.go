@@ -261,3 +261,65 @@ export async function run({ model, stopWhen = isStepCount(1), label = "x" }) {
 		t.Errorf("no default isStepCount(1) for %s: %+v", ss.Key, p.Defaults)
 	}
 }
+
+// TestMergedStream: a stream drained by a sync loop whose chunks a helper of the set merges
+// into a dict the function built (merge_chunk(message, delta)) makes that dict the result;
+// the calls it asks for, rebuilt as new objects and collected, are dispatched in the helper
+// handed the collection; a constructor handed a call's name runs nothing.
+func TestMergedStream(t *testing.T) {
+	src := `import json
+
+
+def merge_chunk(final, delta):
+    for k, v in delta.items():
+        final[k] = v
+
+
+class Call:
+    def __init__(self, id, name):
+        self.id = id
+        self.name = name
+
+
+class Runner:
+    def handle(self, calls, functions):
+        table = {f.__name__: f for f in functions}
+        out = []
+        for c in calls:
+            out.append(table[c.name]())
+        return out
+
+    def run_stream(self, client, messages, functions, max_turns=10):
+        turns = 0
+        while turns < max_turns:
+            turns += 1
+            message = {"content": "", "tool_calls": []}
+            completion = client.create(messages, stream=True)
+            for chunk in completion:
+                delta = json.loads(chunk.json())
+                merge_chunk(message, delta)
+                yield delta
+            if not message["tool_calls"]:
+                break
+            calls = []
+            for tc in message["tool_calls"]:
+                call = Call(id=tc["id"], name=tc["name"])
+                calls.append(call)
+            messages.extend(self.handle(calls, functions))
+`
+	p := buildPy(t, src)
+	res := recognize.Recognize(p, recognize.Options{})
+	got := describe(res, filepath.Base)
+	for _, want := range []string{
+		fmt.Sprintf("loop for m.Runner.run_stream line %d", lineOf(src, "while turns")),
+		fmt.Sprintf("model client.create m.py:%d", lineOf(src, "client.create(")),
+		fmt.Sprintf("tool table[c.name] m.py:%d", lineOf(src, "table[c.name]")),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "tool m.Call") || strings.Contains(got, "tool merge_chunk") {
+		t.Errorf("a constructor or the chunk merge taken for a tool:\n%s", got)
+	}
+}

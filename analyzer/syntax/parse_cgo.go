@@ -99,7 +99,7 @@ func Parse(file string, lang Lang, src []byte) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s parser: %w", file, lang, err)
 	}
-	t := &Tree{File: file, Lang: lang, Src: src}
+	t := &Tree{File: file, Lang: lang, Src: src, text: string(src)}
 	c := &copier{t: t, g: g, lines: lineStarts(src), errs: errs}
 	t.Root = c.build(recs)
 	return t, nil

@@ -121,14 +121,19 @@ type Tree struct {
 	Root *Node
 	// Errors are the regions the parser could not parse (ERROR and MISSING nodes), in order.
 	Errors []Region
+	// text is Src as a string, made once: Text slices it instead of copying.
+	text string
 }
 
-// Text returns the source text of n.
+// Text returns the source text of n (a substring of the source, no copy).
 func (t *Tree) Text(n *Node) string {
 	if n == nil || n.Start < 0 || n.End > len(t.Src) || n.Start > n.End {
 		return ""
 	}
-	return string(t.Src[n.Start:n.End])
+	if len(t.text) != len(t.Src) {
+		return string(t.Src[n.Start:n.End])
+	}
+	return t.text[n.Start:n.End]
 }
 
 // Lang is a source language a grammar reads.

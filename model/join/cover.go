@@ -7,7 +7,8 @@ import "github.com/lifeline-dev/lifeline/model"
 // element's Taken): the exit each run left through (a raise at a bound counts for the bound's
 // OnBound), the bound it hit, the loops and call sites its calls went through. Every exit, loop,
 // bound, OnBound and call site gets a Coverage, zero when no run took it, so that a reader sees
-// what no trace ever reached. Exits that are not a run's end (not_started, started) get none.
+// what no trace ever reached. A match the trace cannot tell from others (an exit or call site
+// with Others) counts for none of them: coverage says only what the traces show. Exits that are not a run's end (not_started, started) get none.
 // An element shown under several entries is counted at each.
 func Cover(m *model.Map, res *Result) {
 	exits := map[model.Position][]string{}
@@ -17,9 +18,11 @@ func Cover(m *model.Map, res *Result) {
 	loops := map[model.Position][]string{}
 	for _, r := range res.Runs {
 		for _, x := range r.Pauses {
-			exits[x.Pos] = append(exits[x.Pos], r.RunID)
+			if len(x.Others) == 0 {
+				exits[x.Pos] = append(exits[x.Pos], r.RunID)
+			}
 		}
-		if x := r.Exit; x != nil {
+		if x := r.Exit; x != nil && len(x.Others) == 0 {
 			if x.Kind == "raise" {
 				onBounds[x.Pos] = append(onBounds[x.Pos], r.RunID)
 			} else {
@@ -34,7 +37,7 @@ func Cover(m *model.Map, res *Result) {
 		}
 		seen := map[model.Position]bool{}
 		for _, c := range r.Calls {
-			if c.Pos.IsValid() && !seen[c.Pos] {
+			if c.Pos.IsValid() && len(c.Others) == 0 && !seen[c.Pos] {
 				seen[c.Pos] = true
 				sites[c.Pos] = append(sites[c.Pos], r.RunID)
 			}
@@ -96,7 +99,7 @@ func Cover(m *model.Map, res *Result) {
 func runLoopsOf(m *model.Map, r Run) []model.Position {
 	at := map[model.Position]bool{}
 	for _, c := range r.Calls {
-		if c.Pos.IsValid() {
+		if c.Pos.IsValid() && len(c.Others) == 0 {
 			at[c.Pos] = true
 		}
 	}

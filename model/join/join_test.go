@@ -206,3 +206,18 @@ func FuzzLiterals(f *testing.F) {
 		}
 	})
 }
+
+// TestCoverAmbiguous: an exit the trace cannot tell from another counts for neither.
+func TestCoverAmbiguous(t *testing.T) {
+	m := thinkMap(false, model.Exit{Pos: pos(70), Outcome: "completed", StopReason: model.StopGoalReached}, model.Exit{Pos: pos(72), Outcome: "completed", StopReason: model.StopGoalReached})
+	res := Join(tree(model.StatusCompleted, model.StopGoalReached, nil, 1), m, Options{})
+	if x := res.Runs[0].Exit; x == nil || len(x.Others) != 1 || x.Confidence == High {
+		t.Fatalf("exit %+v: want two equal fits", x)
+	}
+	Cover(m, res)
+	for _, x := range m.Entries[0].Exits {
+		if x.Taken == nil || x.Taken.Runs != 0 {
+			t.Errorf("exit %s: taken %+v, want 0", x.Pos, x.Taken)
+		}
+	}
+}

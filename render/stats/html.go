@@ -152,6 +152,7 @@ var funcs = template.FuncMap{
 	"cost":    view.Cost,
 	"dur":     durMS,
 	"dash":    orDash,
+	"num":     num,
 	"add":     func(a, b int) int { return a + b },
 	"px":      func(f float64) string { return fmt.Sprintf("%.1f", f) },
 	"addf":    func(a, b float64) float64 { return a + b },
@@ -194,8 +195,8 @@ rect.p50{fill:#3f6fd1} rect.p90{fill:#8aa8e6} rect.p99{fill:#c9d6f3} code{font-s
 <text x="710" y="15">{{.Text}}</text></g>{{end}}</svg></section>{{end}}</div>
 <table id="groups"><tr><th>{{.R.By}}</th><th>runs</th><th>failed</th><th>cancelled</th><th>steps p50/p90/p99</th><th>duration p50/p90/p99</th><th>tokens p50/p90/p99</th><th>cost p50/p90/p99</th></tr>
 {{range .R.Groups}}<tr><td>{{.Key}}</td><td class="n">{{count .Runs}}</td><td class="n">{{count .Failed}}</td><td class="n">{{count .Cancelled}}</td>
-<td>{{.Metrics.Steps.P50}} / {{.Metrics.Steps.P90}} / {{.Metrics.Steps.P99}}</td><td>{{dur .Metrics.DurationMS.P50}} / {{dur .Metrics.DurationMS.P90}} / {{dur .Metrics.DurationMS.P99}}</td>
-<td>{{.Metrics.Tokens.P50}} / {{.Metrics.Tokens.P90}} / {{.Metrics.Tokens.P99}}</td><td>{{cost .Metrics.CostUSD.P50}} / {{cost .Metrics.CostUSD.P90}} / {{cost .Metrics.CostUSD.P99}}</td></tr>{{end}}</table>
+<td>{{num .Metrics.Steps.P50}} / {{num .Metrics.Steps.P90}} / {{num .Metrics.Steps.P99}}</td><td>{{dur .Metrics.DurationMS.P50}} / {{dur .Metrics.DurationMS.P90}} / {{dur .Metrics.DurationMS.P99}}</td>
+<td>{{num .Metrics.Tokens.P50}} / {{num .Metrics.Tokens.P90}} / {{num .Metrics.Tokens.P99}}</td><td>{{cost .Metrics.CostUSD.P50}} / {{cost .Metrics.CostUSD.P90}} / {{cost .Metrics.CostUSD.P99}}</td></tr>{{end}}</table>
 {{if .R.Slowest}}<h2>Slowest runs</h2><table id="slowest"><tr><th>duration</th><th>run</th><th>status</th><th>stop reason</th><th>agent</th><th>session</th></tr>
 {{range .R.Slowest}}<tr><td class="n">{{dur .DurationMS}}</td><td><code>{{.RunID}}</code></td><td>{{.Status}}</td><td>{{dash (print .StopReason)}}</td><td>{{.Agent}}</td><td><code>{{.SessionID}}</code></td></tr>{{end}}</table>{{end}}
 {{if .R.Costliest}}<h2>Costliest runs</h2><table id="costliest"><tr><th>cost</th><th>tokens</th><th>run</th><th>status</th><th>agent</th><th>session</th></tr>

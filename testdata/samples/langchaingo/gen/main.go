@@ -1,7 +1,8 @@
 // Command gen runs langchaingo v0.1.14's agents.Executor offline (the one-shot ReAct agent with
 // llms/fake scripted answers and the real tools.Calculator) and writes what langchaingo lets an
 // observer see: every callback it calls (callbacks.Handler), one JSON object a line, to
-// NAME.callbacks.jsonl, and the same callbacks as lifeline's canonical events (docs/events.md) to
+// NAME.observed.jsonl (the observation itself: langchaingo writes no log, so tests never read
+// it as one), and the same callbacks as lifeline's canonical events (docs/events.md) to
 // NAME.events.jsonl:
 //
 //	the outermost HandleChainStart (chains.Call on the executor) → session/start, run/start, turn/start
@@ -148,7 +149,7 @@ func main() {
 }
 
 func scenario(dir, name string, answers []string) error {
-	raw, err := os.Create(filepath.Join(dir, name+".callbacks.jsonl"))
+	raw, err := os.Create(filepath.Join(dir, name+".observed.jsonl"))
 	if err != nil {
 		return err
 	}
