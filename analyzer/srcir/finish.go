@@ -232,11 +232,16 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 							if !b.runsOption(c.Targets, ai, key) {
 								continue
 							}
+							add := func(id int) {
+								if !contains(c.ArgFuncs, id) {
+									c.ArgFuncs = append(c.ArgFuncs, id)
+								}
+							}
 							if k := fs.kidsByNode[v]; k != nil {
-								c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
+								add(k.f.ID)
 							} else if v != nil && (m.t.idents.has(v) || v.Kind == "shorthand_property_identifier") {
 								for _, t := range b.resolveName(fs, m.text(v)).fns {
-									c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+									add(t.f.ID)
 								}
 							}
 						}
