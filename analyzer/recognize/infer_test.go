@@ -51,6 +51,9 @@ func TestInferDeliveries(t *testing.T) {
 		// before the model call is not the decision
 		{"workerpool.Agent.Generate", 84, []int{85}, 66, false, ""},
 		{"workerpool.Agent.Stream", 102, []int{113}, 66, true, ""},
+		// each streamed event folded into the message by a method replacing the whole
+		// receiver (*m = …) from the event spilled to a local: the message holds the result
+		{"wholeaccum.Runner.Run", 61, []int{62}, 88, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

