@@ -1599,6 +1599,9 @@ func storesParam(fn *ssa.Function, i int) bool {
 			if a, ok := x.(*ssa.Alloc); ok {
 				// a slice literal or cell: what is stored into it
 				for _, ref := range *a.Referrers() {
+					if st, ok := ref.(*ssa.Store); ok && st.Addr == a {
+						queue = append(queue, st.Val) // a parameter spilled to a local
+					}
 					if ia, ok := ref.(*ssa.IndexAddr); ok {
 						for _, r2 := range *ia.Referrers() {
 							if st, ok := r2.(*ssa.Store); ok {
@@ -1616,6 +1619,9 @@ func storesParam(fn *ssa.Function, i int) bool {
 			st, ok := in.(*ssa.Store)
 			if !ok {
 				continue
+			}
+			if st.Addr == recv && from(st.Val) {
+				return true // *acc = event.Message: the whole receiver replaced from p
 			}
 			fa, ok := st.Addr.(*ssa.FieldAddr)
 			if !ok {

@@ -55,6 +55,9 @@ func TestInferDeliveries(t *testing.T) {
 		// the list of steps it records in a field
 		{"lenbound.Agent.Run", 23, []int{24}, 35, false, "maxTurns"},
 		{"lenbound.Agent.Steps", 44, []int{45}, 56, false, "a.MaxSteps"},
+		// each streamed event folded into the message by a method replacing the whole
+		// receiver (*m = …) from the event spilled to a local: the message holds the result
+		{"wholeaccum.Runner.Run", 61, []int{62}, 88, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

@@ -163,6 +163,9 @@ func (m *module) source(n *syntax.Node) string {
 }
 
 func clip(s string, n int) string {
+	if len(s) <= n {
+		return s // no more runes than bytes
+	}
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

@@ -598,14 +598,16 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] {
 			continue
 		}
-		ctor := isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
+		ctor := func() bool {
+			return isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
+		}
 		args := ci.node.Child("arguments").NamedChildren()
 		how := ""
 		for _, a := range args {
 			if a.Kind == "keyword_argument" {
 				a = a.Child("value")
 			}
-			if isNameExpr(m, a, elems, names) && !ctor {
+			if isNameExpr(m, a, elems, names) && !ctor() {
 				// (Function(name=tc["name"], ...) builds a value with the name: nothing run)
 				how = "name_arg"
 				break

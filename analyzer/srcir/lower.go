@@ -352,7 +352,14 @@ func calleeText(m *module, call *syntax.Node) string {
 	if fn == nil {
 		fn = call.Child("constructor")
 	}
-	t := privateMethod.ReplaceAllString(calleeNorm.Replace(m.text(unAwait(m, fn))), "this.$1")
+	t := m.text(unAwait(m, fn))
+	if strings.ContainsAny(t, "?!") {
+		t = calleeNorm.Replace(t)
+	}
+	if !strings.Contains(t, "__classPrivateFieldGet") {
+		return t // (the expressions below need it; most calls have neither)
+	}
+	t = privateMethod.ReplaceAllString(t, "this.$1")
 	return privateField.ReplaceAllString(t, "this.$1")
 }
 
