@@ -103,17 +103,19 @@ func TestInferDeliveries(t *testing.T) {
 // graph with visitors by node kind — have every part of a turn's shape (a repeated call whose
 // result is tested, elements dispatched by name to callables, their results fed into the next
 // call) except the model: the repeated call is a child accessor, a part of what is walked.
-// None is a turn loop, and none makes a run entry.
+// Nor is a range over a finite slice of stored messages that asks a helper for each one's tool
+// calls and runs them, feeding nothing back, nor the poll loop around it (replay). None is a
+// turn loop, and none makes a run entry.
 func TestTreeWalkers(t *testing.T) {
 	res := recognizeShapes(t)
 	walkers := map[string]bool{"example.com/shapes/astwalk": true, "example.com/shapes/schemawalk": true,
-		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true}
+		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true, "example.com/shapes/replay": true}
 	for _, l := range res.Loops {
 		if walkers[l.Func.Pkg] {
 			t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
 		}
 	}
-	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach"} {
+	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach", "replay.Replayer.Serve"} {
 		if e := entry(res, name); e != nil {
 			t.Errorf("%s: a tree walk, got an entry with loops %+v", name, e.Loops)
 		}

@@ -523,11 +523,13 @@ func (b *builder) runsOption(targets []int, idx int, key string) bool {
 		if name == "" {
 			continue
 		}
-		for j, gc := range g.callInfo {
-			if calleeText(g.mod, gc.node) == name {
+		for _, gc := range g.callInfo {
+			// (g's Calls are being built by another goroutine: only its syntax is read)
+			callee := calleeText(g.mod, gc.node)
+			if callee == name {
 				return true
 			}
-			if j < len(g.f.Calls) && (appendMeths[g.f.Calls[j].Method] || g.f.Calls[j].Method == "set") {
+			if meth := callee[strings.LastIndexByte(callee, '.')+1:]; appendMeths[meth] || meth == "set" {
 				continue // handlers.push(handler): kept for later, not run
 			}
 			for _, a := range gc.node.Child("arguments").NamedChildren() {
