@@ -56,6 +56,10 @@ func TestInferDeliveries(t *testing.T) {
 		// before the model call is not the decision
 		{"workerpool.Agent.Generate", 84, []int{85}, 66, false, ""},
 		{"workerpool.Agent.Stream", 102, []int{113}, 66, true, ""},
+		// bounded by how much the history the loop appends to has grown, or by the length of
+		// the list of steps it records in a field
+		{"lenbound.Agent.Run", 23, []int{24}, 35, false, "maxTurns"},
+		{"lenbound.Agent.Steps", 44, []int{45}, 56, false, "a.MaxSteps"},
 		// each streamed event folded into the message by a method replacing the whole
 		// receiver (*m = …) from the event spilled to a local: the message holds the result
 		{"wholeaccum.Runner.Run", 61, []int{62}, 88, false, ""},
