@@ -273,15 +273,21 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		// a return passing a callee's results through: the callee's exits
-		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
+		if ret.Err != nil && (ret.Err.Kind == ir.ValCall || ret.Err.Kind == ir.ValError) && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
-			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && r.callsParam(c.Targets) {
-				// return withSpan(async () => { … }): what the callback returns
+			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && (r.callsParam(c.Targets) || len(c.Targets) == 0) &&
+				(ret.Err.Kind == ir.ValCall || reaches[c.ArgFuncs[0]] != nil) {
+				// return withSpan(async () => { … }), err := traced(ctx, func(ctx) error
+				// { … }); return out, err: what the callback returns (a callee of the set that
+				// calls its parameter, or one outside the set handed the callback)
 				if inner := r.exits(r.p.Funcs[c.ArgFuncs[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
 					continue
 				}
 			}
+		}
+		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
+			c := f.Calls[ret.Err.Call]
 			// of a dynamic call's implementations, the one that reaches the loop (an engine
 			// interface with several implementations, one of which runs the turns)
 			var reaching []int
