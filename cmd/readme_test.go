@@ -85,7 +85,7 @@ func TestReadmeExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	outputs := regexp.MustCompile(`\b(trace\.html|trace\.json|crash\.jsonl|run\.jsonl|lifecycle\.mmd|lifeline\.sarif)\b`)
+	outputs := regexp.MustCompile(`\b(trace\.html|trace\.json|stats\.html|crash\.jsonl|run\.jsonl|lifecycle\.mmd|lifeline\.sarif)\b`)
 	n, stated := 0, 0
 	cmds, problems := readmeCommands(string(readme))
 	for _, p := range problems {

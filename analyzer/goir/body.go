@@ -665,6 +665,16 @@ func (b *builder) scanIncFields() {
 				if !ok {
 					continue
 				}
+				if appendTo(st.Val, func(v ssa.Value) bool {
+					ld, ok := v.(*ssa.UnOp)
+					if !ok || ld.Op != token.MUL {
+						return false
+					}
+					fa2, ok := ld.X.(*ssa.FieldAddr)
+					return ok && fa2.Field == fa.Field && fa2.X.Type() == fa.X.Type()
+				}) {
+					b.grownFields[fieldOf(fa.X.Type(), fa.Field)] = true
+				}
 				bo, ok := st.Val.(*ssa.BinOp)
 				if !ok || (bo.Op != token.ADD && bo.Op != token.SUB) {
 					continue
@@ -707,6 +717,10 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 				return b.isCounter(fs, x.X, depth+1)
 			}
 		}
+		// len(history)-initLen: how much a collection the loop grows has grown
+		if x.Op == token.SUB && b.grownLen(x.X) && !b.isCounter(fs, x.Y, depth+1) {
+			return true
+		}
 	case *ssa.UnOp:
 		if x.Op != token.MUL {
 			return false
@@ -730,6 +744,9 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 	case *ssa.Convert:
 		return b.isCounter(fs, x.X, depth+1)
 	case *ssa.Call:
+		if b.grownLen(x) {
+			return true // len(steps) of a slice the loop appends to
+		}
 		// next.Add(1), atomic.AddInt64(&n, 1): a shared counter each iteration takes the next
 		// value of (a work queue's index)
 		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(s.Name(), "Add") {
@@ -764,6 +781,99 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// grownLen reports whether v is len(s) of a slice that grows by appends: a loop phi fed back
+// by append(s, …), a field appended to in place, or a captured variable appended to.
+func (b *builder) grownLen(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok || len(c.Call.Args) != 1 {
+		return false
+	}
+	if bi, ok := c.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" {
+		return false
+	}
+	switch s := c.Call.Args[0].(type) {
+	case *ssa.Phi:
+		for _, e := range s.Edges {
+			if grownFrom(e, s, 0, map[ssa.Value]bool{}) {
+				return true
+			}
+		}
+	case *ssa.UnOp:
+		if s.Op != token.MUL {
+			return false
+		}
+		switch a := s.X.(type) {
+		case *ssa.FieldAddr:
+			return b.grownFields[fieldOf(a.X.Type(), a.Field)]
+		case *ssa.Alloc, *ssa.FreeVar:
+			refs := a.Referrers()
+			if refs == nil {
+				return false
+			}
+			for _, r := range *refs {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a && appendTo(st.Val, func(v ssa.Value) bool {
+					ld, ok := v.(*ssa.UnOp)
+					return ok && ld.Op == token.MUL && ld.X == a
+				}) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// grownSize reports whether v is a length builtin call, or one minus something: the
+// counter grownLen decides on.
+func grownSize(v ssa.Value) bool {
+	if bo, ok := v.(*ssa.BinOp); ok && bo.Op == token.SUB {
+		v = bo.X
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	bi, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && bi.Name() == "len"
+}
+
+// grownFrom reports whether v is phi extended by appends, through other phis (an inner
+// loop's appends) on the way.
+func grownFrom(v ssa.Value, phi *ssa.Phi, depth int, seen map[ssa.Value]bool) bool {
+	if depth > 6 || seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Phi:
+		if x == phi {
+			return depth > 0
+		}
+		for _, e := range x.Edges {
+			if grownFrom(e, phi, depth+1, seen) {
+				return true
+			}
+		}
+	case *ssa.Call:
+		if bi, ok := x.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(x.Call.Args) > 0 {
+			return grownFrom(x.Call.Args[0], phi, depth+1, seen) || x.Call.Args[0] == ssa.Value(phi)
+		}
+	}
+	return false
+}
+
+// appendTo reports whether v is append(s, …) with base(s).
+func appendTo(v ssa.Value, base func(ssa.Value) bool) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok || len(c.Call.Args) == 0 {
+		return false
+	}
+	if bi, ok := c.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" {
+		return false
+	}
+	return base(c.Call.Args[0])
 }
 
 func cellIncremented(cell ssa.Value) bool {
@@ -850,10 +960,23 @@ func (b *builder) branches(fs *funcState) {
 				continue // i > 0, i >= 0: not a limit
 			}
 		}
+		if cv := bo.X; cy && grownSize(bo.Y) || cx && grownSize(cv) {
+			// the length of a collection the loop grows is a limit only when compared with
+			// one: len(calls) == 0 or len(steps) > 1 tests content, not progress
+			if c, ok := boundV.(*ssa.Const); op == token.EQL || ok && (c.Value == nil || c.Value.Kind() != constant.Int || constant.Sign(c.Value) <= 0 || c.Value.ExactString() == "1") {
+				continue
+			}
+		}
 		// The exit: the branch taken when the counter reached the bound.
 		exit := blk.Succs[1] // counter < bound, counter <= bound: continue while true
 		if op == token.GTR || op == token.GEQ || op == token.EQL {
 			exit = blk.Succs[0]
+		}
+		if grownSize(bo.X) || grownSize(bo.Y) {
+			if ei, ok := exit.Instrs[len(exit.Instrs)-1].(*ssa.If); ok && len(exit.Preds) == 1 &&
+				ei.Cond.Pos().IsValid() && b.pos(ei.Cond.Pos()).Line == b.pos(bo.Pos()).Line {
+				continue // len(msgs) > 100 && stuck: the length only with another condition
+			}
 		}
 		loop := -1
 		if ls := fs.blockLoops[blk]; len(ls) > 0 {
@@ -2016,7 +2139,7 @@ func storedField(v ssa.Value, depth int) (string, []string) {
 			}
 		case ssa.Value:
 			switch r.(type) {
-			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi:
+			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi, *ssa.BinOp: // "e-" + uuid.NewString()
 				if f, o := storedField(x, depth+1); f != "" {
 					return f, o
 				}

@@ -62,6 +62,9 @@ type builder struct {
 	// incFields are the struct fields incremented by a constant somewhere (loop counters kept
 	// in a struct: a state machine's step count).
 	incFields map[*types.Var]bool
+	// grownFields are the slice fields appended to in place somewhere (x.steps = append(x.steps,
+	// …)): their length counts what a loop recorded.
+	grownFields map[*types.Var]bool
 	// fieldUses indexes, per struct field, the field reads of every function built from source
 	// (computed on first use): a reply kept in a runner's state is read by its other methods.
 	fieldUses map[*types.Var][]fieldUse
@@ -213,7 +216,7 @@ func newBuilderFrom(fset *token.FileSet, all []*Source, retried bool) *builder {
 		return nil
 	}
 	return &builder{fset: fset, prog: prog, src: src, srcPkgs: srcPkgs, ids: map[*ssa.Function]int{},
-		lines: map[string][]string{}, ifaces: map[string][]*types.Named{}, incFields: map[*types.Var]bool{}}
+		lines: map[string][]string{}, ifaces: map[string][]*types.Named{}, incFields: map[*types.Var]bool{}, grownFields: map[*types.Var]bool{}}
 }
 
 // bodiesChecked reports whether the type information covers the function bodies of files

@@ -45,12 +45,21 @@ func TestInferDeliveries(t *testing.T) {
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
-		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
+		{"yieldsteps.Flow.Run", 57, []int{111}, 129, false, ""},
+		// a responses-style union of output items told apart by a Type string, each function
+		// call's tool looked up in a map of tool records and kept with its call in a plan a
+		// later step runs through the record's func-valued field in goroutines; the turn loop
+		// in a closure handed to a tracing wrapper switches on the kind of next step
+		{"respitems.Runner.Run", 121, []int{143}, 179, true, "r.MaxTurns"},
 		// one tool runner shared by a sequential loop and one that sends the calls to a
 		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
 		// before the model call is not the decision
 		{"workerpool.Agent.Generate", 84, []int{85}, 66, false, ""},
 		{"workerpool.Agent.Stream", 102, []int{113}, 66, true, ""},
+		// bounded by how much the history the loop appends to has grown, or by the length of
+		// the list of steps it records in a field
+		{"lenbound.Agent.Run", 23, []int{24}, 35, false, "maxTurns"},
+		{"lenbound.Agent.Steps", 44, []int{45}, 56, false, "a.MaxSteps"},
 		// each streamed event folded into the message by a method replacing the whole
 		// receiver (*m = …) from the event spilled to a local: the message holds the result
 		{"wholeaccum.Runner.Run", 61, []int{62}, 88, false, ""},
@@ -92,6 +101,22 @@ func TestInferDeliveries(t *testing.T) {
 			}
 		})
 	}
+	// the exits of a run whose loop is in a callback: what the callback returns
+	e := entry(res, "respitems.Runner.Run")
+	if e == nil || len(e.Loops) == 0 {
+		return
+	}
+	if ob := e.Loops[0].OnBound; ob == nil || ob.Kind != "error" || ob.Pos.Line != 124 {
+		t.Errorf("respitems at bound %+v, want the error at line 124", ob)
+	}
+	want := map[int]string{124: "failed max_turns", 128: "failed error", 134: "completed goal_reached"}
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("respitems exits %v, want %v", got, want)
+	}
 }
 
 // TestTreeWalkers: walks over a tree or a graph — a Go syntax tree with handlers by node kind,
@@ -99,17 +124,19 @@ func TestInferDeliveries(t *testing.T) {
 // graph with visitors by node kind — have every part of a turn's shape (a repeated call whose
 // result is tested, elements dispatched by name to callables, their results fed into the next
 // call) except the model: the repeated call is a child accessor, a part of what is walked.
-// None is a turn loop, and none makes a run entry.
+// Nor is a range over a finite slice of stored messages that asks a helper for each one's tool
+// calls and runs them, feeding nothing back, nor the poll loop around it (replay). None is a
+// turn loop, and none makes a run entry.
 func TestTreeWalkers(t *testing.T) {
 	res := recognizeShapes(t)
 	walkers := map[string]bool{"example.com/shapes/astwalk": true, "example.com/shapes/schemawalk": true,
-		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true}
+		"example.com/shapes/jsonschema": true, "example.com/shapes/worklist": true, "example.com/shapes/replay": true}
 	for _, l := range res.Loops {
 		if walkers[l.Func.Pkg] {
 			t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
 		}
 	}
-	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach"} {
+	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach", "replay.Replayer.Serve"} {
 		if e := entry(res, name); e != nil {
 			t.Errorf("%s: a tree walk, got an entry with loops %+v", name, e.Loops)
 		}

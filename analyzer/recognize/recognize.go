@@ -640,6 +640,12 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 		if c != nil && l.OverCall == c.ID || l.Retry {
 			continue // the drain of the call's own stream; a retry around the call
 		}
+		if l.Kind == ir.LoopRangeList && !strong {
+			// once per element of a finite collection, with nothing fed back into the next
+			// call: the decision repeats per element (stored messages replayed, documents
+			// summarized), and no loop around the range makes it a turn
+			return nil, -1
+		}
 		if repeats(l.Kind) {
 			return f, li
 		}

@@ -552,3 +552,46 @@ func TestCheckAfterFirstStep(t *testing.T) {
 		t.Errorf("checks not recorded: %v", want)
 	}
 }
+
+// TestReturnedLaunch: a return whose own expression starts the run (return runLoop(), return
+// await trace({execute: loop}) of a callee outside the set) comes after the launch, not before
+// it; the callback handed to the unknown callee says how the run ends.
+func TestReturnedLaunch(t *testing.T) {
+	src := `export async function run(model, tools, messages, signal, trace) {
+  if (!model) throw new Error('no model');
+  const loop = async () => {
+    while (true) {
+      const r = await model.generate(messages);
+      if (r.toolCalls.length === 0) return r.text;
+      for (const c of r.toolCalls) messages.push(await tools[c.name](c.args));
+      signal.throwIfAborted();
+    }
+  };
+  return await trace({ name: 'run', execute: loop });
+}
+`
+	p := buildFile(t, "m.js", src)
+	res := recognize.Recognize(p, recognize.Options{})
+	for _, e := range res.Entries {
+		if e.Func != "m.run" {
+			continue
+		}
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome
+		}
+		want := map[int]string{
+			lineOf(src, "throw new Error"):         "not_started",
+			lineOf(src, "return r.text"):           "completed",
+			lineOf(src, "signal.throwIfAborted()"): "cancelled",
+			lineOf(src, "return await trace"):      "",
+		}
+		for l, w := range want {
+			if got[l] != w {
+				t.Errorf("exit at line %d: %q, want %q (all %v)", l, got[l], w, got)
+			}
+		}
+		return
+	}
+	t.Fatal("no entry m.run")
+}

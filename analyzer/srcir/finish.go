@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -231,11 +232,16 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 							if !b.runsOption(c.Targets, ai, key) {
 								continue
 							}
+							add := func(id int) {
+								if !contains(c.ArgFuncs, id) {
+									c.ArgFuncs = append(c.ArgFuncs, id)
+								}
+							}
 							if k := fs.kidsByNode[v]; k != nil {
-								c.ArgFuncs = append(c.ArgFuncs, k.f.ID)
+								add(k.f.ID)
 							} else if v != nil && (m.t.idents.has(v) || v.Kind == "shorthand_property_identifier") {
 								for _, t := range b.resolveName(fs, m.text(v)).fns {
-									c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+									add(t.f.ID)
 								}
 							}
 						}
@@ -269,6 +275,9 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 					}
 				}
 			}
+			// each callback once (a name can resolve to the same function twice: a local and
+			// its alias)
+			c.ArgFuncs = slices.Compact(c.ArgFuncs)
 			if c.Concurrent == "" && len(m.t.detaches) > 0 && b.detached(fs, n) {
 				// this.#loop(...).then(done, fail) not awaited: the async callee runs beside
 				// the caller, which returns before it ends
@@ -460,7 +469,7 @@ func (b *builder) returns(fs *fnState) {
 				}
 			}
 		}
-		b.reach(fs, &r, n.Start)
+		b.reach(fs, &r, n.End) // (the calls of the returned expression run before it returns)
 		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
@@ -514,11 +523,13 @@ func (b *builder) runsOption(targets []int, idx int, key string) bool {
 		if name == "" {
 			continue
 		}
-		for j, gc := range g.callInfo {
-			if calleeText(g.mod, gc.node) == name {
+		for _, gc := range g.callInfo {
+			// (g's Calls are being built by another goroutine: only its syntax is read)
+			callee := calleeText(g.mod, gc.node)
+			if callee == name {
 				return true
 			}
-			if j < len(g.f.Calls) && (appendMeths[g.f.Calls[j].Method] || g.f.Calls[j].Method == "set") {
+			if meth := callee[strings.LastIndexByte(callee, '.')+1:]; appendMeths[meth] || meth == "set" {
 				continue // handlers.push(handler): kept for later, not run
 			}
 			for _, a := range gc.node.Child("arguments").NamedChildren() {

@@ -170,6 +170,8 @@ export async function run({ model, tools, maxSteps = 5 }) {
     const messages = [];
     let steps = 0;
     store({ handler: async () => 1 });
+    const warm = async () => await model.warm();
+    await inSpan({ name: "warm", execute: warm });
     while (steps < maxSteps) {
         steps++;
         const response = await inSpan({ name: "step", execute: async () => await model.doGenerate({ messages, tools }) });
@@ -184,13 +186,16 @@ export async function run({ model, tools, maxSteps = 5 }) {
 `
 	p := buildSrc(t, "m.js", src)
 	f := funcNamed(t, p, "pkg/m.run")
-	if c := callText(t, f, "inSpan("); len(c.ArgFuncs) != 1 {
+	if c := callText(t, f, "inSpan({ name: \"step\""); len(c.ArgFuncs) != 1 {
 		t.Errorf("inSpan({ execute }): arg funcs %v, want the execute callback", c.ArgFuncs)
+	}
+	if c := callText(t, f, "inSpan({ name: \"warm\""); len(c.ArgFuncs) != 1 {
+		t.Errorf("inSpan({ execute: warm }): arg funcs %v, want warm once", c.ArgFuncs)
 	}
 	if c := callText(t, f, "store("); len(c.ArgFuncs) != 0 {
 		t.Errorf("store({ handler }) keeps the handler: arg funcs %v, want none", c.ArgFuncs)
 	}
-	c := callText(t, f, "inSpan(")
+	c := callText(t, f, "inSpan({ name: \"step\"")
 	if c.Flow == nil {
 		t.Fatal("no flow for the step's call")
 	}
@@ -206,7 +211,7 @@ export async function run({ model, tools, maxSteps = 5 }) {
 	for _, want := range []string{
 		fmt.Sprintf("loop for m.run line %d", lineOf(src, "while (steps")),
 		fmt.Sprintf("bound maxSteps default 5@m.js:%d", lineOf(src, "export async function run")),
-		fmt.Sprintf("model m.inSpan m.js:%d", lineOf(src, "await inSpan(")),
+		fmt.Sprintf("model m.inSpan m.js:%d", lineOf(src, "await inSpan({ name: \"step\"")),
 		fmt.Sprintf("tool registry[call.toolName].execute m.js:%d parallel=true", lineOf(src, "registry[call.toolName]")),
 	} {
 		if !strings.Contains(got, want) {

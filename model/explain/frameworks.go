@@ -21,7 +21,28 @@ type Framework struct {
 	Words       []Word `json:"words,omitempty"`
 	// Sites are the elements of the framework's lifecycle map (see WithMap), when one is known.
 	Sites []Site `json:"sites,omitempty"`
+	// Map says where Sites come from; zero for a framework without a map to compute.
+	Map MapSource `json:"map,omitzero"`
 }
+
+// MapSource says whether a framework's map sites were computed and from which tree.
+type MapSource struct {
+	// State is MapBuiltIn (the code of this repository), MapInstalled (the framework installed at
+	// Root, mapped now), MapNotRequested (no installation given) or MapNotInstalled (not at Root).
+	State string `json:"state"`
+	// Root is the installation the sites' files are relative to, or where it was looked for.
+	Root string `json:"root,omitempty"`
+	// Version is the installed package's version, when its metadata says.
+	Version string `json:"version,omitempty"`
+}
+
+// The states of a MapSource.
+const (
+	MapBuiltIn      = "built_in"
+	MapInstalled    = "installed"
+	MapNotRequested = "not_requested"
+	MapNotInstalled = "not_installed"
+)
 
 // Rule is one profile rule: a role bound to an object of the framework.
 type Rule struct {
@@ -42,10 +63,12 @@ type Word struct {
 	Loc   Location `json:"location"`
 }
 
-// Location is a line of a file of this repository (a path relative to its root).
+// Location is a line of a file of this repository (a path relative to its root), or, when Root
+// is set, of a file under Root (an installed framework's tree, mapped at run time).
 type Location struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
+	Root string `json:"root,omitempty"`
 }
 
 func (l Location) String() string { return fmt.Sprintf("%s:%d", l.File, l.Line) }
@@ -66,7 +89,15 @@ type FrameworkRow struct {
 	Words []Word `json:"words,omitempty"`
 	// Sites are the map's elements that implement the concept.
 	Sites []Site `json:"sites,omitempty"`
+	// MoreSites counts the map's selected elements left off Sites (at most SitesPerKind of each
+	// kind are kept, in map order: a large framework has hundreds of call sites).
+	MoreSites int `json:"more_sites,omitempty"`
+	// Map says where the framework's map sites come from (zero: it has no map to compute).
+	Map MapSource `json:"map,omitzero"`
 }
+
+// SitesPerKind is how many map elements of one kind a framework row keeps.
+const SitesPerKind = 5
 
 // Absent reports whether the framework has no counterpart of the concept on record.
 func (r FrameworkRow) Absent() bool {
@@ -143,7 +174,7 @@ func frameworkRows(key, lang string, fws []Framework) ([]FrameworkRow, error) {
 		if !ok {
 			continue
 		}
-		row := FrameworkRow{Framework: name, Version: version(f.Description), Profile: f.Description, Names: c.Names[name]}
+		row := FrameworkRow{Framework: name, Version: version(f.Description), Profile: f.Description, Names: c.Names[name], Map: f.Map}
 		if len(row.Names) > 0 {
 			row.NamesLoc = &Location{File: TableFile, Line: lines["/concepts/"+key+"/names/"+name]}
 		}
@@ -157,8 +188,13 @@ func frameworkRows(key, lang string, fws []Framework) ([]FrameworkRow, error) {
 				row.Words = append(row.Words, w)
 			}
 		}
+		perKind := map[string]int{}
 		for _, s := range f.Sites {
 			if selectSite(c.Sites, s) {
+				if perKind[s.Kind]++; perKind[s.Kind] > SitesPerKind {
+					row.MoreSites++
+					continue
+				}
 				row.Sites = append(row.Sites, s)
 			}
 		}

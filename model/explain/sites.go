@@ -26,24 +26,35 @@ type Site struct {
 // WithMap returns fws with the sites of m attached to the framework called name (its map: the
 // run entries, loops, bounds, calls, exits and id sites, each once).
 func WithMap(fws []Framework, name string, m *model.Map) []Framework {
+	return WithMapFrom(fws, name, m, MapSource{State: MapBuiltIn})
+}
+
+// WithMapFrom is WithMap for a map of code outside this repository: src.Root is the tree the
+// map's positions are relative to (an installed framework, see Installed), recorded on every
+// site's location. A nil m attaches no sites, only src (a map not computed, and why).
+func WithMapFrom(fws []Framework, name string, m *model.Map, src MapSource) []Framework {
 	out := make([]Framework, len(fws))
 	copy(out, fws)
 	for i := range out {
 		if out[i].Name == name {
-			out[i].Sites = sites(m)
+			out[i].Map = src
+			out[i].Sites = nil
+			if m != nil {
+				out[i].Sites = sites(m, src.Root)
+			}
 		}
 	}
 	return out
 }
 
-func sites(m *model.Map) []Site {
+func sites(m *model.Map, root string) []Site {
 	var out []Site
 	seen := map[string]bool{}
 	add := func(s Site, pos model.Position) {
 		if !pos.IsValid() {
 			return
 		}
-		s.Loc = Location{File: pos.File, Line: pos.Line}
+		s.Loc = Location{File: pos.File, Line: pos.Line, Root: root}
 		key := s.Kind + " " + s.What + " " + s.Value + " " + pos.String()
 		if !seen[key] {
 			seen[key] = true

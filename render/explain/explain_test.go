@@ -39,6 +39,9 @@ func allDocs(t *testing.T) map[string]*explain.Doc {
 			return
 		}
 		fws = explain.WithMap(fws, roles.Lifeline.Name, ref)
+		for _, in := range explain.Installed("") { // as lifeline explain without --framework-root
+			fws = explain.WithMapFrom(fws, in.Name, nil, explain.MapSource{State: explain.MapNotRequested})
+		}
 		docs = map[string]*explain.Doc{}
 		for _, topic := range explain.Names() {
 			for _, lang := range explain.Languages {
@@ -252,6 +255,37 @@ func TestWrap(t *testing.T) {
 	} {
 		if got := wrap(tc.in, tc.width, "  "); got != tc.want {
 			t.Errorf("wrap(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestInstalledMapSites: a framework row whose sites come from an installed tree says where, and
+// its locations are the files there, never links into this repository.
+func TestInstalledMapSites(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "node_modules", "@acme")
+	d := *allDocs(t)["turn/en"]
+	d.Frameworks = []explain.FrameworkRow{{
+		Framework: "acme", Version: "acme 1.0",
+		Sites:     []explain.Site{{Kind: "loop", What: "for in loop.run", Source: "while (true) {", Loc: explain.Location{File: "dist/loop.js", Line: 7, Root: root}}},
+		MoreSites: 3,
+		Map:       explain.MapSource{State: explain.MapInstalled, Root: root, Version: "@acme/core@1.0.0"},
+	}}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b bytes.Buffer
+		if err := Render(&b, &d, Options{Format: format, Width: 200}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, want := range []string{"@acme/core@1.0.0", "dist/loop.js:7", "3 more map sites"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q", format, want)
+			}
+		}
+		if strings.Contains(out, "blob/main/dist/loop.js") || strings.Contains(out, "(dist/loop.js#L7)") {
+			t.Errorf("%s: an installed file is linked as a file of this repository", format)
+		}
+		if format == "html" && !strings.Contains(out, "file://"+filepath.ToSlash(filepath.Join(root, "dist/loop.js"))) {
+			t.Errorf("html: no file link to the installed file")
 		}
 	}
 }

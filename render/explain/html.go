@@ -3,6 +3,8 @@ package explain
 import (
 	"html/template"
 	"io"
+	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -75,7 +77,7 @@ var page = template.Must(template.New("page").Parse(`<!doctype html>
 {{range .Doc.Frameworks}}<tr class="fw{{if .Absent}} absent{{end}}" data-framework="{{.Framework}}">
 <td><strong>{{.Framework}}</strong></td><td title="{{.Profile}}"><code>{{.Version}}</code></td>
 <td>{{if .Names}}{{range $i, $n := .Names}}{{if $i}}, {{end}}<code>{{$n}}</code>{{end}}<br><a class="loc" href="{{call $.Link .NamesLoc}}">{{.NamesLoc}}</a>{{else}}—{{end}}</td>
-<td>{{if .Absent}}{{$.L.none}}{{else if not (or .Rules .Words .Sites)}}—{{else}}<ul class="impl">{{range .Rules}}<li><code>{{.Role}}</code> <code>{{.Object}}</code>{{if .StopReason}} → <code>{{.StopReason}}</code>{{end}}{{if .Value}} = <code>{{.Value}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Words}}<li>{{.Layer}}: {{range $i, $x := .Words}}{{if $i}}, {{end}}<code>{{$x}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Sites}}<li class="site">{{$.L.map}}{{$.L.colon}}<code>{{.Kind}}</code>{{if .Value}} <code>{{.Value}}</code>{{end}}{{if .What}} <code>{{.What}}</code>{{end}}{{if .Source}}<br><code class="src">{{.Source}}</code>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}</ul>{{end}}</td>
+<td>{{if .Absent}}{{$.L.none}}{{else if not (or .Rules .Words .Sites)}}—{{else}}<ul class="impl">{{range .Rules}}<li><code>{{.Role}}</code> <code>{{.Object}}</code>{{if .StopReason}} → <code>{{.StopReason}}</code>{{end}}{{if .Value}} = <code>{{.Value}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Words}}<li>{{.Layer}}: {{range $i, $x := .Words}}{{if $i}}, {{end}}<code>{{$x}}</code>{{end}}{{if and .Note $.English}} <span class="muted">{{.Note}}</span>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}{{range .Sites}}<li class="site">{{$.L.map}}{{$.L.colon}}<code>{{.Kind}}</code>{{if .Value}} <code>{{.Value}}</code>{{end}}{{if .What}} <code>{{.What}}</code>{{end}}{{if .Source}}<br><code class="src">{{.Source}}</code>{{end}} <a class="loc" href="{{call $.Link .Loc}}">{{.Loc}}</a></li>{{end}}</ul>{{end}}{{range call $.Notes .}}<div class="muted map-note">{{.}}</div>{{end}}</td>
 </tr>
 {{end}}</tbody></table></section>
 </body></html>
@@ -100,11 +102,12 @@ func renderHTML(w io.Writer, d *explain.Doc) error {
 		English  bool
 		Code     func(string) template.HTML
 		Fact     func(string) string
-		Link     func(any) string
+		Link     func(any) template.URL
+		Notes    func(explain.FrameworkRow) []string
 		Shape    func(runtime.Shape) string
 	}{Shape: shapeText, Doc: d, L: langLabels(d.Lang), English: d.Lang == "en", Code: codeSpans,
 		Fact: func(k string) string { return factKind(d.Lang, k) },
-		Link: locLink}
+		Link: locLink, Notes: func(r explain.FrameworkRow) []string { return mapNotes(d.Lang, r) }}
 	for _, p := range d.Definition {
 		item, ok := strings.CutPrefix(p, "- ")
 		if !ok {
@@ -131,8 +134,10 @@ func renderListHTML(w io.Writer, lang string, list []explain.Summary) error {
 	}{lang, langLabels(lang), list, codeSpans})
 }
 
-// locLink links a location to its line on the repository's main branch.
-func locLink(loc any) string {
+// locLink links a location to its line on the repository's main branch, or an installed
+// framework's file to the file on this machine (a file: URL, built escaped, which html/template
+// would otherwise refuse).
+func locLink(loc any) template.URL {
 	var l explain.Location
 	switch x := loc.(type) {
 	case explain.Location:
@@ -140,7 +145,10 @@ func locLink(loc any) string {
 	case *explain.Location:
 		l = *x
 	}
-	return "https://github.com/lifeline-dev/lifeline/blob/main/" + l.File + "#L" + strconv.Itoa(l.Line)
+	if l.Root != "" { // a file of an installed framework, on this machine
+		return template.URL((&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(l.Root, l.File))}).String())
+	}
+	return template.URL("https://github.com/lifeline-dev/lifeline/blob/main/" + (&url.URL{Path: l.File}).EscapedPath() + "#L" + strconv.Itoa(l.Line))
 }
 
 func langLabels(lang string) map[string]string {

@@ -43,6 +43,9 @@ func mdCode(s string) string {
 
 // mdLoc is a location as a link relative to the repository root.
 func mdLoc(l explain.Location) string {
+	if l.Root != "" { // a file of an installed framework, not of this repository
+		return mdCode(l.String())
+	}
 	u := (&url.URL{Path: l.File}).EscapedPath()
 	u = strings.NewReplacer("(", "%28", ")", "%29").Replace(u)
 	return fmt.Sprintf("[%s](%s#L%d)", mdEscape(l.String()), u, l.Line)
@@ -127,6 +130,9 @@ func renderMarkdown(w io.Writer, d *explain.Doc) error {
 			impl = []string{label(d.Lang, "none")}
 		} else if len(impl) == 0 {
 			impl = []string{"—"}
+		}
+		for _, n := range mapNotes(d.Lang, row) {
+			impl = append(impl, "*"+mdEscape(n)+"*")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdEscape(row.Framework), mdCode(row.Version), names, strings.Join(impl, "<br>"))
 	}

@@ -65,6 +65,11 @@ func renderText(w io.Writer, d *explain.Doc, opts Options) error {
 		fmt.Fprintf(&b, "\n  %s  %s\n", heading(row.Framework, opts.Color), strings.TrimSpace(paren(d.Lang, colon(d.Lang, label(d.Lang, "version"), row.Version))))
 		if row.Absent() {
 			b.WriteString("    " + label(d.Lang, "none") + "\n")
+		}
+		for _, n := range mapNotes(d.Lang, row) {
+			b.WriteString(wrap("    "+n, width, "      ") + "\n")
+		}
+		if row.Absent() {
 			continue
 		}
 		if len(row.Names) > 0 {
