@@ -15,6 +15,7 @@ import (
 type serveFlags struct {
 	data  string
 	http  string
+	grpc  string
 	token string
 }
 
@@ -23,7 +24,8 @@ func newServeCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "serve --data DIR",
 		Short: "Receive OTLP traces and canonical events live, keep them in DIR, show runs in a local web UI",
-		Long: `serve is an OTLP/HTTP receiver and a local web UI over one data directory.
+		Long: `serve is an OTLP receiver (HTTP on --http, gRPC on --grpc) and a local web UI over one data
+directory.
 
 Point any OpenTelemetry exporter at it (OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318):
 POST ` + receiver.TracesPath + ` takes an ExportTraceServiceRequest in protobuf or JSON, gzip or not, and
@@ -56,8 +58,12 @@ the browser once). Stop it with Ctrl-C: requests in flight finish, the journal i
 			}
 			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err := web.Serve(ctx, f.data, web.Config{HTTP: f.http, Token: f.token}, func(addr string) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "lifeline: serving %s: OTLP/HTTP http://%s%s, UI http://%s/\n", f.data, addr, receiver.TracesPath, addr)
+			err := web.Serve(ctx, f.data, web.Config{HTTP: f.http, GRPC: f.grpc, Token: f.token}, func(a web.Addrs) {
+				grpcNote := ""
+				if a.GRPC != "" {
+					grpcNote = ", OTLP/gRPC " + a.GRPC
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "lifeline: serving %s: OTLP/HTTP http://%s%s%s, UI http://%s/\n", f.data, a.HTTP, receiver.TracesPath, grpcNote, a.HTTP)
 			})
 			if err != nil {
 				return &exitError{code: exitFailure, err: err}
@@ -67,6 +73,7 @@ the browser once). Stop it with Ctrl-C: requests in flight finish, the journal i
 	}
 	c.Flags().StringVar(&f.data, "data", "", "data directory: journal (spans.jsonl, events.jsonl) and run index (index.sqlite)")
 	c.Flags().StringVar(&f.http, "http", web.DefaultHTTP, "OTLP/HTTP and UI listen address")
+	c.Flags().StringVar(&f.grpc, "grpc", web.DefaultGRPC, `OTLP/gRPC listen address ("" for none)`)
 	c.Flags().StringVar(&f.token, "token", "", "require this token on every request (needed for a non-loopback --http)")
 	return c
 }

@@ -19,17 +19,31 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
 	"github.com/lifeline-dev/lifeline/tracer/receiver"
 	"github.com/lifeline-dev/lifeline/tracer/store"
 )
 
-// DefaultHTTP is the OTLP/HTTP port on loopback, the OpenTelemetry default.
-const DefaultHTTP = "127.0.0.1:4318"
+// DefaultHTTP and DefaultGRPC are the OTLP/HTTP and OTLP/gRPC ports on loopback, the
+// OpenTelemetry defaults.
+const (
+	DefaultHTTP = "127.0.0.1:4318"
+	DefaultGRPC = "127.0.0.1:4317"
+)
+
+// Addrs are the addresses a server listens on (GRPC empty when it serves no gRPC).
+type Addrs struct{ HTTP, GRPC string }
 
 // Config says what to serve.
 type Config struct {
-	// HTTP is the listen address.
+	// HTTP is the OTLP/HTTP and UI listen address (DefaultHTTP when empty).
 	HTTP string
+	// GRPC is the OTLP/gRPC listen address; none when empty.
+	GRPC string
 	// Token, when set, is required on every request.
 	Token string
 	// Clock is the store's clock (time.Now when nil).
@@ -97,15 +111,20 @@ func auth(next http.Handler, token string) http.Handler {
 	})
 }
 
-// Serve opens the store in dir, listens on cfg.HTTP and serves until ctx ends; then it stops
-// taking requests, lets those in flight finish (up to 10 s) and closes the store. ready, when
-// not nil, is called with the bound address once the server listens.
-func Serve(ctx context.Context, dir string, cfg Config, ready func(addr string)) error {
+// Serve opens the store in dir, listens on cfg.HTTP (and cfg.GRPC) and serves until ctx ends;
+// then it stops taking requests, lets those in flight finish (up to 10 s) and closes the store.
+// ready, when not nil, is called with the bound addresses once the server listens.
+func Serve(ctx context.Context, dir string, cfg Config, ready func(Addrs)) error {
 	if cfg.HTTP == "" {
 		cfg.HTTP = DefaultHTTP
 	}
 	if err := CheckAddr(cfg.HTTP, cfg.Token); err != nil {
 		return err
+	}
+	if cfg.GRPC != "" {
+		if err := CheckAddr(cfg.GRPC, cfg.Token); err != nil {
+			return err
+		}
 	}
 	st, err := store.Open(dir, store.Options{Clock: cfg.Clock})
 	if err != nil {
@@ -116,23 +135,67 @@ func Serve(ctx context.Context, dir string, cfg Config, ready func(addr string))
 		st.Close()
 		return fmt.Errorf("listening on %s: %w", cfg.HTTP, err)
 	}
+	addrs := Addrs{HTTP: ln.Addr().String()}
+	var gs *grpc.Server
+	var gln net.Listener
+	if cfg.GRPC != "" {
+		if gln, err = net.Listen("tcp", cfg.GRPC); err != nil {
+			ln.Close()
+			st.Close()
+			return fmt.Errorf("listening on %s: %w", cfg.GRPC, err)
+		}
+		addrs.GRPC = gln.Addr().String()
+		var opts []grpc.ServerOption
+		if cfg.Token != "" {
+			opts = append(opts, grpc.UnaryInterceptor(grpcAuth(cfg.Token)))
+		}
+		gs = grpc.NewServer(opts...)
+		receiver.New(st).RegisterGRPC(gs)
+	}
 	h, stop := Handler(st, cfg.Token)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(stop)
 	if ready != nil {
-		ready(ln.Addr().String())
+		ready(addrs)
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if gs != nil {
+		go func() { errc <- gs.Serve(gln) }()
+	}
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err = srv.Shutdown(sctx)
-		cancel()
 	}
-	if errors.Is(err, http.ErrServerClosed) {
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	if e := srv.Shutdown(sctx); err == nil {
+		err = e
+	}
+	if gs != nil {
+		done := make(chan struct{})
+		go func() { gs.GracefulStop(); close(done) }()
+		select {
+		case <-done:
+		case <-sctx.Done():
+			gs.Stop()
+		}
+	}
+	cancel()
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, grpc.ErrServerStopped) {
 		err = nil
 	}
 	return errors.Join(err, st.Close())
+}
+
+// grpcAuth wants "authorization: Bearer TOKEN" in the call's metadata.
+func grpcAuth(token string) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		md, _ := metadata.FromIncomingContext(ctx)
+		for _, v := range md.Get("authorization") {
+			if len(v) > 7 && v[:7] == "Bearer " && subtle.ConstantTimeCompare([]byte(v[7:]), []byte(token)) == 1 {
+				return handler(ctx, req)
+			}
+		}
+		return nil, status.Error(codes.Unauthenticated, "lifeline: this server wants its token: authorization: Bearer TOKEN")
+	}
 }
