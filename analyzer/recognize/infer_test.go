@@ -45,7 +45,7 @@ func TestInferDeliveries(t *testing.T) {
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
-		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
+		{"yieldsteps.Flow.Run", 57, []int{111}, 129, false, ""},
 		// a responses-style union of output items told apart by a Type string, each function
 		// call's tool looked up in a map of tool records and kept with its call in a plan a
 		// later step runs through the record's func-valued field in goroutines; the turn loop
