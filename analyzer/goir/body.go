@@ -2140,7 +2140,7 @@ func storedField(v ssa.Value, depth int) (string, []string) {
 			}
 		case ssa.Value:
 			switch r.(type) {
-			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi:
+			case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Extract, *ssa.Phi, *ssa.BinOp: // "e-" + uuid.NewString()
 				if f, o := storedField(x, depth+1); f != "" {
 					return f, o
 				}

@@ -470,8 +470,9 @@ func (t *tracer) step(it titem) {
 				t.push(x, kElem, fs, it.depth)
 			} else if x.X == v && (k == kTool || k == kOut) {
 				t.push(x, k, fs, it.depth)
-			} else if x.Index == v && k == kName && isCallable(mapValue(x.X.Type())) {
-				// tools[name]: a map of callables keyed by the element's name
+			} else if x.Index == v && k == kName && (isCallable(mapValue(x.X.Type())) || holdsFunc(mapValue(x.X.Type()))) {
+				// tools[name]: a map of callables keyed by the element's name (or of tool
+				// records whose func-valued field runs the tool: FunctionTool{OnInvoke: fn})
 				d := t.dispatch(fs, x.Pos(), "map_lookup", x)
 				t.pushD(x, kTool, fs, it.depth, d)
 			}
@@ -528,8 +529,10 @@ func (t *tracer) step(it titem) {
 			if k == kOut && t.seedRoots[valueRoot(x)] {
 				t.feed(x.Pos(), fs)
 			}
-			if k == kTool {
-				t.push(x, kTool, fs, it.depth) // a bound method value: runTool = tool.Run
+			if fn, ok := x.Fn.(*ssa.Function); k == kTool && ok && fn.Synthetic != "" {
+				// a bound method value: runTool = tool.Run (a closure literal capturing the
+				// tool, go func() { run(tool) }(), is followed into its body instead)
+				t.push(x, kTool, fs, it.depth)
 			}
 			if fn, ok := x.Fn.(*ssa.Function); ok {
 				if cfs := t.fsOf(fn); cfs != nil {
@@ -800,7 +803,7 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 		}
 		for _, s := range cands {
 			succ := ifi.Block().Succs[s]
-			if r := firstReturn(succ, fs, 10); r != nil {
+			if r := firstReturn(succ, fs, 10, empty >= 0); r != nil {
 				ch.Leaves = true
 				ch.Return = fs.retIdx[r]
 				break
@@ -825,12 +828,19 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 	t.flow.Checked = append(t.flow.Checked, ch)
 }
 
-// firstReturn follows blk forward (without entering a loop header) to a return.
-func firstReturn(blk *ssa.BasicBlock, fs *funcState, n int) *ssa.Return {
+// firstReturn follows blk forward (without entering a loop header) to a return; with
+// passLoops, a loop the block leads into (and does not lie in) is passed over to its exit.
+func firstReturn(blk *ssa.BasicBlock, fs *funcState, n int, passLoops bool) *ssa.Return {
 	headers := map[*ssa.BasicBlock]bool{}
+	// a loop the branch itself holds (collecting the final text from the items) is passed
+	// over to its exit; a loop around blk is not entered again
+	inner := map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool{}
 	for _, l := range fs.loops {
 		if l.header != nil {
 			headers[l.header] = true
+			if passLoops && !l.blocks[blk] {
+				inner[l.header] = l.blocks
+			}
 		}
 	}
 	seen := map[*ssa.BasicBlock]bool{}
@@ -838,7 +848,19 @@ func firstReturn(blk *ssa.BasicBlock, fs *funcState, n int) *ssa.Return {
 	for d := 0; len(queue) > 0 && d < n*4; d++ {
 		x := queue[0]
 		queue = queue[1:]
-		if seen[x] || headers[x] {
+		if seen[x] {
+			continue
+		}
+		if body, ok := inner[x]; ok && d > 0 {
+			seen[x] = true
+			for _, s := range x.Succs {
+				if !body[s] {
+					queue = append(queue, s)
+				}
+			}
+			continue
+		}
+		if headers[x] {
 			continue
 		}
 		seen[x] = true
@@ -881,6 +903,21 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 		}
 	case *ssa.FieldAddr:
 		fv := fieldOf(a.X.Type(), a.Field)
+		if _, local := a.X.(*ssa.Alloc); local && k == kTool && carriesCallable(fv.Type(), 0) && t.selected(it.disp) {
+			// a tool selected from a table or a search by name kept in a record with its call
+			// (ToolRun{Call: c, Tool: t}), the record gathered into a plan that a later step
+			// runs: the record carries the tool (not what a call made from a name returned: a
+			// connection a factory opened for an endpoint)
+			t.push(a.X, kTool, fs, it.depth)
+		}
+		if k == kResult && it.depth > 0 {
+			// a collection derived from the result stored into a local struct the helper
+			// returns (a processed response: p.Items = append(p.Items, item); return p): the
+			// struct carries the result back to the caller
+			if al, ok := a.X.(*ssa.Alloc); ok && isElemCollection(fv.Type()) && returnedAlloc(al) {
+				t.push(al, kResult, fs, it.depth)
+			}
+		}
 		if k == kOut {
 			// a message literal holding the output (its struct is output too), or a field the
 			// next call reads (a.history = append(a.history, …))
@@ -937,10 +974,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			if ld, ok := a.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
 				t.push(ld.X, kOut, fs, it.depth) // the variable holding the slice (a captured cell)
 			}
-		case kElem:
-			// the backing array of append(s, e): its slice is a collection of elements
+		case kElem, kTool:
+			// the backing array of append(s, e): its slice is a collection of elements (of
+			// tool records: a plan of calls to run)
 			if _, ok := a.X.(*ssa.Alloc); ok {
-				t.push(a.X, kElem, fs, it.depth)
+				t.push(a.X, k, fs, it.depth)
 			}
 		}
 	}
@@ -1387,6 +1425,79 @@ func isCallable(t types.Type) bool {
 	if n, ok := t.(*types.Named); ok {
 		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
 			return n.NumMethods() > 0
+		}
+	}
+	return false
+}
+
+// holdsFunc reports whether t is a struct (or a pointer to one) with an exported func-valued
+// field: a tool record whose field runs the tool.
+func holdsFunc(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if f := st.Field(i); f.Exported() {
+			if _, ok := f.Type().Underlying().(*types.Signature); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selected reports whether dispatch d chose its callable from the callables themselves (a map
+// lookup, a comparison with their names), not as what a call handed the name returned.
+func (t *tracer) selected(d int) bool {
+	return d >= 0 && d < len(t.flow.Dispatch) && t.flow.Dispatch[d].How != "name_arg"
+}
+
+// carriesCallable reports whether a value of type t holds a tool: a callable, a record with a
+// func-valued field, or a collection or record of them (a plan of tool runs), a few levels deep.
+func carriesCallable(t types.Type, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	if isCallable(t) || holdsFunc(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return carriesCallable(u.Elem(), depth+1)
+	case *types.Slice:
+		return carriesCallable(u.Elem(), depth+1)
+	case *types.Array:
+		return carriesCallable(u.Elem(), depth+1)
+	case *types.Map:
+		return carriesCallable(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if f := u.Field(i); f.Exported() && carriesCallable(f.Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// returnedAlloc reports whether a local struct (or its value) is returned by its function.
+func returnedAlloc(al *ssa.Alloc) bool {
+	for _, r := range *al.Referrers() {
+		switch x := r.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.UnOp:
+			if x.Op == token.MUL && x.Referrers() != nil {
+				for _, r2 := range *x.Referrers() {
+					if _, ok := r2.(*ssa.Return); ok {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false

@@ -37,6 +37,10 @@ func TestBoundsExitsIDs(t *testing.T) {
 			exits: map[int]string{63: "not_started", 71: "failed (error)", 74: "completed (goal_reached)", 76: "waiting"}},
 		{entry: "iterflow.Flow.Run",
 			exits: map[int]string{28: "propagated", 33: "failed (error)", 38: "propagated", 41: "completed (goal_reached)", 45: "failed (error)"}},
+		// the run's id minted in the iterator body the entry returns ("r-" + rand.Text() into
+		// invocationID); a tool call's id (into ToolCall.ID) is not a run's
+		{entry: "yieldsteps.Flow.Run", ids: []string{"minted 56"},
+			exits: map[int]string{55: "propagated", 62: "failed (error)", 66: "propagated", 71: "completed (goal_reached)"}},
 		{entry: "idagent.Engine.Run", ids: []string{"minted 31", "minted 35", "parent 35"},
 			exits: map[int]string{51: "failed (error)", 55: "completed (goal_reached)"}},
 	}

@@ -273,16 +273,21 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		// a return passing a callee's results through: the callee's exits
-		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
+		if ret.Err != nil && (ret.Err.Kind == ir.ValCall || ret.Err.Kind == ir.ValError) && ret.Err.Call >= 0 && x != nil {
 			c := f.Calls[ret.Err.Call]
-			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && (r.callsParam(c.Targets) || len(c.Targets) == 0) {
-				// return withSpan(async () => { … }): what the callback returns (a callee of
-				// the set that calls its parameter, or one outside the set handed the callback)
+			if _, ok := x.launch[c.ID]; ok && len(c.ArgFuncs) == 1 && (r.callsParam(c.Targets) || len(c.Targets) == 0) &&
+				(ret.Err.Kind == ir.ValCall || reaches[c.ArgFuncs[0]] != nil) {
+				// return withSpan(async () => { … }), err := traced(ctx, func(ctx) error
+				// { … }); return out, err: what the callback returns (a callee of the set that
+				// calls its parameter, or one outside the set handed the callback)
 				if inner := r.exits(r.p.Funcs[c.ArgFuncs[0]], reaches, depth+1, seen); len(inner) > 0 {
 					out = append(out, inner...)
 					continue
 				}
 			}
+		}
+		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
+			c := f.Calls[ret.Err.Call]
 			// of a dynamic call's implementations, the one that reaches the loop (an engine
 			// interface with several implementations, one of which runs the turns)
 			var reaching []int
@@ -652,10 +657,14 @@ var bareID = regexp.MustCompile(`(?i)^_?id$`)
 // or call's context, an invocation, a session).
 var runLayerType = regexp.MustCompile(`(?i)(run|runner|trace|session|invocation|execution|conversation|span|turn|step|thread|context|ctx|call|task|checkpoint)$`)
 
+// toolCallType matches the names of types that stand for one tool call the model asked for
+// (a FunctionCall, a ToolCall): their id pairs the call with its result, it is not a run's.
+var toolCallType = regexp.MustCompile(`(?i)(tool|function)_?call$`)
+
 // runLayer reports whether one of the types holding a field stands for a run or a layer of it.
 func runLayer(owners []string) bool {
 	for _, o := range owners {
-		if runLayerType.MatchString(o) {
+		if runLayerType.MatchString(o) && !toolCallType.MatchString(o) {
 			return true
 		}
 	}
@@ -686,6 +695,20 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 				what += " → " + m.Field
 			}
 			out = append(out, model.IDSite{Pos: pos(m.Pos), Source: m.Source, Kind: model.IDMinted, What: what})
+		}
+		for _, cl := range r.closures[g.ID] {
+			// the closures g launches, defers or returns to the caller that drains them (an
+			// iterator's body mints the run's id) run its code too; a callback it stores is a
+			// handler of something else (closures called in place are call targets already)
+			switch fn := r.p.Funcs[cl]; {
+			case fn.Launch == "return" || fn.Launch == "go" || fn.Launch == "errgroup" || fn.Launch == "defer" || fn.BodyOf >= 0:
+			default:
+				continue
+			}
+			if !seen[cl] {
+				seen[cl] = true
+				queue = append(queue, cl)
+			}
 		}
 		for _, c := range g.Calls {
 			if len(c.Targets) > 3 {

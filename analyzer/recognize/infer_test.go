@@ -45,7 +45,12 @@ func TestInferDeliveries(t *testing.T) {
 		// the model's responses re-yielded by a wrapper iterator, dispatched in the body of the
 		// step's range-over-func loop, the step's events drained by the turn loop: the result
 		// is followed through yield into the bodies of the loops that drain it
-		{"yieldsteps.Flow.Run", 50, []int{103}, 118, false, ""},
+		{"yieldsteps.Flow.Run", 57, []int{111}, 129, false, ""},
+		// a responses-style union of output items told apart by a Type string, each function
+		// call's tool looked up in a map of tool records and kept with its call in a plan a
+		// later step runs through the record's func-valued field in goroutines; the turn loop
+		// in a closure handed to a tracing wrapper switches on the kind of next step
+		{"respitems.Runner.Run", 121, []int{143}, 179, true, "r.MaxTurns"},
 		// one tool runner shared by a sequential loop and one that sends the calls to a
 		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
 		// before the model call is not the decision
@@ -95,6 +100,22 @@ func TestInferDeliveries(t *testing.T) {
 				t.Errorf("bound %+v, want %s", l.Bound, tt.bound)
 			}
 		})
+	}
+	// the exits of a run whose loop is in a callback: what the callback returns
+	e := entry(res, "respitems.Runner.Run")
+	if e == nil || len(e.Loops) == 0 {
+		return
+	}
+	if ob := e.Loops[0].OnBound; ob == nil || ob.Kind != "error" || ob.Pos.Line != 124 {
+		t.Errorf("respitems at bound %+v, want the error at line 124", ob)
+	}
+	want := map[int]string{124: "failed max_turns", 128: "failed error", 134: "completed goal_reached"}
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("respitems exits %v, want %v", got, want)
 	}
 }
 

@@ -2,11 +2,14 @@
 // iter.Seq2 that a wrapper re-yields, the step's body (a range-over-func body: a closure in
 // SSA) hands each response to a helper that dispatches the tool calls by name, and the turn
 // loop drains the step's events and leaves when the last one is final. The model result
-// reaches the decision only through yield, into the bodies of the loops that drain it.
+// reaches the decision only through yield, into the bodies of the loops that drain it. The
+// run's id is minted in the iterator's body (a prefix and a random text, stored in a field);
+// a tool call's missing id is minted too, and is not a run's.
 package yieldsteps
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"iter"
 
@@ -26,9 +29,12 @@ type Tool interface {
 
 // Event is one thing a step produced.
 type Event struct {
+	RunID   string
 	Resp    *llm.Response
 	Results []llm.Message
 }
+
+type invocation struct{ invocationID string }
 
 // Final reports whether the event ends the run: a response with no tool calls.
 func (e *Event) Final() bool {
@@ -47,6 +53,7 @@ type Flow struct {
 // Run runs steps until a final event.
 func (f *Flow) Run(ctx context.Context, msgs []llm.Message) iter.Seq2[*Event, error] {
 	return func(yield func(*Event, error) bool) {
+		inv := &invocation{invocationID: "r-" + rand.Text()}
 		for {
 			var last *Event
 			for ev, err := range f.step(ctx, &msgs) {
@@ -54,6 +61,7 @@ func (f *Flow) Run(ctx context.Context, msgs []llm.Message) iter.Seq2[*Event, er
 					yield(nil, err)
 					return
 				}
+				ev.RunID = inv.invocationID
 				if !yield(ev, nil) {
 					return
 				}
@@ -111,6 +119,9 @@ func (f *Flow) call(ctx context.Context, req *llm.Request) iter.Seq2[*llm.Respon
 func (f *Flow) handle(ctx context.Context, tools map[string]Tool, resp *llm.Response) ([]llm.Message, error) {
 	var out []llm.Message
 	for _, tc := range resp.Choices[0].Message.ToolCalls {
+		if tc.ID == "" {
+			tc.ID = "call-" + rand.Text()
+		}
 		t, ok := tools[tc.Function.Name]
 		if !ok {
 			return nil, errors.New("unknown tool " + tc.Function.Name)
