@@ -159,3 +159,22 @@ func TestTreeWalkers(t *testing.T) {
 		}
 	}
 }
+
+// TestUserSessions: a loop each iteration of which waits for a line the user types (a bufio
+// reader or scanner over os.Stdin, fmt.Scanln) is a session the user ends, not a turn loop:
+// the turn loop it runs (a bounded one in a helper) is the entry's loop, and a one-step helper
+// called from it makes no turn loop of the session.
+func TestUserSessions(t *testing.T) {
+	res := recognizeShapes(t)
+	for _, l := range res.Loops {
+		if l.Func.Pkg == "example.com/shapes/repl" && l.Func.Short != "repl.Agent.Turn" {
+			t.Errorf("user session taken for a turn loop: %s at line %d", l.Map.Func, l.Map.Pos.Line)
+		}
+	}
+	for _, name := range []string{"repl.Agent.Chat", "repl.Agent.Scan"} {
+		e := entry(res, name)
+		if e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil || e.Loops[0].Bound.Expr != "8" {
+			t.Errorf("%s: want the bounded turn loop of Turn, got %+v", name, e)
+		}
+	}
+}
