@@ -350,6 +350,7 @@ func (b *builder) calls(fs *funcState) {
 			}
 			c.Accessor = accessor(com)
 			c.Descends = descends(fn, com)
+			c.Input = readsStdin(com)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0
@@ -2306,4 +2307,48 @@ func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// stdinReads are the functions and methods that wait for a line of the standard input, or of
+// a reader over it (readsStdin follows the receiver to os.Stdin).
+var stdinReads = map[string]bool{
+	"fmt.Scan": true, "fmt.Scanln": true, "fmt.Scanf": true,
+	"(*bufio.Reader).ReadString": true, "(*bufio.Reader).ReadLine": true, "(*bufio.Reader).ReadBytes": true,
+	"(*bufio.Reader).ReadRune": true, "(*bufio.Scanner).Scan": true,
+}
+
+// readsStdin reports whether a call waits for the user's input: fmt.Scan*, or a bufio read
+// whose reader was made over os.Stdin.
+func readsStdin(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	if fn == nil || !stdinReads[fn.String()] {
+		return false
+	}
+	if fn.Signature.Recv() == nil {
+		return true
+	}
+	return overStdin(com.Args[0], 0)
+}
+
+// overStdin reports whether v is os.Stdin or a bufio reader made over it (kept in a local,
+// a captured variable or a field written in the same function is not followed).
+func overStdin(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok {
+			return g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && g.Name() == "Stdin"
+		}
+	case *ssa.MakeInterface:
+		return overStdin(x.X, depth+1)
+	case *ssa.ChangeType:
+		return overStdin(x.X, depth+1)
+	case *ssa.Call:
+		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "bufio" && strings.HasPrefix(s.Name(), "New") && len(x.Call.Args) > 0 {
+			return overStdin(x.Call.Args[0], depth+1)
+		}
+	}
+	return false
 }

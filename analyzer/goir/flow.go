@@ -544,7 +544,7 @@ func (t *tracer) step(it titem) {
 				}
 			}
 		case *ssa.Return:
-			if k == kOut || k == kTool || (k == kResult || k == kElem) && it.depth > 0 {
+			if k == kOut || k == kTool || (k == kResult || k == kElem) && (it.depth > 0 || t.storedNode(fs)) {
 				t.returned(it, x)
 			}
 		case ssa.CallInstruction:
@@ -1448,6 +1448,13 @@ func holdsFunc(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// storedNode reports whether fs is a closure kept as a value (a graph node registered by
+// name, a step handler) rather than called in place: what it returns of the result goes on to
+// whoever runs the stored callable (the engine's loop calling nodes[current]).
+func (t *tracer) storedNode(fs *funcState) bool {
+	return fs == t.seedFS && fs.f.Parent >= 0 && fs.f.Launch == "" && fs.f.BodyOf < 0
 }
 
 // selected reports whether dispatch d chose its callable from the callables themselves (a map

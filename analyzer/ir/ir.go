@@ -220,6 +220,12 @@ type Call struct {
 	Recursive bool `json:"recursive,omitempty"`
 	// Dominates is true when the call is on every iteration's path of its innermost loop.
 	Dominates bool `json:"dominates,omitempty"`
+	// Input is true when the call waits for a line the user types: a read of the standard
+	// input (Go fmt.Scanln, a bufio reader or scanner over os.Stdin; Python input(),
+	// sys.stdin.readline). A loop each iteration of which waits so is a session of user turns
+	// ended by the user (EOF, quit), not a turn loop a model keeps going. Set by the front-ends
+	// from their tables.
+	Input bool `json:"input,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`

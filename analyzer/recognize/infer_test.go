@@ -51,6 +51,12 @@ func TestInferDeliveries(t *testing.T) {
 		// later step runs through the record's func-valued field in goroutines; the turn loop
 		// in a closure handed to a tracing wrapper switches on the kind of next step
 		{"respitems.Runner.Run", 121, []int{143}, 179, true, "r.MaxTurns"},
+		// a state graph: nodes are closures registered by name (AddNode) and run by the
+		// engine's superstep loop through nodes[current]; the "agent" node returns the state
+		// holding the model's reply, the conditional edge tests its tool calls, the "tools"
+		// node runs each by name: the result is followed out of the stored node closure to the
+		// engine's call of it
+		{"graph.Runnable.Invoke", 66, []int{56}, 80, false, "r.RecursionLimit"},
 		// one tool runner shared by a sequential loop and one that sends the calls to a
 		// worker starting a WaitGroup.Go per call; a PrepareStep callback returning a context
 		// before the model call is not the decision
@@ -101,6 +107,17 @@ func TestInferDeliveries(t *testing.T) {
 			}
 		})
 	}
+	// the graph engine's exits: the step limit, a node's error, the END node reached
+	if e := entry(res, "graph.Runnable.Invoke"); e != nil {
+		want := map[int]string{68: "failed max_steps", 71: "cancelled cancelled", 75: "failed error", 79: "failed error", 88: "completed goal_reached"}
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("graph.Runnable.Invoke exits %v, want %v", got, want)
+		}
+	}
 	// the exits of a run whose loop is in a callback: what the callback returns
 	e := entry(res, "respitems.Runner.Run")
 	if e == nil || len(e.Loops) == 0 {
@@ -139,6 +156,25 @@ func TestTreeWalkers(t *testing.T) {
 	for _, name := range []string{"astwalk.Walker.Walk", "schemawalk.Transformer.Transform", "worklist.Graph.Reach", "replay.Replayer.Serve"} {
 		if e := entry(res, name); e != nil {
 			t.Errorf("%s: a tree walk, got an entry with loops %+v", name, e.Loops)
+		}
+	}
+}
+
+// TestUserSessions: a loop each iteration of which waits for a line the user types (a bufio
+// reader or scanner over os.Stdin, fmt.Scanln) is a session the user ends, not a turn loop:
+// the turn loop it runs (a bounded one in a helper) is the entry's loop, and a one-step helper
+// called from it makes no turn loop of the session.
+func TestUserSessions(t *testing.T) {
+	res := recognizeShapes(t)
+	for _, l := range res.Loops {
+		if l.Func.Pkg == "example.com/shapes/repl" && l.Func.Short != "repl.Agent.Turn" {
+			t.Errorf("user session taken for a turn loop: %s at line %d", l.Map.Func, l.Map.Pos.Line)
+		}
+	}
+	for _, name := range []string{"repl.Agent.Chat", "repl.Agent.Scan"} {
+		e := entry(res, name)
+		if e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil || e.Loops[0].Bound.Expr != "8" {
+			t.Errorf("%s: want the bounded turn loop of Turn, got %+v", name, e)
 		}
 	}
 }

@@ -541,6 +541,11 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
 		}
+		if h.loop >= 0 && waitsForUser(h.f, h.loop) && !s.confirmed {
+			// each iteration waits for a line the user types: a session of user turns the user
+			// ends (EOF, quit), not a turn loop the model can keep going
+			continue
+		}
 		if h.loop < 0 && !r.recursiveAvoiding(h.f, s) {
 			// the function runs again only through the tools it dispatches: each tool starts a
 			// child run (a tree of runs as deep as the tools nest), not the next step of this one
@@ -561,6 +566,17 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
+// read of it on every iteration's path of that loop (or its condition: for sc.Scan()).
+func waitsForUser(f *ir.Func, id int) bool {
+	for _, c := range f.Calls {
+		if c.Input && len(c.Loops) > 0 && c.Loops[0] == id && c.Dominates {
+			return true
+		}
+	}
+	return false
 }
 
 // loopVetoed returns the profile rule saying that f (or, for a closure, the function it is

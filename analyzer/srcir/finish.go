@@ -130,6 +130,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100),
 				Loops: ci.loops, Concurrent: ci.conc, Dominates: ci.top && len(ci.loops) > 0}
 			c.Method = text
+			c.Input = stdinReads[m.t.lang][text]
 			if i := strings.LastIndexAny(text, "."); i >= 0 {
 				c.Method = text[i+1:]
 			}

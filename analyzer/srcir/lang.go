@@ -192,3 +192,8 @@ var (
 		"NotImplementedError", "AssertionError", "IndexError", "AttributeError", "RangeError", "StopIteration",
 		"StopAsyncIteration", "NotImplemented")
 )
+
+// stdinReads are, per language, the calls that wait for a line the user types.
+var stdinReads = map[string]map[string]bool{
+	"python": {"input": true, "raw_input": true, "sys.stdin.readline": true, "stdin.readline": true},
+}

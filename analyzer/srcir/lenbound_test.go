@@ -68,3 +68,53 @@ class Agent:
 		}
 	}
 }
+
+// TestUserSessions: a loop each iteration of which waits for the user's line (input(),
+// sys.stdin.readline()) is a session the user ends, not a turn loop, even when each line runs
+// one model step whose tool calls are dispatched.
+func TestUserSessions(t *testing.T) {
+	src := `import sys
+
+
+class Agent:
+    def handle(self, calls, functions):
+        table = {f.__name__: f for f in functions}
+        out = []
+        for c in calls:
+            out.append(table[c.name]())
+        return out
+
+    def respond(self, client, messages, functions, text):
+        messages.append({"role": "user", "content": text})
+        message = client.create(messages, functions)
+        if not message.tool_calls:
+            return message.content
+        messages.extend(self.handle(message.tool_calls, functions))
+        return None
+
+    def chat(self, client, functions):
+        messages = []
+        while True:
+            user_input = input("> ")
+            if user_input == "quit":
+                break
+            print(self.respond(client, messages, functions, user_input))
+
+    def serve(self, client, functions):
+        messages = []
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                return
+            print(self.respond(client, messages, functions, line))
+`
+	p := buildPy(t, src)
+	res := recognize.Recognize(p, recognize.Options{})
+	got := describe(res, filepath.Base)
+	if os.Getenv("RECOG_PRINT") != "" {
+		fmt.Print(got)
+	}
+	for _, l := range res.Loops {
+		t.Errorf("user session taken for a turn loop: %s line %d", l.Map.Func, l.Map.Pos.Line)
+	}
+}

@@ -32,4 +32,11 @@
 // ranges over need not end). A range over a channel or a function iterator is not bounded: it
 // ends only when its producer says so. A for loop that walks a linked structure (its condition
 // is n != nil and its post statement n = n.next or n = n.Next()) is bounded by it too.
+//
+// The length of a collection the loop appends to counts its steps: for len(history)-initLen <
+// maxTurns and while len(self.steps) < self.max_steps are bounded by maxTurns and
+// self.max_steps. A bound whose default is infinite (max_turns=float("inf")) bounds nothing
+// unless the caller sets it, and is reported. A loop each iteration of which waits for the
+// user's input (a read of the standard input, Python input()) is an interactive session the
+// user ends, not a turn loop, and is not reported; the turn loop each input runs still is.
 package unboundedloop
