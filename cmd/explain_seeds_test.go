@@ -1,16 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/bench/seeds/seedstest"
 	"github.com/lifeline-dev/lifeline/model/explain"
 )
 
@@ -22,32 +21,10 @@ func seedInstall(t *testing.T) (string, [][]string) {
 	if testing.Short() {
 		t.Skip("maps installed frameworks")
 	}
-	dir := os.Getenv("SEEDS_DIR")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			c = os.TempDir()
-		}
-		dir = filepath.Join(c, "lifeline-seeds")
-	}
-	script, err := filepath.Abs("../bench/seeds/install.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", script, "--list", dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := "seed frameworks not installed (" + err.Error() + "): " + strings.TrimSpace(stderr.String())
-		if os.Getenv("LIFELINE_REQUIRE_SEEDS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg + "; set LIFELINE_REQUIRE_SEEDS=1 to make this a failure")
-	}
+	dir, seeds := seedstest.Install(t, "..")
 	var rows [][]string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		rows = append(rows, strings.Split(line, "\t"))
+	for _, s := range seeds {
+		rows = append(rows, []string{s.Name, s.Root, s.Paths})
 	}
 	return dir, rows
 }

@@ -3,12 +3,12 @@ package lifemap_test
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
+	"github.com/lifeline-dev/lifeline/bench/seeds/seedstest"
 	"github.com/lifeline-dev/lifeline/render/text"
 )
 
@@ -18,36 +18,10 @@ import (
 // are missing) the test is skipped, unless LIFELINE_REQUIRE_SEEDS=1 (CI), where it fails.
 func seedsDir(t *testing.T) [][3]string {
 	t.Helper()
-	dir := os.Getenv("SEEDS_DIR")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			c = os.TempDir()
-		}
-		dir = filepath.Join(c, "lifeline-seeds")
-	}
-	script, err := filepath.Abs("../../bench/seeds/install.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", script, "--list", dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := "seed frameworks not installed (" + err.Error() + "): " + strings.TrimSpace(stderr.String())
-		if os.Getenv("LIFELINE_REQUIRE_SEEDS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg + "; registries unreachable? set LIFELINE_REQUIRE_SEEDS=1 to make this a failure")
-	}
+	_, seeds := seedstest.Install(t, "../..")
 	var list [][3]string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("install.sh --list: bad line %q", line)
-		}
-		list = append(list, [3]string{f[0], f[1], f[2]})
+	for _, s := range seeds {
+		list = append(list, [3]string{s.Name, s.Root, s.Paths})
 	}
 	return list
 }

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lifeline-dev/lifeline/internal/jsonpos"
 	"github.com/lifeline-dev/lifeline/model/explain"
+	"github.com/lifeline-dev/lifeline/model/jsonpos"
 )
 
 // The Go sources of the Go profiles, read to cite each rule at its line.

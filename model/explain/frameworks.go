@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lifeline-dev/lifeline/internal/jsonpos"
+	"github.com/lifeline-dev/lifeline/model/jsonpos"
 )
 
 // Framework is one supported framework as its built-in mapping profile describes it, every rule

@@ -1,15 +1,13 @@
 package join_test
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/analyzer/lifemap"
+	"github.com/lifeline-dev/lifeline/bench/seeds/seedstest"
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/model/join"
 	"github.com/lifeline-dev/lifeline/tracer"
@@ -20,34 +18,10 @@ import (
 // is skipped, unless LIFELINE_REQUIRE_SEEDS=1 (CI), where it fails.
 func seedRoots(t *testing.T) map[string]string {
 	t.Helper()
-	dir := os.Getenv("SEEDS_DIR")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			c = os.TempDir()
-		}
-		dir = filepath.Join(c, "lifeline-seeds")
-	}
-	script, err := filepath.Abs("../../bench/seeds/install.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", script, "--list", dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := "seed frameworks not installed (" + err.Error() + "): " + strings.TrimSpace(stderr.String())
-		if os.Getenv("LIFELINE_REQUIRE_SEEDS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg + "; registries unreachable? set LIFELINE_REQUIRE_SEEDS=1 to make this a failure")
-	}
+	_, seeds := seedstest.Install(t, "../..")
 	roots := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.Split(line, "\t"); len(f) == 3 {
-			roots[f[0]] = f[1]
-		}
+	for _, s := range seeds {
+		roots[s.Name] = s.Root
 	}
 	return roots
 }
