@@ -51,8 +51,7 @@ Exit status: 0, or 1 on an unknown topic, language or format.`,
   lifeline explain cancellation --lang zh
   lifeline explain stop-reasons --format markdown
   lifeline explain approval --format json
-  lifeline explain steer-follow-up --format html > steer.html
-  lifeline explain turn --framework-root "$(bench/seeds/install.sh)"`,
+  lifeline explain steer-follow-up --format html > steer.html`,
 		Args: cobra.MaximumNArgs(1),
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {

@@ -102,6 +102,9 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 				// a linked-list walk or a cursor's drain: it ends with its collection
 				lp.Kind, lp.Over = over.kind, render(over.call)
 				fs.overCalls = append(fs.overCalls, overCall{loop: len(f.Loops), call: over.call})
+			} else if coll := claimedIndex(b.info(fn), x); coll != nil {
+				// a worker claiming the next index of a shared slice: once per element
+				lp.Kind, lp.Over = ir.LoopRangeList, render(coll)
 			}
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
@@ -2193,6 +2196,69 @@ type overCall struct {
 }
 
 // walkShape is what walkOver found: the loop kind and the call producing the collection.
+// claimedIndex returns the collection a worker loop runs over when its body starts by claiming
+// an index from an atomic counter and leaves once the index passes the collection's length:
+//
+//	for { i := int(next.Add(1)) - 1; if i >= len(xs) { return }; work(xs[i]) }
+//
+// Each element is taken once: the loop is a finite iteration, not a repetition of decisions.
+func claimedIndex(info *types.Info, x *ast.ForStmt) ast.Expr {
+	if info == nil || x.Cond != nil || x.Init != nil || x.Post != nil || len(x.Body.List) < 2 {
+		return nil
+	}
+	as, ok := x.Body.List[0].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	obj := info.ObjectOf(id)
+	if !ok || obj == nil || !atomicAdd(info, as.Rhs[0]) {
+		return nil
+	}
+	ifs, ok := x.Body.List[1].(*ast.IfStmt)
+	if !ok || ifs.Init != nil || len(ifs.Body.List) == 0 {
+		return nil
+	}
+	switch ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+	default:
+		return nil
+	}
+	cond, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || (cond.Op != token.GEQ && cond.Op != token.GTR) || !refersTo(info, cond.X, obj) {
+		return nil
+	}
+	call, ok := ast.Unparen(cond.Y).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	if fn, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || fn.Name != "len" || info.Uses[fn] != types.Universe.Lookup("len") {
+		return nil
+	}
+	return call.Args[0]
+}
+
+// atomicAdd reports whether e contains a call that adds to a sync/atomic counter (the Add method
+// of atomic.Int64 and its kin, or atomic.AddInt64 and its kin).
+func atomicAdd(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || !strings.HasPrefix(sel.Sel.Name, "Add") {
+			return true
+		}
+		if obj := info.Uses[sel.Sel]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync/atomic" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 type walkShape struct {
 	kind ir.LoopKind
 	call *ast.CallExpr
