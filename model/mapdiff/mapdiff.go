@@ -352,30 +352,7 @@ func (c *comparer) entry(b, h model.Entry) {
 	bl, hl := slices.Clone(b.Loops), slices.Clone(h.Loops)
 	// Loops of the same identity pair in order; what is left pairs by kind when exactly one of
 	// that kind is left on each side (the loop moved to another function).
-	var lpairs [][2]model.Loop
-	var bLeft []model.Loop
-	hUsed := make([]bool, len(hl))
-	for _, x := range bl {
-		found := -1
-		for i, y := range hl {
-			if !hUsed[i] && loopKey(x) == loopKey(y) {
-				found = i
-				break
-			}
-		}
-		if found < 0 {
-			bLeft = append(bLeft, x)
-			continue
-		}
-		hUsed[found] = true
-		lpairs = append(lpairs, [2]model.Loop{x, hl[found]})
-	}
-	var hLeft []model.Loop
-	for i, y := range hl {
-		if !hUsed[i] {
-			hLeft = append(hLeft, y)
-		}
-	}
+	lpairs, bLeft, hLeft := pairBy(bl, hl, loopKey)
 	byKind := func(ls []model.Loop, k model.LoopKind) []int {
 		var is []int
 		for i, l := range ls {
@@ -773,6 +750,16 @@ func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 }
 
 func pairChanged(bs, hs []model.Exit, key func(model.Exit) string, acc []exitPair) (bLeft, hLeft []model.Exit, out []exitPair) {
+	pairs, bLeft, hLeft := pairBy(bs, hs, key)
+	for _, p := range pairs {
+		acc = append(acc, exitPair{p[0], p[1]})
+	}
+	return bLeft, hLeft, acc
+}
+
+// pairBy pairs each element of bs, in order, with the first unpaired element of hs of the same
+// key; it returns the pairs and what is left on each side, in order.
+func pairBy[T any](bs, hs []T, key func(T) string) (pairs [][2]T, bLeft, hLeft []T) {
 	hDone := make([]bool, len(hs))
 	for _, x := range bs {
 		found := -1
@@ -787,14 +774,14 @@ func pairChanged(bs, hs []model.Exit, key func(model.Exit) string, acc []exitPai
 			continue
 		}
 		hDone[found] = true
-		acc = append(acc, exitPair{x, hs[found]})
+		pairs = append(pairs, [2]T{x, hs[found]})
 	}
 	for i, y := range hs {
 		if !hDone[i] {
 			hLeft = append(hLeft, y)
 		}
 	}
-	return bLeft, hLeft, acc
+	return pairs, bLeft, hLeft
 }
 
 func describeOutcome(x model.Exit) string {
