@@ -80,7 +80,7 @@ func Load(patterns []string, opts Options) ([]*packages.Package, error) {
 		cfg := &packages.Config{Mode: listMode, Dir: opts.Dir, Tests: opts.Tests, BuildFlags: flags}
 		listed, err := packages.Load(cfg, patterns...)
 		if err != nil {
-			return nil, fmt.Errorf("listing packages: %w", err)
+			return nil, fmt.Errorf("listing Go packages %s in %s (Go patterns resolve in that directory's module): %w", strings.Join(patterns, " "), dirOrCwd(opts.Dir), err)
 		}
 		extra = moduleImports(listed)
 		if opts.Deps {
@@ -440,4 +440,12 @@ func Relativize(m *model.Map, rel func(string) string) {
 			}
 		}
 	}
+}
+
+// dirOrCwd names the directory the go command runs in.
+func dirOrCwd(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	return "the current directory"
 }
