@@ -2,7 +2,8 @@
 # Installs the Python/TypeScript/JavaScript agent corpus (frameworks other than the seeds of
 # bench/seeds) the way users have them, at pinned exact versions: Python packages with
 # `pip install --no-deps --target DIR/py`, npm packages with `npm install --prefix DIR/npm
-# --no-save --ignore-scripts` (compiled JS in DIR/npm/node_modules). Idempotent (a stamp per
+# --no-save --ignore-scripts --legacy-peer-deps` (compiled JS in DIR/npm/node_modules; beeai-framework's optional
+# peer dependencies conflict without the flag). Idempotent (a stamp per
 # pinned set).
 #
 #   bench/corpus-pyts/install.sh [DIR]          # install into DIR (default $CORPUS_PYTS_DIR or /tmp/lifeline-corpus-pyts); prints DIR
