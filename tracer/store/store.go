@@ -25,7 +25,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -255,11 +254,11 @@ func SpanCount(req *collpb.ExportTraceServiceRequest) int {
 func (s *Store) Append(ctx context.Context, b Batch) error {
 	p := &pending{done: make(chan error, 1)}
 	if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
-		line, err := protojson.MarshalOptions{}.Marshal(b.Spans)
+		line, err := AppendJSON(nil, b.Spans)
 		if err != nil {
 			return fmt.Errorf("store: encoding the batch: %w", err)
 		}
-		p.spansLine = append(compact(line), '\n')
+		p.spansLine = append(line, '\n')
 		p.nspans = SpanCount(b.Spans)
 	}
 	for _, ev := range b.Events {
@@ -287,16 +286,6 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 		// the write goes on; the client will retry and may duplicate, never lose
 		return ctx.Err()
 	}
-}
-
-// compact removes the insignificant spaces protojson may put in its output (it varies them on
-// purpose); the line must hold no newline.
-func compact(b []byte) []byte {
-	var out bytes.Buffer
-	if err := json.Compact(&out, b); err != nil {
-		return b
-	}
-	return out.Bytes()
 }
 
 // writer appends queued batches, several at a time, and fsyncs once for all of them.
