@@ -76,6 +76,12 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
+		// telemetry wrapper's execute option, the result spread into literals on its way back:
+		// it is the model call (not the helper), scored with the flow of what the helper
+		// returns and fed by the tool results appended to what it receives.
+		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
+			parallel: true},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

@@ -93,19 +93,149 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		// a callback handed to the call returns the result of a call of its own (retry(async
+		// () => await model.doGenerate({ messages, tools })), withSpan({ execute: … })): that
+		// call is the one whose result this is, and what it receives is what the next call
+		// must be fed
+		wg, wj := b.wrapped(fs, c, 0)
 		if len(fl.Checked) > 0 || len(elems) > 0 {
 			// what the tools produced: elements, their names, the dispatched calls' results
 			// (not the model call's own result: x = next(x) walks a list, it feeds nothing)
-			b.feeds(fs, sc, fl, ci, union(elems, union(names, toolVars)))
+			fci := ci
+			if wg != nil {
+				fci = wg.callInfo[wj]
+			}
+			b.feeds(fs, sc, fl, fci, union(elems, union(names, toolVars)))
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
-				b.feedsInHelper(sc, fl, ci, union(res, elems))
+				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
 		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
 		}
+		if wg != nil {
+			// set by wrappedFlows once every function's flows are known (the callback is
+			// another function, whose own flows may be computed at the same time)
+			fs.wraps = append(fs.wraps, wrapFlow{call: i, to: ir.CallRef{Func: wg.f.ID, Call: wj}, flow: fl})
+			continue
+		}
 		c.Flow = fl
 	}
+}
+
+// wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
+// the result of (see wrapped).
+type wrapFlow struct {
+	call int
+	to   ir.CallRef
+	flow *ir.Flow
+}
+
+// wrappedFlows gives each wrapped call the flow of its wrapper's result: the wrapper (a retry
+// helper, a tracing span) only hands on what the call returned. A wrapped call with a flow of
+// its own (the callback reads the result before handing it back) gets both.
+func (b *builder) wrappedFlows() {
+	for _, fs := range b.funcs {
+		for _, w := range fs.wraps {
+			tc := &b.funcs[w.to.Func].f.Calls[w.to.Call]
+			if tc.Flow == nil {
+				tc.Flow = w.flow
+				continue
+			}
+			// what the callback itself does with the result before handing it back, then
+			// what the wrapper's caller does with it
+			fl := tc.Flow
+			fl.Checked = append(fl.Checked, w.flow.Checked...)
+			fl.Iterated = append(fl.Iterated, w.flow.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, w.flow.Dispatch...)
+			fl.Fields = append(fl.Fields, w.flow.Fields...)
+			fl.Carriers = append(fl.Carriers, w.flow.Carriers...)
+			fl.ToolsPassed = fl.ToolsPassed || w.flow.ToolsPassed
+			if w.flow.FeedsNext && !fl.FeedsNext {
+				fl.FeedsNext, fl.FeedPos = true, w.flow.FeedPos
+			}
+			if fl.Delivery == "return" {
+				fl.Delivery = w.flow.Delivery
+			}
+		}
+		fs.wraps = nil
+	}
+}
+
+// noWrap are the methods whose callbacks run per element or on settlement, never as the
+// attempt whose result the call hands back.
+var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter", "reduce", "some", "every", "find",
+	"sort", "submit", "run_in_executor", "create_task", "ensure_future", "gather", "all", "allSettled", "race", "any")
+
+// wrapped returns the call whose result call c of fs hands back: c takes one callback written
+// in place and taking no arguments (an argument, or an option of an object argument, that c
+// runs: the attempt a retry helper repeats, the body of a span) every non-raising
+// return of which returns the result of one call of the callback, as it is (return await
+// f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
+// followed through wrappers of wrappers. Nil when there is none.
+func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
+	if depth > 3 || len(c.ArgFuncs) != 1 || c.Concurrent != "" || noWrap[c.Method] {
+		return nil, -1
+	}
+	k := b.funcs[c.ArgFuncs[0]]
+	if k == nil || k.f.Parent != fs.f.ID || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
+		// (a callback that takes arguments is a hook the callee calls with what it has,
+		// onFailure(usage); the attempt a retry helper repeats takes none)
+		return nil, -1
+	}
+	j := -1
+	for i, r := range k.f.Returns {
+		if r.Raise {
+			continue
+		}
+		cj := -1
+		switch {
+		case r.Err != nil && r.Err.Kind == ir.ValCall && r.Err.Call >= 0:
+			cj = r.Err.Call
+		case len(r.Values) == 1 && r.Values[0].Kind == ir.ValCall && r.Values[0].Call >= 0:
+			cj = r.Values[0].Call
+		case i < len(k.retNodes):
+			cj = b.spreadCall(k, k.retNodes[i])
+		}
+		if cj < 0 || j >= 0 && cj != j {
+			return nil, -1
+		}
+		j = cj
+	}
+	if j < 0 {
+		return nil, -1
+	}
+	if g, gj := b.wrapped(k, &k.f.Calls[j], depth+1); g != nil {
+		return g, gj
+	}
+	return k, j
+}
+
+// spreadCall returns the call whose held result a returned object literal spreads
+// (const r = await f(…); return { ...r, id: … }), -1 if none.
+func (b *builder) spreadCall(k *fnState, n *syntax.Node) int {
+	var e *syntax.Node
+	if kids := n.NamedChildren(); len(kids) > 0 {
+		e = strip(kids[0])
+	}
+	if e == nil || e.Kind != "object" {
+		return -1
+	}
+	for _, pr := range e.NamedChildren() {
+		if pr.Kind != "spread_element" {
+			continue
+		}
+		kids := pr.NamedChildren()
+		if len(kids) != 1 {
+			continue
+		}
+		if rhs := b.heldCall(k, kids[0], n.Start); rhs != nil {
+			if id, ok := k.callOf[rhs]; ok {
+				return id
+			}
+		}
+	}
+	return -1
 }
 
 // drainsCall reports whether loop li of g iterates the result of call node model itself, a
