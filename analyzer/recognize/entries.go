@@ -404,6 +404,10 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			// the state recorded on the way out says how the run ended (turnEnds = {kind:
 			// 'aborted'}; throw error)
 			ex.Outcome, ex.StopReason = st, sr
+		} else if !atBound {
+			// taken under a test of a status or stop reason: the tested literals say how the
+			// run ended (if (message.stopReason === "aborted") return)
+			applyGuard(&ex, ret)
 		}
 		out = append(out, ex)
 	}
