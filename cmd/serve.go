@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/lifeline-dev/lifeline/render/web"
 	"github.com/lifeline-dev/lifeline/tracer/receiver"
+	"github.com/lifeline-dev/lifeline/tracer/store"
 	"github.com/spf13/cobra"
 )
 
@@ -58,14 +60,22 @@ the browser once). Stop it with Ctrl-C: requests in flight finish, the journal i
 			}
 			ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err := web.Serve(ctx, f.data, web.Config{HTTP: f.http, GRPC: f.grpc, Token: f.token}, func(a web.Addrs) {
+			cfg := web.Config{HTTP: f.http, GRPC: f.grpc, Token: f.token}
+			if err := web.CheckConfig(cfg); err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			st, err := store.Open(f.data, store.Options{})
+			if err != nil {
+				return &exitError{code: exitFailure, err: err}
+			}
+			err = web.Serve(ctx, st, receiver.New(st), cfg, func(a web.Addrs) {
 				grpcNote := ""
 				if a.GRPC != "" {
 					grpcNote = ", OTLP/gRPC " + a.GRPC
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "lifeline: serving %s: OTLP/HTTP http://%s%s%s, UI http://%s/\n", f.data, a.HTTP, receiver.TracesPath, grpcNote, a.HTTP)
 			})
-			if err != nil {
+			if err = errors.Join(err, st.Close()); err != nil {
 				return &exitError{code: exitFailure, err: err}
 			}
 			return nil

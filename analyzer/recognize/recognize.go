@@ -1370,6 +1370,9 @@ func (r *rec) cancel(l *Loop) {
 				}
 			}
 		}
+		if c, ok := r.recursionCheck(f); ok {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+		}
 		return
 	}
 	for _, c := range f.Cancels {
@@ -1516,4 +1519,47 @@ func LoopTested(p *ir.Program, file string, line int) bool {
 		}
 	}
 	return false
+}
+
+// recursionCheck finds a cancellation check between the steps of recursion f in a function on
+// the way back to f (the helper that runs the tools and then recurses: if cancelled { return }
+// before recurse(...)): a check on every path through that function (CancelAlways), written
+// before its call that leads back to f. The last such check before the call is returned.
+func (r *rec) recursionCheck(f *ir.Func) (ir.Cancel, bool) {
+	var best ir.Cancel
+	found := false
+	var walk func(g *ir.Func, d int, seen map[int]bool) bool
+	walk = func(g *ir.Func, d int, seen map[int]bool) bool {
+		if d > 3 || seen[g.ID] {
+			return false
+		}
+		seen[g.ID] = true
+		back := false
+		for _, c := range g.Calls {
+			if c.Descends {
+				continue
+			}
+			leads := false
+			for _, t := range c.Targets {
+				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
+					leads = true
+				}
+			}
+			if !leads {
+				continue
+			}
+			back = true
+			if g.ID == f.ID || !g.CancelAlways {
+				continue
+			}
+			for _, k := range g.Cancels {
+				if k.Kind != "call" && k.Pos.File == c.Pos.File && k.Pos.Line < c.Pos.Line && (!found || k.Pos.Line > best.Pos.Line) {
+					best, found = k, true
+				}
+			}
+		}
+		return back
+	}
+	walk(f, 0, map[int]bool{})
+	return best, found
 }

@@ -119,10 +119,12 @@ type fnState struct {
 	raises    bool
 	raiseVals []ir.Value
 	// recorded while lowering
-	loopNodes   []*syntax.Node
-	callNodes   []*syntax.Node
-	callInfo    []callInfo
-	retNodes    []*syntax.Node
+	loopNodes []*syntax.Node
+	callNodes []*syntax.Node
+	callInfo  []callInfo
+	retNodes  []*syntax.Node
+	// wraps are the flows of calls that belong to the calls their callbacks return (flows)
+	wraps       []wrapFlow
 	pairs       []*syntax.Node // the key: value members of object and dictionary literals
 	assigns     []assign
 	conds       []cond

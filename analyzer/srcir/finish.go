@@ -379,6 +379,7 @@ func (b *builder) finish() {
 		b.callCancels(fs, true)
 	}
 	b.each(b.flows)
+	b.wrappedFlows()
 	b.stopSets()
 	b.accessors()
 	b.defaults()

@@ -76,21 +76,166 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
+		if len(res) > 0 && b.yieldsResults(c) {
+			// the generator kept in a variable and drained later (events = cycle(...);
+			// async for ev in events): its items are its results, as when drained in place
+			for _, a := range fs.assigns {
+				if a.iter && a.loop >= 0 && a.rhs != nil && res[m.text(strip(a.rhs))] {
+					for _, n := range a.lhs {
+						elems[n], res[n] = true, true
+					}
+					fl.Delivery = "iterator"
+				}
+			}
+		}
 		if len(res) == 0 && len(elems) == 0 {
 			continue
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		// a callback handed to the call returns the result of a call of its own (retry(async
+		// () => await model.doGenerate({ messages, tools })), withSpan({ execute: … })): that
+		// call is the one whose result this is, and what it receives is what the next call
+		// must be fed
+		wg, wj := b.wrapped(fs, c, 0)
 		if len(fl.Checked) > 0 || len(elems) > 0 {
 			// what the tools produced: elements, their names, the dispatched calls' results
 			// (not the model call's own result: x = next(x) walks a list, it feeds nothing)
-			b.feeds(fs, sc, fl, ci, union(elems, union(names, toolVars)))
+			fci := ci
+			if wg != nil {
+				fci = wg.callInfo[wj]
+			}
+			b.feeds(fs, sc, fl, fci, union(elems, union(names, toolVars)))
+			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
+				b.feedsInHelper(sc, fl, fci, union(res, elems))
+			}
 		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
 		}
+		if wg != nil {
+			// set by wrappedFlows once every function's flows are known (the callback is
+			// another function, whose own flows may be computed at the same time)
+			fs.wraps = append(fs.wraps, wrapFlow{call: i, to: ir.CallRef{Func: wg.f.ID, Call: wj}, flow: fl})
+			continue
+		}
 		c.Flow = fl
 	}
+}
+
+// wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
+// the result of (see wrapped).
+type wrapFlow struct {
+	call int
+	to   ir.CallRef
+	flow *ir.Flow
+}
+
+// wrappedFlows gives each wrapped call the flow of its wrapper's result: the wrapper (a retry
+// helper, a tracing span) only hands on what the call returned. A wrapped call with a flow of
+// its own (the callback reads the result before handing it back) gets both.
+func (b *builder) wrappedFlows() {
+	for _, fs := range b.funcs {
+		for _, w := range fs.wraps {
+			tc := &b.funcs[w.to.Func].f.Calls[w.to.Call]
+			if tc.Flow == nil {
+				tc.Flow = w.flow
+				continue
+			}
+			// what the callback itself does with the result before handing it back, then
+			// what the wrapper's caller does with it
+			fl := tc.Flow
+			fl.Checked = append(fl.Checked, w.flow.Checked...)
+			fl.Iterated = append(fl.Iterated, w.flow.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, w.flow.Dispatch...)
+			fl.Fields = append(fl.Fields, w.flow.Fields...)
+			fl.Carriers = append(fl.Carriers, w.flow.Carriers...)
+			fl.ToolsPassed = fl.ToolsPassed || w.flow.ToolsPassed
+			if w.flow.FeedsNext && !fl.FeedsNext {
+				fl.FeedsNext, fl.FeedPos = true, w.flow.FeedPos
+			}
+			if fl.Delivery == "return" {
+				fl.Delivery = w.flow.Delivery
+			}
+		}
+		fs.wraps = nil
+	}
+}
+
+// noWrap are the methods whose callbacks run per element or on settlement, never as the
+// attempt whose result the call hands back.
+var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter", "reduce", "some", "every", "find",
+	"sort", "submit", "run_in_executor", "create_task", "ensure_future", "gather", "all", "allSettled", "race", "any")
+
+// wrapped returns the call whose result call c of fs hands back: c takes one callback written
+// in place and taking no arguments (an argument, or an option of an object argument, that c
+// runs: the attempt a retry helper repeats, the body of a span) every non-raising
+// return of which returns the result of one call of the callback, as it is (return await
+// f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
+// followed through wrappers of wrappers. Nil when there is none.
+func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
+	if depth > 3 || len(c.ArgFuncs) != 1 || c.Concurrent != "" || noWrap[c.Method] {
+		return nil, -1
+	}
+	k := b.funcs[c.ArgFuncs[0]]
+	if k == nil || k.f.Parent != fs.f.ID || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
+		// (a callback that takes arguments is a hook the callee calls with what it has,
+		// onFailure(usage); the attempt a retry helper repeats takes none)
+		return nil, -1
+	}
+	j := -1
+	for i, r := range k.f.Returns {
+		if r.Raise {
+			continue
+		}
+		cj := -1
+		switch {
+		case r.Err != nil && r.Err.Kind == ir.ValCall && r.Err.Call >= 0:
+			cj = r.Err.Call
+		case len(r.Values) == 1 && r.Values[0].Kind == ir.ValCall && r.Values[0].Call >= 0:
+			cj = r.Values[0].Call
+		case i < len(k.retNodes):
+			cj = b.spreadCall(k, k.retNodes[i])
+		}
+		if cj < 0 || j >= 0 && cj != j {
+			return nil, -1
+		}
+		j = cj
+	}
+	if j < 0 {
+		return nil, -1
+	}
+	if g, gj := b.wrapped(k, &k.f.Calls[j], depth+1); g != nil {
+		return g, gj
+	}
+	return k, j
+}
+
+// spreadCall returns the call whose held result a returned object literal spreads
+// (const r = await f(…); return { ...r, id: … }), -1 if none.
+func (b *builder) spreadCall(k *fnState, n *syntax.Node) int {
+	var e *syntax.Node
+	if kids := n.NamedChildren(); len(kids) > 0 {
+		e = strip(kids[0])
+	}
+	if e == nil || e.Kind != "object" {
+		return -1
+	}
+	for _, pr := range e.NamedChildren() {
+		if pr.Kind != "spread_element" {
+			continue
+		}
+		kids := pr.NamedChildren()
+		if len(kids) != 1 {
+			continue
+		}
+		if rhs := b.heldCall(k, kids[0], n.Start); rhs != nil {
+			if id, ok := k.callOf[rhs]; ok {
+				return id
+			}
+		}
+	}
+	return -1
 }
 
 // drainsCall reports whether loop li of g iterates the result of call node model itself, a
@@ -370,6 +515,11 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 				// if pending { ...; continue } / return answer: what follows the if
 				for n := b.after(g, c.stmt); n != nil; n = nil {
 					ch.Leaves, ch.Return = b.leaves(g, n)
+				}
+				if !ch.Leaves && endsByLeaving(m, c.stmt.Child("consequence")) {
+					// if pending { run tools; recurse; return }: every statement after the if is
+					// the no-tools path, which ends the cycle where one of them leaves
+					ch.Leaves, ch.Return = b.leavesAfter(g, c.stmt)
 				}
 				// if pending { more = true } under while more: the loop ends when empty
 				if !ch.Leaves && b.setsLoopFlag(g, c) {
@@ -724,6 +874,126 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 			}
 		}
 	}
+}
+
+// feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
+// what holds the model call's input (_handle_tool_execution(message, agent=agent), where the
+// model was called with agent): the helper fills a collection through the calls that run the
+// tools (tool_results = [] handed to the executor, which appends to it) and puts what it built
+// from it back into that input (agent._append_messages(...), agent.messages.append(...)).
+func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map[string]bool) {
+	m := sc[0].mod
+	inputs := map[string]bool{}
+	if args := ci.node.Child("arguments"); args != nil {
+		for _, a := range args.NamedChildren() {
+			if a.Kind == "keyword_argument" {
+				a = a.Child("value")
+			}
+			if a = strip(a); a != nil && m.t.idents.has(a) && m.text(a) != m.t.self {
+				inputs[m.text(a)] = true
+			}
+		}
+	}
+	if len(inputs) == 0 {
+		return
+	}
+	for _, g := range sc {
+		gm := g.mod
+		for j, gci := range g.callInfo {
+			if j >= len(g.f.Calls) || gci.node == ci.node {
+				continue
+			}
+			c := &g.f.Calls[j]
+			args := gci.node.Child("arguments")
+			if len(c.Targets) == 0 || len(c.Targets) > 3 || args == nil || !mentions(gm, args, res) {
+				continue
+			}
+			for _, t := range c.Targets {
+				h := b.funcs[t]
+				carried := map[string]bool{}
+				for i, a := range args.NamedChildren() {
+					name := ""
+					if a.Kind == "keyword_argument" {
+						if k := gm.text(a.Child("name")); h.params[k] {
+							name = k
+						}
+						a = a.Child("value")
+					} else if i < len(h.f.Params) {
+						name = h.f.Params[i].Name
+					}
+					if a = strip(a); a != nil && name != "" && inputs[gm.text(a)] {
+						carried[name] = true
+					}
+				}
+				if len(carried) == 0 {
+					continue
+				}
+				if pos, ok := b.refills(h, carried); ok {
+					fl.FeedsNext, fl.FeedPos = true, pos
+					return
+				}
+			}
+		}
+	}
+}
+
+// refills reports where helper h puts what the calls it makes filled back into one of the
+// holders (its parameters named in holders): a collection bound to an empty literal, handed
+// to a call of the set (which fills it), then it or what is built from it appended to a
+// holder or handed to a holder's method that appends.
+func (b *builder) refills(h *fnState, holders map[string]bool) (ir.Pos, bool) {
+	m := h.mod
+	outs := map[string]bool{}
+	for _, a := range h.assigns {
+		if a.iter || len(a.lhs) != 1 || a.rhs == nil {
+			continue
+		}
+		if r := strip(a.rhs); r != nil && (r.Kind == "list" || r.Kind == "array" || r.Kind == "dictionary" || r.Kind == "object") && len(r.NamedChildren()) == 0 {
+			for j, ci := range h.callInfo {
+				if j < len(h.f.Calls) && len(h.f.Calls[j].Targets) > 0 && mentions(m, ci.node.Child("arguments"), map[string]bool{a.lhs[0]: true}) {
+					outs[a.lhs[0]] = true
+					break
+				}
+			}
+		}
+	}
+	if len(outs) == 0 {
+		return ir.Pos{}, false
+	}
+	for range 2 {
+		for _, a := range h.assigns {
+			if a.rhs != nil && !a.iter && mentions(m, a.rhs, outs) {
+				for _, n := range a.lhs {
+					outs[n] = true
+				}
+			}
+		}
+	}
+	for j, ci := range h.callInfo {
+		if j >= len(h.f.Calls) {
+			break
+		}
+		fn := strip(unAwait(m, ci.node.Child("function")))
+		if fn == nil || !m.t.members.has(fn) || !mentions(m, ci.node.Child("arguments"), outs) {
+			continue
+		}
+		recv := m.text(strip(fn.Child("object")))
+		if !holders[recv] && !holders[strings.SplitN(recv, ".", 2)[0]] {
+			continue
+		}
+		c := &h.f.Calls[j]
+		if appendMeths[c.Method] {
+			return c.Pos, true
+		}
+		for _, t := range c.Targets {
+			for _, k := range scope(b.funcs[t]) {
+				if len(k.index().appends) > 0 {
+					return c.Pos, true
+				}
+			}
+		}
+	}
+	return ir.Pos{}, false
 }
 
 func rootOf(s string) string {
@@ -1133,11 +1403,16 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow {
+	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow*followUnit {
 		// an element handed to a helper (element_arg, name_arg) counts only within two
 		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
-			fl.Dispatch = append(fl.Dispatch, b.argDispatch(g, elems, names, model)...)
+			for _, d := range b.argDispatch(g, elems, names, model) {
+				if d.How == "element_arg" && depth%followUnit != 0 {
+					continue // an element handed on through wrappers: only its lookup by name counts
+				}
+				fl.Dispatch = append(fl.Dispatch, d)
+			}
 		}
 	}
 	for _, d := range fl.Dispatch {
@@ -1146,7 +1421,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			assignsContaining(sc, node, toolVars)
 		}
 	}
-	if depth < maxFollow {
+	if depth < maxFollow*followUnit {
 		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
@@ -1244,7 +1519,13 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 				}
 				seen[t] = true
 				before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
-				part := b.followHelper(tg, r2, e2, depth+1)
+				step := followUnit
+				if len(r2) == 0 && depth%followUnit < maxPassOn && (c.Concurrent != "" || streams(tg)) && passesElems(m, args, e2, elems) {
+					// the element handed on as it is (a task started per tool call, a
+					// tracing wrapper around the call): the same element, one more hop
+					step = 1
+				}
+				part := b.followHelper(tg, r2, e2, depth+step)
 				fl.Checked = append(fl.Checked, part.Checked...)
 				fl.Iterated = append(fl.Iterated, part.Iterated...)
 				fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
@@ -1301,6 +1582,40 @@ func helperKey(id, depth int, r2, e2 map[string]bool) string {
 // a preparation step, which looks the tool up by name (Pi's runLoop -> executeToolCalls ->
 // executeToolCallsParallel -> prepareToolCall).
 const maxFollow = 3
+
+// followUnit is what a helper that derives something from the value costs of the follow
+// depth; a helper handed an element as it is, started as a task per element or a generator
+// whose items flow back (a task per tool call, a tracing wrapper around the call's events)
+// costs 1 (at most maxPassOn in a row), so that a chain of such wrappers around the lookup by
+// name is followed to it (strands' executor -> _task -> _stream_with_trace -> _stream).
+const followUnit = 16
+
+// maxPassOn is how many such wrappers in a row are followed at the cost of 1.
+const maxPassOn = 3
+
+// streams reports whether fs is a generator (its items flow back to the caller that drains it).
+func streams(fs *fnState) bool {
+	r := fs.f.Results
+	return len(r) > 0 && (r[0] == "iterator" || r[0] == "stream")
+}
+
+// passesElems reports whether the arguments hand each of the helper's element parameters an
+// element as it is (a bare name of elems), and nothing else that carries the value.
+func passesElems(m *module, args []*syntax.Node, e2, elems map[string]bool) bool {
+	if len(e2) == 0 {
+		return false
+	}
+	n := 0
+	for _, a := range args {
+		if a.Kind == "keyword_argument" {
+			a = a.Child("value")
+		}
+		if a != nil && elems[m.text(strip(a))] {
+			n++
+		}
+	}
+	return n > 0
+}
 
 // handsOn finds where the callable that a dispatch of helper h selects runs, when h does
 // not call it itself: passed to a call of a function of the set inside h, that call; returned
@@ -1539,4 +1854,51 @@ func derivesPart(m *module, n *syntax.Node, vars map[string]bool, depth int) boo
 		}
 	}
 	return false
+}
+
+// endsByLeaving reports whether a branch's last statement returns, raises, breaks or
+// continues: the statements after its if run only when the branch is not taken.
+func endsByLeaving(m *module, branch *syntax.Node) bool {
+	if branch == nil {
+		return false
+	}
+	last := branch
+	if m.t.blocks.has(branch) {
+		if last = lastStmt(branch); last == nil {
+			return false
+		}
+	}
+	t := m.t
+	return t.returns.has(last) || t.raises.has(last) || t.breaks.has(last) || t.continues.has(last)
+}
+
+// leavesAfter reports whether one of the statements after stmt, in the blocks enclosing it up
+// to the function's body (a try's or a with's block, then what follows them), leaves: the
+// function's end reached on that path is a way out too, when stmt is in no loop of g.
+func (b *builder) leavesAfter(g *fnState, stmt *syntax.Node) (bool, int) {
+	t := g.mod.t
+	for n := stmt; n != nil && n != g.body; {
+		p := b.parentIn(g, n)
+		if p == nil {
+			break
+		}
+		if t.whiles.has(p) || t.foreachs.has(p) || t.cfors.has(p) || t.dos.has(p) || t.funcs.has(p) || t.lambdas.has(p) {
+			return false, -1
+		}
+		found := false
+		for _, c := range p.Children {
+			if c == n {
+				found = true
+				continue
+			}
+			if found && c.Named && c.Kind != "comment" && !t.catches.has(c) {
+				if ok, ret := b.leaves(g, c); ok {
+					return true, ret
+				}
+			}
+		}
+		n = p
+	}
+	// the end of the body: the implicit return
+	return true, -1
 }

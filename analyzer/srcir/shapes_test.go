@@ -195,7 +195,12 @@ export async function run({ model, tools, maxSteps = 5 }) {
 	if c := callText(t, f, "store("); len(c.ArgFuncs) != 0 {
 		t.Errorf("store({ handler }) keeps the handler: arg funcs %v, want none", c.ArgFuncs)
 	}
-	c := callText(t, f, "inSpan({ name: \"step\"")
+	// the step's result is what the execute callback's model.doGenerate returned: the flow
+	// is that call's (see TestRetryWrappedModelCall)
+	if c := callText(t, f, "inSpan({ name: \"step\""); c.Flow != nil {
+		t.Errorf("the wrapper inSpan keeps a flow: %+v", c.Flow)
+	}
+	c := callText(t, p.Funcs[callText(t, f, "inSpan({ name: \"step\"").ArgFuncs[0]], "model.doGenerate(")
 	if c.Flow == nil {
 		t.Fatal("no flow for the step's call")
 	}
@@ -211,7 +216,7 @@ export async function run({ model, tools, maxSteps = 5 }) {
 	for _, want := range []string{
 		fmt.Sprintf("loop for m.run line %d", lineOf(src, "while (steps")),
 		fmt.Sprintf("bound maxSteps default 5@m.js:%d", lineOf(src, "export async function run")),
-		fmt.Sprintf("model m.inSpan m.js:%d", lineOf(src, "await inSpan({ name: \"step\"")),
+		fmt.Sprintf("model model.doGenerate m.js:%d", lineOf(src, "await inSpan({ name: \"step\"")),
 		fmt.Sprintf("tool registry[call.toolName].execute m.js:%d parallel=true", lineOf(src, "registry[call.toolName]")),
 	} {
 		if !strings.Contains(got, want) {

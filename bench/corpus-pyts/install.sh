@@ -2,7 +2,8 @@
 # Installs the Python/TypeScript/JavaScript agent corpus (frameworks other than the seeds of
 # bench/seeds) the way users have them, at pinned exact versions: Python packages with
 # `pip install --no-deps --target DIR/py`, npm packages with `npm install --prefix DIR/npm
-# --no-save --ignore-scripts` (compiled JS in DIR/npm/node_modules). Idempotent (a stamp per
+# --no-save --ignore-scripts --legacy-peer-deps` (compiled JS in DIR/npm/node_modules; beeai-framework's optional
+# peer dependencies conflict without the flag). Idempotent (a stamp per
 # pinned set).
 #
 #   bench/corpus-pyts/install.sh [DIR]          # install into DIR (default $CORPUS_PYTS_DIR or /tmp/lifeline-corpus-pyts); prints DIR
@@ -19,8 +20,8 @@ fi
 DIR=${1:-${CORPUS_PYTS_DIR:-/tmp/lifeline-corpus-pyts}}
 mkdir -p "$DIR/py" "$DIR/npm"
 
-PY="autogen-agentchat==0.7.5 langchain-classic==1.0.8 openai-swarm==0.1.1 strands-agents==1.62.0"
-NPM="ai@7.0.173 @anthropic-ai/sdk@1.14.0"
+PY="autogen-agentchat==0.7.5 langchain-classic==1.0.8 openai-swarm==0.1.1 strands-agents==1.62.0 google-adk==2.13.0"
+NPM="ai@7.0.173 @anthropic-ai/sdk@1.14.0 beeai-framework@0.1.30"
 
 stamp() { echo "$1" | tr ' /@=' '____'; }
 
@@ -36,7 +37,7 @@ if [ ! -f "$s" ]; then
 	rm -rf "$DIR/npm" && mkdir -p "$DIR/npm"
 	echo '{"name":"lifeline-corpus-pyts","private":true}' >"$DIR/npm/package.json"
 	# shellcheck disable=SC2086
-	npm install --prefix "$DIR/npm" --no-save --ignore-scripts --no-audit --no-fund --loglevel=error $NPM >&2
+	npm install --prefix "$DIR/npm" --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund --loglevel=error $NPM >&2
 	touch "$s"
 fi
 
@@ -52,4 +53,6 @@ printf '%s\t%s\t%s\n' \
 	swarm "$DIR/py" swarm \
 	strands "$DIR/py" strands \
 	vercel-ai "$nm/ai" dist \
-	anthropic-ts "$nm/@anthropic-ai/sdk" lib
+	anthropic-ts "$nm/@anthropic-ai/sdk" lib \
+	google-adk "$DIR/py" "google/adk/flows google/adk/agents" \
+	beeai-ts "$nm/beeai-framework" dist/agents

@@ -11,6 +11,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/lifeline-dev/lifeline/model/runindex"
 	"github.com/lifeline-dev/lifeline/render/internal/browsertest"
 	"github.com/lifeline-dev/lifeline/tracer/receiver"
 )
@@ -43,7 +44,8 @@ func TestBrowserLive(t *testing.T) {
 	late.ResourceSpans[0].ScopeSpans[0].Spans = held
 	postProto(t, srv.URL, &all)
 	wait(t, st)
-	run := st.View().Runs[0].RunID
+	rows, _ := st.Runs(runindex.Query{})
+	run := rows[0].RunID
 
 	b := browsertest.New(t, 1200, 800, 90*time.Second)
 	poll := func(js string) {

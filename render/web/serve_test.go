@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 
@@ -24,8 +25,13 @@ func TestServeGRPC(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan Addrs, 1)
 	done := make(chan error, 1)
+	st0, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
-		done <- Serve(ctx, dir, Config{HTTP: "127.0.0.1:0", GRPC: "127.0.0.1:0", Token: "tok"}, func(a Addrs) { addrs <- a })
+		err := Serve(ctx, st0, receiver.New(st0), Config{HTTP: "127.0.0.1:0", GRPC: "127.0.0.1:0", Token: "tok"}, func(a Addrs) { addrs <- a })
+		done <- errors.Join(err, st0.Close())
 	}()
 	var a Addrs
 	select {

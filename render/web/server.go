@@ -1,9 +1,13 @@
-// Package web is `lifeline serve`'s server: it puts the OTLP and canonical receivers
-// (tracer/receiver) and a local web UI over one data directory (tracer/store) on one HTTP
-// listener. The UI lists the runs from the store's index, with filters and search, and shows a
-// run's timeline with the very page `lifeline timeline --format html` writes (render/html),
-// framed by a small page that reloads it when server-sent events say the run changed.
-// /metrics is the Prometheus text exposition of the store's counters.
+// Package web is `lifeline serve`'s server: it puts ingest endpoints (given to it: cmd wires
+// tracer/receiver in) and a local web UI over a Source of runs (cmd wires tracer/store in) on
+// one HTTP listener, and a gRPC listener for the ingest services given. The UI lists the runs
+// from the source's index, with filters and search, and shows a run's timeline with the very
+// page `lifeline timeline --format html` writes (render/html), framed by a small page that
+// reloads it when server-sent events say the run changed. /metrics is the Prometheus text
+// exposition of the source's counters.
+//
+// The package knows the runs only as model-level values (model, model/runindex) through the
+// Source interface it declares; it imports nothing from tracer/ or analyzer/.
 //
 // The server binds to loopback unless a token is given; with a token every request must carry
 // it (Authorization: Bearer TOKEN, or ?token=TOKEN once, which sets a cookie for the UI).
@@ -24,9 +28,38 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	"github.com/lifeline-dev/lifeline/tracer/receiver"
-	"github.com/lifeline-dev/lifeline/tracer/store"
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/model/runindex"
 )
+
+// Source is what the UI reads: the run index, one run's tree, the totals, and a subscription to
+// changes. tracer/store's Store is one.
+type Source interface {
+	// Runs are the index rows q selects, newest first.
+	Runs(q runindex.Query) ([]runindex.Row, error)
+	// CountRuns counts the runs by status and stop reason.
+	CountRuns() ([]runindex.StatusCount, error)
+	// Run is the row of one run and the change number that last changed it.
+	Run(id string) (row runindex.Row, gen uint64, ok bool)
+	// RunTree is one run's tree (its session with it and the runs it is the parent of) and
+	// the findings about them; ok is false for an unknown run.
+	RunTree(id string) (*model.Tree, []model.Finding, bool)
+	// FindingsByCode counts the findings (info ones aside) by invariant.
+	FindingsByCode() map[string]int
+	// Counters are the running totals.
+	Counters() runindex.Counters
+	// Subscribe returns a channel that receives a change number each time the runs change
+	// (slow readers miss intermediate ones, never the last) and a function that ends it.
+	Subscribe() (<-chan uint64, func())
+	// Dir says where the data is kept (shown on the list page).
+	Dir() string
+}
+
+// Ingest registers ingest endpoints: on the HTTP mux, and on the gRPC server when there is one.
+type Ingest interface {
+	Register(mux *http.ServeMux)
+	RegisterGRPC(gs *grpc.Server)
+}
 
 // DefaultHTTP and DefaultGRPC are the OTLP/HTTP and OTLP/gRPC ports on loopback, the
 // OpenTelemetry defaults.
@@ -46,8 +79,6 @@ type Config struct {
 	GRPC string
 	// Token, when set, is required on every request.
 	Token string
-	// Clock is the store's clock (time.Now when nil).
-	Clock func() time.Time
 }
 
 // CheckAddr refuses a non-loopback listen address without a token.
@@ -68,13 +99,29 @@ func CheckAddr(addr, token string) error {
 	return fmt.Errorf("listen address %q is not loopback: give --token so that only who has it can read and write the data", addr)
 }
 
-// Handler returns the server's whole HTTP handler over st.
-// The returned stop function ends the server-sent event streams (call it before
+// CheckConfig refuses listen addresses Serve would refuse (before the data is opened).
+func CheckConfig(cfg Config) error {
+	if cfg.HTTP == "" {
+		cfg.HTTP = DefaultHTTP
+	}
+	if err := CheckAddr(cfg.HTTP, cfg.Token); err != nil {
+		return err
+	}
+	if cfg.GRPC != "" {
+		return CheckAddr(cfg.GRPC, cfg.Token)
+	}
+	return nil
+}
+
+// Handler returns the server's whole HTTP handler: in's endpoints (none when nil) and the UI
+// over src. The returned stop function ends the server-sent event streams (call it before
 // http.Server.Shutdown, which does not wait for them otherwise).
-func Handler(st *store.Store, token string) (h http.Handler, stop func()) {
+func Handler(src Source, in Ingest, token string) (h http.Handler, stop func()) {
 	mux := http.NewServeMux()
-	receiver.New(st).Register(mux)
-	u := &ui{st: st, done: make(chan struct{})}
+	if in != nil {
+		in.Register(mux)
+	}
+	u := &ui{st: src, done: make(chan struct{})}
 	u.register(mux)
 	var once sync.Once
 	stop = func() { once.Do(func() { close(u.done) }) }
@@ -111,28 +158,19 @@ func auth(next http.Handler, token string) http.Handler {
 	})
 }
 
-// Serve opens the store in dir, listens on cfg.HTTP (and cfg.GRPC) and serves until ctx ends;
-// then it stops taking requests, lets those in flight finish (up to 10 s) and closes the store.
-// ready, when not nil, is called with the bound addresses once the server listens.
-func Serve(ctx context.Context, dir string, cfg Config, ready func(Addrs)) error {
+// Serve listens on cfg.HTTP (and cfg.GRPC), serves in's endpoints and the UI over src until
+// ctx ends, then stops taking requests and lets those in flight finish (up to 10 s); closing
+// the source is the caller's. ready, when not nil, is called with the bound addresses once the
+// server listens.
+func Serve(ctx context.Context, src Source, in Ingest, cfg Config, ready func(Addrs)) error {
 	if cfg.HTTP == "" {
 		cfg.HTTP = DefaultHTTP
 	}
-	if err := CheckAddr(cfg.HTTP, cfg.Token); err != nil {
-		return err
-	}
-	if cfg.GRPC != "" {
-		if err := CheckAddr(cfg.GRPC, cfg.Token); err != nil {
-			return err
-		}
-	}
-	st, err := store.Open(dir, store.Options{Clock: cfg.Clock})
-	if err != nil {
+	if err := CheckConfig(cfg); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
-		st.Close()
 		return fmt.Errorf("listening on %s: %w", cfg.HTTP, err)
 	}
 	addrs := Addrs{HTTP: ln.Addr().String()}
@@ -141,7 +179,6 @@ func Serve(ctx context.Context, dir string, cfg Config, ready func(Addrs)) error
 	if cfg.GRPC != "" {
 		if gln, err = net.Listen("tcp", cfg.GRPC); err != nil {
 			ln.Close()
-			st.Close()
 			return fmt.Errorf("listening on %s: %w", cfg.GRPC, err)
 		}
 		addrs.GRPC = gln.Addr().String()
@@ -150,9 +187,11 @@ func Serve(ctx context.Context, dir string, cfg Config, ready func(Addrs)) error
 			opts = append(opts, grpc.UnaryInterceptor(grpcAuth(cfg.Token)))
 		}
 		gs = grpc.NewServer(opts...)
-		receiver.New(st).RegisterGRPC(gs)
+		if in != nil {
+			in.RegisterGRPC(gs)
+		}
 	}
-	h, stop := Handler(st, cfg.Token)
+	h, stop := Handler(src, in, cfg.Token)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(stop)
 	if ready != nil {
@@ -184,7 +223,7 @@ func Serve(ctx context.Context, dir string, cfg Config, ready func(Addrs)) error
 	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, grpc.ErrServerStopped) {
 		err = nil
 	}
-	return errors.Join(err, st.Close())
+	return err
 }
 
 // grpcAuth wants "authorization: Bearer TOKEN" in the call's metadata.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lifeline-dev/lifeline/model/runindex"
 	"github.com/lifeline-dev/lifeline/render/html"
-	"github.com/lifeline-dev/lifeline/tracer/store"
 )
 
 // Paths of the UI.
@@ -26,7 +26,7 @@ const (
 )
 
 type ui struct {
-	st   *store.Store
+	st   Source
 	done chan struct{}
 }
 
@@ -40,9 +40,9 @@ func (u *ui) register(mux *http.ServeMux) {
 }
 
 // query reads the list filters from the URL: status, stop_reason, q (search), failed, limit.
-func query(r *http.Request) store.Query {
+func query(r *http.Request) runindex.Query {
 	v := r.URL.Query()
-	q := store.Query{Status: v.Get("status"), StopReason: v.Get("stop_reason"), Search: v.Get("q"), Failed: v.Get("failed") != ""}
+	q := runindex.Query{Status: v.Get("status"), StopReason: v.Get("stop_reason"), Search: v.Get("q"), Failed: v.Get("failed") != ""}
 	q.Limit, _ = strconv.Atoi(v.Get("limit"))
 	return q
 }
@@ -54,7 +54,7 @@ func (u *ui) runsAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rows == nil {
-		rows = []store.RunRow{}
+		rows = []runindex.Row{}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(rows)
@@ -138,7 +138,7 @@ func keys(m map[string]bool) []string {
 
 func (u *ui) runPage(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
-	if _, _, ok := u.st.View().RunTree(id); !ok {
+	if _, _, ok := u.st.Run(id); !ok {
 		http.Error(w, fmt.Sprintf("no run %q in the store", id), http.StatusNotFound)
 		return
 	}
@@ -155,7 +155,7 @@ func (u *ui) runPage(w http.ResponseWriter, r *http.Request) {
 // timeline is the run's page exactly as `lifeline timeline --format html` writes it.
 func (u *ui) timeline(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
-	t, fs, ok := u.st.View().RunTree(id)
+	t, fs, ok := u.st.RunTree(id)
 	if !ok {
 		http.Error(w, fmt.Sprintf("no run %q in the store", id), http.StatusNotFound)
 		return
@@ -167,8 +167,9 @@ func (u *ui) timeline(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// stream sends a server-sent event "change" each time the store's view changes; with ?run=ID
-// only when that run's summary changed (a new step, call, status, usage or finding).
+// stream sends a server-sent event "change" each time the runs change, with the number of runs;
+// with ?run=ID only when that run changed, with its row (the source says which runs each change touched: a new span or event of
+// its session, a new status, usage or finding).
 func (u *ui) stream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
@@ -183,7 +184,7 @@ func (u *ui) stream(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, ": lifeline\n\n")
 	fl.Flush()
-	last := fingerprint(u.st.View(), run)
+	_, last, _ := u.st.Run(run)
 	for {
 		select {
 		case <-r.Context().Done():
@@ -191,29 +192,22 @@ func (u *ui) stream(w http.ResponseWriter, r *http.Request) {
 		case <-u.done:
 			return
 		case gen := <-ch:
-			fp := fingerprint(u.st.View(), run)
-			if run != "" && fp == last {
-				continue
+			data := strconv.Itoa(u.st.Counters().Runs) // the list: how many runs
+			if run != "" {
+				row, g, ok := u.st.Run(run)
+				if g == last {
+					continue
+				}
+				last = g
+				if ok {
+					b, _ := json.Marshal(row)
+					data = string(b)
+				}
 			}
-			last = fp
-			fmt.Fprintf(w, "event: change\nid: %d\ndata: %s\n\n", gen, fp)
+			fmt.Fprintf(w, "event: change\nid: %d\ndata: %s\n\n", gen, data)
 			fl.Flush()
 		}
 	}
-}
-
-// fingerprint summarises what a listener watches: one run's row, or the number of runs and spans.
-func fingerprint(v *store.View, run string) string {
-	if run == "" {
-		return strconv.Itoa(len(v.Runs))
-	}
-	for _, r := range v.Runs {
-		if r.RunID == run {
-			b, _ := json.Marshal(r)
-			return string(b)
-		}
-	}
-	return "{}"
 }
 
 func (u *ui) metrics(w http.ResponseWriter, r *http.Request) {
@@ -223,11 +217,11 @@ func (u *ui) metrics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	writeMetrics(w, counts, u.st.View().FindingsByCode(), u.st.Counters())
+	writeMetrics(w, counts, u.st.FindingsByCode(), u.st.Counters())
 }
 
 // writeMetrics writes the Prometheus text exposition format (version 0.0.4).
-func writeMetrics(w interface{ Write([]byte) (int, error) }, counts []store.StatusCount, findings map[string]int, c store.Counters) {
+func writeMetrics(w interface{ Write([]byte) (int, error) }, counts []runindex.StatusCount, findings map[string]int, c runindex.Counters) {
 	var b strings.Builder
 	metric := func(name, typ, help string) {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)

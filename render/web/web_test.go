@@ -17,6 +17,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/lifeline-dev/lifeline/model/runindex"
 	"github.com/lifeline-dev/lifeline/tracer/receiver"
 	"github.com/lifeline-dev/lifeline/tracer/store"
 )
@@ -29,7 +30,7 @@ func newServer(t *testing.T, token string, clock func() time.Time) (*httptest.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, stop := Handler(st, token)
+	h, stop := Handler(st, receiver.New(st), token)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
 		stop()
@@ -103,7 +104,7 @@ func TestListStreamMetrics(t *testing.T) {
 	postFixture(t, srv.URL, "vercel-ai-v7-genai_03_step_limit")
 	wait(t, st)
 
-	var rows []store.RunRow
+	var rows []runindex.Row
 	_, body := get(t, srv.URL+RunsAPI)
 	if err := json.Unmarshal([]byte(body), &rows); err != nil || len(rows) != 2 {
 		t.Fatalf("runs: %v %s", err, body)
@@ -179,7 +180,8 @@ func TestRunStream(t *testing.T) {
 	late.ResourceSpans[0].ScopeSpans[0].Spans = held
 	postProto(t, srv.URL, &all)
 	wait(t, st)
-	run := st.View().Runs[0]
+	rows, _ := st.Runs(runindex.Query{})
+	run := rows[0]
 	if run.ToolCalls != 2 {
 		t.Fatalf("without the held span: %+v", run)
 	}
@@ -194,7 +196,7 @@ func TestRunStream(t *testing.T) {
 	wait(t, st)
 	postProto(t, srv.URL, late)
 	ev := readEvent(t, events)
-	var row store.RunRow
+	var row runindex.Row
 	data := ev[strings.Index(ev, "data: ")+6:]
 	if err := json.Unmarshal([]byte(strings.TrimSpace(data)), &row); err != nil {
 		t.Fatalf("event %q: %v", ev, err)
@@ -293,7 +295,7 @@ func TestCheckAddr(t *testing.T) {
 // TestMetricsText checks the exposition format byte for byte, label escaping included.
 func TestMetricsText(t *testing.T) {
 	var b strings.Builder
-	writeMetrics(&b, []store.StatusCount{{Status: "failed", StopReason: `we"ird\`, Runs: 2}}, map[string]int{"L5": 3, "L2": 1}, store.Counters{Spans: 10, Rejected: 2, Lag: 1500 * time.Millisecond})
+	writeMetrics(&b, []runindex.StatusCount{{Status: "failed", StopReason: `we"ird\`, Runs: 2}}, map[string]int{"L5": 3, "L2": 1}, runindex.Counters{Spans: 10, Rejected: 2, Lag: 1500 * time.Millisecond})
 	want := `# HELP lifeline_runs Runs in the store by status and stop reason.
 # TYPE lifeline_runs gauge
 lifeline_runs{status="failed",stop_reason="we\"ird\\"} 2

@@ -196,3 +196,26 @@ func (b *batch) decode(dec *model.LineDecoder) {
 	b.errs = append(b.errs, errs...)
 	sort.SliceStable(b.errs, func(i, j int) bool { return b.errs[i].line < b.errs[j].line })
 }
+
+// DecodeLine decodes one line of a canonical log (without its newline) at 1-based line number n
+// and emits its event, or reports why it cannot be read: what Decode does for each line of its
+// input, for a log read as it grows (lifeline serve's events.jsonl). dec keeps the strings
+// repeated across lines; use one per input.
+func DecodeLine(dec *model.LineDecoder, line []byte, n int, em *ingest.Emitter) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	if len(line) > ingest.MaxLine {
+		em.Error(n, fmt.Errorf("line longer than %d bytes skipped: expected one event object per line", ingest.MaxLine))
+		return
+	}
+	var ev model.Event
+	if err := dec.DecodeInto(line, &ev); err != nil {
+		em.Error(n, err)
+		return
+	}
+	if ev.Origin == nil {
+		ev.Origin = em.At(n)
+	}
+	em.Emit(&ev)
+}

@@ -51,6 +51,26 @@ type Emitter struct {
 	// lastSession and lastSeq cache the seq counter of the last event's session.
 	lastSession string
 	lastSeq     *int64
+	// base is the emitter a Fork numbers on from.
+	base *Emitter
+}
+
+// Fork returns an emitter passing events to sink that numbers each session's events on from
+// where e has got, leaving e's counters as they are: a provisional reading of an input that goes
+// on (see spantree's Builder.Provisional). e must not be used while the fork is.
+func (e *Emitter) Fork(sink func(*model.Event)) *Emitter {
+	return &Emitter{File: e.File, Sink: sink, seq: map[string]*int64{}, base: e}
+}
+
+// seqOf is the last seq given to session's events, looking through the bases.
+func (e *Emitter) seqOf(session string) int64 {
+	if n := e.seq[session]; n != nil {
+		return *n
+	}
+	if e.base != nil {
+		return e.base.seqOf(session)
+	}
+	return 0
 }
 
 // NewEmitter returns an emitter that passes events to sink.
@@ -68,6 +88,9 @@ func (e *Emitter) Emit(ev *model.Event) {
 		n := e.seq[ev.SessionID]
 		if n == nil {
 			n = new(int64)
+			if e.base != nil {
+				*n = e.base.seqOf(ev.SessionID)
+			}
 			e.seq[ev.SessionID] = n
 		}
 		e.lastSession, e.lastSeq = ev.SessionID, n

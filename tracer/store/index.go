@@ -9,8 +9,8 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, "sqlite"
 )
 
-// index is the run index: one row per run, replaced whole by each projection, and the journal
-// length it covers.
+// index is the run index: one row per run, written whole when the store opens and then
+// session by session as the projection changes, and the journal length it covers.
 type index struct {
 	db *sql.DB
 }
@@ -42,13 +42,36 @@ func (x *index) close() error { return x.db.Close() }
 
 // replace writes rows as the whole index, covering size bytes of journal, in one transaction.
 func (x *index) replace(rows []RunRow, size int64) error {
+	return x.write(true, nil, rows, size)
+}
+
+// update replaces the rows of the given sessions by rows (the new rows of those sessions),
+// covering size bytes of journal, in one transaction.
+func (x *index) update(sessions []string, rows []RunRow, size int64) error {
+	return x.write(false, sessions, rows, size)
+}
+
+func (x *index) write(all bool, sessions []string, rows []RunRow, size int64) error {
 	tx, err := x.db.Begin()
 	if err != nil {
 		return fmt.Errorf("store: index: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(`DELETE FROM runs`); err != nil {
-		return fmt.Errorf("store: index: %w", err)
+	if all {
+		if _, err := tx.Exec(`DELETE FROM runs`); err != nil {
+			return fmt.Errorf("store: index: %w", err)
+		}
+	} else if len(sessions) > 0 {
+		del, err := tx.Prepare(`DELETE FROM runs WHERE session_id = ?`)
+		if err != nil {
+			return fmt.Errorf("store: index: %w", err)
+		}
+		defer del.Close()
+		for _, id := range sessions {
+			if _, err := del.Exec(id); err != nil {
+				return fmt.Errorf("store: index: session %s: %w", id, err)
+			}
+		}
 	}
 	st, err := tx.Prepare(`INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
@@ -72,18 +95,6 @@ func (x *index) replace(rows []RunRow, size int64) error {
 		return fmt.Errorf("store: index: %w", err)
 	}
 	return nil
-}
-
-// Query selects runs from the index; empty fields match everything.
-type Query struct {
-	Status     string
-	StopReason string
-	// Search matches a substring of the run id, session id, agent or error.
-	Search string
-	// Failed keeps only runs that did not complete, or have findings.
-	Failed bool
-	// Limit caps the rows (0: 500).
-	Limit int
 }
 
 func (x *index) runs(q Query) ([]RunRow, error) {
@@ -133,12 +144,6 @@ func (x *index) runs(q Query) ([]RunRow, error) {
 		out = append(out, r)
 	}
 	return out, rs.Err()
-}
-
-// StatusCount is how many runs have one status and stop reason.
-type StatusCount struct {
-	Status, StopReason string
-	Runs               int
 }
 
 func (x *index) countByStatus() ([]StatusCount, error) {

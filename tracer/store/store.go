@@ -12,8 +12,9 @@
 //
 // Spans are journaled as received rather than converted at once because an OTLP trace becomes
 // lifecycle events only when its spans are together (a run's root span usually arrives last);
-// the conversion is tracer/otlp's, run over the whole journal, so a trace split over many
-// batches projects exactly as the same spans read from one file.
+// the conversion is tracer/otlp's, fed each record once as the journal grows (see proj), so a
+// trace split over many batches projects as the same spans read from one file, and the work a
+// batch costs does not grow with the journal. Opening the store reads the journal once.
 //
 // Writes go through one goroutine that takes every batch queued meanwhile, appends them and
 // fsyncs once (group commit); the queue is bounded and Append fails fast with ErrBusy when it is
@@ -24,18 +25,20 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/lifeline-dev/lifeline/model"
 )
 
 // File names inside the data directory.
@@ -82,14 +85,19 @@ type Store struct {
 	evCount  atomic.Int64
 
 	mu        sync.Mutex
-	view      *View
 	behind    time.Time // when the oldest acknowledged batch not yet projected was acknowledged
 	ackGen    uint64
 	subs      map[chan uint64]struct{}
 	projected uint64
-	// spansSize and eventsSize are the journal lengths written and fsynced: a projection reads
-	// no further, so it never sees half a line.
+	// spansSize and eventsSize are the journal lengths written and fsynced.
 	spansSize, eventsSize int64
+	// newSpans and newEvents are the journal lines fsynced and not yet projected.
+	newSpans, newEvents []byte
+
+	// vmu guards the projection's results (p is used by the projector goroutine alone, and
+	// by Open before it starts).
+	vmu sync.RWMutex
+	p   *proj
 
 	// held, when set (by the tests), is signalled with each group the writer took and the
 	// writer then waits for release before writing it.
@@ -114,7 +122,8 @@ type pending struct {
 }
 
 // Open opens (creating it if needed) the data directory dir: it truncates a torn last journal
-// line, counts what the journal holds, opens the index and projects the journal into it.
+// line, reads the journal once (counting what it holds and projecting it), and writes the
+// projection's rows as the whole index.
 func Open(dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: creating %s: %w", dir, err)
@@ -130,11 +139,23 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.queue = make(chan *pending, q)
 	var err error
 	var n int64
-	if s.spans, n, s.spansSize, err = openJournal(filepath.Join(dir, SpansFile), countSpans); err != nil {
+	spansPath, eventsPath := filepath.Join(dir, SpansFile), filepath.Join(dir, EventsFile)
+	s.p = newProj(spansPath, eventsPath)
+	// one pass over each journal file: count its records and feed them to the projection
+	if s.spans, n, s.spansSize, err = openJournal(spansPath, func(line []byte) (int, error) {
+		n, err := countSpans(line)
+		if err == nil {
+			s.p.spans(line)
+		}
+		return n, err
+	}); err != nil {
 		return nil, err
 	}
 	s.received.Store(n)
-	if s.events, n, s.eventsSize, err = openJournal(filepath.Join(dir, EventsFile), func([]byte) (int, error) { return 1, nil }); err != nil {
+	if s.events, n, s.eventsSize, err = openJournal(eventsPath, func(line []byte) (int, error) {
+		s.p.events(line)
+		return 1, nil
+	}); err != nil {
 		s.spans.Close()
 		return nil, err
 	}
@@ -144,7 +165,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.events.Close()
 		return nil, err
 	}
-	if err := s.project(); err != nil {
+	s.p.pass(0)
+	if err := s.idx.replace(s.allRows(), s.spansSize+s.eventsSize); err != nil {
 		s.closeFiles()
 		return nil, err
 	}
@@ -232,11 +254,11 @@ func SpanCount(req *collpb.ExportTraceServiceRequest) int {
 func (s *Store) Append(ctx context.Context, b Batch) error {
 	p := &pending{done: make(chan error, 1)}
 	if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
-		line, err := protojson.MarshalOptions{}.Marshal(b.Spans)
+		line, err := AppendJSON(nil, b.Spans)
 		if err != nil {
 			return fmt.Errorf("store: encoding the batch: %w", err)
 		}
-		p.spansLine = append(compact(line), '\n')
+		p.spansLine = append(line, '\n')
 		p.nspans = SpanCount(b.Spans)
 	}
 	for _, ev := range b.Events {
@@ -264,16 +286,6 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 		// the write goes on; the client will retry and may duplicate, never lose
 		return ctx.Err()
 	}
-}
-
-// compact removes the insignificant spaces protojson may put in its output (it varies them on
-// purpose); the line must hold no newline.
-func compact(b []byte) []byte {
-	var out bytes.Buffer
-	if err := json.Compact(&out, b); err != nil {
-		return b
-	}
-	return out.Bytes()
 }
 
 // writer appends queued batches, several at a time, and fsyncs once for all of them.
@@ -336,6 +348,8 @@ func (s *Store) commit(group []*pending) {
 		s.mu.Lock()
 		s.spansSize += int64(len(sp))
 		s.eventsSize += int64(len(ev))
+		s.newSpans = append(s.newSpans, sp...)
+		s.newEvents = append(s.newEvents, ev...)
 		s.mu.Unlock()
 		s.received.Add(int64(nspans))
 		s.evCount.Add(int64(nevents))
@@ -368,8 +382,8 @@ func appendSync(f *os.File, b []byte) error {
 	return nil
 }
 
-// projector re-projects the journal whenever batches were acknowledged; appends that arrive
-// while it works are taken by the next pass.
+// projector projects the batches acknowledged; those that arrive while it works are taken by
+// the next pass.
 func (s *Store) projector() {
 	defer s.wg.Done()
 	for {
@@ -378,25 +392,33 @@ func (s *Store) projector() {
 			return
 		case <-s.dirty:
 		}
-		_ = s.project() // an error leaves the previous view; the next batch tries again
+		_ = s.project() // an index error leaves the index behind; the next batch tries again
 	}
 }
 
-// project reads the whole journal, rebuilds the view and the index, and tells the subscribers.
+// project feeds the journal lines acknowledged since the last pass to the projection, updates
+// the index rows of the sessions they changed, and tells the subscribers.
 func (s *Store) project() error {
 	s.mu.Lock()
 	gen := s.ackGen
 	s.behind = time.Time{}
+	sp, ev := s.newSpans, s.newEvents
+	s.newSpans, s.newEvents = nil, nil
+	size := s.spansSize + s.eventsSize
 	s.mu.Unlock()
-	v, err := buildView(s.committed())
-	if err != nil {
-		return err
+	s.vmu.Lock()
+	s.p.spans(sp)
+	s.p.events(ev)
+	changed, _ := s.p.pass(gen)
+	var ids []string
+	var rows []RunRow
+	for _, se := range changed {
+		ids = append(ids, se.id)
+		rows = append(rows, se.rows...)
 	}
-	if err := s.idx.replace(v.Runs, s.journalSize()); err != nil {
-		return err
-	}
+	s.vmu.Unlock()
+	err := s.idx.update(ids, rows, size)
 	s.mu.Lock()
-	s.view = v
 	s.projected = gen
 	if s.ackGen != gen && s.behind.IsZero() {
 		s.behind = s.clock()
@@ -408,32 +430,72 @@ func (s *Store) project() error {
 		}
 	}
 	s.mu.Unlock()
-	return nil
+	return err
 }
 
-func (s *Store) journalSize() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.spansSize + s.eventsSize
+// allRows are the rows of every run (for the whole index at open).
+func (s *Store) allRows() []RunRow {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	rows := make([]RunRow, 0, len(s.p.rows))
+	for _, r := range s.p.rows {
+		rows = append(rows, r)
+	}
+	SortRuns(rows)
+	return rows
 }
 
-// committed returns the journal as far as it is on disk.
-func (s *Store) committed() journal {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return journal{spans: s.spans.Name(), spansSize: s.spansSize, events: s.events.Name(), eventsSize: s.eventsSize}
+// Run returns the row of run id as the projection has it now (the index may be a pass behind),
+// and the pass that last changed it (compare with an earlier answer to see whether the run
+// changed).
+func (s *Store) Run(id string) (row RunRow, gen uint64, ok bool) {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	row, ok = s.p.rows[id]
+	return row, s.p.runGen[id], ok
 }
 
-// View returns the current projection (never nil once the store is open). It must not be
-// changed.
-func (s *Store) View() *View {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.view
+// RunTree returns the tree of one run: its session with that run and the runs it is the parent
+// of (sub-agents, retries), and the findings that concern them; ok is false for an unknown run.
+// The tree must not be changed.
+func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	se := s.p.sessions[s.p.runSess[id]]
+	if se == nil || se.tree == nil {
+		return nil, nil, false
+	}
+	return se.runTree(id)
 }
 
-// Subscribe returns a channel that receives a value each time the view changes, and a
-// function that ends the subscription. Slow readers miss intermediate changes, never the last.
+// RunCount is how many runs the projection holds.
+func (s *Store) RunCount() int {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return len(s.p.rows)
+}
+
+// FindingsByCode counts the findings (info ones aside) by invariant.
+func (s *Store) FindingsByCode() map[string]int {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	out := make(map[string]int, len(s.p.codes))
+	for k, v := range s.p.codes {
+		out[k] = v
+	}
+	return out
+}
+
+// DecodeErrors are the journal records that could not be read (file:line: why).
+func (s *Store) DecodeErrors() []string {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return s.p.decodeErrors()
+}
+
+// Subscribe returns a channel that receives the pass number each time the projection changes,
+// and a function that ends the subscription. Slow readers miss intermediate changes, never the
+// last. Run tells which runs a pass changed.
 func (s *Store) Subscribe() (<-chan uint64, func()) {
 	ch := make(chan uint64, 1)
 	s.mu.Lock()
@@ -446,6 +508,16 @@ func (s *Store) Subscribe() (<-chan uint64, func()) {
 	}
 }
 
+// SortRuns orders rows newest first (by start, then id).
+func SortRuns(rows []RunRow) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		if !rows[i].Start.Equal(rows[j].Start) {
+			return rows[i].Start.After(rows[j].Start)
+		}
+		return rows[i].RunID < rows[j].RunID
+	})
+}
+
 // Runs queries the index.
 func (s *Store) Runs(q Query) ([]RunRow, error) { return s.idx.runs(q) }
 
@@ -455,20 +527,9 @@ func (s *Store) CountRuns() ([]StatusCount, error) { return s.idx.countByStatus(
 // CountRejected records n spans the receiver rejected (for the metrics).
 func (s *Store) CountRejected(n int) { s.rejected.Add(int64(n)) }
 
-// Counters are the store's running totals.
-type Counters struct {
-	// Spans and Events are those in the journal (replayed at open plus acknowledged since).
-	Spans, Events int64
-	// Rejected counts spans the receiver refused since the store was opened.
-	Rejected int64
-	// Lag is how long the oldest acknowledged batch not yet in the index has waited (0 when
-	// the index is up to date).
-	Lag time.Duration
-}
-
 // Counters returns the running totals.
 func (s *Store) Counters() Counters {
-	c := Counters{Spans: s.received.Load(), Events: s.evCount.Load(), Rejected: s.rejected.Load()}
+	c := Counters{Spans: s.received.Load(), Events: s.evCount.Load(), Rejected: s.rejected.Load(), Runs: s.RunCount()}
 	s.mu.Lock()
 	if !s.behind.IsZero() {
 		c.Lag = s.clock().Sub(s.behind)
@@ -491,7 +552,7 @@ func (s *Store) closeFiles() error {
 	return errors.Join(s.spans.Close(), s.events.Close(), s.idx.close())
 }
 
-// Wait blocks until the view includes every batch acknowledged before the call, or ctx ends.
+// Wait blocks until the projection includes every batch acknowledged before the call, or ctx ends.
 // Tests and graceful shutdown use it.
 func (s *Store) Wait(ctx context.Context) error {
 	ch, stop := s.Subscribe()

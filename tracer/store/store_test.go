@@ -105,14 +105,14 @@ func serve(t *testing.T, st *store.Store) *httptest.Server {
 	return srv
 }
 
-func waitView(t *testing.T, st *store.Store) *store.View {
+func waitView(t *testing.T, st *store.Store) []store.RunRow {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := st.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	return st.View()
+	return st.Rows()
 }
 
 // TestDurableAcrossCrash posts real OTLP batches in JSON, protobuf and gzip, crashes the store
@@ -179,7 +179,7 @@ func TestDurableAcrossCrash(t *testing.T) {
 	if c := st2.Counters(); c.Spans != int64(acked) {
 		t.Fatalf("after the crash: %d spans in the journal, want the %d acknowledged", c.Spans, acked)
 	}
-	checkRuns(t, st2.View(), wantRuns)
+	checkRuns(t, st2.Rows(), wantRuns)
 	rows, err := st2.Runs(store.Query{})
 	if err != nil {
 		t.Fatal(err)
@@ -196,10 +196,10 @@ func TestDurableAcrossCrash(t *testing.T) {
 	}
 }
 
-func checkRuns(t *testing.T, v *store.View, want map[string]int) {
+func checkRuns(t *testing.T, rows []store.RunRow, want map[string]int) {
 	t.Helper()
 	got := map[string]int{}
-	for _, r := range v.Runs {
+	for _, r := range rows {
 		got[r.Status+"/"+r.StopReason]++
 	}
 	if len(got) != len(want) {
@@ -241,9 +241,9 @@ func TestSplitTrace(t *testing.T) {
 			}
 		}
 	}
-	v := waitView(t, st)
-	if len(v.Runs) != exp.Runs || v.Runs[0].Steps != exp.Steps || v.Runs[0].ToolCalls != exp.ToolCalls {
-		t.Fatalf("runs %+v, want %d run(s) with %d steps and %d tool calls", v.Runs, exp.Runs, exp.Steps, exp.ToolCalls)
+	rows := waitView(t, st)
+	if len(rows) != exp.Runs || rows[0].Steps != exp.Steps || rows[0].ToolCalls != exp.ToolCalls {
+		t.Fatalf("runs %+v, want %d run(s) with %d steps and %d tool calls", rows, exp.Runs, exp.Steps, exp.ToolCalls)
 	}
 }
 
@@ -373,9 +373,9 @@ func TestCanonicalEvents(t *testing.T) {
 	if er.Accepted != lines || er.Rejected != 1 || !strings.Contains(er.Errors[0], "line "+itoa(lines+1)) {
 		t.Fatalf("response %+v, want %d accepted, the last line rejected", er, lines)
 	}
-	v := waitView(t, st)
-	if len(v.Runs) != 1 || v.Runs[0].StopReason != "max_steps" {
-		t.Fatalf("runs %+v", v.Runs)
+	rows := waitView(t, st)
+	if len(rows) != 1 || rows[0].StopReason != "max_steps" {
+		t.Fatalf("runs %+v", rows)
 	}
 }
 

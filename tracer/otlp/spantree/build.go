@@ -32,6 +32,72 @@ type shared struct {
 	// conv maps the history digest of a model call's whole input to its session (see
 	// Span.History).
 	conv map[uint64]string
+	// base, when set, is read through for what this state lacks, and never written: the state
+	// of a provisional Builder (see Provisional). gone are the waiting entries taken out here.
+	base *shared
+	gone map[string]bool
+}
+
+func newShared() *shared {
+	return &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}, conv: map[uint64]string{}}
+}
+
+// The accessors below are called with mu held; base is not locked (it must not change while an
+// overlay over it is in use).
+
+func (s *shared) session(id string) bool {
+	return s.sessions[id] || (s.base != nil && s.base.session(id))
+}
+
+func (s *shared) run(key string) bool { return s.runs[key] || (s.base != nil && s.base.run(key)) }
+
+func (s *shared) callUsed(session, id string) bool {
+	if _, ok := s.calls[session][id]; ok {
+		return true
+	}
+	return s.base != nil && s.base.callUsed(session, id)
+}
+
+func (s *shared) convOf(h uint64) (string, bool) {
+	if v, ok := s.conv[h]; ok {
+		return v, true
+	}
+	if s.base != nil {
+		return s.base.convOf(h)
+	}
+	return "", false
+}
+
+func (s *shared) waitingFor(id string) (waitingRun, bool) {
+	if w, ok := s.waiting[id]; ok {
+		return w, true
+	}
+	if s.base != nil && !s.gone[id] {
+		return s.base.waitingFor(id)
+	}
+	return waitingRun{}, false
+}
+
+func (s *shared) anyWaiting() bool {
+	if len(s.waiting) > 0 {
+		return true
+	}
+	return s.base != nil && s.base.anyWaiting() // may be all gone: a hint, not an answer
+}
+
+func (s *shared) setWaiting(id string, w waitingRun) {
+	s.waiting[id] = w
+	delete(s.gone, id)
+}
+
+func (s *shared) unwait(id string) {
+	delete(s.waiting, id)
+	if s.base != nil {
+		if s.gone == nil {
+			s.gone = map[string]bool{}
+		}
+		s.gone[id] = true
+	}
 }
 
 // waitingRun is a run left waiting for the approval of a tool call.
@@ -48,7 +114,7 @@ func sharedOf(em *ingest.Emitter) *shared {
 	if v, ok := emitters.Load(key); ok {
 		return v.(*shared)
 	}
-	v, loaded := emitters.LoadOrStore(key, &shared{sessions: map[string]bool{}, calls: map[string]map[string]struct{}{}, runs: map[string]bool{}, waiting: map[string]waitingRun{}, conv: map[uint64]string{}})
+	v, loaded := emitters.LoadOrStore(key, newShared())
 	if !loaded {
 		runtime.AddCleanup(em, func(k weak.Pointer[ingest.Emitter]) { emitters.Delete(k) }, key)
 	}
@@ -132,6 +198,27 @@ func (b *Builder) Add(sp *Span) {
 	if sp.Parent == "" && (sp.Layer == Run || sp.Layer == Session || sp.Explicit == nil) {
 		b.ready = append(b.ready, readyTrace{sp.TraceID, b.order})
 	}
+}
+
+// Provisional returns a Builder holding copies of the traces b holds and reading b's shared
+// state (sessions started, call and run ids used, runs waiting, conversations) through an
+// overlay, emitting to em: its Flush emits what b.Flush would now, and leaves b as it was, so
+// that a growing input can be shown as if it ended here and then read on. em is usually a Fork
+// of b's Emitter. b must not be used while the provisional Builder is.
+func (b *Builder) Provisional(em *ingest.Emitter) *Builder {
+	sh := newShared()
+	sh.base = b.sh
+	p := &Builder{Format: b.Format, em: em, sh: sh, traces: make(map[string]*trace, len(b.traces)), done: map[string]bool{}, order: b.order}
+	for id, t := range b.traces {
+		cp := *t
+		cp.spans = make([]*Span, len(t.spans))
+		for i, sp := range t.spans {
+			c := *sp // flushing changes a span's own fields, never what they point to
+			cp.spans[i] = &c
+		}
+		p.traces[id] = &cp
+	}
+	return p
 }
 
 // FlushReady emits the traces whose root span arrived at least FlushLag spans ago.
@@ -430,7 +517,7 @@ func (b *Builder) continues(spans []*Span) string {
 	b.sh.mu.Lock()
 	defer b.sh.mu.Unlock()
 	for k := len(m.History) - 1; k >= 2; k-- {
-		if s, ok := b.sh.conv[m.History[k-1]]; ok {
+		if s, ok := b.sh.convOf(m.History[k-1]); ok {
 			return s
 		}
 	}
@@ -455,14 +542,14 @@ func (b *Builder) remember(spans []*Span, session string) {
 func (b *Builder) resumes(spans []*Span) (*waitingRun, []Answer) {
 	b.sh.mu.Lock()
 	defer b.sh.mu.Unlock()
-	if len(b.sh.waiting) == 0 {
+	if !b.sh.anyWaiting() {
 		return nil, nil
 	}
 	var link *waitingRun
 	var answers []Answer
 	seen := map[string]bool{}
 	add := func(id string, approved bool) {
-		w, ok := b.sh.waiting[id]
+		w, ok := b.sh.waitingFor(id)
 		if !ok || seen[id] || (link != nil && (w.run != link.run || w.session != link.session)) {
 			return
 		}
@@ -483,7 +570,7 @@ func (b *Builder) resumes(spans []*Span) (*waitingRun, []Answer) {
 		}
 	}
 	for _, a := range answers {
-		delete(b.sh.waiting, a.CallID)
+		b.sh.unwait(a.CallID)
 	}
 	return link, answers
 }
@@ -861,13 +948,13 @@ func (b *Builder) match(st *stepB, session string) {
 func (b *Builder) freshCall(session, id string) bool {
 	b.sh.mu.Lock()
 	defer b.sh.mu.Unlock()
+	if b.sh.callUsed(session, id) {
+		return false
+	}
 	used := b.sh.calls[session] // one small set per session: what one trace looks up stays in cache
 	if used == nil {
 		used = map[string]struct{}{}
 		b.sh.calls[session] = used
-	}
-	if _, dup := used[id]; dup {
-		return false
 	}
 	used[id] = struct{}{}
 	return true
@@ -930,7 +1017,7 @@ func (b *Builder) fill(e *model.Event, typ model.EventType, r *runB, sp *Span, t
 
 func (b *Builder) startSession(id string, ts time.Time, origin *model.Origin, inferred []string) {
 	b.sh.mu.Lock()
-	started := b.sh.sessions[id]
+	started := b.sh.session(id)
 	b.sh.sessions[id] = true
 	b.sh.mu.Unlock()
 	if started {
@@ -950,7 +1037,7 @@ func (b *Builder) emitRun(r *runB) {
 		sg.settle()
 	}
 	b.sh.mu.Lock()
-	if b.sh.runs[r.session+"\x00"+r.id] {
+	if b.sh.run(r.session + "\x00" + r.id) {
 		r.id = r.id + "/" + r.tops[0].ID
 	}
 	b.sh.runs[r.session+"\x00"+r.id] = true
@@ -1099,7 +1186,7 @@ func (b *Builder) emitTurn(r, sg *runB, turnID string, asked []Request, last boo
 			b.em.Emit(a)
 			if last && q.ID != "" {
 				b.sh.mu.Lock()
-				b.sh.waiting[q.ID] = waitingRun{session: r.session, run: r.id}
+				b.sh.setWaiting(q.ID, waitingRun{session: r.session, run: r.id})
 				b.sh.mu.Unlock()
 			}
 		}

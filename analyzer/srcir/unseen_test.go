@@ -1,0 +1,98 @@
+//go:build cgo
+
+package srcir
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+)
+
+// Shapes of agent code seen first in frameworks the recognizer was not tuned on
+// (bench/corpus-pyts: vercel-ai, beeai-ts, google-adk). Each test names the shape, not the
+// framework: the sources are written here, in the way those frameworks write them.
+
+// recognizeSrc builds one file and runs the recognizer on it.
+func recognizeSrc(t *testing.T, name, src string) string {
+	t.Helper()
+	p := buildSrc(t, name, src)
+	return describe(recognize.Recognize(p, recognize.Options{}), filepath.Base)
+}
+
+func wantAll(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+// TestRetryWrappedModelCall: a model call made inside a callback handed to a retry helper
+// (retry(async () => …), through a second wrapper's execute option, the result spread into a
+// literal on its way back) is the call whose result the loop decides on: it scores as the
+// call itself, with what it receives fed by the tool results, and is the model call site (not
+// the helper).
+func TestRetryWrappedModelCall(t *testing.T) {
+	src := `import { prepareRetries } from "./retries.js";
+
+export async function run({ model, tools, telemetry, maxRetries = 2, maxSteps = 5 }) {
+    const retry = prepareRetries({ maxRetries });
+    const inSpan = telemetry.wrap ?? (async ({ execute }) => await execute());
+    const messages = [];
+    for (let step = 0; step < maxSteps; step++) {
+        const response = await retry(async () => {
+            const out = await inSpan({
+                name: "model",
+                execute: async () => {
+                    const result = await model.doGenerate({ messages, tools });
+                    return { ...result, id: result.id ?? "x" };
+                },
+            });
+            return { ...out, at: Date.now() };
+        });
+        if (response.toolCalls.length === 0) {
+            return response.text;
+        }
+        for (const call of response.toolCalls) {
+            const output = await tools[call.toolName].execute(call.input);
+            messages.push({ role: "tool", content: output });
+        }
+    }
+}
+`
+	got := recognizeSrc(t, "m.js", src)
+	wantAll(t, got,
+		fmt.Sprintf("loop for m.run line %d", lineOf(src, "for (let step")),
+		fmt.Sprintf("model model.doGenerate m.js:%d", lineOf(src, "model.doGenerate(")),
+		fmt.Sprintf("tool tools[call.toolName].execute m.js:%d", lineOf(src, "tools[call.toolName].execute(")),
+	)
+	if strings.Contains(got, "model retry") {
+		t.Errorf("the retry helper is not the model call:\n%s", got)
+	}
+
+	// Python: a lambda handed to a retry helper
+	py := `class Agent:
+    def __init__(self, client, tools, retrier, max_steps: int = 8):
+        self.client = client
+        self.tools = tools
+        self.retrier = retrier
+        self.max_steps = max_steps
+
+    def run(self, messages):
+        for _ in range(self.max_steps):
+            reply = self.retrier.call(lambda: self.client.create(messages=messages, tools=self.tools))
+            if not reply.tool_calls:
+                return reply.content
+            for call in reply.tool_calls:
+                result = self.tools[call.name](**call.arguments)
+                messages.append({"role": "tool", "content": result})
+`
+	got = recognizeSrc(t, "agent.py", py)
+	wantAll(t, got,
+		fmt.Sprintf("model agent.Agent.client.create agent.py:%d", lineOf(py, "self.client.create(")),
+	)
+}

@@ -1,0 +1,41 @@
+package otlp
+
+import (
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
+)
+
+// Stream decodes a growing OTLP JSON Lines input one record at a time, as Decode would read the
+// same lines: a journal that is appended to (lifeline serve's spans.jsonl) is read once, not
+// again from its start at each new record. Provisional shows the input as if it ended at the
+// last record without changing what later records do.
+type Stream struct {
+	em *ingest.Emitter
+	b  *spantree.Builder
+}
+
+// NewStream returns a Stream emitting to em.
+func NewStream(em *ingest.Emitter) *Stream {
+	return &Stream{em: em, b: spantree.NewBuilder(Name, em)}
+}
+
+// Record reads one JSON Lines record (one line, without its newline) at 1-based line number
+// line of the input: its spans are added and the traces it completes are emitted, its problems
+// reported at that line.
+func (s *Stream) Record(data []byte, line int) {
+	p := parser{rec: spantree.Record{Data: data, Line: line}, out: &parsed{}}
+	p.record()
+	for _, e := range p.out.errs {
+		s.em.Error(e.line, e.err)
+	}
+	for _, sp := range p.out.spans {
+		s.b.Add(sp)
+	}
+	s.b.FlushReady()
+}
+
+// Provisional emits to em (a Fork of the Stream's Emitter) what the end of the input would
+// emit now: the traces still held, as they stand. The Stream is left as it was.
+func (s *Stream) Provisional(em *ingest.Emitter) {
+	s.b.Provisional(em).Flush()
+}

@@ -1,0 +1,340 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/lifeline-dev/lifeline/tracer/receiver"
+	"github.com/lifeline-dev/lifeline/tracer/store"
+)
+
+// fixtureRequests reads every OTLP body of testdata/traces/otel-more (the AI SDK's exporter
+// output: one body a .otlp.json file, one a line of a .otlp.jsonl file), in file order.
+func fixtureRequests(t testing.TB) [][]*collpb.ExportTraceServiceRequest {
+	t.Helper()
+	names, err := filepath.Glob(fixtureDir + "*.otlp.json*")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	var out [][]*collpb.ExportTraceServiceRequest
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies := [][]byte{b}
+		if strings.HasSuffix(name, ".jsonl") {
+			bodies = bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+		}
+		var reqs []*collpb.ExportTraceServiceRequest
+		for _, body := range bodies {
+			req := &collpb.ExportTraceServiceRequest{}
+			if err := receiver.UnmarshalJSON(body, req); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			reqs = append(reqs, req)
+		}
+		out = append(out, reqs)
+	}
+	return out
+}
+
+// spansOf splits requests into one request a span (keeping its resource and scope), in order.
+func spansOf(reqs ...*collpb.ExportTraceServiceRequest) []*collpb.ExportTraceServiceRequest {
+	var out []*collpb.ExportTraceServiceRequest
+	for _, req := range reqs {
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, sp := range ss.Spans {
+					out = append(out, &collpb.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{{
+						Resource: rs.Resource, SchemaUrl: rs.SchemaUrl,
+						ScopeSpans: []*tracepb.ScopeSpans{{Scope: ss.Scope, SchemaUrl: ss.SchemaUrl, Spans: []*tracepb.Span{sp}}},
+					}}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// join merges requests into one.
+func join(reqs []*collpb.ExportTraceServiceRequest) *collpb.ExportTraceServiceRequest {
+	out := &collpb.ExportTraceServiceRequest{}
+	for _, r := range reqs {
+		out.ResourceSpans = append(out.ResourceSpans, r.ResourceSpans...)
+	}
+	return out
+}
+
+// chunks groups one-span requests into batches of n spans.
+func chunks(spans []*collpb.ExportTraceServiceRequest, n int) []*collpb.ExportTraceServiceRequest {
+	var out []*collpb.ExportTraceServiceRequest
+	for len(spans) > 0 {
+		k := min(n, len(spans))
+		out = append(out, join(spans[:k]))
+		spans = spans[k:]
+	}
+	return out
+}
+
+// roundRobin interleaves the lists: one from each in turn.
+func roundRobin(lists [][]*collpb.ExportTraceServiceRequest) []*collpb.ExportTraceServiceRequest {
+	var out []*collpb.ExportTraceServiceRequest
+	for i := 0; ; i++ {
+		more := false
+		for _, l := range lists {
+			if i < len(l) {
+				out = append(out, l[i])
+				more = true
+			}
+		}
+		if !more {
+			return out
+		}
+	}
+}
+
+// renamed is a deep copy of reqs whose ids are changed by k: a new run of the same shape, as a
+// program run again would send it. Trace and span ids (and parent span ids) are changed in
+// their first bytes, and the tool call ids the model gave ("call_…", in attributes and in the
+// message texts that quote them) get k in their prefix: the scenario generators' fake model
+// numbers its calls the same way in every scenario, which a real model does not.
+func renamed(reqs []*collpb.ExportTraceServiceRequest, k int) []*collpb.ExportTraceServiceRequest {
+	var out []*collpb.ExportTraceServiceRequest
+	flip := func(id []byte) {
+		if len(id) >= 2 {
+			id[0] ^= byte(k)
+			id[1] ^= byte(k >> 8)
+		}
+	}
+	prefix := fmt.Sprintf("call%d_", k)
+	var value func(v *commonpb.AnyValue)
+	value = func(v *commonpb.AnyValue) {
+		switch x := v.GetValue().(type) {
+		case *commonpb.AnyValue_StringValue:
+			x.StringValue = strings.ReplaceAll(x.StringValue, "call_", prefix)
+		case *commonpb.AnyValue_ArrayValue:
+			for _, e := range x.ArrayValue.GetValues() {
+				value(e)
+			}
+		case *commonpb.AnyValue_KvlistValue:
+			for _, kv := range x.KvlistValue.GetValues() {
+				value(kv.Value)
+			}
+		}
+	}
+	for _, r := range reqs {
+		c := proto.Clone(r).(*collpb.ExportTraceServiceRequest)
+		for _, rs := range c.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, sp := range ss.Spans {
+					flip(sp.TraceId)
+					flip(sp.SpanId)
+					flip(sp.ParentSpanId)
+					for _, kv := range sp.Attributes {
+						value(kv.Value)
+					}
+					for _, ev := range sp.Events {
+						for _, kv := range ev.Attributes {
+							value(kv.Value)
+						}
+					}
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// step is one batch: spans, or canonical event lines.
+type step struct {
+	spans  *collpb.ExportTraceServiceRequest
+	events [][]byte
+}
+
+func spanSteps(reqs []*collpb.ExportTraceServiceRequest) []step {
+	out := make([]step, len(reqs))
+	for i, r := range reqs {
+		out[i] = step{spans: r}
+	}
+	return out
+}
+
+// TestIncrementalEqualsFullRead applies batches one at a time and checks, after each, that
+// the store's projection (fed only the new records, re-projecting only the sessions they
+// touched) is the projection a whole read of the journal gives: the same runs, rows, trees and
+// findings; and that reopening the store (the rebuild, one pass over the journal) gives it too.
+func TestIncrementalEqualsFullRead(t *testing.T) {
+	fx := fixtureRequests(t)
+	var bodies []*collpb.ExportTraceServiceRequest
+	var perFixture [][]*collpb.ExportTraceServiceRequest
+	for i, raw := range fx {
+		// the generators' fake id sources repeat ids across scenarios: make each its own
+		reqs := renamed(raw, 1000+i)
+		bodies = append(bodies, reqs...)
+		perFixture = append(perFixture, spansOf(reqs...))
+	}
+	all := spansOf(bodies...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	shuffled := append([]*collpb.ExportTraceServiceRequest(nil), all...)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	reversed := make([][]*collpb.ExportTraceServiceRequest, len(perFixture))
+	for i, l := range perFixture {
+		for j := len(l) - 1; j >= 0; j-- {
+			reversed[i] = append(reversed[i], l[j])
+		}
+	}
+	var dup []*collpb.ExportTraceServiceRequest
+	for _, b := range chunks(roundRobin(perFixture), 3) {
+		dup = append(dup, b, b) // an exporter retrying a batch whose answer it lost
+	}
+	// more than FlushLag spans: the early traces are emitted (sealed) while later ones are
+	// still held, and trace ids repeat across copies of the same shapes
+	var copies [][]*collpb.ExportTraceServiceRequest
+	for k := 1; len(copies) < 3*len(perFixture) || len(copies)*len(all)/len(perFixture) < 3*256; k++ {
+		for i, raw := range fx {
+			copies = append(copies, spansOf(renamed(raw, 2000+100*k+i)...))
+		}
+	}
+	canon, err := os.ReadFile("../otlp/testdata/openai-agents_01_two_turn_tools.canonical.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonLines := bytes.Split(bytes.TrimSpace(canon), []byte("\n"))
+	var mixed []step
+	for i, b := range chunks(roundRobin(perFixture), 4) {
+		mixed = append(mixed, step{spans: b})
+		if lo := i * 3; lo < len(canonLines) {
+			mixed = append(mixed, step{events: canonLines[lo:min(lo+3, len(canonLines))]})
+		}
+	}
+
+	cases := []struct {
+		name  string
+		steps []step
+	}{
+		{"whole bodies", spanSteps(bodies)},
+		{"a span a batch", spanSteps(all)},
+		{"interleaved traces", spanSteps(chunks(roundRobin(perFixture), 3))},
+		{"roots first, interleaved", spanSteps(chunks(roundRobin(reversed), 2))},
+		{"shuffled", spanSteps(chunks(shuffled, 5))},
+		{"duplicate batches", spanSteps(dup)},
+		{"past the flush lag", spanSteps(chunks(roundRobin(copies), 7))},
+		{"spans and canonical events", mixed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			st, err := store.Open(dir, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			every := max(1, len(c.steps)/25) // compare often, not at every batch of the long cases
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			for i, s := range c.steps {
+				if err := st.Append(ctx, store.Batch{Spans: s.spans, Events: s.events}); err != nil {
+					t.Fatal(err)
+				}
+				if i%every == 0 || i == len(c.steps)-1 {
+					if err := st.Wait(ctx); err != nil {
+						t.Fatal(err)
+					}
+					compare(t, dir, st, i)
+				}
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			st2, err := store.Open(dir, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st2.Close()
+			compare(t, dir, st2, -1)
+			rows, err := st2.Runs(store.Query{Limit: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != len(st2.Rows()) || len(rows) == 0 {
+				t.Fatalf("index has %d rows, the projection %d", len(rows), len(st2.Rows()))
+			}
+		})
+	}
+}
+
+// compare checks the store's projection against a whole read of dir's journal.
+func compare(t *testing.T, dir string, st *store.Store, batch int) {
+	t.Helper()
+	want, err := store.FullRead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := st.Snapshot()
+	where := "after batch " + itoa(batch)
+	if batch < 0 {
+		where = "after reopening"
+	}
+	if len(got.Rows) != len(want.Rows) {
+		var extra []string
+		for id, r := range want.Rows {
+			if _, ok := got.Rows[id]; !ok {
+				extra = append(extra, fmt.Sprintf("%+v", r))
+			}
+		}
+		for id, r := range got.Rows {
+			if _, ok := want.Rows[id]; !ok {
+				extra = append(extra, fmt.Sprintf("only here: %+v", r))
+			}
+		}
+		for _, r := range got.Rows {
+			if want.Rows[r.RunID].SessionID == "" {
+				extra = append(extra, fmt.Sprintf("here: %+v", r))
+			}
+		}
+		t.Fatalf("%s: %d runs, a whole read has %d: %s", where, len(got.Rows), len(want.Rows), strings.Join(extra, "\n"))
+	}
+	for id, w := range want.Rows {
+		g, ok := got.Rows[id]
+		if !ok {
+			t.Fatalf("%s: run %s missing", where, id)
+		}
+		if g != w {
+			t.Fatalf("%s: run %s row\n%+v\nwhole read\n%+v\nfindings %s\nwhole read %s", where, id, g, w, got.Findings[id], want.Findings[id])
+		}
+		if got.Trees[id] != want.Trees[id] {
+			t.Fatalf("%s: run %s tree\n%s\nwhole read\n%s", where, id, got.Trees[id], want.Trees[id])
+		}
+		if got.Findings[id] != want.Findings[id] {
+			t.Fatalf("%s: run %s findings\n%s\nwhole read\n%s", where, id, got.Findings[id], want.Findings[id])
+		}
+	}
+	// rows in the index are those of the projection
+	rows, err := st.Runs(store.Query{Limit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(want.Rows) {
+		t.Fatalf("%s: the index has %d runs, want %d", where, len(rows), len(want.Rows))
+	}
+	for _, r := range rows {
+		w := want.Rows[r.RunID]
+		w.Start, r.Start = w.Start.UTC(), r.Start.UTC()
+		if r != w {
+			t.Fatalf("%s: index row %+v, want %+v", where, r, w)
+		}
+	}
+}

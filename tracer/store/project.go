@@ -1,0 +1,353 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/fnv"
+
+	"github.com/lifeline-dev/lifeline/model"
+	"github.com/lifeline-dev/lifeline/model/runindex"
+	"github.com/lifeline-dev/lifeline/tracer/canonical"
+	"github.com/lifeline-dev/lifeline/tracer/ingest"
+	"github.com/lifeline-dev/lifeline/tracer/otlp"
+)
+
+// RunRow, Query, StatusCount and Counters are the model-level values the store answers with
+// (model/runindex).
+type (
+	RunRow      = runindex.Row
+	Query       = runindex.Query
+	StatusCount = runindex.StatusCount
+	Counters    = runindex.Counters
+)
+
+// proj is the projection of the journal, kept up to date record by record.
+//
+// It reads the journal as `lifeline timeline DIR` would (tracer/otlp for spans.jsonl, the
+// canonical reader for events.jsonl) but never from the start again: the OTLP reader is a
+// Stream fed each new record, which emits a trace once its root span arrived and FlushLag more
+// spans passed (as it does over a file); the traces it still holds are shown as the end of a
+// file would show them by a provisional flush over copies (Stream.Provisional), redone at
+// each pass and cheap because the held traces are few. Events are kept per session; a pass
+// re-projects (model.Projector, model.Checker) only the sessions that got events, or whose
+// provisional events changed, and the run index is updated for those sessions only.
+//
+// A session is projected alone, in the order the file readers give its events: its span events,
+// then its provisional ones, then its canonical ones. Per session this is the order a whole
+// read of the journal gives, so a session projects as it would there; what a whole read sees
+// across sessions (one run id reused in two sessions, a seq gap held across sessions) is not
+// modelled.
+type proj struct {
+	spansEm    *ingest.Emitter
+	stream     *otlp.Stream
+	spansLine  int
+	eventsEm   *ingest.Emitter
+	dec        model.LineDecoder
+	eventsLine int
+
+	sessions map[string]*sess
+	touched  map[string]bool // sessions whose events changed since the last pass
+	provHad  map[string]bool // sessions the last provisional flush gave events
+	provErrs []*ingest.DecodeError
+	canon    bool // the sink is taking canonical events
+
+	runSess map[string]string // run id → its session's id
+	rows    map[string]RunRow // run id → its row
+	runGen  map[string]uint64 // run id → the pass that last changed it
+	codes   map[string]int    // findings (info aside) by invariant
+}
+
+// sess is one session's events and projection.
+type sess struct {
+	id                  string
+	sealed, prov, canon []model.Event
+	nevents             int    // events at the last projection
+	provSig             uint64 // digest of prov at the last projection
+
+	tree     *model.Tree // this session alone
+	findings []model.Finding
+	runOf    map[string]string // node id → run id
+	rows     []RunRow
+	codes    map[string]int
+}
+
+func newProj(spansFile, eventsFile string) *proj {
+	p := &proj{sessions: map[string]*sess{}, touched: map[string]bool{}, provHad: map[string]bool{},
+		runSess: map[string]string{}, rows: map[string]RunRow{}, runGen: map[string]uint64{}, codes: map[string]int{}}
+	p.spansEm = ingest.NewEmitter(p.sink)
+	p.spansEm.File = spansFile
+	p.stream = otlp.NewStream(p.spansEm)
+	p.eventsEm = ingest.NewEmitter(p.sink)
+	p.eventsEm.File = eventsFile
+	p.dec.KeepText = true
+	return p
+}
+
+func (p *proj) sess(id string) *sess {
+	s := p.sessions[id]
+	if s == nil {
+		s = &sess{id: id}
+		p.sessions[id] = s
+	}
+	p.touched[id] = true
+	return s
+}
+
+// sink keeps a copy of each event (the decoders reuse the Event; what it points to stays).
+func (p *proj) sink(ev *model.Event) {
+	s := p.sess(ev.SessionID)
+	if p.canon {
+		s.canon = append(s.canon, *ev)
+	} else {
+		s.sealed = append(s.sealed, *ev)
+	}
+}
+
+// spans reads the records of spans.jsonl lines (each ending in a newline).
+func (p *proj) spans(data []byte) {
+	p.canon = false
+	eachLine(data, func(line []byte) {
+		p.spansLine++
+		p.stream.Record(line, p.spansLine)
+	})
+}
+
+// events reads lines of events.jsonl.
+func (p *proj) events(data []byte) {
+	p.canon = true
+	eachLine(data, func(line []byte) {
+		p.eventsLine++
+		canonical.DecodeLine(&p.dec, line, p.eventsLine, p.eventsEm)
+	})
+	p.canon = false
+}
+
+func eachLine(data []byte, fn func([]byte)) {
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			fn(data)
+			return
+		}
+		fn(data[:i])
+		data = data[i+1:]
+	}
+}
+
+// pass flushes the held traces provisionally and re-projects the sessions that changed; it
+// returns those sessions (in no order) and the runs that changed, stamped with gen.
+func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
+	for id := range p.provHad {
+		if s := p.sessions[id]; s != nil {
+			s.prov = nil
+			p.touched[id] = true
+		}
+	}
+	had := map[string]bool{}
+	fork := p.spansEm.Fork(func(ev *model.Event) {
+		s := p.sess(ev.SessionID)
+		s.prov = append(s.prov, *ev)
+		had[ev.SessionID] = true
+	})
+	p.stream.Provisional(fork)
+	p.provHad = had
+	p.provErrs, _ = fork.Errors()
+	// first take out what the touched sessions held (a run may move from one to another: a
+	// provisional trace that a later span places in an earlier trace's session), then add
+	prev := map[string]RunRow{}
+	for id := range p.touched {
+		s := p.sessions[id]
+		for _, r := range s.rows {
+			if p.runSess[r.RunID] == s.id {
+				prev[r.RunID] = r
+				delete(p.rows, r.RunID)
+				delete(p.runSess, r.RunID)
+			}
+		}
+		for k, c := range s.codes {
+			if p.codes[k] -= c; p.codes[k] <= 0 {
+				delete(p.codes, k)
+			}
+		}
+	}
+	for id := range p.touched {
+		s := p.sessions[id]
+		n, sig := len(s.sealed)+len(s.prov)+len(s.canon), digest(s.prov)
+		grew := n != s.nevents || sig != s.provSig // else a held trace flushed again as it was
+		s.project()
+		s.nevents, s.provSig = n, sig
+		for _, r := range s.rows {
+			p.rows[r.RunID] = r
+			p.runSess[r.RunID] = s.id
+			if o, ok := prev[r.RunID]; !ok || o != r || grew {
+				p.runGen[r.RunID] = gen
+				runsChanged++
+			}
+		}
+		for k, c := range s.codes {
+			p.codes[k] += c
+		}
+		changed = append(changed, s)
+	}
+	for id := range prev {
+		if _, still := p.rows[id]; !still {
+			delete(p.runGen, id)
+			runsChanged++
+		}
+	}
+	clear(p.touched)
+	return changed, runsChanged
+}
+
+// digest sums up events (provisional ones, few), to tell whether a held trace changed.
+func digest(evs []model.Event) uint64 {
+	if len(evs) == 0 {
+		return 0
+	}
+	h := fnv.New64a()
+	for i := range evs {
+		b, _ := json.Marshal(&evs[i])
+		h.Write(b)
+	}
+	return h.Sum64()
+}
+
+// project rebuilds the session's tree, findings and rows from its events.
+func (s *sess) project() {
+	pr := model.NewProjector()
+	ck := model.NewChecker()
+	for _, list := range [][]model.Event{s.sealed, s.prov, s.canon} {
+		for i := range list {
+			a, b := list[i], list[i] // each reader may hold or change its event
+			ck.Check(&a)
+			pr.Apply(&b)
+		}
+	}
+	s.tree = pr.Tree()
+	s.findings = ck.Finish()
+	s.derive()
+}
+
+// derive computes what the tree and findings give: the run of each node, the findings by
+// invariant and the rows.
+func (s *sess) derive() {
+	s.runOf = map[string]string{}
+	for _, se := range s.tree.Sessions {
+		for _, r := range se.Runs {
+			s.runOf[r.ID] = r.ID
+			for _, t := range r.Turns {
+				s.runOf[t.ID] = r.ID
+				for _, st := range t.Steps {
+					s.runOf[st.ID] = r.ID
+					for _, m := range st.ModelCalls {
+						s.runOf[m.ID] = r.ID
+					}
+					for _, c := range st.ToolCalls {
+						s.runOf[c.ID] = r.ID
+					}
+				}
+			}
+		}
+	}
+	perRun := map[string]int{}
+	s.codes = map[string]int{}
+	for _, f := range s.findings {
+		if f.Severity == model.SevInfo {
+			continue
+		}
+		s.codes[f.Code]++
+		if r := s.findingRun(f); r != "" {
+			perRun[r]++
+		}
+	}
+	s.rows = nil
+	for _, se := range s.tree.Sessions {
+		for _, r := range se.Runs {
+			s.rows = append(s.rows, rowOf(se, r, perRun[r.ID]))
+		}
+	}
+}
+
+func rowOf(se *model.Session, r *model.Run, findings int) RunRow {
+	row := RunRow{RunID: r.ID, SessionID: se.ID, Agent: r.Agent, Status: string(r.Status), StopReason: string(r.StopReason),
+		Turns: len(r.Turns), Tokens: r.Usage.Total(), CostUSD: r.Usage.CostUSD, Start: r.Start, Findings: findings}
+	if r.Error != nil {
+		row.Error = r.Error.Message
+		if row.Error == "" {
+			row.Error = r.Error.Kind
+		}
+	}
+	if d, ok := r.DurationOK(); ok && r.Ended {
+		row.Duration = d
+	}
+	for _, t := range r.Turns {
+		row.Steps += len(t.Steps)
+		for _, st := range t.Steps {
+			row.ToolCalls += len(st.ToolCalls)
+		}
+	}
+	return row
+}
+
+// findingRun is the run a finding concerns: that of its most specific id the session has.
+func (s *sess) findingRun(f model.Finding) string {
+	for _, id := range f.IDs {
+		if r, ok := s.runOf[id]; ok {
+			return r
+		}
+	}
+	return ""
+}
+
+// runTree is the tree of run id of s: its session with that run and the runs it is the parent
+// of (sub-agents, retries), and the findings that concern them.
+func (s *sess) runTree(id string) (*model.Tree, []model.Finding, bool) {
+	for _, se := range s.tree.Sessions {
+		for _, r := range se.Runs {
+			if r.ID != id {
+				continue
+			}
+			keep := map[string]bool{id: true}
+			for changed := true; changed; {
+				changed = false
+				for _, o := range se.Runs {
+					if !keep[o.ID] && keep[o.ParentRunID] {
+						keep[o.ID], changed = true, true
+					}
+				}
+			}
+			cp := *se
+			cp.Runs = nil
+			cp.Usage = model.Usage{}
+			for _, o := range se.Runs {
+				if keep[o.ID] {
+					cp.Runs = append(cp.Runs, o)
+					cp.Usage = cp.Usage.Add(o.Usage)
+				}
+			}
+			var fs []model.Finding
+			for _, f := range s.findings {
+				if keep[s.findingRun(f)] {
+					fs = append(fs, f)
+				}
+			}
+			return &model.Tree{Sessions: []*model.Session{&cp}, Timeless: s.tree.Timeless}, fs, true
+		}
+	}
+	return nil, nil, false
+}
+
+// decodeErrors are the journal records that could not be read, file:line: why.
+func (p *proj) decodeErrors() []string {
+	var out []string
+	for _, em := range []*ingest.Emitter{p.spansEm, p.eventsEm} {
+		errs, _ := em.Errors()
+		for _, e := range errs {
+			out = append(out, e.Error())
+		}
+	}
+	for _, e := range p.provErrs {
+		out = append(out, e.Error())
+	}
+	return out
+}
