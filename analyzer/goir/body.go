@@ -274,6 +274,11 @@ func (b *builder) calls(fs *funcState) {
 				callees = []*ssa.Function{s}
 			} else if com.IsInvoke() {
 				callees = append(callees, sites[ci]...)
+				if len(callees) == 0 && genericBody(fn) {
+					// a method of a type parameter or of a generic interface in a generic body:
+					// what the instantiations' calls at this site resolve to
+					callees = append(callees, flowSites[ci]...)
+				}
 			} else {
 				// a func value: what it visibly is (CHA would list every function of its type),
 				// else what VTA finds flowing to it (a func field, an iterator a call returns)
@@ -2615,4 +2620,13 @@ func overStdin(v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// genericBody reports whether fn is a generic function or method of a generic type, or a
+// closure inside one.
+func genericBody(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.TypeParams().Len() > 0 || fn.Signature.RecvTypeParams().Len() > 0
 }
