@@ -1489,6 +1489,17 @@ func (b *builder) returnsOf(fs *funcState) {
 	}
 	sig := fn.Signature
 	yields := b.yieldOutcomes(fs)
+	var guards map[*ast.ReturnStmt]*ir.Guard
+	if fs.syntax != nil {
+		switch s := fs.syntax.(type) {
+		case *ast.FuncDecl:
+			if s.Body != nil {
+				guards = b.guards(s.Body, b.info(fn))
+			}
+		case *ast.FuncLit:
+			guards = b.guards(s.Body, b.info(fn))
+		}
+	}
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || blk == fn.Recover {
@@ -1543,6 +1554,9 @@ func (b *builder) returnsOf(fs *funcState) {
 			}
 		}
 		rs := fs.returns[r.Pos()]
+		if rs != nil {
+			ret.Guard = guards[rs]
+		}
 		for i, v := range results {
 			// a closure of this function returned to the caller, which runs it later (an
 			// iterator the caller drains, a callback)

@@ -406,6 +406,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			// the state recorded on the way out says how the run ended (turnEnds = {kind:
 			// 'aborted'}; throw error)
 			ex.Outcome, ex.StopReason = st, sr
+		} else if !atBound {
+			// taken under a test of a status or stop reason: the tested literals say how the
+			// run ended (if (message.stopReason === "aborted") return)
+			applyGuard(&ex, ret)
 		}
 		out = append(out, ex)
 	}

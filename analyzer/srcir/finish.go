@@ -475,6 +475,7 @@ func (b *builder) returns(fs *fnState) {
 		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
+		r.Guard = b.guardOf(fs, n)
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
