@@ -48,6 +48,15 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 		}
 		return x
 	}
+	// the functions handed to a call as a callback
+	passed := map[int]bool{}
+	for _, f := range r.p.Funcs {
+		for _, c := range f.Calls {
+			for _, a := range c.ArgFuncs {
+				passed[a] = true
+			}
+		}
+	}
 	for _, l := range r.order {
 		type item struct {
 			f    int
@@ -86,6 +95,12 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					// a tool that runs an agent: the loop is the child run's, not the caller's
 					continue
 				}
+				if passed[it.f] && callsOwnParam(g, c) {
+					// a wrapper running the callback it was handed (tracing.WithTrace(ctx, p,
+					// func(ctx) error { for … })): the loop is run by whoever hands that
+					// callback over (a caller of it already), not by every caller of the wrapper
+					continue
+				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
 					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
@@ -104,6 +119,20 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 		}
 	}
 	return out
+}
+
+// callsOwnParam reports whether call c of g calls one of g's function-valued parameters.
+func callsOwnParam(g *ir.Func, c *ir.Call) bool {
+	name, _, ok := strings.Cut(c.Text, "(")
+	if !ok || name == "" {
+		return false
+	}
+	for _, prm := range g.Params {
+		if prm.Name == name && prm.Kind == "func" {
+			return true
+		}
+	}
+	return false
 }
 
 // toolSite reports whether c is a recognized tool call site, or a call through an interface
