@@ -1,6 +1,7 @@
 package goir
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -1010,6 +1011,11 @@ func (b *builder) branches(fs *funcState) {
 					br.Bound.Text = render(src) // limit := inv.MaxLLMCalls: the field, as written
 				}
 			}
+			if br.Bound.Kind == "param" {
+				b.paramDefault(fs, boundV, &br.Bound)
+			} else if br.Bound.Kind != "const" && br.Bound.Key == "" {
+				b.localDefault(fs, bx, &br.Bound)
+			}
 			if tv, ok := b.info(fn).Types[bx]; ok && tv.Value != nil {
 				if id, ok := ast.Unparen(bx).(*ast.Ident); ok {
 					if c, ok := b.info(fn).Uses[id].(*types.Const); ok {
@@ -1038,8 +1044,46 @@ func (b *builder) branches(fs *funcState) {
 			left = fs.loops[loop]
 		}
 		br.Return, br.StopText, br.AtPos, br.AtSource = b.follow(fs, exit, left)
+		if br.StopText == "" {
+			br.HandedErr = b.handedErr(fs, exit)
+		}
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// handedErr returns the error the straight-line path from a bound's branch stores into a
+// field without returning it (result.err = MaxTurnsExceededError{…}; return: a run going on
+// in a goroutine hands its failure to the result its caller drains): the error's type or
+// variable name, or "" when there is none.
+func (b *builder) handedErr(fs *funcState, exit *ssa.BasicBlock) string {
+	seen := map[*ssa.BasicBlock]bool{}
+	for cur, steps := exit, 0; cur != nil && steps < 12 && !seen[cur]; steps++ {
+		seen[cur] = true
+		for _, in := range cur.Instrs {
+			st, ok := in.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if _, ok := st.Addr.(*ssa.FieldAddr); !ok || !roles.IsError(st.Val.Type()) {
+				continue
+			}
+			switch v := st.Val.(type) {
+			case *ssa.MakeInterface:
+				if n := roles.NamedOf(v.X.Type()); n != nil {
+					return n.Obj().Name()
+				}
+			case *ssa.UnOp:
+				if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+					return g.Pkg.Pkg.Name() + "." + g.Name()
+				}
+			}
+		}
+		if len(cur.Succs) != 1 {
+			break
+		}
+		cur = cur.Succs[0]
+	}
+	return ""
 }
 
 // follow walks from the block taken at a bound (or when a stop condition holds) to what the
@@ -1228,6 +1272,148 @@ func (b *builder) localCopyOf(fs *funcState, e ast.Expr) ast.Expr {
 		return nil
 	}
 	return src
+}
+
+// localDefault gives a bound held in a local variable the default the enclosing function
+// sets in it: maxTurns := r.Config.MaxTurns; if maxTurns == 0 { maxTurns = DefaultMaxTurns },
+// also when the loop is in a closure that captures the variable. A local copied from a field
+// takes the field's key (the default is that field's, and the field's other defaults apply);
+// any other local gets a key of its own. A default given by a named constant points at the
+// constant's declaration, in whichever file or package it is.
+func (b *builder) localDefault(fs *funcState, e ast.Expr, op *ir.Operand) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return
+	}
+	info := b.info(fs.fn)
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() || obj.IsField() {
+		return
+	}
+	// the function declaring the variable: the closure's parents, outermost last
+	var syntax ast.Node
+	for fn := fs.fn; fn != nil; fn = fn.Parent() {
+		if sx := fn.Syntax(); sx != nil && sx.Pos() <= obj.Pos() && obj.Pos() < sx.End() {
+			syntax = sx
+		}
+	}
+	if syntax == nil {
+		return
+	}
+	var src ast.Expr
+	var def ast.Expr
+	var defAt token.Pos
+	zeroCheck := false
+	var stack []ast.Node
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		var lhs, rhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = x.Lhs, x.Rhs
+		case *ast.ValueSpec:
+			for _, nm := range x.Names {
+				lhs = append(lhs, nm)
+			}
+			rhs = x.Values
+		}
+		if len(lhs) != len(rhs) {
+			return true
+		}
+		for i, l := range lhs {
+			li, ok := l.(*ast.Ident)
+			if !ok || info.Defs[li] != obj && info.Uses[li] != obj {
+				continue
+			}
+			if tv, ok := info.Types[rhs[i]]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+				if v, ok := constant.Int64Val(tv.Value); ok && v > 0 && (def == nil || !zeroCheck) {
+					def, defAt = rhs[i], n.Pos()
+					zeroCheck = false
+					for j := len(stack) - 2; j >= 0 && j >= len(stack)-4; j-- {
+						if ifs, ok := stack[j].(*ast.IfStmt); ok && mentions(ifs.Cond, obj.Name()) {
+							zeroCheck = true
+						}
+					}
+				}
+				continue
+			}
+			if info.Defs[li] == obj {
+				src = rhs[i]
+			}
+		}
+		return true
+	})
+	if def == nil {
+		return
+	}
+	key := ""
+	if sel, ok := ast.Unparen(src).(*ast.SelectorExpr); ok && src != nil {
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			key = fieldKeyOfSel(s, sel.Sel.Name)
+		}
+	}
+	if key == "" {
+		p := b.pos(obj.Pos())
+		key = fmt.Sprintf("%s.%s@%s:%d", obj.Pkg().Path(), obj.Name(), p.File, p.Line)
+	}
+	via := "constructor"
+	if zeroCheck {
+		via = "zero_check"
+	}
+	op.Key = key
+	b.addDefault(info, key, def, defAt, via)
+}
+
+// paramDefault gives a bound that is a parameter the default of what the function's one
+// caller passes for it: go r.runStreamedImpl(ctx, agent, maxTurns) after maxTurns := …;
+// if maxTurns == 0 { maxTurns = DefaultMaxTurns }.
+func (b *builder) paramDefault(fs *funcState, v ssa.Value, op *ir.Operand) {
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return
+	}
+	idx := -1
+	for i, q := range fs.fn.Params {
+		if q == p {
+			idx = i
+		}
+	}
+	if fs.fn.Signature.Recv() != nil {
+		idx-- // the receiver is not among the call's arguments as written
+	}
+	if idx < 0 {
+		return
+	}
+	var caller *funcState
+	var at token.Pos
+	for _, cs := range b.funcs {
+		for ci := range cs.callIdx {
+			if ci.Common().StaticCallee() != fs.fn {
+				continue
+			}
+			if caller != nil {
+				return // several callers: no one default
+			}
+			caller, at = cs, ci.Common().Pos()
+		}
+	}
+	if caller == nil || caller.syntax == nil || !at.IsValid() {
+		return
+	}
+	var arg ast.Expr
+	ast.Inspect(caller.syntax, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == at && idx < len(ce.Args) && !ce.Ellipsis.IsValid() {
+			arg = ce.Args[idx]
+		}
+		return arg == nil
+	})
+	if arg != nil {
+		b.localDefault(caller, arg, op)
+	}
 }
 
 // guardedNonZero reports whether the comparison in blk runs only when the bound is set: a
@@ -1688,8 +1874,17 @@ func (b *builder) classify1(fs *funcState, v ssa.Value, depth int) ir.Value {
 		}
 	case *ssa.MakeInterface:
 		in := b.classify(fs, x.X, depth+1)
-		if in.Kind == ir.ValOther {
+		if in.Kind == ir.ValOther || in.Kind == ir.ValNil {
+			// a concrete value put in an interface is never a nil error, even a struct
+			// literal (MaxTurnsExceededError{…}: its cell holds no stored value) or a nil
+			// pointer; its type names what it says (a limit exceeded)
 			in.Kind = ir.ValError
+			if n := roles.NamedOf(x.X.Type()); n != nil && n.Obj().Pkg() != nil && in.Key == "" {
+				in.Key = n.Obj().Pkg().Path() + "." + n.Obj().Name()
+				if in.Text == "nil" || in.Text == "" || ssaName.MatchString(in.Text) {
+					in.Text = n.Obj().Name() + "{…}"
+				}
+			}
 		}
 		return in
 	case *ssa.ChangeInterface:
@@ -2171,6 +2366,9 @@ func storedField(v ssa.Value, depth int) (string, []string) {
 	}
 	return "", nil
 }
+
+// ssaName matches the name SSA gives a value it made (t12).
+var ssaName = regexp.MustCompile(`^t[0-9]+$`)
 
 var valRank = map[ir.ValueKind]int{ir.ValNil: 0, ir.ValConst: 1, ir.ValOther: 2, ir.ValCall: 2, ir.ValError: 3, ir.ValSentinel: 4, ir.ValCtxErr: 5}
 
