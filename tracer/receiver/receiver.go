@@ -128,7 +128,6 @@ func (rc *Receiver) appendSpans(w http.ResponseWriter, r *http.Request, enc enco
 	writeMessage(w, enc, http.StatusOK, resp)
 }
 
-
 func encName(e encoding) string {
 	if e == encJSON {
 		return "JSON"

@@ -148,7 +148,7 @@ func (x *transcoder) message(b []byte, kind, depth int) bool {
 		return false
 	}
 	fields := otlpSchema[kind]
-	var seen uint32             // fields 1..31 seen (every OTLP trace field number is below 32)
+	var seen uint32            // fields 1..31 seen (every OTLP trace field number is below 32)
 	run := protowire.Number(0) // the repeated field the last element belonged to
 	arrayOpen := false         // a JSON array for run is open
 	oneof := false
