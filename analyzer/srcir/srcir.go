@@ -316,6 +316,7 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 	b.each(b.lower)
 	b.resolveCalls()
 	b.finish()
+	b.envDefaults()
 	return b.prog, b.diagnostics()
 }
 
