@@ -90,6 +90,10 @@ func TestSourceShapes(t *testing.T) {
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
+		// final-answer tool before the loop) sets is unset; the tool is picked with
+		// next(t for t in tools if t.name == call.name).
+		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
