@@ -361,6 +361,7 @@ func (b *builder) calls(fs *funcState) {
 			c.Accessor = accessor(com)
 			c.Descends = descends(fn, com)
 			c.Input = readsStdin(com)
+			c.InMemory = b.inMemory(fn, com, callees)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0
@@ -2652,6 +2653,196 @@ func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// inMemoryPkgs are the standard-library packages whose functions and methods compute in memory
+// from their operands: no network, process, file or user is reached through them (see
+// ir.Call.InMemory). fmt's Scan functions read the user's input and are left out by name.
+var inMemoryPkgs = map[string]bool{
+	"bytes": true, "cmp": true, "container/heap": true, "container/list": true, "container/ring": true,
+	"encoding/base32": true, "encoding/base64": true, "encoding/binary": true, "encoding/csv": true,
+	"encoding/hex": true, "encoding/json": true, "encoding/xml": true, "errors": true, "fmt": true,
+	"hash/crc32": true, "hash/fnv": true, "hash/maphash": true, "crypto/sha1": true, "crypto/sha256": true,
+	"crypto/md5": true, "html": true, "iter": true, "maps": true, "math": true, "math/big": true,
+	"math/bits": true, "net/url": true, "path": true, "reflect": true, "regexp": true, "regexp/syntax": true,
+	"slices": true, "sort": true, "strconv": true, "strings": true, "sync": true, "sync/atomic": true,
+	"text/scanner": true, "unicode": true, "unicode/utf16": true, "unicode/utf8": true, "unique": true,
+	"unsafe": true, "time": true, "go/ast": true, "go/token": true, "go/scanner": true,
+	"path/filepath": true, "log": true, "log/slog": true, "text/template": true, "html/template": true,
+	"text/template/parse": true, "flag": true, "encoding/gob": true, "mime": true, "crypto/sha512": true,
+}
+
+// storedFunc reports whether v is a func value read from a parameter, a captured variable or
+// a struct field (c.globNormFunc), not one a call returned.
+func storedFunc(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	case *ssa.UnOp:
+		_, field := x.X.(*ssa.FieldAddr)
+		return x.Op == token.MUL && field
+	case *ssa.Field:
+		return true
+	}
+	return false
+}
+
+// inMemoryFuncs are functions of other standard-library packages that compute in memory.
+var inMemoryFuncs = map[string]bool{
+	"net.ParseIP": true, "net.ParseCIDR": true, "net.ParseMAC": true, "net.IPv4": true, "net.IPv4Mask": true,
+	"net.JoinHostPort": true, "net.SplitHostPort": true, "(net.IP).String": true, "(net.IP).To4": true,
+	"(net.IP).To16": true, "(net.IP).Equal": true, "(net.IP).Mask": true, "(net.IPMask).Size": true,
+	"(net.IPMask).String": true, "(net.IP).MarshalText": true, "(*net.IP).UnmarshalText": true, "(*net.IPNet).String": true, "os.Getenv": true, "os.LookupEnv": true,
+	"os.IsNotExist": true, "os.IsExist": true, "os.Exit": true,
+}
+
+// inMemory reports whether the call has callees and each of them computes in memory or has a
+// body in the program, which the recognizer follows (ir.Call.InMemory): a function of
+// inMemoryPkgs, a synthetic wrapper around such calls, or a function of another module known
+// only from its export data that takes no context, delivers no stream or callback and returns
+// nothing that carries tool calls or an HTTP response (a constructor, a parser).
+func (b *builder) inMemory(fn *ssa.Function, com *ssa.CallCommon, callees []*ssa.Function) bool {
+	// a func value handed over must be one the recognizer can follow (ir.Call.ArgFuncs)
+	for _, a := range com.Args {
+		if _, ok := a.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if c, ok := a.(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		if storedFunc(a) {
+			continue // a func the program keeps: judged where it is called
+		}
+		resolved := false
+		for _, af := range resolveFunc(a, 0) {
+			_, in := b.ids[unwrap(af)]
+			resolved = resolved || in
+		}
+		if !resolved {
+			return false
+		}
+	}
+	if len(callees) == 0 {
+		switch {
+		case com.IsInvoke():
+			// a method of an interface none of whose implementations the program holds: of a
+			// standard-library interface (reflect.Type.Kind, sort.Interface), or one of another
+			// module's whose signature shows no outside computation (pflag.Value.Type)
+			pkg := com.Method.Pkg()
+			if pkg == nil {
+				return false
+			}
+			if first, _, _ := strings.Cut(pkg.Path(), "/"); !strings.Contains(first, ".") {
+				return inMemoryPkgs[pkg.Path()]
+			}
+			return sigInMemory(com.Signature())
+		default:
+			// the function's own func parameter: what its callers hand over, which they follow;
+			// or a func value that takes no context and returns nothing (f.Usage()): nothing
+			// comes back through it
+			_, param := com.Value.(*ssa.Parameter)
+			return param || com.Signature().Results().Len() == 0 && sigInMemory(com.Signature())
+		}
+	}
+	for _, cal := range callees {
+		if !b.calleeInMemory(cal, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) calleeInMemory(cal *ssa.Function, depth int) bool {
+	if cal == nil || depth > 2 {
+		return false
+	}
+	if o := cal.Origin(); o != nil {
+		cal = o
+	}
+	if _, ok := b.ids[cal]; ok {
+		return true
+	}
+	if stdinReads[cal.String()] {
+		return false
+	}
+	if inMemoryFuncs[cal.String()] {
+		return true
+	}
+	if cal.Synthetic != "" && len(cal.Blocks) > 0 {
+		// a bound method, a thunk, a *T wrapper of a T method (a nil check, then the call)
+		for _, blk := range cal.Blocks {
+			for _, in := range blk.Instrs {
+				ci, ok := in.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, builtin := ci.Common().Value.(*ssa.Builtin); builtin {
+					continue
+				}
+				if !b.calleeInMemory(ci.Common().StaticCallee(), depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if cal.Pkg == nil {
+		return false
+	}
+	path := cal.Pkg.Pkg.Path()
+	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") {
+		return inMemoryPkgs[path] // the standard library
+	}
+	if len(cal.Blocks) > 0 {
+		return false // a body the program does not hold: not followed
+	}
+	return sigInMemory(cal.Signature)
+}
+
+// sigInMemory reports whether a function of another module known only by its signature shows
+// no outside computation: it takes no context and no stream, and returns no stream, callback,
+// value carrying tool calls or HTTP response.
+func sigInMemory(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if t := sig.Params().At(i).Type(); isContext(t) || isStream(t) {
+			return false
+		}
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		t := sig.Results().At(i).Type()
+		if isStream(t) || roles.CarriesToolCalls(t) || holdsHTTPResponse(t, 0) {
+			return false
+		}
+		if _, fn := t.Underlying().(*types.Signature); fn {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsHTTPResponse reports whether t is, points to or has a field of net/http's Response or
+// an io reader (a body read from a connection), two levels deep.
+func holdsHTTPResponse(t types.Type, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n := roles.NamedOf(t); n != nil && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+		case "net/http.Response", "io.Reader", "io.ReadCloser", "net.Conn":
+			return true
+		}
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if holdsHTTPResponse(st.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stdinReads are the functions and methods that wait for a line of the standard input, or of

@@ -227,6 +227,13 @@ type Call struct {
 	// ended by the user (EOF, quit), not a turn loop a model keeps going. Set by the front-ends
 	// from their tables.
 	Input bool `json:"input,omitempty"`
+	// InMemory is true when the call has callees and every one of them that has no body in the
+	// Program computes in memory from its operands: a function of the language's table of
+	// standard libraries that reach no network, process, file or user (Go strings, strconv,
+	// sort, encoding/json, net/url, reflect, sync, …). Set by the front-ends from their tables;
+	// the recognizer follows the callees with bodies (a constructor, parser or loader that only
+	// builds a value from its arguments is never a model call).
+	InMemory bool `json:"in_memory,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`
