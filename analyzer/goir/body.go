@@ -1367,7 +1367,7 @@ func (b *builder) localDefault(fs *funcState, e ast.Expr, op *ir.Operand) {
 		via = "zero_check"
 	}
 	op.Key = key
-	b.addDefault(info, key, def, defAt, via)
+	b.addDefault(info, key, def, defAt, via, nil)
 }
 
 // paramDefault gives a bound that is a parameter the default of what the function's one
