@@ -61,6 +61,9 @@ type Program struct {
 	// Defaults are the default values of bound candidates (fields, variables, options) set
 	// anywhere in the program: constructors, zero-value checks, functional options.
 	Defaults []Default `json:"defaults,omitempty"`
+	// EnvDefaults are the defaults (and bound constants) that apply only when an environment
+	// variable is unset, by the position of the default's definition, sorted by position.
+	EnvDefaults []EnvDefault `json:"env_defaults,omitempty"`
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
@@ -495,6 +498,14 @@ type Default struct {
 	// function returning the type), "zero_check" (if x == 0 { x = v }), "option" (a functional
 	// option or keyword default).
 	Via string `json:"via"`
+}
+
+// EnvDefault says that the default value defined at Pos is used only when the environment
+// variable Var is unset: int(getenv("LIMIT", "25")), process.env.LIMIT ?? "25", envInt("LIMIT",
+// 25) of a Go helper that reads os.Getenv.
+type EnvDefault struct {
+	Pos Pos    `json:"pos"`
+	Var string `json:"var"`
 }
 
 // Sentinel is a package-level error value.

@@ -1288,6 +1288,7 @@ func (r *rec) bound(l *Loop) {
 	if b.Bound.Key != "" {
 		r.boundDefault(bd, b.Bound.Key)
 	}
+	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
 	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
 	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
@@ -1414,6 +1415,19 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// envOf returns the environment variable that overrides the default defined at p, "" if none.
+func (r *rec) envOf(p model.Position) string {
+	if !p.IsValid() {
+		return ""
+	}
+	for _, e := range r.p.EnvDefaults {
+		if e.Pos.File == p.File && e.Pos.Line == p.Line {
+			return e.Var
+		}
+	}
+	return ""
 }
 
 func (r *rec) boundDefault(bd *model.Bound, key string) {
