@@ -71,6 +71,9 @@ type builder struct {
 	// counters are the functions whose result is a process-wide counter's next value (an
 	// atomic add on a package-level variable): id minters.
 	counters map[*ssa.Function]bool
+	// envDecls are the source function declarations, for reading the helpers a default is
+	// computed by (defaults).
+	envDecls map[*types.Func]*ast.FuncDecl
 }
 
 // fieldUse is a read of a field's address in a function.

@@ -31,6 +31,10 @@ type builder struct {
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex
+	// envs are the defaults read from the environment (ir.Program.EnvDefaults), by the
+	// position literal returns for them.
+	envs  map[ir.Pos]string
+	envMu sync.Mutex
 }
 
 type module struct {
@@ -123,6 +127,8 @@ type fnState struct {
 	callNodes []*syntax.Node
 	callInfo  []callInfo
 	retNodes  []*syntax.Node
+	// fallbacks are the literals bound operands fall back to (branches)
+	fallbacks []fallback
 	// wraps are the flows of calls that belong to the calls their callbacks return (flows)
 	wraps       []wrapFlow
 	pairs       []*syntax.Node // the key: value members of object and dictionary literals

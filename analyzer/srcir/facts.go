@@ -357,6 +357,15 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 	if n == nil {
 		return op
 	}
+	if l, r, ok := fallbackOf(m, n); ok {
+		// max ?? Infinity, self.max_steps or 20: the bound is the value, the literal what it
+		// is when unset (kept for defaults, which prefer what sets the value)
+		op = b.operand(fs, l)
+		if op.Key != "" {
+			fs.fallbacks = append(fs.fallbacks, fallback{key: op.Key, n: r})
+		}
+		return op
+	}
 	// len(x) / x.length: the size of a collection
 	switch {
 	case t.numbers.has(n):
@@ -416,6 +425,14 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			}
 		}
 		op.Kind = "field"
+		if in := strip(obj); in != nil && t.members.has(in) && m.text(strip(in.Child("object"))) == t.self {
+			// this.runConfig.maxIterations: an entry of a configuration the class keeps in a
+			// field (see objectDefaults)
+			if k := enclosingClass(fs); k != nil {
+				op.Key = k.key + "." + m.text(in.Child(t.memberProp)) + "." + prop
+				return op
+			}
+		}
 		if owners := b.fieldOwners[prop]; ut.cls == nil && len(owners) == 1 {
 			ut.cls = owners[0] // the one class whose instances have the field
 		}
@@ -449,7 +466,8 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		}
 		tg := b.symTarget(m, s, 0)
 		if tg.value != nil && tg.value != n {
-			if v, _, ok := b.literal(tg.vmod, tg.value, depth+1); ok {
+			if v, p, ok := b.literal(tg.vmod, tg.value, depth+1); ok {
+				b.moveEnv(p, tg.vpos.pos)
 				return v, tg.vpos.pos, true
 			}
 		}
@@ -460,7 +478,8 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {
 					st := b.resolveSym(tg.mod.name, m.text(n.Child(t.memberProp)), 0)
 					if st.value != nil {
-						if v, _, ok := b.literal(st.vmod, st.value, depth+1); ok {
+						if v, p, ok := b.literal(st.vmod, st.value, depth+1); ok {
+							b.moveEnv(p, st.vpos.pos)
 							return v, st.vpos.pos, true
 						}
 					}
@@ -473,11 +492,33 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		return m.text(n), m.pos(n), true
 	case n.Kind == "call" && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 2:
 		// getenv("LIMIT", "10007"), os.environ.get("LIMIT", 25): the default when unset
-		return b.literal(m, n.Child("arguments").NamedChildren()[1], depth+1)
+		args := n.Child("arguments").NamedChildren()
+		v, p, ok := b.literal(m, args[1], depth+1)
+		if ok {
+			b.noteEnv(p, envName(m, args[0]))
+		}
+		return v, p, ok
+	case (n.Kind == "binary_expression" || n.Kind == "boolean_operator") && envRead(m, n.Child("left")) != "" &&
+		(m.text(n.Child("operator")) == "??" || m.text(n.Child("operator")) == "||" || m.text(n.Child("operator")) == "or"):
+		// process.env.LIMIT ?? "25", os.environ.get("LIMIT") or 25: the default when unset
+		v, p, ok := b.literal(m, n.Child("right"), depth+1)
+		if ok {
+			b.noteEnv(p, envRead(m, n.Child("left")))
+		}
+		return v, p, ok
+	case t.calls.has(n) && numberWraps[m.text(n.Child("function"))] && len(n.Child("arguments").NamedChildren()) >= 1 &&
+		!t.stringKinds.has(strip(n.Child("arguments").NamedChildren()[0])):
+		// int(getenv("LIMIT", "25")), Number(process.env.LIMIT ?? 25): a value converted
+		v, p, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1)
+		if ok {
+			b.moveEnv(p, m.pos(n))
+			return v, m.pos(n), true
+		}
 	case n.Kind == "call" && isClassName(strings.TrimLeft(lastName(m.text(n.Child("function"))), "_")) && len(n.Child("arguments").NamedChildren()) == 1 &&
 		n.Child("arguments").NamedChildren()[0].Kind != "keyword_argument":
 		// _DefaultRecursionLimit(x), Decimal(x): a value wrapped in a type
-		if v, _, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1); ok {
+		if v, p, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1); ok {
+			b.moveEnv(p, m.pos(n))
 			return v, m.pos(n), true
 		}
 	case n.Kind == "call":
@@ -861,6 +902,133 @@ func (b *builder) defaults() {
 	}
 }
 
+// fallback is the literal a bound operand falls back to when unset (x ?? Infinity).
+type fallback struct {
+	key string
+	n   *syntax.Node
+}
+
+// fallbackOf splits x ?? lit, x || lit (Python x or lit) with lit a number or an infinity.
+func fallbackOf(m *module, n *syntax.Node) (l, r *syntax.Node, ok bool) {
+	if n == nil || !(n.Kind == "binary_expression" || n.Kind == "boolean_operator") {
+		return nil, nil, false
+	}
+	if op := m.text(n.Child("operator")); op != "??" && op != "||" && op != "or" {
+		return nil, nil, false
+	}
+	l, r = strip(n.Child("left")), strip(n.Child("right"))
+	if l == nil || r == nil || !(m.t.idents.has(l) || m.t.members.has(l)) {
+		return nil, nil, false
+	}
+	switch rt := m.text(r); {
+	case m.t.numbers.has(r), rt == "Infinity", rt == "Number.POSITIVE_INFINITY", rt == "math.inf", rt == `float("inf")`, rt == "float('inf')":
+		return l, r, true
+	}
+	return nil, nil, false
+}
+
+// objectDefaults gives the entries of a configuration object built as a literal their
+// defaults: const execution = { maxIterations: 20, ...this.input.execution } read as
+// execution.maxIterations in the same function, or handed to a constructor that keeps it in a
+// field (new Runner(llm, execution) with constructor(llm, runConfig) { this.runConfig =
+// runConfig }) and read as this.runConfig.maxIterations. Then the fallbacks of bound operands
+// (x ?? Infinity) for the keys nothing else sets.
+func (b *builder) objectDefaults() {
+	type entry struct {
+		v   string
+		pos ir.Pos
+	}
+	has := map[string]bool{}
+	for _, d := range b.prog.Defaults {
+		has[d.Key] = true
+	}
+	add := func(key, v string, pos ir.Pos) {
+		has[key] = true
+		b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: key, Value: clip(v, 60), Pos: pos, Via: "constructor"})
+	}
+	for _, fs := range b.funcs {
+		m := fs.mod
+		objs := map[string]map[string]entry{}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") || a.rhs == nil || !m.t.objects.has(strip(a.rhs)) {
+				continue
+			}
+			es := map[string]entry{}
+			for _, p := range strip(a.rhs).NamedChildren() {
+				if !m.t.pairs.has(p) {
+					continue
+				}
+				key := unquote(m.text(p.Child("key")))
+				if !isBoundish(key) {
+					continue
+				}
+				if v, pos, ok := b.literal(m, p.Child("value"), 0); ok && !m.t.nones[v] {
+					es[key] = entry{v, pos}
+				}
+			}
+			if len(es) > 0 {
+				objs[a.lhs[0]] = es
+			}
+		}
+		if len(objs) == 0 {
+			continue
+		}
+		for x, es := range objs {
+			for key, e := range es {
+				add(fs.key()+"."+x+"."+key, e.v, e.pos)
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) {
+				break
+			}
+			args := ci.node.Child(m.t.callArgs)
+			if args == nil {
+				continue
+			}
+			for _, t := range fs.f.Calls[i].Targets {
+				g := b.funcs[t]
+				if g.cls == nil || g.name != "constructor" && g.name != "__init__" {
+					continue
+				}
+				params := g.f.Params
+				if g.mod.t.lang == "python" && len(params) > 0 {
+					params = params[1:] // self
+				}
+				for j, a := range args.NamedChildren() {
+					es := objs[m.text(strip(a))]
+					if es == nil || j >= len(params) {
+						continue
+					}
+					for _, ga := range g.assigns {
+						if len(ga.lhs) != 1 || ga.rhs == nil || g.mod.text(strip(ga.rhs)) != params[j].Name {
+							continue
+						}
+						if field, ok := strings.CutPrefix(ga.lhs[0], g.mod.t.self+"."); ok && !strings.ContainsAny(field, ".[") {
+							for key, e := range es {
+								add(g.cls.key+"."+field+"."+key, e.v, e.pos)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fs := range b.funcs {
+		for _, fb := range fs.fallbacks {
+			if !has[fb.key] {
+				if v, pos, ok := b.literal(fs.mod, fb.n, 0); ok {
+					has[fb.key] = true
+					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: v, Pos: pos, Via: "zero_check"})
+				} else if t := fs.mod.text(fb.n); t != "" {
+					has[fb.key] = true
+					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: t, Pos: fs.mod.pos(fb.n), Via: "zero_check"})
+				}
+			}
+		}
+	}
+}
+
 // argDefaults follows the defaults of bound parameters through the call sites that pass
 // them on: run(max_steps=None) -> max_steps = max_steps or self.max_steps ->
 // self._run_stream(max_steps=max_steps) gives _run_stream's max_steps the default of the
@@ -1086,6 +1254,74 @@ func sizeOf(s string) string {
 		return strings.TrimSuffix(s, ".length")
 	}
 	return ""
+}
+
+// numberWraps convert a value to a number (or a string) without changing what it says.
+var numberWraps = mk("int", "float", "str", "Number", "parseInt", "parseFloat", "String", "Number.parseInt", "Number.parseFloat")
+
+// envName returns the environment variable an env lookup's key names: the string literal
+// unquoted, else the key as written.
+func envName(m *module, key *syntax.Node) string {
+	key = strip(key)
+	if v, ok := literalText(m, key); ok {
+		return v
+	}
+	return m.text(key)
+}
+
+// envRead returns the variable an expression reads from the environment with no default of its
+// own (process.env.LIMIT, process.env["LIMIT"], os.environ.get("LIMIT"), os.getenv("LIMIT")), "" if
+// it reads none.
+func envRead(m *module, n *syntax.Node) string {
+	n = strip(n)
+	switch {
+	case n == nil:
+		return ""
+	case m.t.members.has(n) && m.text(n.Child("object")) == "process.env":
+		return m.text(n.Child(m.t.memberProp))
+	case m.t.subscripts.has(n) && (m.text(n.Child(m.t.subObj)) == "process.env" || m.text(n.Child(m.t.subObj)) == "os.environ"):
+		return envName(m, n.Child(m.t.subIndex))
+	case m.t.calls.has(n) && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 1:
+		return envName(m, n.Child("arguments").NamedChildren()[0])
+	}
+	return ""
+}
+
+// noteEnv records that the default literal returns at p applies when the environment
+// variable name is unset.
+func (b *builder) noteEnv(p ir.Pos, name string) {
+	if !p.IsValid() || name == "" {
+		return
+	}
+	b.envMu.Lock()
+	defer b.envMu.Unlock()
+	if b.envs == nil {
+		b.envs = map[ir.Pos]string{}
+	}
+	b.envs[p] = name
+}
+
+// moveEnv carries an env note from the position of a converted value to the conversion's.
+func (b *builder) moveEnv(from, to ir.Pos) {
+	b.envMu.Lock()
+	defer b.envMu.Unlock()
+	if v, ok := b.envs[from]; ok && from != to {
+		b.envs[to] = v
+	}
+}
+
+// envDefaults writes the env notes into the program, sorted by position.
+func (b *builder) envDefaults() {
+	for p, v := range b.envs {
+		b.prog.EnvDefaults = append(b.prog.EnvDefaults, ir.EnvDefault{Pos: p, Var: v})
+	}
+	sort.Slice(b.prog.EnvDefaults, func(i, j int) bool {
+		x, y := b.prog.EnvDefaults[i].Pos, b.prog.EnvDefaults[j].Pos
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		return x.Line < y.Line
+	})
 }
 
 func envDefault(fn string) bool {

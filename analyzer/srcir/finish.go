@@ -383,6 +383,7 @@ func (b *builder) finish() {
 	b.stopSets()
 	b.accessors()
 	b.defaults()
+	b.objectDefaults()
 	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
@@ -446,7 +447,29 @@ func (b *builder) returns(fs *fnState) {
 		} else {
 			r.State = b.stateOf(fs, n, e)
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
+			if r.State == "" && b.underCancelIf(fs, n) {
+				// if cancelled { …; return }: the run ends cancelled
+				r.State = "cancelled"
+			}
+			if e == nil {
+				if oc := b.reyields(fs, b.before(fs, n)); oc >= 0 {
+					// async for ev in inner(...): yield ev; return — the generator ends when
+					// the inner one does, with its exits (as at the end of the body)
+					r.Err = &ir.Value{Kind: ir.ValCall, Call: oc, Text: f.Calls[oc].Text, Stream: true}
+				}
+			}
 			if e != nil {
+				// return terminal / return async (ctx) => {…}: a function of its own the
+				// caller runs later (a middleware chain's terminal, a callback)
+				k := fs.kidsByNode[strip(e)]
+				if k == nil && t.idents.has(strip(e)) {
+					if ks := fs.locals[m.text(strip(e))]; len(ks) == 1 && ks[0].parent == fs {
+						k = ks[0]
+					}
+				}
+				if k != nil && k.f.Launch == "" {
+					k.f.Launch = "return"
+				}
 				v := b.value(fs, e)
 				if v.Kind == ir.ValOther && r.InLoop < 0 {
 					// return result, where const result = await this.#loop(...): the value of
@@ -457,6 +480,9 @@ func (b *builder) returns(fs *fnState) {
 							v, e = hv, rhs
 						}
 					}
+				}
+				if v.Kind == ir.ValCall {
+					v = b.decorated(fs, v)
 				}
 				r.Values = []ir.Value{v}
 				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
@@ -475,6 +501,7 @@ func (b *builder) returns(fs *fnState) {
 		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
+		r.Guard = b.guardOf(fs, n)
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
@@ -1184,4 +1211,84 @@ func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
 		}
 	}
 	return chained
+}
+
+// before returns the statement before n in its block (nil when n is the first).
+func (b *builder) before(fs *fnState, n *syntax.Node) *syntax.Node {
+	p := b.parentIn(fs, n)
+	if p == nil {
+		return nil
+	}
+	var prev *syntax.Node
+	for _, c := range p.Children {
+		if c == n {
+			return prev
+		}
+		if c.Named && c.Kind != "comment" {
+			prev = c
+		}
+	}
+	return nil
+}
+
+// underCancelIf reports whether return n is in the taken branch of an if whose condition
+// reads a cancellation flag or calls a cancellation check (if agent.cancelled or
+// observe_cancellation(): …; return), within its function.
+func (b *builder) underCancelIf(fs *fnState, n *syntax.Node) bool {
+	m, t := fs.mod, fs.mod.t
+	for c, p := n, b.parentIn(fs, n); p != nil && c != fs.body; c, p = p, b.parentIn(fs, p) {
+		if !t.ifs.has(p) || p.Child("consequence") != c {
+			continue
+		}
+		hit := false
+		eachNode(t, p.Child("condition"), func(x *syntax.Node) bool {
+			if hit {
+				return false
+			}
+			if t.nots.has(x) {
+				return false // not cancelled: the other way
+			}
+			if t.members.has(x) || t.idents.has(x) {
+				txt := m.text(x)
+				last := txt[strings.LastIndexByte(txt, '.')+1:]
+				// (an interrupt for approval or input is no cancellation)
+				if l := strings.ToLower(last); containsAny(l, []string{"cancel", "abort"}) && strings.ToUpper(last) != last {
+					hit = true
+				}
+			}
+			return !hit
+		})
+		if hit {
+			return true
+		}
+	}
+	return false
+}
+
+// decorated returns, for a returned method call chained on a call that runs a callback
+// (return RunContext.enter(this, opts, async (ctx) => …).middleware(...mw)), the call that
+// runs it: the chained method (unknown to the set) decorates the run that call starts and
+// hands it back. Other values are returned as they are.
+func (b *builder) decorated(fs *fnState, v ir.Value) ir.Value {
+	m := fs.mod
+	for range 3 {
+		c := &fs.f.Calls[v.Call]
+		if len(c.Targets) > 0 || len(c.ArgFuncs) > 0 {
+			return v
+		}
+		fn := strip(unAwait(m, fs.callInfo[v.Call].node.Child("function")))
+		if fn == nil || !m.t.members.has(fn) {
+			return v
+		}
+		obj := strip(unAwait(m, fn.Child("object")))
+		id, ok := fs.callOf[obj]
+		if !ok || len(fs.f.Calls[id].ArgFuncs) != 1 {
+			return v
+		}
+		v.Call, v.Text = id, clip(oneLine(m.text(obj)), 80)
+		if k := fs.f.Calls[id].Keys; len(k) > 0 {
+			v.Key = k[0]
+		}
+	}
+	return v
 }

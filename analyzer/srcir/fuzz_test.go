@@ -40,7 +40,16 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 
 func seeds(f *testing.F, exts ...string) {
 	f.Helper()
-	for _, dir := range []string{"testdata/pyagent/pyagent", "testdata/tsagent/src"} {
+	dirs := []string{"testdata/pyagent/pyagent", "testdata/tsagent/src"}
+	// the Python/TS/JS shapes of the recognizer (one directory each)
+	if shapes, err := os.ReadDir("../recognize/testdata/shapes"); err == nil {
+		for _, e := range shapes {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join("../recognize/testdata/shapes", e.Name()))
+			}
+		}
+	}
+	for _, dir := range dirs {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			for _, x := range exts {

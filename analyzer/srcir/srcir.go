@@ -293,6 +293,7 @@ func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
 	b.each(b.lower)
 	b.resolveCalls()
 	b.finish()
+	b.envDefaults()
 	return b.prog, b.diagnostics()
 }
 
