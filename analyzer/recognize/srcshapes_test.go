@@ -77,12 +77,23 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// jsprivate: compiled TypeScript private members (tslib's __classPrivateFieldGet/Set,
+		// private methods as functions beside the class called through a WeakSet): the model
+		// call is this.#send(), its reply kept in the private field #reply and read back, the
+		// tools looked up by name in the private Map #tools by this.#runTool() under
+		// Promise.all.
+		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
+			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
+		// final-answer tool before the loop) sets is unset; the tool is picked with
+		// next(t for t in tools if t.name == call.name).
+		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
