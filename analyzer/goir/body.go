@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -1572,7 +1573,8 @@ func (b *builder) returnsOf(fs *funcState) {
 					val = b.classifyAST(fs, rs.Results[i])
 				}
 			}
-			if passCall >= 0 {
+			if passCall >= 0 && val.Kind != ir.ValCtxErr {
+				// (return ctx.Err() hands on no callee's results: the run is cancelled)
 				val = ir.Value{Kind: ir.ValCall, Call: passCall, Text: val.Text, Key: val.Key}
 			}
 			val.Stream = isStream(sig.Results().At(i).Type())
@@ -2138,12 +2140,20 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
+		var text ssa.Value
+		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
+			// random bytes encoded into the text the function returns: "trace_" + hex of them
+			text = randomText(fs.fn, ci.Common().Args[0])
+			minted = text != nil
+		}
 		if !minted {
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
-		if v, ok := ci.(ssa.Value); ok {
+		if v, ok := ci.(ssa.Value); ok && text == nil {
 			m.Field, m.Owners = storedField(v, 0)
+		} else if text != nil {
+			m.Field, m.Owners = storedField(text, 0)
 		}
 		fs.f.Mints = append(fs.f.Mints, m)
 	}
@@ -2178,6 +2188,58 @@ func (b *builder) mints(fs *funcState) {
 		}
 	}
 	sort.SliceStable(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+}
+
+// randomText returns the string fn builds from the random bytes buf and returns (hex, base64
+// or fmt of them, perhaps with a prefix): an id made of random bytes. nil when there is none.
+func randomText(fn *ssa.Function, buf ssa.Value) ssa.Value {
+	root := func(v ssa.Value) ssa.Value {
+		if sl, ok := v.(*ssa.Slice); ok {
+			return sl.X
+		}
+		return v
+	}
+	want := root(buf)
+	returned := func(v ssa.Value) bool {
+		for d, cur := 0, v; d < 4 && cur != nil; d++ {
+			refs := cur.Referrers()
+			if refs == nil {
+				return false
+			}
+			var next ssa.Value
+			for _, r := range *refs {
+				switch x := r.(type) {
+				case *ssa.Return:
+					return true
+				case *ssa.BinOp, *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface:
+					next = x.(ssa.Value)
+				}
+			}
+			cur = next
+		}
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			c, ok := in.(*ssa.Call)
+			if !ok || !isStringType(c.Type()) {
+				continue
+			}
+			uses := false
+			for _, a := range c.Common().Args {
+				for _, x := range append(varargValues(a), a) {
+					if mi, ok := x.(*ssa.MakeInterface); ok {
+						x = mi.X
+					}
+					uses = uses || root(x) == want
+				}
+			}
+			if uses && returned(c) {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // parentField matches the fields that link a child to its parent: Parent, ParentID,

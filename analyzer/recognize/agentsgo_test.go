@@ -26,6 +26,7 @@ func TestRunnerPorts(t *testing.T) {
 	}
 	type want struct {
 		loop        string // file:line
+		bound       string // "" = maxTurns
 		def, defPos string
 		onBound     string // kind stop_reason file:line
 		model       string // file:line of the call site (its via must reach Model.GetResponse)
@@ -49,6 +50,27 @@ func TestRunnerPorts(t *testing.T) {
 			model: "seq.go:42", tool: "seq.go:81", parallel: false,
 			exits: map[string]string{"seq.go:40": "failed (max_turns)", "seq.go:44": "failed (error)", "seq.go:62": "completed (goal_reached)", "seq.go:66": "failed (error)"},
 			ids:   []string{"minted tracing.go:30"}},
+		// the loop closure kept in a variable and handed to the runner's own tracing method
+		// (which mints a trace id from crypto/rand), a cancellation check returning ctx.Err(),
+		// tools in go func literals sending their results over a channel
+		"variant.Runner.Run": {loop: "variant.go:63", bound: "limit", def: "8", defPos: "variant.go:21", onBound: "error max_turns variant.go:65",
+			model: "variant.go:70", tool: "variant.go:127", parallel: true,
+			exits: map[string]string{"variant.go:65": "failed (max_turns)", "variant.go:68": "cancelled (cancelled)", "variant.go:72": "failed (error)",
+				"variant.go:84": "completed (goal_reached)", "variant.go:88": "failed (error)", "variant.go:96": "completed (goal_reached)"},
+			ids: []string{"minted tracing.go:30", "minted variant.go:46"}},
+	}
+	// a streamed run started by a go func literal running Run: the entry's own return only
+	// starts it
+	if e := entry(res, "variant.Runner.RunStreamed"); e == nil {
+		t.Errorf("variant.Runner.RunStreamed: no entry")
+	} else {
+		got := map[int]string{}
+		for _, x := range e.Exits {
+			got[x.Pos.Line] = x.Outcome
+		}
+		if got[153] != model.OutcomeNotStarted || got[160] != model.OutcomeStarted {
+			t.Errorf("variant.Runner.RunStreamed exits %v, want not_started at 153, started at 160", got)
+		}
 	}
 	at := func(p model.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line) }
 	for name, w := range tests {
@@ -61,8 +83,11 @@ func TestRunnerPorts(t *testing.T) {
 			if at(l.Pos) != w.loop {
 				t.Errorf("loop at %s, want %s", at(l.Pos), w.loop)
 			}
-			if l.Bound == nil || l.Bound.Expr != "maxTurns" || l.Bound.Default != w.def || at(l.Bound.DefaultPos) != w.defPos {
-				t.Errorf("bound %+v, want maxTurns default %s at %s", l.Bound, w.def, w.defPos)
+			if w.bound == "" {
+				w.bound = "maxTurns"
+			}
+			if l.Bound == nil || l.Bound.Expr != w.bound || l.Bound.Default != w.def || at(l.Bound.DefaultPos) != w.defPos {
+				t.Errorf("bound %+v, want %s default %s at %s", l.Bound, w.bound, w.def, w.defPos)
 			}
 			if ob := l.OnBound; ob == nil || fmt.Sprintf("%s %s %s", ob.Kind, ob.StopReason, at(ob.Pos)) != w.onBound {
 				t.Errorf("at bound %+v, want %s", l.OnBound, w.onBound)
