@@ -338,3 +338,66 @@ func compare(t *testing.T, dir string, st *store.Store, batch int) {
 		}
 	}
 }
+
+// TestWorkFlat measures what a batch costs in units that do not depend on the machine — the
+// sessions re-projected, the events they are re-projected from, the spans of the traces still
+// held — on stores holding 50, 500 and 2500 runs, and wants the same figures at every size: a
+// batch re-projects only what it touched (the old store re-read the whole journal at each one).
+func TestWorkFlat(t *testing.T) {
+	body, _ := readFixture(t, "vercel-ai_03_parallel_tools")
+	req := &collpb.ExportTraceServiceRequest{}
+	if err := receiver.UnmarshalJSON(body, req); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{50, 500, 2500}
+	var first []store.Work
+	for _, n := range sizes {
+		dir := t.TempDir()
+		var journal []byte
+		for k := range n {
+			line, err := store.AppendJSON(nil, renamed([]*collpb.ExportTraceServiceRequest{req}, 3000+k)[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			journal = append(append(journal, line...), '\n')
+		}
+		if err := os.WriteFile(filepath.Join(dir, store.SpansFile), journal, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(dir, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Counters().Runs; got != n {
+			st.Close()
+			t.Fatalf("%d runs stored: reopened with %d", n, got)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		// a new run, a span a batch, as a BatchSpanProcessor exporting at once sends it
+		var works []store.Work
+		for _, one := range spansOf(renamed([]*collpb.ExportTraceServiceRequest{req}, 60000)...) {
+			if err := st.Append(ctx, store.Batch{Spans: one}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Wait(ctx); err != nil {
+				t.Fatal(err)
+			}
+			works = append(works, st.Work())
+		}
+		cancel()
+		if got := st.Counters().Runs; got != n+1 {
+			t.Fatalf("%d runs stored and one sent: %d", n, got)
+		}
+		st.Close()
+		if first == nil {
+			first = works
+			t.Logf("work per batch (one span each): %+v", works)
+			continue
+		}
+		for i := range works {
+			if works[i] != first[i] {
+				t.Fatalf("batch %d on a store of %d runs: %+v; on one of %d: %+v (the work grew with the store)", i, n, works[i], sizes[0], first[i])
+			}
+		}
+	}
+}

@@ -468,6 +468,13 @@ func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
 	return se.runTree(id)
 }
 
+// Work is what the last projection pass did (its cost in machine-independent units).
+func (s *Store) Work() Work {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return s.p.work
+}
+
 // RunCount is how many runs the projection holds.
 func (s *Store) RunCount() int {
 	s.vmu.RLock()
