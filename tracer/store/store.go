@@ -581,3 +581,26 @@ func (s *Store) Wait(ctx context.Context) error {
 		}
 	}
 }
+
+// Journal returns the journal files of the data directory dir that hold records, spans.jsonl
+// then events.jsonl, for reading the store as logs (lifeline stats --data DIR); it is an error
+// when dir has neither.
+func Journal(dir string) ([]string, error) {
+	var out []string
+	for _, name := range []string{SpansFile, EventsFile} {
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p)
+		if err == nil && fi.Size() > 0 {
+			out = append(out, p)
+		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	if len(out) == 0 {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("store: --data %s: %w", dir, err)
+		}
+		return nil, fmt.Errorf("store: %s holds no journal: expected %s or %s, as lifeline serve --data %s writes them", dir, SpansFile, EventsFile, dir)
+	}
+	return out, nil
+}
