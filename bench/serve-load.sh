@@ -67,6 +67,12 @@ field() { sed -E "s/.*\"$1\":([0-9.e+-]+).*/\1/" <<<"$2"; }
 # metric NAME: serve's /metrics value (0 when absent)
 metric() { curl -fsS "http://$SERVE_HTTP/metrics" | awk -v n="$1" '$1 == n {print $2; found=1} END {if (!found) print 0}'; }
 
+# cpu PID: the CPU seconds (user + system) the process has used
+cpu() { awk -v t="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / t}' "/proc/$1/stat"; }
+
+# per_span SECONDS: CPU microseconds a span
+per_span() { awk -v c="$1" -v n="$spans" 'BEGIN {printf "%.1f", c * 1e6 / n}'; }
+
 atleast() { awk -v v="$1" -v w="$2" 'BEGIN {exit !(v >= w)}'; }
 
 stop() { kill -TERM "$1"; wait "$1" || true; }
@@ -79,16 +85,19 @@ serve=$!; pids+=("$serve")
 wait_port "$SERVE_HTTP"
 res=$(send 1 "$SERVE_HTTP" "$SERVE_GRPC")
 t0=$(date +%s.%N)
+serve_cpu=$(cpu "$serve")
 runs=$((spans / 8))
 for _ in $(seq 6000); do
   atleast "$(metric 'lifeline_runs{status="completed",stop_reason="goal_reached"}')" "$runs" && break
   sleep 0.1
 done
 indexed=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+serve_cpu_all=$(cpu "$serve")
 stop "$serve"
 count=$("$work/otlpload" count -spans "$spans" -seed 1 "$work/serve/spans.jsonl")
-printf '%-34s %9.0f spans/s  acked %s  retries %s  in the journal %s of %s  every run indexed %s s after the last ack\n' \
-  "lifeline serve" "$(field spans_per_s "$res")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans" "$indexed"
+printf '%-30s %7.0f spans/s  %5s CPU µs a span  acked %s  retries %s  in the journal %s of %s\n' \
+  "lifeline serve" "$(field spans_per_s "$res")" "$(per_span "$serve_cpu")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans"
+printf '%-30s every run indexed %s s after the last ack; %s CPU µs a span with the projection\n' "" "$indexed" "$(per_span "$serve_cpu_all")"
 serve_rate=$(field spans_per_s "$res")
 rm -rf "$work/serve"
 
@@ -98,10 +107,11 @@ COLLECTOR_HTTP=$COLL_HTTP COLLECTOR_GRPC=$COLL_GRPC COLLECTOR_FILE="$work/collec
 coll=$!; pids+=("$coll")
 wait_port "$COLL_HTTP"; wait_port "$COLL_GRPC"
 res=$(send 2 "$COLL_HTTP" "$COLL_GRPC")
+coll_cpu=$(cpu "$coll")
 stop "$coll" # flushes the batch processor and the file
 count=$("$work/otlpload" count -spans "$spans" -seed 2 "$work/collector.json")
-printf '%-34s %9.0f spans/s  acked %s  retries %s  in the file %s of %s\n' \
-  "Collector → file exporter" "$(field spans_per_s "$res")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans"
+printf '%-30s %7.0f spans/s  %5s CPU µs a span  acked %s  retries %s  in the file %s of %s\n' \
+  "Collector -> file exporter" "$(field spans_per_s "$res")" "$(per_span "$coll_cpu")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans"
 coll_rate=$(field spans_per_s "$res")
 rm -f "$work/collector.json"
 
@@ -124,7 +134,7 @@ stop "$coll"
 stop "$serve"
 count=$("$work/otlpload" count -spans "$spans" -seed 3 "$work/serve/spans.jsonl")
 e2e=$(awk -v n="$spans" -v a="$(field seconds "$res")" -v b="$arrived" 'BEGIN {printf "%.0f", n / (a + b)}')
-printf '%-34s %9.0f spans/s  acked %s  retries %s  in the journal %s of %s  all in serve %s s after the last ack: %s spans/s end to end\n' \
-  "Collector → otlp_http → serve" "$(field spans_per_s "$res")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans" "$arrived" "$e2e"
+printf '%-30s %7.0f spans/s  acked %s  retries %s  in the journal %s of %s  all in serve %s s after the last ack: %s spans/s end to end\n' \
+  "Collector -> serve" "$(field spans_per_s "$res")" "$(field spans_acked "$res")" "$(field retries "$res")" "$(field distinct "$count")" "$spans" "$arrived" "$e2e"
 
 awk -v s="$serve_rate" -v c="$coll_rate" 'BEGIN {printf "serve / Collector alone: %.2f\n", s / c}'

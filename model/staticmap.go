@@ -266,9 +266,65 @@ type Exit struct {
 	StopReason StopReason `json:"stop_reason,omitempty"`
 	// Detail is what the exit returns or writes, as written.
 	Detail string `json:"detail,omitempty"`
+	// Outcomes, when set, are every outcome the exit stands for, Outcomes[0] being Outcome and
+	// StopReason: an exit taken under a guard that tests a status or stop-reason value against
+	// literals (if (message.stopReason === "error" || message.stopReason === "aborted")
+	// return) ends the run as each literal says. Nil for an exit with one outcome, as before.
+	Outcomes []ExitOutcome `json:"outcomes,omitempty"`
+	// Guard is the condition the exit is taken under, as written, when it decides Outcomes.
+	Guard string `json:"guard,omitempty"`
 	// Taken is how many runs of the joined traces left through this exit; nil when no traces
 	// were joined.
 	Taken *Coverage `json:"taken,omitempty"`
+}
+
+// ExitOutcome is one of the outcomes an exit stands for.
+type ExitOutcome struct {
+	// Outcome is a run status or one of the Outcome* constants.
+	Outcome string `json:"outcome"`
+	// StopReason is the stop reason, if known.
+	StopReason StopReason `json:"stop_reason,omitempty"`
+	// When is the value of the guard's test that gives this outcome, as written ("aborted").
+	When string `json:"when,omitempty"`
+}
+
+// String returns "outcome (stop reason)", or the outcome alone without a stop reason.
+func (o ExitOutcome) String() string {
+	if o.StopReason == "" {
+		return o.Outcome
+	}
+	return o.Outcome + " (" + string(o.StopReason) + ")"
+}
+
+// Alternatives returns every outcome x stands for: its Outcomes, or its one Outcome and
+// StopReason.
+func (x Exit) Alternatives() []ExitOutcome {
+	if len(x.Outcomes) > 0 {
+		return x.Outcomes
+	}
+	return []ExitOutcome{{Outcome: x.Outcome, StopReason: x.StopReason}}
+}
+
+// Produces reports whether x can end a run with the outcome (a run status or an Outcome*
+// constant).
+func (x Exit) Produces(outcome string) bool {
+	for _, o := range x.Alternatives() {
+		if o.Outcome == outcome {
+			return true
+		}
+	}
+	return false
+}
+
+// OutcomeString returns the outcomes x stands for, "failed (error)" or, for several,
+// "failed (error) | cancelled (cancelled)".
+func (x Exit) OutcomeString() string {
+	alts := x.Alternatives()
+	parts := make([]string, len(alts))
+	for i, o := range alts {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, " | ")
 }
 
 // CoverageRunIDs is how many run ids a Coverage keeps (the first ones, in the order joined).

@@ -273,6 +273,11 @@ func (b *builder) calls(fs *funcState) {
 				callees = []*ssa.Function{s}
 			} else if com.IsInvoke() {
 				callees = append(callees, sites[ci]...)
+				if len(callees) == 0 && genericBody(fn) {
+					// a method of a type parameter or of a generic interface in a generic body:
+					// what the instantiations' calls at this site resolve to
+					callees = append(callees, flowSites[ci]...)
+				}
 			} else {
 				// a func value: what it visibly is (CHA would list every function of its type),
 				// else what VTA finds flowing to it (a func field, an iterator a call returns)
@@ -1298,6 +1303,17 @@ func (b *builder) returnsOf(fs *funcState) {
 	}
 	sig := fn.Signature
 	yields := b.yieldOutcomes(fs)
+	var guards map[*ast.ReturnStmt]*ir.Guard
+	if fs.syntax != nil {
+		switch s := fs.syntax.(type) {
+		case *ast.FuncDecl:
+			if s.Body != nil {
+				guards = b.guards(s.Body, b.info(fn))
+			}
+		case *ast.FuncLit:
+			guards = b.guards(s.Body, b.info(fn))
+		}
+	}
 	for _, blk := range fn.Blocks {
 		r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || blk == fn.Recover {
@@ -1352,6 +1368,9 @@ func (b *builder) returnsOf(fs *funcState) {
 			}
 		}
 		rs := fs.returns[r.Pos()]
+		if rs != nil {
+			ret.Guard = guards[rs]
+		}
 		for i, v := range results {
 			// a closure of this function returned to the caller, which runs it later (an
 			// iterator the caller drains, a callback)
@@ -2417,4 +2436,13 @@ func overStdin(v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// genericBody reports whether fn is a generic function or method of a generic type, or a
+// closure inside one.
+func genericBody(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.TypeParams().Len() > 0 || fn.Signature.RecvTypeParams().Len() > 0
 }

@@ -1001,13 +1001,15 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 		}
 		return
 	}
-	if it.depth >= maxDepth && it.k != kOut {
+	helper := genericHelper(it.fs.fn)
+	if it.depth >= maxDepth && it.k != kOut && !helper {
 		return
 	}
 	// A tool's output heads back to the next model call through its callers: that ascent does
-	// not nest deeper (the seen set and the budget bound it).
+	// not nest deeper (the seen set and the budget bound it). Nor does the way out of a generic
+	// helper (Retry[T] handing back what the func it called returned).
 	up := it.depth + 1
-	if it.k == kOut {
+	if it.k == kOut || helper {
 		up = it.depth
 	}
 	node := t.b.cg.Nodes[it.fs.fn]
@@ -1067,6 +1069,18 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		}
 	}
 	target := com.StaticCallee()
+	if target != nil {
+		if o := target.Origin(); o != nil && t.fsOf(o) != nil {
+			target = o // a generic body stands for its instances
+		}
+	}
+	if target == nil && !com.IsInvoke() && !calledValue && genericBody(fs.fn) && !yieldParam(com.Value, 0) {
+		// a generic helper calling the func it was handed (Map[T, U]'s f(x), Retry[T]'s fn()):
+		// the one function the call resolves to, as if called in place
+		if idx, ok := fs.callIdx[ci]; ok && len(fs.f.Calls[idx].Targets) == 1 {
+			target = t.b.funcs[fs.f.Calls[idx].Targets[0]].fn
+		}
+	}
 	tfs := t.fsOf(target)
 	if argIdx >= 0 && target == nil && !com.IsInvoke() && k != kLen && yieldParam(com.Value, 0) {
 		// yield(resp, nil) in an iterator body: the item goes to the body of the loop that
@@ -1142,8 +1156,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kResult, fs, it.depth)
 			}
 		}
-		if argIdx >= 0 && tfs != nil && it.depth < maxDepth {
-			t.param(ci, target, tfs, argIdx, kResult, it.depth+1)
+		if argIdx >= 0 && tfs != nil && (it.depth < maxDepth || genericHelper(target)) {
+			t.param(ci, target, tfs, argIdx, kResult, helperDepth(target, it.depth))
 		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
@@ -1172,8 +1186,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
 		}
 		if argIdx >= 0 && !recv {
-			if tfs != nil && it.depth < maxDepth {
-				t.param(ci, target, tfs, argIdx, kElem, it.depth+1)
+			if tfs != nil && (it.depth < maxDepth || genericHelper(target)) {
+				t.param(ci, target, tfs, argIdx, kElem, helperDepth(target, it.depth))
 			}
 			if cv != nil {
 				if elemLike(cv.Type()) {
@@ -1454,7 +1468,7 @@ func holdsFunc(t types.Type) bool {
 // name, a step handler) rather than called in place: what it returns of the result goes on to
 // whoever runs the stored callable (the engine's loop calling nodes[current]).
 func (t *tracer) storedNode(fs *funcState) bool {
-	return fs == t.seedFS && fs.f.Parent >= 0 && fs.f.Launch == "" && fs.f.BodyOf < 0
+	return fs == t.seedFS && fs.f.Parent >= 0 && (fs.f.Launch == "" || fs.f.Launch == "return") && fs.f.BodyOf < 0
 }
 
 // selected reports whether dispatch d chose its callable from the callables themselves (a map
@@ -1927,4 +1941,29 @@ func passesMore(com *ssa.CallCommon, argIdx int) bool {
 		return true
 	}
 	return false
+}
+
+// genericHelper reports whether fn is a generic package-level function (Map[T, U], Retry[T],
+// Must[T]) or a closure in one: plumbing that hands values through to the funcs it is given or
+// back to its caller. Following a value into or out of one does not count as going deeper.
+func genericHelper(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.Signature.Recv() == nil && fn.TypeParams().Len() > 0
+}
+
+// helperDepth is the depth of a value handed to target at depth: one deeper, unless target is
+// a generic helper.
+func helperDepth(target *ssa.Function, depth int) int {
+	if genericHelper(target) {
+		return depth
+	}
+	return depth + 1
 }

@@ -282,6 +282,17 @@ func (b *builder) build() *ir.Program {
 			case *ssa.Function:
 				add(m)
 			case *ssa.Type:
+				// A generic type has no method set of its own (MethodValue refuses it): its
+				// methods' generic bodies are read once, for every instantiation, and the
+				// calls of an instance reach them through Function.Origin.
+				if n, ok := m.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+					for i := 0; i < n.NumMethods(); i++ {
+						if fn := b.prog.FuncValue(n.Method(i)); fn != nil && fn.Pkg == p {
+							add(fn)
+						}
+					}
+					continue
+				}
 				for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
 					ms := b.prog.MethodSets.MethodSet(t)
 					for i := 0; i < ms.Len(); i++ {
@@ -296,7 +307,30 @@ func (b *builder) build() *ir.Program {
 	// by file name and offset, not token.Pos: go/packages parses files concurrently, so the
 	// file set's bases (and a Pos order across files) change from run to run
 	sortFuncs(b.fset, fns)
-	b.vta = b.refine(fns)
+	described := make(map[*ssa.Function]bool, len(fns))
+	for _, fn := range fns {
+		described[fn] = true
+	}
+	insts := b.instantiate(described)
+	var forced []*ssa.Function // instances CHA did not see (see instantiate)
+	for _, fn := range insts {
+		if b.cg.Nodes[fn] == nil {
+			forced = append(forced, fn)
+		}
+	}
+	mergeInstances(b.cg, b.cg, insts)
+	b.vta = b.refine(fns, insts)
+	mergeInstances(b.vta, b.vta, insts)
+	mergeInstances(b.cg, b.vta, forced)
+	// from here on only generic bodies stand for their instances: a value traced into a call of
+	// an instance, or out of one to its callers, is in the instructions the IR describes
+	for _, g := range []*callgraph.Graph{b.cg, b.vta} {
+		for _, fn := range insts {
+			if n := g.Nodes[fn]; n != nil {
+				g.DeleteNode(n)
+			}
+		}
+	}
 	stableEdges(b.cg)
 	stableEdges(b.vta)
 	for _, fn := range fns {
@@ -402,11 +436,17 @@ func stableEdges(g *callgraph.Graph) {
 // refine computes the VTA call graph (golang.org/x/tools/go/callgraph/vta) of fns over the
 // CHA graph: the types and function literals that flow to each dynamic call site through
 // assignments, fields, returns, parameters and channels of the loaded code.
-func (b *builder) refine(fns []*ssa.Function) *callgraph.Graph {
-	set := make(map[*ssa.Function]bool, len(fns))
+func (b *builder) refine(fns, insts []*ssa.Function) *callgraph.Graph {
+	set := make(map[*ssa.Function]bool, len(fns)+len(insts))
 	for _, fn := range fns {
 		set[fn] = true
 	}
+	// the instantiations of generic code are what VTA can follow: their values have the
+	// program's types, a generic body's have type parameters
+	for _, fn := range insts {
+		set[fn] = true
+	}
+	fns = append(fns[:len(fns):len(fns)], insts...)
 	// the wrappers the code makes values of (bound method values, thunks) carry the flow from
 	// the method they call to their own results
 	var ops []*ssa.Value
@@ -425,6 +465,11 @@ func (b *builder) refine(fns []*ssa.Function) *callgraph.Graph {
 				}
 			}
 		}
+	}
+	if len(insts) > 0 {
+		// the instantiations made here for generic types (see instantiate) are not in the
+		// program-wide CHA graph: VTA then computes its own CHA over the set it is given
+		return vta.CallGraph(set, nil)
 	}
 	return vta.CallGraph(set, b.cg)
 }
@@ -889,4 +934,225 @@ func partOf(v ssa.Value, p *ssa.Parameter, depth int) bool {
 		return x.X == p || partOf(x.X, p, depth+1)
 	}
 	return false
+}
+
+// instantiate returns the instantiations of the generic functions among described (and of the
+// closures inside them), in a stable order: those the program calls (in the CHA graph), and
+// the methods of every instantiation of a generic type of the source packages that the code
+// uses (StateGraph[AgentState]: an engine's Invoke is instantiated only where an application
+// calls it, which the packages read may not do). goir describes a generic body once; what its
+// instances call and who calls them is moved onto it by mergeInstances.
+func (b *builder) instantiate(described map[*ssa.Function]bool) []*ssa.Function {
+	generic := func(fn *ssa.Function) bool {
+		if fn == nil || len(fn.Blocks) == 0 {
+			return false
+		}
+		o := fn.Origin()
+		return o != nil && o != fn && described[o]
+	}
+	seen := map[*ssa.Function]bool{}
+	var out []*ssa.Function
+	var addFn func(fn *ssa.Function)
+	addFn = func(fn *ssa.Function) {
+		if seen[fn] || !generic(fn) {
+			return
+		}
+		seen[fn] = true
+		out = append(out, fn)
+		for _, a := range fn.AnonFuncs {
+			addFn(a)
+		}
+	}
+	for fn := range b.cg.Nodes {
+		addFn(fn)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// the instantiated generic types of the source packages the code refers to, methods forced
+	named := map[*types.Named]bool{}
+	var queue []*types.Named
+	var note func(t types.Type, depth int)
+	note = func(t types.Type, depth int) {
+		if t == nil || depth > 3 {
+			return
+		}
+		switch u := t.(type) {
+		case *types.Pointer:
+			note(u.Elem(), depth+1)
+		case *types.Slice:
+			note(u.Elem(), depth+1)
+		case *types.Map:
+			note(u.Key(), depth+1)
+			note(u.Elem(), depth+1)
+		case *types.Named:
+			if u.TypeArgs().Len() == 0 || named[u] || b.srcPkgs[u.Obj().Pkg()] == nil {
+				return
+			}
+			for i := 0; i < u.TypeArgs().Len(); i++ {
+				if hasTypeParam(u.TypeArgs().At(i)) {
+					return
+				}
+			}
+			named[u] = true
+			queue = append(queue, u)
+		}
+	}
+	scan := func(fns []*ssa.Function) {
+		var ops []*ssa.Value
+		for _, fn := range fns {
+			for _, p := range fn.Params {
+				note(p.Type(), 0)
+			}
+			for _, blk := range fn.Blocks {
+				for _, in := range blk.Instrs {
+					if v, ok := in.(ssa.Value); ok {
+						note(v.Type(), 0)
+					}
+					for _, op := range in.Operands(ops[:0]) {
+						if *op != nil {
+							note((*op).Type(), 0)
+						}
+					}
+				}
+			}
+		}
+	}
+	var all []*ssa.Function
+	for fn := range described {
+		all = append(all, fn)
+	}
+	scan(all)
+	scan(out)
+	for round := 0; round < 4 && len(queue) > 0; round++ {
+		batch := queue
+		queue = nil
+		sort.Slice(batch, func(i, j int) bool { return batch[i].String() < batch[j].String() })
+		from := len(out)
+		for _, n := range batch {
+			for _, t := range []types.Type{n, types.NewPointer(n)} {
+				ms := b.prog.MethodSets.MethodSet(t)
+				for i := 0; i < ms.Len(); i++ {
+					if fn := b.prog.MethodValue(ms.At(i)); fn != nil {
+						addFn(unwrap(fn))
+					}
+				}
+			}
+		}
+		scan(out[from:])
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t types.Type) bool {
+	switch u := t.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Pointer:
+		return hasTypeParam(u.Elem())
+	case *types.Slice:
+		return hasTypeParam(u.Elem())
+	case *types.Array:
+		return hasTypeParam(u.Elem())
+	case *types.Map:
+		return hasTypeParam(u.Key()) || hasTypeParam(u.Elem())
+	case *types.Chan:
+		return hasTypeParam(u.Elem())
+	case *types.Named:
+		for i := 0; i < u.TypeArgs().Len(); i++ {
+			if hasTypeParam(u.TypeArgs().At(i)) {
+				return true
+			}
+		}
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{u.Params(), u.Results()} {
+			for i := 0; i < tup.Len(); i++ {
+				if hasTypeParam(tup.At(i).Type()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mergeInstances gives each generic body described the edges of its instantiations in g: a
+// call of an instance is a call of the generic body (its callers reach it), and a call made
+// in an instance is made at the same site of the generic body (a call through a
+// type-parameter value, a func field of a generic struct, resolves to what the instances
+// resolve it to). The edges are read from src (g itself, or the VTA graph for the instances
+// only VTA saw). Sites are matched by position and kind of call.
+func mergeInstances(g, src *callgraph.Graph, insts []*ssa.Function) {
+	sites := map[*ssa.Function]map[token.Pos][]ssa.CallInstruction{}
+	siteOf := func(o *ssa.Function, s ssa.CallInstruction) ssa.CallInstruction {
+		idx, ok := sites[o]
+		if !ok {
+			idx = map[token.Pos][]ssa.CallInstruction{}
+			for _, blk := range o.Blocks {
+				for _, in := range blk.Instrs {
+					if ci, ok := in.(ssa.CallInstruction); ok && ci.Pos().IsValid() {
+						idx[ci.Pos()] = append(idx[ci.Pos()], ci)
+					}
+				}
+			}
+			sites[o] = idx
+		}
+		if !s.Pos().IsValid() {
+			return nil
+		}
+		var found ssa.CallInstruction
+		for _, c := range idx[s.Pos()] {
+			if fmt.Sprintf("%T", c) == fmt.Sprintf("%T", s) {
+				if found != nil {
+					return nil // ambiguous
+				}
+				found = c
+			}
+		}
+		return found
+	}
+	isInst := map[*ssa.Function]bool{}
+	for _, fn := range insts {
+		isInst[fn] = true
+	}
+	type edge struct {
+		caller *ssa.Function
+		site   ssa.CallInstruction
+		callee *ssa.Function
+	}
+	seen := map[edge]bool{}
+	var add []edge
+	for _, fn := range insts {
+		n := src.Nodes[fn]
+		if n == nil {
+			continue
+		}
+		o := fn.Origin()
+		for _, e := range n.Out {
+			if e.Site == nil {
+				continue
+			}
+			if s := siteOf(o, e.Site); s != nil {
+				add = append(add, edge{o, s, e.Callee.Func})
+			}
+		}
+		for _, e := range n.In {
+			if e.Site == nil || isInst[e.Caller.Func] {
+				continue // an instance's own calls are moved with its Out edges
+			}
+			add = append(add, edge{e.Caller.Func, e.Site, o})
+		}
+	}
+	for _, e := range add {
+		if isInst[e.callee] {
+			e.callee = e.callee.Origin()
+		}
+		if seen[e] {
+			continue
+		}
+		seen[e] = true
+		callgraph.AddEdge(g.CreateNode(e.caller), e.site, g.CreateNode(e.callee))
+	}
 }

@@ -29,7 +29,8 @@
 //     bound, with the bound operand described (constant, field key, parameter, variable).
 //   - Returns: each return with its values classified (nil, constant, sentinel error, context
 //     error, wrapped error, other), whether it can run before any loop of the function starts
-//     (AfterLoops, AfterCalls: what can run before it) and the loop it is in.
+//     (AfterLoops, AfterCalls: what can run before it), the loop it is in, and the Guard it is
+//     taken under (a value tested for equality with literals: stopReason === "aborted").
 //   - Cancels: each cancellation observation (Go ctx.Done()/ctx.Err()/context.Cause; a JS
 //     signal.aborted/throwIfAborted; a Python cancel event/flag check) with, per enclosing loop,
 //     whether every iteration's path through the loop passes it (EveryIteration: the check
@@ -391,10 +392,33 @@ type Return struct {
 	// written: the kind/type/status of an object literal it returns or assigns just before
 	// (turnEnds = {kind: 'completed'}; return false, or return {type: 'final_output', ...}).
 	State string `json:"state,omitempty"`
+	// Guard is the test of a value against literals that the return is taken under: the
+	// nearest enclosing if (then-branch) or switch/match arm whose condition compares one value
+	// for equality with string literals or constants, alone or joined by or (if
+	// (message.stopReason === "error" || message.stopReason === "aborted") return; case
+	// "length", "max_tokens": return; if resp.status in ("failed", "cancelled"): raise). Nil
+	// when there is none. The front-ends record every such test; the recognizer decides which
+	// values say how the run ended.
+	Guard *Guard `json:"guard,omitempty"`
 	// Wraps are the calls whose results a returned construction is built from (return new
 	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
 	// drains the run they hand back, when they stream it.
 	Wraps []int `json:"wraps,omitempty"`
+}
+
+// Guard is a test of one value against literals (see Return.Guard).
+type Guard struct {
+	Pos Pos `json:"pos"`
+	// Text is the condition (or the arm's values) as written.
+	Text string `json:"text,omitempty"`
+	// Subject is the tested value as written (message.stopReason, resp.Choices[0].FinishReason).
+	Subject string `json:"subject"`
+	// Field is the subject's last field, key or method name (stopReason), or the variable's
+	// name when the subject is one.
+	Field string `json:"field,omitempty"`
+	// Values are the literal values (strings unquoted, constants by value) any one of which
+	// takes the return, in source order.
+	Values []string `json:"values"`
 }
 
 // Cancel is an observation of cancellation.

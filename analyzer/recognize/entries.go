@@ -296,8 +296,14 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 					reaching = append(reaching, t)
 				}
 			}
-			if _, ok := x.launch[c.ID]; ok && len(reaching) == 1 {
-				if inner := r.exits(r.p.Funcs[reaching[0]], reaches, depth+1, seen); len(inner) > 0 {
+			if _, ok := x.launch[c.ID]; ok && (len(reaching) == 1 || len(reaching) > 1 && len(reaching) <= 8 && r.templateCall(&c)) {
+				// several: a template method each subclass implements with a loop of its own
+				// (BaseAgent.run -> this._run), each one's exits
+				var inner []model.Exit
+				for _, t := range reaching {
+					inner = append(inner, r.exits(r.p.Funcs[t], reaches, depth+1, seen)...)
+				}
+				if len(inner) > 0 {
 					out = append(out, inner...)
 					if ret.Err.Stream {
 						// a returned generator or stream: the caller drains the run
@@ -377,6 +383,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			// the state recorded on the way out says how the run ended (turnEnds = {kind:
 			// 'aborted'}; throw error)
 			ex.Outcome, ex.StopReason = st, sr
+		} else if !atBound {
+			// taken under a test of a status or stop reason: the tested literals say how the
+			// run ended (if (message.stopReason === "aborted") return)
+			applyGuard(&ex, ret)
 		}
 		out = append(out, ex)
 	}
@@ -790,4 +800,14 @@ func startedIn(exits []model.Exit) bool {
 		}
 	}
 	return started
+}
+
+// templateCall reports whether c calls a method on the instance itself in a language with
+// classes (this._run(...), self._step(...)): its targets are the overrides of the subclasses,
+// one of which the instance is, not unrelated implementations of an interface.
+func (r *rec) templateCall(c *ir.Call) bool {
+	if r.p.Lang == "go" {
+		return false
+	}
+	return strings.HasPrefix(c.Text, "this.") || strings.HasPrefix(c.Text, "self.")
 }

@@ -3,6 +3,7 @@
 package recognize_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,5 +109,69 @@ func TestSourceShapes(t *testing.T) {
 				t.Errorf("checks cancel %v at line %d, want %v at %d", l.ChecksCancel, l.CancelPos.Line, w.cancel, w.cancelLine)
 			}
 		})
+	}
+}
+
+// TestTemplateAgents: jstemplateagents. A base class's run enters a run context with a
+// callback calling this._run and decorates what it hands back (.middleware(...)): the exits
+// are those of every subclass's _run that runs a loop. RequirementStyleAgent constructs the
+// runner class a class-level field holds (new this.runner(llm, execution)), which keeps the
+// configuration object in a field: this.runConfig.maxIterations defaults to the literal's 20.
+// FinalToolAgent's loop goes on until the final-answer tool's handler (a closure registered
+// before the loop) records the result, its bound execution.totalMaxRetries ?? Infinity
+// defaults to the configuration object's 20.
+func TestTemplateAgents(t *testing.T) {
+	res := recognizeSrc(t, "jstemplateagents")
+	e := srcEntry(res, "BaseAgent.run")
+	if e == nil {
+		t.Fatalf("no entry BaseAgent.run in %+v", res.Entries)
+	}
+	type loopWant struct {
+		file                 string
+		line, boundLine      int
+		bound, def           string
+		defFile              string
+		defLine, model, tool int
+	}
+	for _, w := range []loopWant{
+		{file: "runner.js", line: 19, boundLine: 14, bound: "this.runConfig.maxIterations", def: "20", defFile: "agents.js", defLine: 15, model: 21, tool: 27},
+		{file: "agents.js", line: 45, boundLine: 47, bound: "execution.totalMaxRetries", def: "20", defFile: "agents.js", defLine: 35, model: 50, tool: 53},
+	} {
+		var l *model.Loop
+		for i := range e.Loops {
+			if filepath.Base(e.Loops[i].Pos.File) == w.file && e.Loops[i].Pos.Line == w.line {
+				l = &e.Loops[i]
+			}
+		}
+		if l == nil {
+			t.Errorf("no loop at %s:%d under %s", w.file, w.line, e.Func)
+			continue
+		}
+		if b := l.Bound; b == nil || b.Expr != w.bound || b.Pos.Line != w.boundLine || b.Default != w.def ||
+			filepath.Base(b.DefaultPos.File) != w.defFile || b.DefaultPos.Line != w.defLine {
+			t.Errorf("%s:%d bound %+v, want %s at %d default %s at %s:%d", w.file, w.line, l.Bound, w.bound, w.boundLine, w.def, w.defFile, w.defLine)
+		}
+		if ls := lines(l.ModelCalls); len(ls) != 1 || ls[0] != w.model {
+			t.Errorf("%s:%d model calls at %v, want %d", w.file, w.line, ls, w.model)
+		}
+		found := false
+		for _, ln := range lines(l.ToolCalls) {
+			found = found || ln == w.tool
+		}
+		if !found {
+			t.Errorf("%s:%d tool calls at %v, want one at %d", w.file, w.line, lines(l.ToolCalls), w.tool)
+		}
+	}
+	exits := map[string]string{}
+	for _, x := range e.Exits {
+		exits[fmt.Sprintf("%s:%d", filepath.Base(x.Pos.File), x.Pos.Line)] = x.Outcome
+	}
+	for at, want := range map[string]string{
+		"agents.js:21": "failed", "agents.js:23": "completed", // RequirementStyleAgent._run
+		"agents.js:48": "failed", "agents.js:57": "completed", // FinalToolAgent._run
+	} {
+		if exits[at] != want {
+			t.Errorf("exit %s: %q, want %q (exits %v)", at, exits[at], want, exits)
+		}
 	}
 }

@@ -123,6 +123,8 @@ type fnState struct {
 	callNodes []*syntax.Node
 	callInfo  []callInfo
 	retNodes  []*syntax.Node
+	// fallbacks are the literals bound operands fall back to (branches)
+	fallbacks []fallback
 	// wraps are the flows of calls that belong to the calls their callbacks return (flows)
 	wraps       []wrapFlow
 	pairs       []*syntax.Node // the key: value members of object and dictionary literals

@@ -252,3 +252,204 @@ func (b *builder) wraps(fs *fnState, e *syntax.Node, at int) []int {
 	})
 	return out
 }
+
+// guardOf returns the test of a value against literals that statement n runs under
+// (ir.Return.Guard): the nearest enclosing if whose then-branch holds n and whose condition
+// compares one value for equality with literals (==, ===, in a literal collection, joined by
+// or), or the switch/match arm holding n with literal values (the empty arms falling into it
+// included). Ifs with other conditions in between are passed over: n still runs only when the
+// guard holds.
+func (b *builder) guardOf(fs *fnState, n *syntax.Node) *ir.Guard {
+	m := fs.mod
+	child := n
+	for p := b.parentIn(fs, n); p != nil && p != fs.body; child, p = p, b.parentIn(fs, p) {
+		switch {
+		case m.t.funcs.has(p) || m.t.lambdas.has(p):
+			return nil
+		case m.t.cases.has(p):
+			if g := b.armGuard(fs, p); g != nil {
+				return g
+			}
+		case m.t.ifs.has(p):
+			cons := p.Child("consequence")
+			if cons == nil || !(cons == child || cons.Start <= child.Start && child.End <= cons.End) {
+				continue
+			}
+			cond := p.Child("condition")
+			var subj *syntax.Node
+			var vals []string
+			if literalTest(m, cond, &subj, &vals) && subj != nil && len(vals) > 0 {
+				return &ir.Guard{Pos: m.pos(cond), Text: clip(oneLine(m.text(strip(cond))), 120), Subject: m.text(subj),
+					Field: tailName(m, subj), Values: vals}
+			}
+		}
+	}
+	return nil
+}
+
+// literalTest reports whether cond is an equality test of one value (*subj) against
+// literals, collecting them into vals: a == "x", "x" === a, a in ("x", "y"), and such tests of
+// the same value joined by || / or.
+func literalTest(m *module, cond *syntax.Node, subj **syntax.Node, vals *[]string) bool {
+	cond = strip(cond)
+	if cond == nil {
+		return false
+	}
+	if cond.Kind == "boolean_operator" || cond.Kind == "binary_expression" {
+		if op := m.text(cond.Child("operator")); op == "||" || op == "or" {
+			return literalTest(m, cond.Child("left"), subj, vals) && literalTest(m, cond.Child("right"), subj, vals)
+		}
+	}
+	l, r, op, ok := compareOps(m, cond)
+	if !ok {
+		return false
+	}
+	l, r = strip(l), strip(r)
+	var s *syntax.Node
+	var got []string
+	switch op {
+	case "==", "===":
+		if v, ok := literalText(m, r); ok {
+			s, got = l, []string{v}
+		} else if v, ok := literalText(m, l); ok {
+			s, got = r, []string{v}
+		}
+	case "in":
+		if r != nil && (r.Kind == "tuple" || r.Kind == "list" || r.Kind == "set" || r.Kind == "array") {
+			for _, k := range r.NamedChildren() {
+				v, ok := literalText(m, strip(k))
+				if !ok {
+					return false
+				}
+				got = append(got, v)
+			}
+			s = l
+		}
+	}
+	if s == nil || len(got) == 0 || m.t.stringKinds.has(s) {
+		return false
+	}
+	if *subj != nil && m.text(*subj) != m.text(s) {
+		return false
+	}
+	*subj = s
+	*vals = append(*vals, got...)
+	return true
+}
+
+// literalText returns the value of a string literal without its quotes.
+func literalText(m *module, n *syntax.Node) (string, bool) {
+	if n == nil || !m.t.stringKinds.has(n) {
+		return "", false
+	}
+	t := m.text(n)
+	if strings.ContainsAny(t, "${") && strings.HasPrefix(t, "`") {
+		return "", false // a template with substitutions
+	}
+	return strings.Trim(t, "\"'`"), true
+}
+
+// tailName returns the last field, key or method name of an expression (message.stopReason
+// → stopReason, resp["status"] → status, r.status() → status), or the identifier itself.
+func tailName(m *module, n *syntax.Node) string {
+	n = strip(n)
+	for n != nil {
+		switch {
+		case m.t.calls.has(n):
+			n = strip(n.Child("function"))
+		case m.t.members.has(n):
+			return m.text(n.Child(m.t.memberProp))
+		case m.t.subscripts.has(n):
+			if v, ok := literalText(m, strip(n.Child(m.t.subIndex))); ok {
+				return v
+			}
+			return ""
+		default:
+			return m.text(n)
+		}
+	}
+	return ""
+}
+
+// armGuard returns the guard of a switch/match arm: the switch's subject against the arm's
+// literal values and those of the empty arms just before it (case "error": case "aborted":
+// return), nil when a value is not a literal.
+func (b *builder) armGuard(fs *fnState, arm *syntax.Node) *ir.Guard {
+	m := fs.mod
+	body := b.parentIn(fs, arm)
+	sw := body
+	if sw != nil && m.t.blocks.has(sw) || sw != nil && (sw.Kind == "switch_body") {
+		sw = b.parentIn(fs, sw)
+	}
+	if sw == nil {
+		return nil
+	}
+	subj := strip(sw.Child("value"))
+	if subj == nil {
+		subj = strip(sw.Child("subject"))
+	}
+	if subj == nil || body == nil {
+		return nil
+	}
+	arms := body.NamedChildren()
+	i := len(arms) - 1
+	for i >= 0 && arms[i] != arm {
+		i--
+	}
+	j := i
+	for j > 0 && m.t.cases.has(arms[j-1]) && emptyArm(m, arms[j-1]) {
+		j--
+	}
+	var vals []string
+	for _, a := range arms[j : i+1] {
+		v := caseValue(m, a)
+		if v == nil {
+			return nil
+		}
+		got, ok := patternLiterals(m, strip(v))
+		if !ok {
+			return nil
+		}
+		vals = append(vals, got...)
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	return &ir.Guard{Pos: m.pos(arm), Text: clip(oneLine(m.text(subj)+" is "+strings.Join(vals, ", ")), 120),
+		Subject: m.text(subj), Field: tailName(m, subj), Values: vals}
+}
+
+// emptyArm reports whether a switch arm has no statement (it falls into the next one).
+func emptyArm(m *module, arm *syntax.Node) bool {
+	v := caseValue(m, arm)
+	for _, k := range arm.NamedChildren() {
+		if k != v && k.Kind != "comment" && !m.t.casePatterns.has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// patternLiterals returns the string literals of a case value or match pattern ("error",
+// "error" | "aborted").
+func patternLiterals(m *module, n *syntax.Node) ([]string, bool) {
+	if n == nil {
+		return nil, false
+	}
+	if v, ok := literalText(m, n); ok {
+		return []string{v}, true
+	}
+	switch n.Kind {
+	case "case_pattern", "union_pattern", "string_pattern":
+		var out []string
+		for _, k := range n.NamedChildren() {
+			got, ok := patternLiterals(m, k)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, got...)
+		}
+		return out, len(out) > 0
+	}
+	return nil, false
+}

@@ -357,6 +357,15 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 	if n == nil {
 		return op
 	}
+	if l, r, ok := fallbackOf(m, n); ok {
+		// max ?? Infinity, self.max_steps or 20: the bound is the value, the literal what it
+		// is when unset (kept for defaults, which prefer what sets the value)
+		op = b.operand(fs, l)
+		if op.Key != "" {
+			fs.fallbacks = append(fs.fallbacks, fallback{key: op.Key, n: r})
+		}
+		return op
+	}
 	// len(x) / x.length: the size of a collection
 	switch {
 	case t.numbers.has(n):
@@ -416,6 +425,14 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			}
 		}
 		op.Kind = "field"
+		if in := strip(obj); in != nil && t.members.has(in) && m.text(strip(in.Child("object"))) == t.self {
+			// this.runConfig.maxIterations: an entry of a configuration the class keeps in a
+			// field (see objectDefaults)
+			if k := enclosingClass(fs); k != nil {
+				op.Key = k.key + "." + m.text(in.Child(t.memberProp)) + "." + prop
+				return op
+			}
+		}
 		if owners := b.fieldOwners[prop]; ut.cls == nil && len(owners) == 1 {
 			ut.cls = owners[0] // the one class whose instances have the field
 		}
@@ -855,6 +872,133 @@ func (b *builder) defaults() {
 				}
 				if val, pos, ok := b.literal(m, alt, 0); ok && !m.t.nones[val] {
 					add(key, val, pos, via)
+				}
+			}
+		}
+	}
+}
+
+// fallback is the literal a bound operand falls back to when unset (x ?? Infinity).
+type fallback struct {
+	key string
+	n   *syntax.Node
+}
+
+// fallbackOf splits x ?? lit, x || lit (Python x or lit) with lit a number or an infinity.
+func fallbackOf(m *module, n *syntax.Node) (l, r *syntax.Node, ok bool) {
+	if n == nil || !(n.Kind == "binary_expression" || n.Kind == "boolean_operator") {
+		return nil, nil, false
+	}
+	if op := m.text(n.Child("operator")); op != "??" && op != "||" && op != "or" {
+		return nil, nil, false
+	}
+	l, r = strip(n.Child("left")), strip(n.Child("right"))
+	if l == nil || r == nil || !(m.t.idents.has(l) || m.t.members.has(l)) {
+		return nil, nil, false
+	}
+	switch rt := m.text(r); {
+	case m.t.numbers.has(r), rt == "Infinity", rt == "Number.POSITIVE_INFINITY", rt == "math.inf", rt == `float("inf")`, rt == "float('inf')":
+		return l, r, true
+	}
+	return nil, nil, false
+}
+
+// objectDefaults gives the entries of a configuration object built as a literal their
+// defaults: const execution = { maxIterations: 20, ...this.input.execution } read as
+// execution.maxIterations in the same function, or handed to a constructor that keeps it in a
+// field (new Runner(llm, execution) with constructor(llm, runConfig) { this.runConfig =
+// runConfig }) and read as this.runConfig.maxIterations. Then the fallbacks of bound operands
+// (x ?? Infinity) for the keys nothing else sets.
+func (b *builder) objectDefaults() {
+	type entry struct {
+		v   string
+		pos ir.Pos
+	}
+	has := map[string]bool{}
+	for _, d := range b.prog.Defaults {
+		has[d.Key] = true
+	}
+	add := func(key, v string, pos ir.Pos) {
+		has[key] = true
+		b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: key, Value: clip(v, 60), Pos: pos, Via: "constructor"})
+	}
+	for _, fs := range b.funcs {
+		m := fs.mod
+		objs := map[string]map[string]entry{}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") || a.rhs == nil || !m.t.objects.has(strip(a.rhs)) {
+				continue
+			}
+			es := map[string]entry{}
+			for _, p := range strip(a.rhs).NamedChildren() {
+				if !m.t.pairs.has(p) {
+					continue
+				}
+				key := unquote(m.text(p.Child("key")))
+				if !isBoundish(key) {
+					continue
+				}
+				if v, pos, ok := b.literal(m, p.Child("value"), 0); ok && !m.t.nones[v] {
+					es[key] = entry{v, pos}
+				}
+			}
+			if len(es) > 0 {
+				objs[a.lhs[0]] = es
+			}
+		}
+		if len(objs) == 0 {
+			continue
+		}
+		for x, es := range objs {
+			for key, e := range es {
+				add(fs.key()+"."+x+"."+key, e.v, e.pos)
+			}
+		}
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) {
+				break
+			}
+			args := ci.node.Child(m.t.callArgs)
+			if args == nil {
+				continue
+			}
+			for _, t := range fs.f.Calls[i].Targets {
+				g := b.funcs[t]
+				if g.cls == nil || g.name != "constructor" && g.name != "__init__" {
+					continue
+				}
+				params := g.f.Params
+				if g.mod.t.lang == "python" && len(params) > 0 {
+					params = params[1:] // self
+				}
+				for j, a := range args.NamedChildren() {
+					es := objs[m.text(strip(a))]
+					if es == nil || j >= len(params) {
+						continue
+					}
+					for _, ga := range g.assigns {
+						if len(ga.lhs) != 1 || ga.rhs == nil || g.mod.text(strip(ga.rhs)) != params[j].Name {
+							continue
+						}
+						if field, ok := strings.CutPrefix(ga.lhs[0], g.mod.t.self+"."); ok && !strings.ContainsAny(field, ".[") {
+							for key, e := range es {
+								add(g.cls.key+"."+field+"."+key, e.v, e.pos)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fs := range b.funcs {
+		for _, fb := range fs.fallbacks {
+			if !has[fb.key] {
+				if v, pos, ok := b.literal(fs.mod, fb.n, 0); ok {
+					has[fb.key] = true
+					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: v, Pos: pos, Via: "zero_check"})
+				} else if t := fs.mod.text(fb.n); t != "" {
+					has[fb.key] = true
+					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: t, Pos: fs.mod.pos(fb.n), Via: "zero_check"})
 				}
 			}
 		}

@@ -383,6 +383,7 @@ func (b *builder) finish() {
 	b.stopSets()
 	b.accessors()
 	b.defaults()
+	b.objectDefaults()
 	b.keyDefaults()
 	b.argDefaults()
 	b.fieldDefaults()
@@ -458,6 +459,9 @@ func (b *builder) returns(fs *fnState) {
 						}
 					}
 				}
+				if v.Kind == ir.ValCall {
+					v = b.decorated(fs, v)
+				}
 				r.Values = []ir.Value{v}
 				if v.Kind == ir.ValCall && !b.constructs(fs, e) {
 					r.Err = &ir.Value{Kind: ir.ValCall, Call: v.Call, Text: v.Text}
@@ -475,6 +479,7 @@ func (b *builder) returns(fs *fnState) {
 		if !t.raises.has(n) {
 			r.Waiting = b.underPause(fs, n) || pauseKeyed(m, strip(e))
 		}
+		r.Guard = b.guardOf(fs, n)
 		f.Returns = append(f.Returns, r)
 	}
 	// the implicit return at the end of the body
@@ -1184,4 +1189,32 @@ func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
 		}
 	}
 	return chained
+}
+
+// decorated returns, for a returned method call chained on a call that runs a callback
+// (return RunContext.enter(this, opts, async (ctx) => …).middleware(...mw)), the call that
+// runs it: the chained method (unknown to the set) decorates the run that call starts and
+// hands it back. Other values are returned as they are.
+func (b *builder) decorated(fs *fnState, v ir.Value) ir.Value {
+	m := fs.mod
+	for range 3 {
+		c := &fs.f.Calls[v.Call]
+		if len(c.Targets) > 0 || len(c.ArgFuncs) > 0 {
+			return v
+		}
+		fn := strip(unAwait(m, fs.callInfo[v.Call].node.Child("function")))
+		if fn == nil || !m.t.members.has(fn) {
+			return v
+		}
+		obj := strip(unAwait(m, fn.Child("object")))
+		id, ok := fs.callOf[obj]
+		if !ok || len(fs.f.Calls[id].ArgFuncs) != 1 {
+			return v
+		}
+		v.Call, v.Text = id, clip(oneLine(m.text(obj)), 80)
+		if k := fs.f.Calls[id].Keys; len(k) > 0 {
+			v.Key = k[0]
+		}
+	}
+	return v
 }

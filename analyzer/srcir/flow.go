@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -93,6 +94,9 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		if len(fl.Dispatch) > 0 {
+			b.handlerStops(fs, c, fl)
+		}
 		// a callback handed to the call returns the result of a call of its own (retry(async
 		// () => await model.doGenerate({ messages, tools })), withSpan({ execute: … })): that
 		// call is the one whose result this is, and what it receives is what the next call
@@ -1901,4 +1905,86 @@ func (b *builder) leavesAfter(g *fnState, stmt *syntax.Node) (bool, int) {
 	}
 	// the end of the body: the implicit return
 	return true, -1
+}
+
+// handlerStops adds the stop of a loop that goes on until a callable it dispatches to records
+// the answer: while (!state.result) { response = llm.create(…); for (call of
+// response.toolCalls) tools.find(t => t.name === call.toolName).run(…) }, where the result is
+// set by the handler of a final-answer tool, a closure of the function registered before the
+// loop (new DynamicTool({ handler: async (x) => { state.result = x } })) and run only through
+// the dispatch. The loop's condition is then the decision on the model's reply: it leaves when
+// the model called that tool.
+func (b *builder) handlerStops(fs *fnState, c *ir.Call, fl *ir.Flow) {
+	m := fs.mod
+	called := false
+	for _, d := range fl.Dispatch {
+		called = called || len(d.Calls) > 0
+	}
+	if !called {
+		return
+	}
+	for _, li := range c.Loops {
+		if fs.f.Loops[li].Kind != ir.LoopFor {
+			continue
+		}
+		for _, cd := range fs.conds {
+			if cd.loop != li || cd.expr == nil {
+				continue
+			}
+			// the chains the condition reads that a handler closure assigns
+			set := map[string]bool{}
+			eachNode(m.t, cd.expr, func(n *syntax.Node) bool {
+				if m.t.members.has(n) || m.t.idents.has(n) {
+					if x := m.text(n); b.handlerAssigns(fs, li, x) {
+						set[x] = true
+					}
+					return false
+				}
+				return true
+			})
+			if len(set) == 0 {
+				continue
+			}
+			// while (!answer): goes on while it is empty, leaves once the handler set it
+			if ok, emptyTrue := emptiness(m, cd.expr, set); ok && emptyTrue {
+				ch := ir.Check{Pos: m.pos(cd.expr), Text: clip(m.text(cd.expr), 80), Return: -1, Func: fs.f.ID, Leaves: true}
+				if n := b.after(fs, cd.stmt); n != nil {
+					_, ch.Return = b.leaves(fs, n)
+				}
+				fl.Checked = append([]ir.Check{ch}, fl.Checked...)
+				return
+			}
+		}
+		return // the innermost repeating loop only
+	}
+}
+
+// handlerAssigns reports whether x is assigned in a closure of fs that fs hands to a call
+// outside loop li (a handler it registers) and never calls itself.
+func (b *builder) handlerAssigns(fs *fnState, li int, x string) bool {
+	for _, k := range fs.kids {
+		assigns := false
+		for _, a := range k.assigns {
+			for _, l := range a.lhs {
+				assigns = assigns || l == x
+			}
+		}
+		if !assigns || k.f.Launch != "" {
+			continue
+		}
+		handed := false
+		for i := range fs.f.Calls {
+			fc := &fs.f.Calls[i]
+			if slices.Contains(fc.Targets, k.f.ID) {
+				return false // called by the function itself
+			}
+			if slices.Contains(fc.ArgFuncs, k.f.ID) && !slices.Contains(fc.Loops, li) {
+				handed = true
+			}
+		}
+		if handed {
+			return true
+		}
+	}
+	return false
 }

@@ -479,10 +479,29 @@ func (b *builder) memberOf(ks []*class, prop string) target {
 			return target{inst: tr.cls, key: tr.ext}
 		}
 	}
+	for _, k := range ks {
+		if c := b.classField(k, prop); c != nil {
+			return target{cls: c}
+		}
+	}
 	if len(ks) > 0 {
 		return target{key: ks[0].key + "." + prop}
 	}
 	return target{}
+}
+
+// classField returns the class a class-level field of k (or of a base) holds as a value, not
+// an instance: runner = RequirementAgentRunner, so that new this.runner(...) constructs it
+// and a subclass may swap it.
+func (b *builder) classField(k *class, field string) *class {
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		if v := strip(c.fields[field]); v != nil && (c.mod.t.idents.has(v) || c.mod.t.members.has(v)) {
+			if kc := b.classByExpr(c.mod, c.mod.text(v)); kc != nil {
+				return kc
+			}
+		}
+	}
+	return nil
 }
 
 // typeOf resolves a type annotation to the classes it names: A, A | B, Optional[A],
@@ -618,6 +637,16 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 			tr := b.typeOf(m, a.node.Child("type"))
 			if tr.empty() {
 				tr = b.valueType(nil, m, a.rhs)
+			}
+			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "new_expression" {
+				// new this.runner(...): the class a field of the class holds
+				if ctor := strip(r.Child("constructor")); ctor != nil && m.t.members.has(ctor) && m.text(strip(ctor.Child("object"))) == m.t.self {
+					if k := enclosingClass(fs); k != nil {
+						if kc := b.classField(k, m.text(ctor.Child(m.t.memberProp))); kc != nil {
+							tr.cls = []*class{kc}
+						}
+					}
+				}
 			}
 			if !tr.empty() {
 				prev := out[a.lhs[0]]

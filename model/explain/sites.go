@@ -86,10 +86,15 @@ func sites(m *model.Map, root string) []Site {
 			}
 		}
 		for _, x := range e.Exits {
-			v := x.Outcome
-			if x.StopReason != "" {
-				v += " " + string(x.StopReason)
+			var vs []string
+			for _, o := range x.Alternatives() {
+				v := o.Outcome
+				if o.StopReason != "" {
+					v += " " + string(o.StopReason)
+				}
+				vs = append(vs, v)
 			}
+			v := strings.Join(vs, " | ")
 			add(Site{Kind: "exit", Value: v, Source: x.Source}, x.Pos)
 		}
 		for _, id := range e.IDs {

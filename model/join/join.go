@@ -538,36 +538,49 @@ func (ix *index) pickExit(ev evidence, b *BoundMatch) *ExitMatch {
 	var cands []cand
 	for _, x := range ix.exits {
 		e := x.exit
-		var s score
-		switch e.Outcome {
-		case string(ev.status):
-			s.add(2, false, "the exit's outcome is "+e.Outcome)
-		case model.OutcomePropagated:
-			if ev.status == model.StatusCompleted {
+		// An exit standing for several outcomes (taken under a test of a stop reason against
+		// literals) fits with the best of them.
+		var best *cand
+		for _, alt := range e.Alternatives() {
+			var s score
+			switch alt.Outcome {
+			case string(ev.status):
+				s.add(2, false, "the exit's outcome is "+alt.Outcome)
+			case model.OutcomePropagated:
+				if ev.status == model.StatusCompleted {
+					continue
+				}
+				s.add(1, false, "the exit passes a callee's outcome on")
+			default:
 				continue
 			}
-			s.add(1, false, "the exit passes a callee's outcome on")
-		default:
-			continue
+			if alt.When != "" {
+				s.add(0, false, "it is taken when "+e.Guard+", and "+strconv.Quote(alt.When)+" stands for "+alt.String())
+			}
+			switch {
+			case alt.StopReason != "" && alt.StopReason == ev.stop:
+				s.add(3, true, "its stop reason is "+string(alt.StopReason))
+			case alt.StopReason != "" && ev.stop != "":
+				s.add(-1, false, "its stop reason "+string(alt.StopReason)+" is not the run's "+string(ev.stop))
+			case alt.StopReason != "":
+				s.add(-1, false, "it records stop reason "+string(alt.StopReason)+", the run none")
+			}
+			if ev.status != model.StatusCompleted {
+				// An exit at a bound raises what the bound's OnBound says (a sentinel's name
+				// the exit's first line may not show).
+				ix.wordsFit(&s, ev, e.Detail, e.Source, ix.onBoundVal[e.Pos])
+			}
+			if ev.wait != "" && strings.Contains(squash(e.Source+" "+e.Detail), squash(string(ev.wait))) {
+				s.add(2, true, "it writes the wait reason "+string(ev.wait))
+			}
+			if best == nil || s.n > best.s.n {
+				best = &cand{&ExitMatch{Site: Site{Pos: e.Pos, Source: e.Source, Func: firstOf(x.entries)}, Kind: "exit",
+					Outcome: alt.Outcome, StopReason: alt.StopReason, Entries: x.entries}, s}
+			}
 		}
-		switch {
-		case e.StopReason != "" && e.StopReason == ev.stop:
-			s.add(3, true, "its stop reason is "+string(e.StopReason))
-		case e.StopReason != "" && ev.stop != "":
-			s.add(-1, false, "its stop reason "+string(e.StopReason)+" is not the run's "+string(ev.stop))
-		case e.StopReason != "":
-			s.add(-1, false, "it records stop reason "+string(e.StopReason)+", the run none")
+		if best != nil {
+			cands = append(cands, *best)
 		}
-		if ev.status != model.StatusCompleted {
-			// An exit at a bound raises what the bound's OnBound says (a sentinel's name
-			// the exit's first line may not show).
-			ix.wordsFit(&s, ev, e.Detail, e.Source, ix.onBoundVal[e.Pos])
-		}
-		if ev.wait != "" && strings.Contains(squash(e.Source+" "+e.Detail), squash(string(ev.wait))) {
-			s.add(2, true, "it writes the wait reason "+string(ev.wait))
-		}
-		cands = append(cands, cand{&ExitMatch{Site: Site{Pos: e.Pos, Source: e.Source, Func: firstOf(x.entries)}, Kind: "exit",
-			Outcome: e.Outcome, StopReason: e.StopReason, Entries: x.entries}, s})
 	}
 	// A bound that raises (an error or exception at the bound) ends the run where it raises,
 	// when the run stopped at that bound.
@@ -990,10 +1003,12 @@ func squash(s string) string {
 func endsOtherwise(m *model.Map) bool {
 	for _, e := range m.Entries {
 		for _, x := range e.Exits {
-			switch x.Outcome {
-			case string(model.StatusCompleted), model.OutcomeStarted, model.OutcomeNotStarted:
-			default:
-				return true
+			for _, o := range x.Alternatives() {
+				switch o.Outcome {
+				case string(model.StatusCompleted), model.OutcomeStarted, model.OutcomeNotStarted:
+				default:
+					return true
+				}
 			}
 		}
 	}

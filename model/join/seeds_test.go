@@ -48,6 +48,10 @@ type seedCase struct {
 	toolsAmbiguous   bool              // the trace cannot say which of the tool sites ran: the site is among them, not [high]
 	model            string            // a call site the model calls may have gone through
 	modelHigh        bool              // whether the trace says which
+	// exitOutcome and exitStop, when set, are the outcome and stop reason the exit stands for in
+	// this run (of the several an exit taken under a guard stands for).
+	exitOutcome string
+	exitStop    model.StopReason
 	// exitGap, when set, is why lifeline's map cannot yet produce the exit read from the code
 	// (an analyzer gap): the rest of the case is checked, then the case is skipped, not passed.
 	exitGap string
@@ -97,9 +101,9 @@ var seedCases = []seedCase{{
 	exit:  "pi-agent-core/dist/agent-loop.js:108",
 	tools: map[string]string{"build_report": "pi-agent-core/dist/agent-loop.js:296"}, toolsAmbiguous: true,
 	model: "pi-agent-core/dist/agent-loop.js:103", modelHigh: true,
-	exitGap: "analyzer gap: Pi's map lists agent-loop.js:108 as a completed exit; the stopReason test " +
-		"that guards it (\"error\" || \"aborted\") is not recognised as a failure/cancellation outcome, so " +
-		"the join finds no exit producing cancelled (join-statusnoexit)",
+	// The return at :108 stands for two outcomes: "error" fails the run, "aborted" cancels it;
+	// this run was aborted, so the join takes the second, for its outcome and stop reason.
+	exitOutcome: "cancelled", exitStop: "cancelled",
 }}
 
 // TestSeedJoins joins real logs of the seed frameworks with the maps of the same versions and
@@ -133,6 +137,9 @@ func TestSeedJoins(t *testing.T) {
 			exitOK := r.Exit != nil && r.Exit.Pos.String() == tc.exit && r.Exit.Confidence == join.High
 			if !exitOK && tc.exitGap == "" {
 				t.Errorf("exit %+v, want %s [high]", r.Exit, tc.exit)
+			}
+			if exitOK && tc.exitOutcome != "" && (r.Exit.Outcome != tc.exitOutcome || r.Exit.StopReason != tc.exitStop) {
+				t.Errorf("exit %s stands for %s (%s) in this run, want %s (%s)", r.Exit.Pos, r.Exit.Outcome, r.Exit.StopReason, tc.exitOutcome, tc.exitStop)
 			}
 			if tc.bound == "" {
 				if r.Bound != nil && r.Bound.Hit {

@@ -693,9 +693,9 @@ func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 	}
 	same := []func(model.Exit) string{
 		func(x model.Exit) string {
-			return x.Pos.File + "\x00" + detail(x) + "\x00" + x.Outcome + "\x00" + string(x.StopReason)
+			return x.Pos.File + "\x00" + detail(x) + "\x00" + x.OutcomeString()
 		},
-		func(x model.Exit) string { return detail(x) + "\x00" + x.Outcome + "\x00" + string(x.StopReason) },
+		func(x model.Exit) string { return detail(x) + "\x00" + x.OutcomeString() },
 	}
 	bLeft, hLeft := pairUp(bs, hs, same, pos)
 	// What is left: pair by detail, then by source text, in the same file: a changed exit.
@@ -712,32 +712,42 @@ func (c *comparer) exits(entry string, bs, hs []model.Exit) {
 	// same exit with another expression (`return x` → `return x.final_answer`): no lifecycle
 	// change. They pair by a longest common subsequence, in order.
 	bLeft, hLeft = pairUp(bLeft, hLeft, []func(model.Exit) string{
-		func(x model.Exit) string { return x.Pos.File + "\x00" + x.Outcome + "\x00" + string(x.StopReason) },
+		func(x model.Exit) string { return x.Pos.File + "\x00" + x.OutcomeString() },
 	}, pos)
 	for _, p := range changed {
 		subj := detail(p.h)
-		if p.b.Outcome != p.h.Outcome {
+		if statuses(p.b) != statuses(p.h) {
+			// the outcome, or the set of outcomes of an exit taken under a guard, changed
+			// weakens when an exit that ended runs failed or cancelled (and never completed) can
+			// now report success
 			e := Changes
-			if (p.b.Outcome == string(model.StatusFailed) || p.b.Outcome == string(model.StatusCancelled)) && p.h.Outcome == string(model.StatusCompleted) {
+			var ended []string
+			for _, o := range p.b.Alternatives() {
+				if (o.Outcome == string(model.StatusFailed) || o.Outcome == string(model.StatusCancelled)) && !slices.Contains(ended, o.Outcome) {
+					ended = append(ended, o.Outcome)
+				}
+			}
+			if len(ended) > 0 && !p.b.Produces(string(model.StatusCompleted)) && p.h.Produces(string(model.StatusCompleted)) {
 				e = Weakens
 			}
 			s := "exit " + quote(subj) + " now stands for " + describeOutcome(p.h) + " (was " + describeOutcome(p.b) + ")"
 			if e == Weakens {
-				s += ": a " + p.b.Outcome + " run now reports success"
+				s += ": a " + strings.Join(ended, " or ") + " run now reports success"
 			}
 			c.add(Change{Kind: ExitOutcomeChanged, Effect: e, Entries: []string{entry}, Subject: subj,
 				Old: describeOutcome(p.b), New: describeOutcome(p.h), OldPos: p.b.Pos, NewPos: p.h.Pos, Summary: s})
-		} else if p.b.StopReason != p.h.StopReason {
+		} else if p.b.OutcomeString() != p.h.OutcomeString() {
+			old, now := stopReasons(p.b), stopReasons(p.h)
 			c.add(Change{Kind: ExitStopReasonChanged, Effect: Changes, Entries: []string{entry}, Subject: subj,
-				Old: orUnknown(string(p.b.StopReason)), New: orUnknown(string(p.h.StopReason)), OldPos: p.b.Pos, NewPos: p.h.Pos,
-				Summary: "exit " + quote(subj) + " stop reason " + orUnknown(string(p.b.StopReason)) + " → " + orUnknown(string(p.h.StopReason))})
+				Old: old, New: now, OldPos: p.b.Pos, NewPos: p.h.Pos,
+				Summary: "exit " + quote(subj) + " stop reason " + old + " → " + now})
 		}
 	}
-	headCancelled := slices.ContainsFunc(hs, func(x model.Exit) bool { return x.Outcome == string(model.StatusCancelled) })
+	headCancelled := slices.ContainsFunc(hs, func(x model.Exit) bool { return x.Produces(string(model.StatusCancelled)) })
 	for _, x := range bLeft {
 		ch := Change{Kind: ExitRemoved, Effect: Changes, Entries: []string{entry}, Subject: detail(x),
 			Old: describeOutcome(x), OldPos: x.Pos, Summary: describeOutcome(x) + " exit " + quote(detail(x)) + " removed"}
-		if x.Outcome == string(model.StatusCancelled) && !headCancelled {
+		if x.Produces(string(model.StatusCancelled)) && !headCancelled {
 			ch.Effect = Weakens
 			ch.Summary += ": the run can no longer end cancelled"
 		}
@@ -784,11 +794,26 @@ func pairBy[T any](bs, hs []T, key func(T) string) (pairs [][2]T, bLeft, hLeft [
 	return pairs, bLeft, hLeft
 }
 
-func describeOutcome(x model.Exit) string {
-	if x.StopReason != "" {
-		return x.Outcome + " (" + string(x.StopReason) + ")"
+// describeOutcome is what an exit stands for: "failed (error)", or for an exit taken under a
+// guard every outcome, "failed (error) | cancelled (cancelled)".
+func describeOutcome(x model.Exit) string { return x.OutcomeString() }
+
+// statuses are the outcomes an exit stands for, without stop reasons ("failed|cancelled").
+func statuses(x model.Exit) string {
+	var out []string
+	for _, o := range x.Alternatives() {
+		out = append(out, o.Outcome)
 	}
-	return x.Outcome
+	return strings.Join(out, "|")
+}
+
+// stopReasons are the stop reasons an exit stands for, "unknown" for none ("error | cancelled").
+func stopReasons(x model.Exit) string {
+	var out []string
+	for _, o := range x.Alternatives() {
+		out = append(out, orUnknown(string(o.StopReason)))
+	}
+	return strings.Join(out, " | ")
 }
 
 func quote(s string) string {

@@ -162,6 +162,21 @@ func TestCompare(t *testing.T) {
 		{"completed exit now failed", func(m *model.Map) {
 			m.Entries[0].Exits[0].Outcome, m.Entries[0].Exits[0].StopReason = "failed", model.StopError
 		}, []string{"exit_outcome_changed:changes"}, false},
+		{"exit now also cancels (guard widened)", func(m *model.Map) {
+			x := &m.Entries[0].Exits[1]
+			x.Outcomes = []model.ExitOutcome{{Outcome: "failed", StopReason: model.StopModelError, When: "error"},
+				{Outcome: "cancelled", StopReason: model.StopCancelled, When: "aborted"}}
+			x.Guard = `resp.StopReason == "error" || resp.StopReason == "aborted"`
+		}, []string{"exit_outcome_changed:changes"}, false},
+		{"guarded exit loses its outcomes to completed", func(m *model.Map) {
+			x := &m.Entries[0].Exits[1]
+			x.Outcomes = []model.ExitOutcome{{Outcome: "failed", StopReason: model.StopModelError, When: "error"},
+				{Outcome: "completed", StopReason: model.StopGoalReached, When: "stop"}}
+		}, []string{"exit_outcome_changed:weakens"}, true},
+		{"guarded exit: a stop reason of one literal changed", func(m *model.Map) {
+			x := &m.Entries[0].Exits[1]
+			x.Outcomes = []model.ExitOutcome{{Outcome: "failed", StopReason: model.StopError, When: "error"}}
+		}, []string{"exit_stop_reason_changed:changes"}, false},
 		{"exit stop reason changed", func(m *model.Map) { m.Entries[0].Exits[1].StopReason = model.StopError }, []string{"exit_stop_reason_changed:changes"}, false},
 		{"exit edited and moved", func(m *model.Map) {
 			x := &m.Entries[0].Exits[1]

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -171,7 +172,11 @@ type exit struct {
 	Outcome    string `json:"outcome"`
 	StopReason string `json:"stop_reason,omitempty"`
 	Detail     string `json:"detail,omitempty"`
-	Taken      *cov   `json:"taken,omitempty"`
+	// Outcomes are "outcome (stop reason) when \"value\"" for an exit standing for several
+	// outcomes; Guard the test it is taken under.
+	Outcomes []string `json:"outcomes,omitempty"`
+	Guard    string   `json:"guard,omitempty"`
+	Taken    *cov     `json:"taken,omitempty"`
 }
 
 type idSite struct {
@@ -278,8 +283,12 @@ func Data(m *model.Map, opts Options) ([]byte, error) {
 			r.Loops = append(r.Loops, b.loop(l))
 		}
 		for _, x := range e.Exits {
-			r.Exits = append(r.Exits, exit{Pos: clip(x.Pos.String()), Source: clip(x.Source), Outcome: x.Outcome,
-				StopReason: string(x.StopReason), Detail: clip(x.Detail), Taken: b.cov(x.Taken)})
+			ex := exit{Pos: clip(x.Pos.String()), Source: clip(x.Source), Outcome: x.Outcome,
+				StopReason: string(x.StopReason), Detail: clip(x.Detail), Taken: b.cov(x.Taken), Guard: clip(x.Guard)}
+			for _, o := range x.Outcomes {
+				ex.Outcomes = append(ex.Outcomes, clip(o.String()+" when "+strconv.Quote(o.When)))
+			}
+			r.Exits = append(r.Exits, ex)
 			b.p.Totals.Exits++
 			if x.Taken != nil && x.Taken.Runs > 0 {
 				b.p.Totals.ExitsTaken++

@@ -66,10 +66,7 @@ func MapFlowchart(w io.Writer, m *model.Map) error {
 		outcomes := map[string][]string{}
 		var order []string
 		for _, x := range e.Exits {
-			key := x.Outcome
-			if x.StopReason != "" {
-				key += " (" + string(x.StopReason) + ")"
-			}
+			key := x.OutcomeString()
 			if _, ok := outcomes[key]; !ok {
 				order = append(order, key)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -79,15 +80,19 @@ func (p *lifemapPrinter) entry(e model.Entry) {
 	if len(e.Exits) > 0 {
 		p.line("  ", "exits:")
 		for _, x := range e.Exits {
-			out := x.Outcome
-			if x.StopReason != "" {
-				out += " (" + string(x.StopReason) + ")"
-			}
+			out := x.OutcomeString()
 			if x.Taken != nil {
 				p.line("    ", "%-34s %-10s %s", out, takenTag(x.Taken), lifemapAt(x.Pos, x.Source))
-				continue
+			} else {
+				p.line("    ", "%-34s %s", out, lifemapAt(x.Pos, x.Source))
 			}
-			p.line("    ", "%-34s %s", out, lifemapAt(x.Pos, x.Source))
+			if len(x.Outcomes) > 0 && x.Guard != "" {
+				var whens []string
+				for _, o := range x.Outcomes {
+					whens = append(whens, strconv.Quote(o.When)+" → "+o.String())
+				}
+				p.line("      ", "- taken when %s: %s", x.Guard, strings.Join(whens, ", "))
+			}
 		}
 	}
 	if len(e.IDs) > 0 {

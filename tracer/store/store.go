@@ -37,6 +37,7 @@ import (
 
 	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/lifeline-dev/lifeline/model"
 )
@@ -254,7 +255,8 @@ func SpanCount(req *collpb.ExportTraceServiceRequest) int {
 func (s *Store) Append(ctx context.Context, b Batch) error {
 	p := &pending{done: make(chan error, 1)}
 	if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
-		line, err := AppendJSON(nil, b.Spans)
+		// the JSON line is about twice the protobuf (base64 ids, field names): sized once
+		line, err := AppendJSON(make([]byte, 0, 2*proto.Size(b.Spans)+1024), b.Spans)
 		if err != nil {
 			return fmt.Errorf("store: encoding the batch: %w", err)
 		}
@@ -332,13 +334,22 @@ func (s *Store) drain() {
 }
 
 func (s *Store) commit(group []*pending) {
-	var sp, ev []byte
-	var nspans, nevents int
+	var nspans, nevents, spLen, evLen int
 	for _, p := range group {
-		sp = append(sp, p.spansLine...)
-		ev = append(ev, p.events...)
+		spLen += len(p.spansLine)
+		evLen += len(p.events)
 		nspans += p.nspans
 		nevents += p.nevents
+	}
+	// one buffer of the right size each (a group of one is its own line): under load the
+	// concatenation was a third of the writer's time, regrowing
+	sp, ev := group[0].spansLine, group[0].events
+	if len(group) > 1 {
+		sp, ev = make([]byte, 0, spLen), make([]byte, 0, evLen)
+		for _, p := range group {
+			sp = append(sp, p.spansLine...)
+			ev = append(ev, p.events...)
+		}
 	}
 	err := appendSync(s.spans, sp)
 	if err == nil {
@@ -348,8 +359,8 @@ func (s *Store) commit(group []*pending) {
 		s.mu.Lock()
 		s.spansSize += int64(len(sp))
 		s.eventsSize += int64(len(ev))
-		s.newSpans = append(s.newSpans, sp...)
-		s.newEvents = append(s.newEvents, ev...)
+		s.newSpans = appendOrTake(s.newSpans, sp)
+		s.newEvents = appendOrTake(s.newEvents, ev)
 		s.mu.Unlock()
 		s.received.Add(int64(nspans))
 		s.evCount.Add(int64(nevents))
@@ -367,6 +378,14 @@ func (s *Store) commit(group []*pending) {
 	for _, p := range group {
 		p.done <- err
 	}
+}
+
+// appendOrTake appends b to dst, or returns b itself when dst is empty (b is not used after).
+func appendOrTake(dst, b []byte) []byte {
+	if len(dst) == 0 {
+		return b
+	}
+	return append(dst, b...)
 }
 
 func appendSync(f *os.File, b []byte) error {

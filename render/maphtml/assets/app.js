@@ -221,9 +221,10 @@
         r.setAttribute('data-runs', String(runs));
         if (runs) r.style.borderLeftColor = heat(runs); else r.classList.add('untaken');
       }
-      add(r, el('span', 'outcome o-' + X.outcome, X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : '')), posEl(X.pos), highlight(X.source || X.detail), takenBadge(X.taken));
+      var label = X.outcomes ? X.outcomes.join(' | ') : X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : '');
+      add(r, el('span', 'outcome o-' + X.outcome, label), posEl(X.pos), highlight(X.source || X.detail), takenBadge(X.taken));
       r.addEventListener('click', function () {
-        select(r, 'exit', X.outcome + (X.stop_reason ? ' (' + X.stop_reason + ')' : ''), [['at', X.pos], ['in', E.func], ['returns', X.detail], ['taken', takenText(X.taken)], ['source', highlight(X.source)]],
+        select(r, 'exit', label, [['at', X.pos], ['in', E.func], ['returns', X.detail], ['taken when', X.guard], ['taken', takenText(X.taken)], ['source', highlight(X.source)]],
           function (body) { runsList(body, X.taken, 'this exit'); });
       });
       hay.push(X.pos, X.detail);

@@ -1,0 +1,101 @@
+package recognize_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestGenerics: the lifecycle inside generic code — a state graph whose state is a type
+// parameter (nodes NodeFunc[S] in a map, a recursion limit from a config struct), an unbounded
+// superstep engine running a generic Node[S] interface in goroutines and merging states
+// through a method of the type parameter, ReAct agents built on both, a model call wrapped in
+// Retry[T] and tool calls in Map[T, U], and an agent generic over its client and tool types.
+// The bodies of generic functions and of methods of generic types are read once, and calls
+// made in them resolve through the instantiations the program uses.
+func TestGenerics(t *testing.T) {
+	res := recognizeShapes(t)
+	if os.Getenv("RECOG_PRINT") != "" {
+		fmt.Print(describe(res))
+	}
+	tests := []struct {
+		entry      string
+		loopLine   int
+		modelLines []int // any of them
+		toolLine   int
+		parallel   bool
+		bound      string // "-" for no bound
+		cancel     bool
+		exits      map[int]string
+	}{
+		// the recursion limit comes from the Config the entry Invoke passes (default 25)
+		{"stategraph.Runnable.InvokeWithConfig", 83, []int{83}, 69, false, "cfg.RecursionLimit", true,
+			map[int]string{85: "failed max_steps", 88: "cancelled cancelled", 92: "failed error", 96: "failed error", 108: "completed goal_reached"}},
+		{"stategraph.Runnable.Invoke", 83, []int{83}, 69, false, "cfg.RecursionLimit", true,
+			map[int]string{85: "failed max_steps", 88: "cancelled cancelled", 92: "failed error", 96: "failed error", 108: "completed goal_reached"}},
+		// no bound and no cancellation check; the nodes of a superstep run in goroutines, but
+		// the ReAct agent's tools node runs its calls one after the other
+		{"pregel.Graph.Run", 56, []int{83}, 69, false, "-", false,
+			map[int]string{63: "failed error", 74: "failed error", 93: "completed goal_reached"}},
+		{"genericretry.Agent.Run", 83, []int{85}, 95, false, "a.MaxSteps", false,
+			map[int]string{88: "failed error", 91: "completed goal_reached", 103: "failed max_steps"}},
+		{"genericretry.TypedAgent.Run", 116, []int{117}, 130, false, "a.Max", false,
+			map[int]string{119: "failed error", 122: "completed goal_reached", 137: "failed max_steps"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.entry, func(t *testing.T) {
+			e := entry(res, tt.entry)
+			if e == nil || len(e.Loops) != 1 {
+				t.Fatalf("want an entry with one loop, got %+v", e)
+			}
+			l := e.Loops[0]
+			if l.Pos.Line != tt.loopLine {
+				t.Errorf("loop at line %d, want %d", l.Pos.Line, tt.loopLine)
+			}
+			if len(l.ModelCalls) == 0 {
+				t.Errorf("no model call")
+			}
+			for _, m := range l.ModelCalls {
+				ok := false
+				for _, w := range tt.modelLines {
+					ok = ok || m.Pos.Line == w
+				}
+				if !ok {
+					t.Errorf("model call %s at line %d, want one of %v", m.Callee, m.Pos.Line, tt.modelLines)
+				}
+			}
+			found := false
+			for _, tc := range l.ToolCalls {
+				found = found || tc.Pos.Line == tt.toolLine
+			}
+			if !found {
+				t.Errorf("tool calls %+v, want line %d", l.ToolCalls, tt.toolLine)
+			}
+			if l.ParallelTools != tt.parallel {
+				t.Errorf("parallel tools %v, want %v", l.ParallelTools, tt.parallel)
+			}
+			switch {
+			case tt.bound == "-" && l.Bound != nil:
+				t.Errorf("bound %+v, want none", l.Bound)
+			case tt.bound != "-" && (l.Bound == nil || l.Bound.Expr != tt.bound):
+				t.Errorf("bound %+v, want %s", l.Bound, tt.bound)
+			}
+			if l.ChecksCancel != tt.cancel {
+				t.Errorf("checks cancel %v, want %v", l.ChecksCancel, tt.cancel)
+			}
+			got := map[int]string{}
+			for _, x := range e.Exits {
+				got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.exits) {
+				t.Errorf("exits %v, want %v", got, tt.exits)
+			}
+		})
+	}
+	// the retry helper's loop repeats one model call: not a turn loop, and Map is no entry
+	for _, l := range res.Loops {
+		if l.Func.Short == "genericretry.Retry" || l.Func.Short == "genericretry.Map" {
+			t.Errorf("%s: a helper's loop taken for a turn loop at line %d", l.Func.Short, l.Map.Pos.Line)
+		}
+	}
+}
