@@ -50,8 +50,8 @@ Exit status: 0, or 1 when an input could not be read at all.`,
   lifeline stats --by model --format json testdata/traces/openai-agents
   lifeline stats --by tool testdata/traces/pi-agent-core testdata/samples/openai-agents
   lifeline stats --format html -o stats.html testdata/traces/otel-more testdata/samples/deepseek-harness
-  lifeline stats --data ~/.lifeline                       # what lifeline serve --data ~/.lifeline received
-  lifeline stats --data /srv/lifeline-1 --data /srv/lifeline-2 --by day`,
+  lifeline stats --data testdata/serve/otel-python
+  lifeline stats --data testdata/serve/otel-python --by tool --format json`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStats(cmd, args, f) },
 	}
