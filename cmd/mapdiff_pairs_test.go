@@ -47,6 +47,21 @@ var releasePairs = map[string]struct {
 	// ErrNotFinished return at the bound, the absence of a ctx check, the sequential tool call
 	// and every return of Call and the Plan methods stay: no lifecycle change, exit 0.
 	"langchaingo": {want: nil},
+	// langgraph 1.0.5 → 1.0.6 (pip, --no-deps). _internal/_config.py:31 raises the default
+	// recursion limit, `DEFAULT_RECURSION_LIMIT = int(getenv("LANGGRAPH_DEFAULT_RECURSION_LIMIT",
+	// "25"))` → `"10000"`; it is the `recursion_limit` the config gets when the caller sets none
+	// (_config.py:288), which PregelLoop turns into `self.stop = self.step +
+	// self.config["recursion_limit"] + 1` (pregel/_loop.py:1120, 1301) and tests in tick, `if
+	// self.step > self.stop` (:467), for the `while loop.tick()` loops of Pregel.stream
+	// (pregel/main.py:2643) and Pregel.astream (:2971): the default of both loops' bound changes
+	// from 25 to 10000, still a bound (changes, not weakens). The rest of the diff is
+	// ensure_valid_checkpointer (a TypeError for a bad checkpointer argument, in the
+	// constructors of StateGraph.compile and Pregel, before any run) and the namespace
+	// comparison of a Command in _retry.py: no lifecycle change. Exit 0.
+	"langgraph": {want: []pairChange{
+		{"bound_default_changed", "changes", "engine loop in main.Pregel.stream", "self.stop", "langgraph/_internal/_config.py:31"},
+		{"bound_default_changed", "changes", "engine loop in main.Pregel.astream", "self.stop", "langgraph/_internal/_config.py:31"},
+	}},
 }
 
 // TestMapDiffReleasePairs maps real release pairs fetched by testdata/mapdiff-pairs/fetch.sh
@@ -55,7 +70,7 @@ var releasePairs = map[string]struct {
 // skipped, unless LIFELINE_REQUIRE_SEEDS=1.
 func TestMapDiffReleasePairs(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fetches and maps four framework releases")
+		t.Skip("fetches and maps six framework releases")
 	}
 	script, err := filepath.Abs("testdata/mapdiff-pairs/fetch.sh")
 	if err != nil {

@@ -205,6 +205,9 @@ type Bound struct {
 	// DefaultPos is where the default is defined (a constant's declaration, a constructor's or
 	// functional option's assignment), if known.
 	DefaultPos Position `json:"default_pos,omitzero"`
+	// DefaultEnv is the environment variable that replaces the default when it is set
+	// (int(getenv("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10000"))), if the default is read so.
+	DefaultEnv string `json:"default_env,omitempty"`
 	// Optional is true when the bound applies only when set (0 means unlimited).
 	Optional bool `json:"optional,omitempty"`
 	// Pos is the comparison that enforces the bound.

@@ -1,11 +1,13 @@
 package goir
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -359,6 +361,7 @@ func (b *builder) calls(fs *funcState) {
 			c.Accessor = accessor(com)
 			c.Descends = descends(fn, com)
 			c.Input = readsStdin(com)
+			c.InMemory = b.inMemory(fn, com, callees)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
 				c.Dominates = len(l.latches) > 0
@@ -1010,6 +1013,11 @@ func (b *builder) branches(fs *funcState) {
 					br.Bound.Text = render(src) // limit := inv.MaxLLMCalls: the field, as written
 				}
 			}
+			if br.Bound.Kind == "param" {
+				b.paramDefault(fs, boundV, &br.Bound)
+			} else if br.Bound.Kind != "const" && br.Bound.Key == "" {
+				b.localDefault(fs, bx, &br.Bound)
+			}
 			if tv, ok := b.info(fn).Types[bx]; ok && tv.Value != nil {
 				if id, ok := ast.Unparen(bx).(*ast.Ident); ok {
 					if c, ok := b.info(fn).Uses[id].(*types.Const); ok {
@@ -1038,8 +1046,46 @@ func (b *builder) branches(fs *funcState) {
 			left = fs.loops[loop]
 		}
 		br.Return, br.StopText, br.AtPos, br.AtSource = b.follow(fs, exit, left)
+		if br.StopText == "" {
+			br.HandedErr = b.handedErr(fs, exit)
+		}
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// handedErr returns the error the straight-line path from a bound's branch stores into a
+// field without returning it (result.err = MaxTurnsExceededError{…}; return: a run going on
+// in a goroutine hands its failure to the result its caller drains): the error's type or
+// variable name, or "" when there is none.
+func (b *builder) handedErr(fs *funcState, exit *ssa.BasicBlock) string {
+	seen := map[*ssa.BasicBlock]bool{}
+	for cur, steps := exit, 0; cur != nil && steps < 12 && !seen[cur]; steps++ {
+		seen[cur] = true
+		for _, in := range cur.Instrs {
+			st, ok := in.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if _, ok := st.Addr.(*ssa.FieldAddr); !ok || !roles.IsError(st.Val.Type()) {
+				continue
+			}
+			switch v := st.Val.(type) {
+			case *ssa.MakeInterface:
+				if n := roles.NamedOf(v.X.Type()); n != nil {
+					return n.Obj().Name()
+				}
+			case *ssa.UnOp:
+				if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+					return g.Pkg.Pkg.Name() + "." + g.Name()
+				}
+			}
+		}
+		if len(cur.Succs) != 1 {
+			break
+		}
+		cur = cur.Succs[0]
+	}
+	return ""
 }
 
 // follow walks from the block taken at a bound (or when a stop condition holds) to what the
@@ -1230,6 +1276,148 @@ func (b *builder) localCopyOf(fs *funcState, e ast.Expr) ast.Expr {
 	return src
 }
 
+// localDefault gives a bound held in a local variable the default the enclosing function
+// sets in it: maxTurns := r.Config.MaxTurns; if maxTurns == 0 { maxTurns = DefaultMaxTurns },
+// also when the loop is in a closure that captures the variable. A local copied from a field
+// takes the field's key (the default is that field's, and the field's other defaults apply);
+// any other local gets a key of its own. A default given by a named constant points at the
+// constant's declaration, in whichever file or package it is.
+func (b *builder) localDefault(fs *funcState, e ast.Expr, op *ir.Operand) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return
+	}
+	info := b.info(fs.fn)
+	obj, ok := info.Uses[id].(*types.Var)
+	if !ok || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() || obj.IsField() {
+		return
+	}
+	// the function declaring the variable: the closure's parents, outermost last
+	var syntax ast.Node
+	for fn := fs.fn; fn != nil; fn = fn.Parent() {
+		if sx := fn.Syntax(); sx != nil && sx.Pos() <= obj.Pos() && obj.Pos() < sx.End() {
+			syntax = sx
+		}
+	}
+	if syntax == nil {
+		return
+	}
+	var src ast.Expr
+	var def ast.Expr
+	var defAt token.Pos
+	zeroCheck := false
+	var stack []ast.Node
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		var lhs, rhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			lhs, rhs = x.Lhs, x.Rhs
+		case *ast.ValueSpec:
+			for _, nm := range x.Names {
+				lhs = append(lhs, nm)
+			}
+			rhs = x.Values
+		}
+		if len(lhs) != len(rhs) {
+			return true
+		}
+		for i, l := range lhs {
+			li, ok := l.(*ast.Ident)
+			if !ok || info.Defs[li] != obj && info.Uses[li] != obj {
+				continue
+			}
+			if tv, ok := info.Types[rhs[i]]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+				if v, ok := constant.Int64Val(tv.Value); ok && v > 0 && (def == nil || !zeroCheck) {
+					def, defAt = rhs[i], n.Pos()
+					zeroCheck = false
+					for j := len(stack) - 2; j >= 0 && j >= len(stack)-4; j-- {
+						if ifs, ok := stack[j].(*ast.IfStmt); ok && mentions(ifs.Cond, obj.Name()) {
+							zeroCheck = true
+						}
+					}
+				}
+				continue
+			}
+			if info.Defs[li] == obj {
+				src = rhs[i]
+			}
+		}
+		return true
+	})
+	if def == nil {
+		return
+	}
+	key := ""
+	if sel, ok := ast.Unparen(src).(*ast.SelectorExpr); ok && src != nil {
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			key = fieldKeyOfSel(s, sel.Sel.Name)
+		}
+	}
+	if key == "" {
+		p := b.pos(obj.Pos())
+		key = fmt.Sprintf("%s.%s@%s:%d", obj.Pkg().Path(), obj.Name(), p.File, p.Line)
+	}
+	via := "constructor"
+	if zeroCheck {
+		via = "zero_check"
+	}
+	op.Key = key
+	b.addDefault(info, key, def, defAt, via, nil)
+}
+
+// paramDefault gives a bound that is a parameter the default of what the function's one
+// caller passes for it: go r.runStreamedImpl(ctx, agent, maxTurns) after maxTurns := …;
+// if maxTurns == 0 { maxTurns = DefaultMaxTurns }.
+func (b *builder) paramDefault(fs *funcState, v ssa.Value, op *ir.Operand) {
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return
+	}
+	idx := -1
+	for i, q := range fs.fn.Params {
+		if q == p {
+			idx = i
+		}
+	}
+	if fs.fn.Signature.Recv() != nil {
+		idx-- // the receiver is not among the call's arguments as written
+	}
+	if idx < 0 {
+		return
+	}
+	var caller *funcState
+	var at token.Pos
+	for _, cs := range b.funcs {
+		for ci := range cs.callIdx {
+			if ci.Common().StaticCallee() != fs.fn {
+				continue
+			}
+			if caller != nil {
+				return // several callers: no one default
+			}
+			caller, at = cs, ci.Common().Pos()
+		}
+	}
+	if caller == nil || caller.syntax == nil || !at.IsValid() {
+		return
+	}
+	var arg ast.Expr
+	ast.Inspect(caller.syntax, func(n ast.Node) bool {
+		if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == at && idx < len(ce.Args) && !ce.Ellipsis.IsValid() {
+			arg = ce.Args[idx]
+		}
+		return arg == nil
+	})
+	if arg != nil {
+		b.localDefault(caller, arg, op)
+	}
+}
+
 // guardedNonZero reports whether the comparison in blk runs only when the bound is set: a
 // dominating test of the same operand against zero (max > 0 && i >= max).
 func (b *builder) guardedNonZero(fs *funcState, blk *ssa.BasicBlock, bound ssa.Value) bool {
@@ -1385,7 +1573,8 @@ func (b *builder) returnsOf(fs *funcState) {
 					val = b.classifyAST(fs, rs.Results[i])
 				}
 			}
-			if passCall >= 0 {
+			if passCall >= 0 && val.Kind != ir.ValCtxErr {
+				// (return ctx.Err() hands on no callee's results: the run is cancelled)
 				val = ir.Value{Kind: ir.ValCall, Call: passCall, Text: val.Text, Key: val.Key}
 			}
 			val.Stream = isStream(sig.Results().At(i).Type())
@@ -1688,8 +1877,17 @@ func (b *builder) classify1(fs *funcState, v ssa.Value, depth int) ir.Value {
 		}
 	case *ssa.MakeInterface:
 		in := b.classify(fs, x.X, depth+1)
-		if in.Kind == ir.ValOther {
+		if in.Kind == ir.ValOther || in.Kind == ir.ValNil {
+			// a concrete value put in an interface is never a nil error, even a struct
+			// literal (MaxTurnsExceededError{…}: its cell holds no stored value) or a nil
+			// pointer; its type names what it says (a limit exceeded)
 			in.Kind = ir.ValError
+			if n := roles.NamedOf(x.X.Type()); n != nil && n.Obj().Pkg() != nil && in.Key == "" {
+				in.Key = n.Obj().Pkg().Path() + "." + n.Obj().Name()
+				if in.Text == "nil" || in.Text == "" || ssaName.MatchString(in.Text) {
+					in.Text = n.Obj().Name() + "{…}"
+				}
+			}
 		}
 		return in
 	case *ssa.ChangeInterface:
@@ -1942,12 +2140,20 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
+		var text ssa.Value
+		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
+			// random bytes encoded into the text the function returns: "trace_" + hex of them
+			text = randomText(fs.fn, ci.Common().Args[0])
+			minted = text != nil
+		}
 		if !minted {
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
-		if v, ok := ci.(ssa.Value); ok {
+		if v, ok := ci.(ssa.Value); ok && text == nil {
 			m.Field, m.Owners = storedField(v, 0)
+		} else if text != nil {
+			m.Field, m.Owners = storedField(text, 0)
 		}
 		fs.f.Mints = append(fs.f.Mints, m)
 	}
@@ -1982,6 +2188,58 @@ func (b *builder) mints(fs *funcState) {
 		}
 	}
 	sort.SliceStable(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+}
+
+// randomText returns the string fn builds from the random bytes buf and returns (hex, base64
+// or fmt of them, perhaps with a prefix): an id made of random bytes. nil when there is none.
+func randomText(fn *ssa.Function, buf ssa.Value) ssa.Value {
+	root := func(v ssa.Value) ssa.Value {
+		if sl, ok := v.(*ssa.Slice); ok {
+			return sl.X
+		}
+		return v
+	}
+	want := root(buf)
+	returned := func(v ssa.Value) bool {
+		for d, cur := 0, v; d < 4 && cur != nil; d++ {
+			refs := cur.Referrers()
+			if refs == nil {
+				return false
+			}
+			var next ssa.Value
+			for _, r := range *refs {
+				switch x := r.(type) {
+				case *ssa.Return:
+					return true
+				case *ssa.BinOp, *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface:
+					next = x.(ssa.Value)
+				}
+			}
+			cur = next
+		}
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			c, ok := in.(*ssa.Call)
+			if !ok || !isStringType(c.Type()) {
+				continue
+			}
+			uses := false
+			for _, a := range c.Common().Args {
+				for _, x := range append(varargValues(a), a) {
+					if mi, ok := x.(*ssa.MakeInterface); ok {
+						x = mi.X
+					}
+					uses = uses || root(x) == want
+				}
+			}
+			if uses && returned(c) {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // parentField matches the fields that link a child to its parent: Parent, ParentID,
@@ -2171,6 +2429,9 @@ func storedField(v ssa.Value, depth int) (string, []string) {
 	}
 	return "", nil
 }
+
+// ssaName matches the name SSA gives a value it made (t12).
+var ssaName = regexp.MustCompile(`^t[0-9]+$`)
 
 var valRank = map[ir.ValueKind]int{ir.ValNil: 0, ir.ValConst: 1, ir.ValOther: 2, ir.ValCall: 2, ir.ValError: 3, ir.ValSentinel: 4, ir.ValCtxErr: 5}
 
@@ -2392,6 +2653,196 @@ func mentionsObj(info *types.Info, e ast.Expr, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// inMemoryPkgs are the standard-library packages whose functions and methods compute in memory
+// from their operands: no network, process, file or user is reached through them (see
+// ir.Call.InMemory). fmt's Scan functions read the user's input and are left out by name.
+var inMemoryPkgs = map[string]bool{
+	"bytes": true, "cmp": true, "container/heap": true, "container/list": true, "container/ring": true,
+	"encoding/base32": true, "encoding/base64": true, "encoding/binary": true, "encoding/csv": true,
+	"encoding/hex": true, "encoding/json": true, "encoding/xml": true, "errors": true, "fmt": true,
+	"hash/crc32": true, "hash/fnv": true, "hash/maphash": true, "crypto/sha1": true, "crypto/sha256": true,
+	"crypto/md5": true, "html": true, "iter": true, "maps": true, "math": true, "math/big": true,
+	"math/bits": true, "net/url": true, "path": true, "reflect": true, "regexp": true, "regexp/syntax": true,
+	"slices": true, "sort": true, "strconv": true, "strings": true, "sync": true, "sync/atomic": true,
+	"text/scanner": true, "unicode": true, "unicode/utf16": true, "unicode/utf8": true, "unique": true,
+	"unsafe": true, "time": true, "go/ast": true, "go/token": true, "go/scanner": true,
+	"path/filepath": true, "log": true, "log/slog": true, "text/template": true, "html/template": true,
+	"text/template/parse": true, "flag": true, "encoding/gob": true, "mime": true, "crypto/sha512": true,
+}
+
+// storedFunc reports whether v is a func value read from a parameter, a captured variable or
+// a struct field (c.globNormFunc), not one a call returned.
+func storedFunc(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	case *ssa.UnOp:
+		_, field := x.X.(*ssa.FieldAddr)
+		return x.Op == token.MUL && field
+	case *ssa.Field:
+		return true
+	}
+	return false
+}
+
+// inMemoryFuncs are functions of other standard-library packages that compute in memory.
+var inMemoryFuncs = map[string]bool{
+	"net.ParseIP": true, "net.ParseCIDR": true, "net.ParseMAC": true, "net.IPv4": true, "net.IPv4Mask": true,
+	"net.JoinHostPort": true, "net.SplitHostPort": true, "(net.IP).String": true, "(net.IP).To4": true,
+	"(net.IP).To16": true, "(net.IP).Equal": true, "(net.IP).Mask": true, "(net.IPMask).Size": true,
+	"(net.IPMask).String": true, "(net.IP).MarshalText": true, "(*net.IP).UnmarshalText": true, "(*net.IPNet).String": true, "os.Getenv": true, "os.LookupEnv": true,
+	"os.IsNotExist": true, "os.IsExist": true, "os.Exit": true,
+}
+
+// inMemory reports whether the call has callees and each of them computes in memory or has a
+// body in the program, which the recognizer follows (ir.Call.InMemory): a function of
+// inMemoryPkgs, a synthetic wrapper around such calls, or a function of another module known
+// only from its export data that takes no context, delivers no stream or callback and returns
+// nothing that carries tool calls or an HTTP response (a constructor, a parser).
+func (b *builder) inMemory(fn *ssa.Function, com *ssa.CallCommon, callees []*ssa.Function) bool {
+	// a func value handed over must be one the recognizer can follow (ir.Call.ArgFuncs)
+	for _, a := range com.Args {
+		if _, ok := a.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if c, ok := a.(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		if storedFunc(a) {
+			continue // a func the program keeps: judged where it is called
+		}
+		resolved := false
+		for _, af := range resolveFunc(a, 0) {
+			_, in := b.ids[unwrap(af)]
+			resolved = resolved || in
+		}
+		if !resolved {
+			return false
+		}
+	}
+	if len(callees) == 0 {
+		switch {
+		case com.IsInvoke():
+			// a method of an interface none of whose implementations the program holds: of a
+			// standard-library interface (reflect.Type.Kind, sort.Interface), or one of another
+			// module's whose signature shows no outside computation (pflag.Value.Type)
+			pkg := com.Method.Pkg()
+			if pkg == nil {
+				return false
+			}
+			if first, _, _ := strings.Cut(pkg.Path(), "/"); !strings.Contains(first, ".") {
+				return inMemoryPkgs[pkg.Path()]
+			}
+			return sigInMemory(com.Signature())
+		default:
+			// the function's own func parameter: what its callers hand over, which they follow;
+			// or a func value that takes no context and returns nothing (f.Usage()): nothing
+			// comes back through it
+			_, param := com.Value.(*ssa.Parameter)
+			return param || com.Signature().Results().Len() == 0 && sigInMemory(com.Signature())
+		}
+	}
+	for _, cal := range callees {
+		if !b.calleeInMemory(cal, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) calleeInMemory(cal *ssa.Function, depth int) bool {
+	if cal == nil || depth > 2 {
+		return false
+	}
+	if o := cal.Origin(); o != nil {
+		cal = o
+	}
+	if _, ok := b.ids[cal]; ok {
+		return true
+	}
+	if stdinReads[cal.String()] {
+		return false
+	}
+	if inMemoryFuncs[cal.String()] {
+		return true
+	}
+	if cal.Synthetic != "" && len(cal.Blocks) > 0 {
+		// a bound method, a thunk, a *T wrapper of a T method (a nil check, then the call)
+		for _, blk := range cal.Blocks {
+			for _, in := range blk.Instrs {
+				ci, ok := in.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, builtin := ci.Common().Value.(*ssa.Builtin); builtin {
+					continue
+				}
+				if !b.calleeInMemory(ci.Common().StaticCallee(), depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if cal.Pkg == nil {
+		return false
+	}
+	path := cal.Pkg.Pkg.Path()
+	if first, _, _ := strings.Cut(path, "/"); !strings.Contains(first, ".") {
+		return inMemoryPkgs[path] // the standard library
+	}
+	if len(cal.Blocks) > 0 {
+		return false // a body the program does not hold: not followed
+	}
+	return sigInMemory(cal.Signature)
+}
+
+// sigInMemory reports whether a function of another module known only by its signature shows
+// no outside computation: it takes no context and no stream, and returns no stream, callback,
+// value carrying tool calls or HTTP response.
+func sigInMemory(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if t := sig.Params().At(i).Type(); isContext(t) || isStream(t) {
+			return false
+		}
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		t := sig.Results().At(i).Type()
+		if isStream(t) || roles.CarriesToolCalls(t) || holdsHTTPResponse(t, 0) {
+			return false
+		}
+		if _, fn := t.Underlying().(*types.Signature); fn {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsHTTPResponse reports whether t is, points to or has a field of net/http's Response or
+// an io reader (a body read from a connection), two levels deep.
+func holdsHTTPResponse(t types.Type, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n := roles.NamedOf(t); n != nil && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+		case "net/http.Response", "io.Reader", "io.ReadCloser", "net.Conn":
+			return true
+		}
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if holdsHTTPResponse(st.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stdinReads are the functions and methods that wait for a line of the standard input, or of

@@ -721,8 +721,9 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			}
 			base = baseOf(base, 0)
 		}
-		if base != nil && isCallable(base.Type()) {
-			// t.Name() == call.Name: a search of the callables by name
+		if base != nil && (isCallable(base.Type()) || holdsFunc(base.Type())) {
+			// t.Name() == call.Name: a search of the callables by name (or of tool records
+			// whose func-valued field runs the tool: FunctionTool{OnInvokeTool: fn})
 			t.pushD(base, kTool, fs, it.depth, t.dispatch(fs, x.Pos(), "name_compare", x))
 		}
 	}

@@ -61,6 +61,9 @@ type Program struct {
 	// Defaults are the default values of bound candidates (fields, variables, options) set
 	// anywhere in the program: constructors, zero-value checks, functional options.
 	Defaults []Default `json:"defaults,omitempty"`
+	// EnvDefaults are the defaults (and bound constants) that apply only when an environment
+	// variable is unset, by the position of the default's definition, sorted by position.
+	EnvDefaults []EnvDefault `json:"env_defaults,omitempty"`
 	// Sentinels are the package-level error values (Go sentinel vars, Python exception
 	// classes, JS error classes) with a stop reason their name or message suggests, if any.
 	Sentinels []Sentinel `json:"sentinels,omitempty"`
@@ -227,6 +230,13 @@ type Call struct {
 	// ended by the user (EOF, quit), not a turn loop a model keeps going. Set by the front-ends
 	// from their tables.
 	Input bool `json:"input,omitempty"`
+	// InMemory is true when the call has callees and every one of them that has no body in the
+	// Program computes in memory from its operands: a function of the language's table of
+	// standard libraries that reach no network, process, file or user (Go strings, strconv,
+	// sort, encoding/json, net/url, reflect, sync, …). Set by the front-ends from their tables;
+	// the recognizer follows the callees with bodies (a constructor, parser or loader that only
+	// builds a value from its arguments is never a model call).
+	InMemory bool `json:"in_memory,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`
@@ -488,6 +498,14 @@ type Default struct {
 	// function returning the type), "zero_check" (if x == 0 { x = v }), "option" (a functional
 	// option or keyword default).
 	Via string `json:"via"`
+}
+
+// EnvDefault says that the default value defined at Pos is used only when the environment
+// variable Var is unset: int(getenv("LIMIT", "25")), process.env.LIMIT ?? "25", envInt("LIMIT",
+// 25) of a Go helper that reads os.Getenv.
+type EnvDefault struct {
+	Pos Pos    `json:"pos"`
+	Var string `json:"var"`
 }
 
 // Sentinel is a package-level error value.

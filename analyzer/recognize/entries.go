@@ -48,6 +48,15 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 		}
 		return x
 	}
+	// the functions handed to a call as a callback
+	passed := map[int]bool{}
+	for _, f := range r.p.Funcs {
+		for _, c := range f.Calls {
+			for _, a := range c.ArgFuncs {
+				passed[a] = true
+			}
+		}
+	}
 	for _, l := range r.order {
 		type item struct {
 			f    int
@@ -86,6 +95,12 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					// a tool that runs an agent: the loop is the child run's, not the caller's
 					continue
 				}
+				if passed[it.f] && callsOwnParam(g, c) {
+					// a wrapper running the callback it was handed (tracing.WithTrace(ctx, p,
+					// func(ctx) error { for … })): the loop is run by whoever hands that
+					// callback over (a caller of it already), not by every caller of the wrapper
+					continue
+				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
 					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
 				gx := get(g.ID)
@@ -104,6 +119,20 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 		}
 	}
 	return out
+}
+
+// callsOwnParam reports whether call c of g calls one of g's function-valued parameters.
+func callsOwnParam(g *ir.Func, c *ir.Call) bool {
+	name, _, ok := strings.Cut(c.Text, "(")
+	if !ok || name == "" {
+		return false
+	}
+	for _, prm := range g.Params {
+		if prm.Name == name && prm.Kind == "func" {
+			return true
+		}
+	}
+	return false
 }
 
 // toolSite reports whether c is a recognized tool call site, or a call through an interface
@@ -237,12 +266,35 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 
 // exits classifies the returns of f by path.
 func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
+	return r.exitsOf(f, reaches, depth, seen, false)
+}
+
+// exitsOf lists f's exits; underway is true when f is entered with the run already under way
+// (handed on to by a return after a step of a recursion it is part of): none of its returns
+// comes before the run exists.
+func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool, underway bool) []model.Exit {
 	if depth > 5 || seen[f.ID] {
 		return nil
 	}
 	seen[f.ID] = true
 	x := reaches[f.ID]
 	var out []model.Exit
+	// the model calls of the recursion f holds (its step's decision), by call id
+	steps := map[int]bool{}
+	if x != nil && x.holds[-1] {
+		for _, l := range x.loops {
+			if l.Func.ID != f.ID || l.LoopID >= 0 {
+				continue
+			}
+			for _, mc := range l.Map.ModelCalls {
+				for _, c := range f.Calls {
+					if pos(c.Pos) == mc.Pos {
+						steps[c.ID] = true
+					}
+				}
+			}
+		}
+	}
 	for _, ret := range f.Returns {
 		if !ret.Pos.IsValid() {
 			continue
@@ -259,6 +311,10 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				if conc, ok := x.launch[ci]; ok {
 					launched = true
 					concOnly = concOnly && conc
+				} else if x.holds[-1] && steps[ci] {
+					// f is a step of its own recursion: after the step's model call the run is
+					// under way (what leaves now ends it)
+					launched, concOnly = true, false
 				}
 			}
 		}
@@ -301,7 +357,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 				// (BaseAgent.run -> this._run), each one's exits
 				var inner []model.Exit
 				for _, t := range reaching {
-					inner = append(inner, r.exits(r.p.Funcs[t], reaches, depth+1, seen)...)
+					inner = append(inner, r.exitsOf(r.p.Funcs[t], reaches, depth+1, seen, underway || launched && x.holds[-1])...)
 				}
 				if len(inner) > 0 {
 					out = append(out, inner...)
@@ -335,11 +391,11 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 			}
 		}
 		switch {
-		case x != nil && !launched && answers(ret):
+		case x != nil && !launched && !underway && answers(ret):
 			// an answer given before the run launches (a canned or cached reply): the run
 			// completed without a step
 			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
-		case x != nil && !launched, startFailed:
+		case x != nil && !launched && !underway, startFailed:
 			ex.Outcome = model.OutcomeNotStarted
 		case ret.Err == nil:
 			ex.Outcome = model.OutcomePropagated

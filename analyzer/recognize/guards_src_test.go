@@ -37,3 +37,23 @@ func TestGuardedExitsSource(t *testing.T) {
 		})
 	}
 }
+
+// TestEnvDefaultsSource: defaults read from the environment in TypeScript and Python.
+func TestEnvDefaultsSource(t *testing.T) {
+	for _, file := range []string{"agent.ts", "agent.py"} {
+		t.Run(file, func(t *testing.T) {
+			dir := "testdata/shapes/envbound"
+			prog, diags, err := srcir.BuildFiles([]string{dir + "/" + file}, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(diags) > 0 {
+				t.Fatalf("diagnostics: %v", diags)
+			}
+			res := recognize.Recognize(prog, recognize.Options{})
+			for _, c := range envCases[file] {
+				checkEnvBound(t, entry(res, c.entry), c)
+			}
+		})
+	}
+}

@@ -22,7 +22,7 @@ func outcomesAt(e *model.Entry) map[int]string {
 // one exit possibly standing for several outcomes; a test of a value that names no ending
 // (tool_calls, toolUse) and a return under no test keep their outcome.
 var guardCases = map[string]map[int]string{
-	"guardexit.Agent.Run": {
+	"guardexit.Agent.Ask": {
 		30: "failed (error)",
 		34: "failed (error) | cancelled (cancelled)", // ch.FinishReason == "error" || == FinishAborted
 		38: "failed (other:max_tokens)",              // case FinishLength, "max_tokens"
@@ -65,7 +65,7 @@ func checkGuardExits(t *testing.T, e *model.Entry, want map[int]string) {
 // TestGuardedExits (Go): the exits of guardexit.Agent.Run.
 func TestGuardedExits(t *testing.T) {
 	res := recognizeShapes(t)
-	name := "guardexit.Agent.Run"
+	name := "guardexit.Agent.Ask"
 	checkGuardExits(t, entry(res, name), guardCases[name])
 	if e := entry(res, name); e != nil && !strings.Contains(outcomesAt(e)[34], "|") {
 		t.Errorf("the exit under the two-literal test stands for one outcome")

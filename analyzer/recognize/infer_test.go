@@ -178,3 +178,23 @@ func TestUserSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestInMemoryBuilders: a recursion through a schema compiler's sources (a constructor that
+// records where to load from, a reference parsed from a string) and a plan expander's loop
+// around a plan built from the handlers' results have the whole shape of a turn but the model:
+// the repeated call builds its result in memory from its operands. Neither is a turn loop nor
+// an entry (a recursive JSON-schema compiler in a dependency was taken for a turn loop around
+// a model call).
+func TestInMemoryBuilders(t *testing.T) {
+	res := recognizeShapes(t)
+	for _, l := range res.Loops {
+		if l.Func.Pkg == "example.com/shapes/loaders" {
+			t.Errorf("invented turn loop %s %s at line %d: %v", l.Map.Kind, l.Map.Func, l.Map.Pos.Line, l.Map.Provenance.Evidence)
+		}
+	}
+	for _, name := range []string{"loaders.Compiler.Compile", "loaders.Expander.Expand"} {
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: builds in memory, got an entry with loops %+v", name, e.Loops)
+		}
+	}
+}

@@ -72,6 +72,8 @@ type rec struct {
 	toolPos map[model.Position]bool
 	// toolOnly are the toolAbstract methods no other call runs: their implementations are tools.
 	toolOnly map[string]bool
+	// inMem memoizes inMemoryFunc: 1 while it is being decided (a recursion), 2 yes, 3 no.
+	inMem map[int]int
 }
 
 // Recognize runs the recognizer on a program.
@@ -264,6 +266,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.evidence = append(s.evidence, "reads a part of its operand (a child accessor): no model call")
 		return s
 	}
+	if !s.confirmed && r.builds(c) {
+		// NewReferenceLoader(src), parseArgs(args), SortKeys(keys): the result is built in
+		// memory from the operands; nothing a model decides enters through it
+		s.evidence = append(s.evidence, "builds its result in memory from its operands (a constructor, parser or loader): no model call")
+		return s
+	}
 	if fl != nil {
 		var leaving *ir.Check
 		for i, ch := range fl.Checked {
@@ -394,6 +402,78 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// builds reports whether a call only builds its result in memory from its operands: it takes no
+// cancellation carrier, waits for no user, starts nothing concurrent, delivers no stream, and
+// every callee is either from the front-end's table of in-memory libraries (ir.Call.InMemory)
+// or a function of the program whose own calls are all so, a few calls deep (a constructor
+// returning a struct of its arguments, a parser, a loader that only records where to load
+// from). Such a call is never a model call, and a recursion through it is no turn recursion.
+func (r *rec) builds(c *ir.Call) bool {
+	if c.PassesContext || c.Input || c.Concurrent != "" || !c.InMemory {
+		return false
+	}
+	for _, t := range c.Targets {
+		if !r.inMemoryFunc(t, 0) {
+			return false
+		}
+	}
+	for _, a := range c.ArgFuncs {
+		if !r.inMemoryFunc(a, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxInMemoryDepth is how many calls deep builds follows the program's functions; a function
+// it cannot decide within it is taken to reach outside.
+const maxInMemoryDepth = 12
+
+// inMemoryFunc reports whether every call of Func id (and of the closures it runs) builds in
+// memory, the function takes no cancellation carrier and delivers no stream.
+func (r *rec) inMemoryFunc(id, depth int) bool {
+	if r.inMem == nil {
+		r.inMem = map[int]int{}
+	}
+	switch r.inMem[id] {
+	case 1, 2:
+		return true
+	case 3:
+		return false
+	}
+	if depth > maxInMemoryDepth {
+		return false // undecided: not memoized, a shallower path may decide it
+	}
+	g := r.p.Funcs[id]
+	ok := true
+	for _, prm := range g.Params {
+		ok = ok && prm.Kind != "context"
+	}
+	for _, k := range g.Results {
+		ok = ok && k != "chan" && k != "iterator" && k != "stream"
+	}
+	r.inMem[id] = 1
+	for i := 0; ok && i < len(g.Calls); i++ {
+		d := &g.Calls[i]
+		if d.PassesContext || d.Input || d.Concurrent != "" || !d.InMemory {
+			ok = false
+			break
+		}
+		for _, t := range append(append([]int{}, d.Targets...), d.ArgFuncs...) {
+			if t != id && !r.inMemoryFunc(t, depth+1) {
+				ok = false
+				break
+			}
+		}
+	}
+	if ok {
+		r.inMem[id] = 2
+	} else if depth <= maxInMemoryDepth {
+		r.inMem[id] = 3
+	}
+	return ok
 }
 
 // callsParam reports whether one of the target functions runs one of its function
@@ -1167,6 +1247,7 @@ func (r *rec) bound(l *Loop) {
 	if b.Bound.Key != "" {
 		r.boundDefault(bd, b.Bound.Key)
 	}
+	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
 	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
 	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
@@ -1293,6 +1374,19 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// envOf returns the environment variable that overrides the default defined at p, "" if none.
+func (r *rec) envOf(p model.Position) string {
+	if !p.IsValid() {
+		return ""
+	}
+	for _, e := range r.p.EnvDefaults {
+		if e.Pos.File == p.File && e.Pos.Line == p.Line {
+			return e.Var
+		}
+	}
+	return ""
 }
 
 func (r *rec) boundDefault(bd *model.Bound, key string) {

@@ -60,6 +60,8 @@ func TestSourceShapes(t *testing.T) {
 		toolLine            int // one of the tool sites
 		parallel, cancel    bool
 		cancelLine          int
+		exits               map[int]string // line → outcome, among the entry's exits
+		also                []string       // other entries that reach the same loop
 	}
 	for _, w := range []want{
 		// pygencycle: async generators; the next cycle is a recursion through a helper
@@ -68,15 +70,30 @@ func TestSourceShapes(t *testing.T) {
 		// for event in events), its stop reason compared with "tool_use"; the tools run in an
 		// executor class, a task per tool use through two wrappers down to the lookup by
 		// name; the tool results go back into the agent's messages through its add_messages
-		// method; a cancel flag is checked in the helper before it recurses.
-		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 64, modelLine: 65, toolLine: 35,
-			parallel: true, cancel: true, cancelLine: 87},
+		// method; a cancel flag is checked in the helper before it recurses, which then
+		// returns (cancelled); a raise after the step's model call fails the run; the
+		// terminal a method returns (a middleware chain runs it later) reaches the loop, so
+		// the method handing it over is an entry.
+		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
+			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// jsprivate: compiled TypeScript private members (tslib's __classPrivateFieldGet/Set,
+		// private methods as functions beside the class called through a WeakSet): the model
+		// call is this.#send(), its reply kept in the private field #reply and read back, the
+		// tools looked up by name in the private Map #tools by this.#runTool() under
+		// Promise.all.
+		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
+			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
+		// final-answer tool before the loop) sets is unset; the tool is picked with
+		// next(t for t in tools if t.name == call.name).
+		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -107,6 +124,20 @@ func TestSourceShapes(t *testing.T) {
 			}
 			if l.ChecksCancel != w.cancel || w.cancel && l.CancelPos.Line != w.cancelLine {
 				t.Errorf("checks cancel %v at line %d, want %v at %d", l.ChecksCancel, l.CancelPos.Line, w.cancel, w.cancelLine)
+			}
+			got := map[int]string{}
+			for _, x := range e.Exits {
+				got[x.Pos.Line] = x.Outcome
+			}
+			for line, outcome := range w.exits {
+				if got[line] != outcome {
+					t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
+				}
+			}
+			for _, name := range w.also {
+				if a := srcEntry(res, name); a == nil || len(a.Loops) != 1 || a.Loops[0].Pos != l.Pos {
+					t.Errorf("entry %s: %+v, want one reaching the loop at line %d", name, a, l.Pos.Line)
+				}
 			}
 		})
 	}

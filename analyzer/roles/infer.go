@@ -203,6 +203,10 @@ func carriesToolCalls(t types.Type, depth int, seen map[types.Type]bool) bool {
 	return false
 }
 
+// CarriesToolCalls reports whether t (a struct, pointer, slice, stream) has a field or method
+// whose name says tool calls (ToolCalls, ToolRequests, FunctionCall), two levels deep.
+func CarriesToolCalls(t types.Type) bool { return carriesToolCalls(t, 0, map[types.Type]bool{}) }
+
 func toolCallName(name string) bool {
 	n := normalize(name)
 	return n == "toolcalls" || n == "toolcall" || n == "toolrequests" || n == "tooluses" || n == "functioncall" || n == "functioncalls"

@@ -31,6 +31,10 @@ type builder struct {
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
 	fieldMu  sync.Mutex
+	// envs are the defaults read from the environment (ir.Program.EnvDefaults), by the
+	// position literal returns for them.
+	envs  map[ir.Pos]string
+	envMu sync.Mutex
 }
 
 type module struct {

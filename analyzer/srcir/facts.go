@@ -466,7 +466,8 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		}
 		tg := b.symTarget(m, s, 0)
 		if tg.value != nil && tg.value != n {
-			if v, _, ok := b.literal(tg.vmod, tg.value, depth+1); ok {
+			if v, p, ok := b.literal(tg.vmod, tg.value, depth+1); ok {
+				b.moveEnv(p, tg.vpos.pos)
 				return v, tg.vpos.pos, true
 			}
 		}
@@ -477,7 +478,8 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {
 					st := b.resolveSym(tg.mod.name, m.text(n.Child(t.memberProp)), 0)
 					if st.value != nil {
-						if v, _, ok := b.literal(st.vmod, st.value, depth+1); ok {
+						if v, p, ok := b.literal(st.vmod, st.value, depth+1); ok {
+							b.moveEnv(p, st.vpos.pos)
 							return v, st.vpos.pos, true
 						}
 					}
@@ -490,11 +492,33 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		return m.text(n), m.pos(n), true
 	case n.Kind == "call" && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 2:
 		// getenv("LIMIT", "10007"), os.environ.get("LIMIT", 25): the default when unset
-		return b.literal(m, n.Child("arguments").NamedChildren()[1], depth+1)
+		args := n.Child("arguments").NamedChildren()
+		v, p, ok := b.literal(m, args[1], depth+1)
+		if ok {
+			b.noteEnv(p, envName(m, args[0]))
+		}
+		return v, p, ok
+	case (n.Kind == "binary_expression" || n.Kind == "boolean_operator") && envRead(m, n.Child("left")) != "" &&
+		(m.text(n.Child("operator")) == "??" || m.text(n.Child("operator")) == "||" || m.text(n.Child("operator")) == "or"):
+		// process.env.LIMIT ?? "25", os.environ.get("LIMIT") or 25: the default when unset
+		v, p, ok := b.literal(m, n.Child("right"), depth+1)
+		if ok {
+			b.noteEnv(p, envRead(m, n.Child("left")))
+		}
+		return v, p, ok
+	case t.calls.has(n) && numberWraps[m.text(n.Child("function"))] && len(n.Child("arguments").NamedChildren()) >= 1 &&
+		!t.stringKinds.has(strip(n.Child("arguments").NamedChildren()[0])):
+		// int(getenv("LIMIT", "25")), Number(process.env.LIMIT ?? 25): a value converted
+		v, p, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1)
+		if ok {
+			b.moveEnv(p, m.pos(n))
+			return v, m.pos(n), true
+		}
 	case n.Kind == "call" && isClassName(strings.TrimLeft(lastName(m.text(n.Child("function"))), "_")) && len(n.Child("arguments").NamedChildren()) == 1 &&
 		n.Child("arguments").NamedChildren()[0].Kind != "keyword_argument":
 		// _DefaultRecursionLimit(x), Decimal(x): a value wrapped in a type
-		if v, _, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1); ok {
+		if v, p, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1); ok {
+			b.moveEnv(p, m.pos(n))
 			return v, m.pos(n), true
 		}
 	case n.Kind == "call":
@@ -1230,6 +1254,74 @@ func sizeOf(s string) string {
 		return strings.TrimSuffix(s, ".length")
 	}
 	return ""
+}
+
+// numberWraps convert a value to a number (or a string) without changing what it says.
+var numberWraps = mk("int", "float", "str", "Number", "parseInt", "parseFloat", "String", "Number.parseInt", "Number.parseFloat")
+
+// envName returns the environment variable an env lookup's key names: the string literal
+// unquoted, else the key as written.
+func envName(m *module, key *syntax.Node) string {
+	key = strip(key)
+	if v, ok := literalText(m, key); ok {
+		return v
+	}
+	return m.text(key)
+}
+
+// envRead returns the variable an expression reads from the environment with no default of its
+// own (process.env.LIMIT, process.env["LIMIT"], os.environ.get("LIMIT"), os.getenv("LIMIT")), "" if
+// it reads none.
+func envRead(m *module, n *syntax.Node) string {
+	n = strip(n)
+	switch {
+	case n == nil:
+		return ""
+	case m.t.members.has(n) && m.text(n.Child("object")) == "process.env":
+		return m.text(n.Child(m.t.memberProp))
+	case m.t.subscripts.has(n) && (m.text(n.Child(m.t.subObj)) == "process.env" || m.text(n.Child(m.t.subObj)) == "os.environ"):
+		return envName(m, n.Child(m.t.subIndex))
+	case m.t.calls.has(n) && envDefault(m.text(n.Child("function"))) && len(n.Child("arguments").NamedChildren()) == 1:
+		return envName(m, n.Child("arguments").NamedChildren()[0])
+	}
+	return ""
+}
+
+// noteEnv records that the default literal returns at p applies when the environment
+// variable name is unset.
+func (b *builder) noteEnv(p ir.Pos, name string) {
+	if !p.IsValid() || name == "" {
+		return
+	}
+	b.envMu.Lock()
+	defer b.envMu.Unlock()
+	if b.envs == nil {
+		b.envs = map[ir.Pos]string{}
+	}
+	b.envs[p] = name
+}
+
+// moveEnv carries an env note from the position of a converted value to the conversion's.
+func (b *builder) moveEnv(from, to ir.Pos) {
+	b.envMu.Lock()
+	defer b.envMu.Unlock()
+	if v, ok := b.envs[from]; ok && from != to {
+		b.envs[to] = v
+	}
+}
+
+// envDefaults writes the env notes into the program, sorted by position.
+func (b *builder) envDefaults() {
+	for p, v := range b.envs {
+		b.prog.EnvDefaults = append(b.prog.EnvDefaults, ir.EnvDefault{Pos: p, Var: v})
+	}
+	sort.Slice(b.prog.EnvDefaults, func(i, j int) bool {
+		x, y := b.prog.EnvDefaults[i].Pos, b.prog.EnvDefaults[j].Pos
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		return x.Line < y.Line
+	})
 }
 
 func envDefault(fn string) bool {

@@ -447,7 +447,29 @@ func (b *builder) returns(fs *fnState) {
 		} else {
 			r.State = b.stateOf(fs, n, e)
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
+			if r.State == "" && b.underCancelIf(fs, n) {
+				// if cancelled { …; return }: the run ends cancelled
+				r.State = "cancelled"
+			}
+			if e == nil {
+				if oc := b.reyields(fs, b.before(fs, n)); oc >= 0 {
+					// async for ev in inner(...): yield ev; return — the generator ends when
+					// the inner one does, with its exits (as at the end of the body)
+					r.Err = &ir.Value{Kind: ir.ValCall, Call: oc, Text: f.Calls[oc].Text, Stream: true}
+				}
+			}
 			if e != nil {
+				// return terminal / return async (ctx) => {…}: a function of its own the
+				// caller runs later (a middleware chain's terminal, a callback)
+				k := fs.kidsByNode[strip(e)]
+				if k == nil && t.idents.has(strip(e)) {
+					if ks := fs.locals[m.text(strip(e))]; len(ks) == 1 && ks[0].parent == fs {
+						k = ks[0]
+					}
+				}
+				if k != nil && k.f.Launch == "" {
+					k.f.Launch = "return"
+				}
 				v := b.value(fs, e)
 				if v.Kind == ir.ValOther && r.InLoop < 0 {
 					// return result, where const result = await this.#loop(...): the value of
@@ -1189,6 +1211,58 @@ func (b *builder) detached(fs *fnState, n *syntax.Node) bool {
 		}
 	}
 	return chained
+}
+
+// before returns the statement before n in its block (nil when n is the first).
+func (b *builder) before(fs *fnState, n *syntax.Node) *syntax.Node {
+	p := b.parentIn(fs, n)
+	if p == nil {
+		return nil
+	}
+	var prev *syntax.Node
+	for _, c := range p.Children {
+		if c == n {
+			return prev
+		}
+		if c.Named && c.Kind != "comment" {
+			prev = c
+		}
+	}
+	return nil
+}
+
+// underCancelIf reports whether return n is in the taken branch of an if whose condition
+// reads a cancellation flag or calls a cancellation check (if agent.cancelled or
+// observe_cancellation(): …; return), within its function.
+func (b *builder) underCancelIf(fs *fnState, n *syntax.Node) bool {
+	m, t := fs.mod, fs.mod.t
+	for c, p := n, b.parentIn(fs, n); p != nil && c != fs.body; c, p = p, b.parentIn(fs, p) {
+		if !t.ifs.has(p) || p.Child("consequence") != c {
+			continue
+		}
+		hit := false
+		eachNode(t, p.Child("condition"), func(x *syntax.Node) bool {
+			if hit {
+				return false
+			}
+			if t.nots.has(x) {
+				return false // not cancelled: the other way
+			}
+			if t.members.has(x) || t.idents.has(x) {
+				txt := m.text(x)
+				last := txt[strings.LastIndexByte(txt, '.')+1:]
+				// (an interrupt for approval or input is no cancellation)
+				if l := strings.ToLower(last); containsAny(l, []string{"cancel", "abort"}) && strings.ToUpper(last) != last {
+					hit = true
+				}
+			}
+			return !hit
+		})
+		if hit {
+			return true
+		}
+	}
+	return false
 }
 
 // decorated returns, for a returned method call chained on a call that runs a callback

@@ -646,6 +646,21 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 			}
 		case t.calls.has(n):
 			fn := strip(n.Child("function"))
+			if fn != nil && t.idents.has(fn) && m.text(fn) == "next" {
+				// next(t for t in tools if t.name == call.name): the first callable whose
+				// name is the element's
+				// (Python parses f(x for x in xs) with the generator expression as the arguments)
+				gen := strip(n.Child("arguments"))
+				if gen != nil && gen.Kind != "generator_expression" {
+					if args := gen.NamedChildren(); len(args) > 0 {
+						gen = strip(args[0])
+					}
+				}
+				if b.nodeComparesName(m, gen, elems, names) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "name_compare", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn == nil || !t.members.has(fn) || mentions(m, fn.Child("object"), elems) {
 				continue
 			}
@@ -726,6 +741,22 @@ func callsOnIn(g *fnState, v string, region *syntax.Node) []ir.CallRef {
 		}
 	}
 	return refs
+}
+
+// nodeComparesName reports whether n is a generator expression or comprehension that keeps
+// the items whose name equals an element's name (t for t in tools if t.name == call.name).
+func (b *builder) nodeComparesName(m *module, n *syntax.Node, elems, names map[string]bool) bool {
+	if n == nil || n.Kind != "generator_expression" && n.Kind != "list_comprehension" {
+		return false
+	}
+	found := false
+	eachNode(m.t, n, func(x *syntax.Node) bool {
+		if l, r, op, ok := compareOps(m, x); ok && op == "==" && (isNameExpr(m, l, elems, names) || isNameExpr(m, r, elems, names)) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func (b *builder) comparesName(k *fnState, elems, names map[string]bool) bool {

@@ -3,6 +3,7 @@
 package srcir
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,13 @@ import (
 // fuzzBuild parses src as lang and lowers it: whatever the bytes, neither may panic, and
 // every position of the IR is inside the input.
 func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
+	if ds, ok := desugarPrivate(src, tableOf(lang)); ok {
+		// the rewrite of compiled private members keeps every line where it was
+		if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+			t.Fatalf("desugarPrivate: %d lines, want %d", b, a)
+		}
+		src = ds
+	}
 	tr, err := syntax.Parse(name, lang, src)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +48,16 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 
 func seeds(f *testing.F, exts ...string) {
 	f.Helper()
-	for _, dir := range []string{"testdata/pyagent/pyagent", "testdata/tsagent/src"} {
+	dirs := []string{"testdata/pyagent/pyagent", "testdata/tsagent/src"}
+	// the Python/TS/JS shapes of the recognizer (one directory each)
+	if shapes, err := os.ReadDir("../recognize/testdata/shapes"); err == nil {
+		for _, e := range shapes {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join("../recognize/testdata/shapes", e.Name()))
+			}
+		}
+	}
+	for _, dir := range dirs {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			for _, x := range exts {
@@ -69,5 +86,7 @@ func FuzzTypeScript(f *testing.F) {
 func FuzzJavaScript(f *testing.F) {
 	seeds(f, ".js")
 	f.Add([]byte("exports.x = void 0; const a = require('./a'); await (0, a.f)(1)"))
+	f.Add([]byte("class A { m() { tslib_1.__classPrivateFieldSet(this, _A_x, `${f(\n1)}`, \"f\");\n" +
+		"return __classPrivateFieldGet(this, _A_instances, \"m\", _A_run).call(this, __classPrivateFieldGet(this, _A_x, \"f\")); } }"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.JavaScript, "fuzz.js", src) })
 }

@@ -70,6 +70,8 @@ type BoundMatch struct {
 	Expr       string           `json:"expr"`
 	Default    string           `json:"default,omitempty"`
 	DefaultPos model.Position   `json:"default_pos,omitzero"`
+	// DefaultEnv is the environment variable that replaces the default when set, if any.
+	DefaultEnv string `json:"default_env,omitempty"`
 	// OnBound is what the code does at the bound (its position and stop reason).
 	OnBound    model.Position   `json:"on_bound,omitzero"`
 	StopReason model.StopReason `json:"stop_reason,omitempty"`
@@ -677,7 +679,7 @@ func (ix *index) pickBound(ev evidence) *BoundMatch {
 	}
 	l := pick[0]
 	b := l.loop.Bound
-	bm := &BoundMatch{Loop: l.loop.Pos, Expr: b.Expr, Default: b.Default, DefaultPos: b.DefaultPos, Hit: isHit, Steps: ev.steps}
+	bm := &BoundMatch{Loop: l.loop.Pos, Expr: b.Expr, Default: b.Default, DefaultPos: b.DefaultPos, DefaultEnv: b.DefaultEnv, Hit: isHit, Steps: ev.steps}
 	bm.Site = Site{Pos: b.Pos, Source: b.Source, Func: l.loop.Func}
 	if ob := l.loop.OnBound; ob != nil {
 		bm.OnBound, bm.StopReason = ob.Pos, ob.StopReason

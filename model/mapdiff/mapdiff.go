@@ -463,6 +463,9 @@ func (c *comparer) loop(entry string, b, h model.Loop) {
 			if e == Weakens {
 				s += ": the loop is unlimited by default"
 			}
+			if nb.DefaultEnv != "" {
+				s += " (when " + nb.DefaultEnv + " is not set)"
+			}
 			op, np := ob.DefaultPos, nb.DefaultPos
 			if !op.IsValid() {
 				op = ob.Pos

@@ -141,6 +141,7 @@ type bound struct {
 	Expr       string `json:"expr"`
 	Default    string `json:"default,omitempty"`
 	DefaultPos string `json:"default_pos,omitempty"`
+	DefaultEnv string `json:"default_env,omitempty"`
 	Optional   bool   `json:"optional,omitempty"`
 	Pos        string `json:"pos"`
 	Source     string `json:"source,omitempty"`
@@ -242,7 +243,7 @@ func (b *builder) loop(l model.Loop) int {
 		r.CancelPos = clip(l.CancelPos.String())
 	}
 	if l.Bound != nil {
-		r.Bound = &bound{Expr: clip(l.Bound.Expr), Default: clip(l.Bound.Default), Optional: l.Bound.Optional,
+		r.Bound = &bound{Expr: clip(l.Bound.Expr), Default: clip(l.Bound.Default), DefaultEnv: clip(l.Bound.DefaultEnv), Optional: l.Bound.Optional,
 			Pos: clip(l.Bound.Pos.String()), Source: clip(l.Bound.Source), Taken: b.cov(l.Bound.Taken)}
 		if l.Bound.DefaultPos.IsValid() {
 			r.Bound.DefaultPos = clip(l.Bound.DefaultPos.String())

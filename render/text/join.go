@@ -43,7 +43,9 @@ func JoinRender(w io.Writer, res *join.Result, maps []string) error {
 		}
 		if b := r.Bound; b != nil {
 			what := b.Expr
-			if b.Default != "" {
+			if b.Default != "" && b.DefaultEnv != "" {
+				what += " (default " + b.Default + ", unless " + b.DefaultEnv + " is set)"
+			} else if b.Default != "" {
 				what += " (default " + b.Default + ")"
 			}
 			if b.Hit {

@@ -121,6 +121,9 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 			if l.Bound.DefaultPos.IsValid() {
 				def = " (default " + l.Bound.Default + " at " + l.Bound.DefaultPos.String() + ")"
 			}
+			if l.Bound.DefaultEnv != "" {
+				def = strings.TrimSuffix(def, ")") + ", unless " + l.Bound.DefaultEnv + " is set)"
+			}
 		}
 		switch {
 		case l.Bound.Optional && l.Bound.Default == model.DefaultNone:

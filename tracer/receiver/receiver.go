@@ -90,6 +90,14 @@ func (rc *Receiver) traces(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), status)
 		return
 	}
+	if enc == encProto {
+		// the common case, straight from the wire to the journal line; anything unusual
+		// takes the general path below
+		if t, ok := store.TranscodeJSON(make([]byte, 0, 2*len(body)+1024), body, badIDs); ok {
+			rc.appendSpans(w, r, enc, store.Batch{SpansJSON: t.Line, NSpans: t.Spans}, t.Rejected, rejectMessage(t.Rejected, t.FirstName, t.FirstWhy))
+			return
+		}
+	}
 	req := &collpb.ExportTraceServiceRequest{}
 	if enc == encProto {
 		err = proto.Unmarshal(body, req)
@@ -101,10 +109,15 @@ func (rc *Receiver) traces(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rejected, why := validate(req)
+	rc.appendSpans(w, r, enc, store.Batch{Spans: req}, rejected, why)
+}
+
+// appendSpans journals an OTLP batch and answers: partial_success when spans were rejected.
+func (rc *Receiver) appendSpans(w http.ResponseWriter, r *http.Request, enc encoding, b store.Batch, rejected int, why string) {
 	if rejected > 0 {
 		rc.st.CountRejected(rejected)
 	}
-	if err := rc.st.Append(r.Context(), store.Batch{Spans: req}); err != nil {
+	if err := rc.st.Append(r.Context(), b); err != nil {
 		rc.fail(w, enc, err)
 		return
 	}
@@ -183,24 +196,36 @@ func validate(req *collpb.ExportTraceServiceRequest) (int, string) {
 			ss.Spans = kept
 		}
 	}
-	if rejected == 0 {
-		return 0, ""
-	}
-	msg := first
-	if rejected > 1 {
-		msg = fmt.Sprintf("%d spans rejected; the first: %s", rejected, first)
-	}
-	return rejected, msg
+	return rejected, rejectMessage(rejected, first, "")
 }
 
-func badSpan(sp *tracepb.Span) string {
+// rejectMessage is partial_success's error_message: the first rejected span (name and why,
+// or first already formatted when why is "") and how many there were.
+func rejectMessage(rejected int, name, why string) string {
+	if rejected == 0 {
+		return ""
+	}
+	first := name
+	if why != "" {
+		first = fmt.Sprintf("span %q: %s", name, why)
+	}
+	if rejected > 1 {
+		return fmt.Sprintf("%d spans rejected; the first: %s", rejected, first)
+	}
+	return first
+}
+
+func badSpan(sp *tracepb.Span) string { return badIDs(sp.TraceId, sp.SpanId, sp.ParentSpanId) }
+
+// badIDs says why ids cannot identify a span ("" when they can).
+func badIDs(traceID, spanID, parentSpanID []byte) string {
 	switch {
-	case len(sp.TraceId) != 16 || allZero(sp.TraceId):
-		return fmt.Sprintf("trace_id is %d bytes: expected 16, not all zero", len(sp.TraceId))
-	case len(sp.SpanId) != 8 || allZero(sp.SpanId):
-		return fmt.Sprintf("span_id is %d bytes: expected 8, not all zero", len(sp.SpanId))
-	case len(sp.ParentSpanId) != 0 && len(sp.ParentSpanId) != 8:
-		return fmt.Sprintf("parent_span_id is %d bytes: expected 8 or none", len(sp.ParentSpanId))
+	case len(traceID) != 16 || allZero(traceID):
+		return fmt.Sprintf("trace_id is %d bytes: expected 16, not all zero", len(traceID))
+	case len(spanID) != 8 || allZero(spanID):
+		return fmt.Sprintf("span_id is %d bytes: expected 8, not all zero", len(spanID))
+	case len(parentSpanID) != 0 && len(parentSpanID) != 8:
+		return fmt.Sprintf("parent_span_id is %d bytes: expected 8 or none", len(parentSpanID))
 	}
 	return ""
 }

@@ -92,8 +92,10 @@ type Store struct {
 	projected uint64
 	// spansSize and eventsSize are the journal lengths written and fsynced.
 	spansSize, eventsSize int64
-	// newSpans and newEvents are the journal lines fsynced and not yet projected.
-	newSpans, newEvents []byte
+	// newSpans and newEvents are the journal lines fsynced and not yet projected, as the
+	// writer's groups wrote them (kept apart: when the projection is behind, joining them
+	// copied the backlog over and over).
+	newSpans, newEvents [][]byte
 
 	// vmu guards the projection's results (p is used by the projector goroutine alone, and
 	// by Open before it starts).
@@ -110,6 +112,10 @@ type Store struct {
 type Batch struct {
 	// Spans is an OTLP batch (nil for a canonical one).
 	Spans *collpb.ExportTraceServiceRequest
+	// SpansJSON, set instead of Spans, is an OTLP batch already written as its journal line
+	// (TranscodeJSON's Line), of NSpans spans.
+	SpansJSON []byte
+	NSpans    int
 	// Events are canonical event lines, each one JSON object without its newline.
 	Events [][]byte
 }
@@ -254,7 +260,10 @@ func SpanCount(req *collpb.ExportTraceServiceRequest) int {
 // the queue is full and ErrClosed when the store is closing.
 func (s *Store) Append(ctx context.Context, b Batch) error {
 	p := &pending{done: make(chan error, 1)}
-	if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
+	if len(b.SpansJSON) > 0 && string(b.SpansJSON) != "{}" {
+		p.spansLine = append(b.SpansJSON, '\n')
+		p.nspans = b.NSpans
+	} else if b.Spans != nil && len(b.Spans.GetResourceSpans()) > 0 {
 		// the JSON line is about twice the protobuf (base64 ids, field names): sized once
 		line, err := AppendJSON(make([]byte, 0, 2*proto.Size(b.Spans)+1024), b.Spans)
 		if err != nil {
@@ -342,7 +351,8 @@ func (s *Store) commit(group []*pending) {
 		nevents += p.nevents
 	}
 	// one buffer of the right size each (a group of one is its own line): under load the
-	// concatenation was a third of the writer's time, regrowing
+	// concatenation was a third of the writer's time, regrowing; the projection takes them
+	// as they are
 	sp, ev := group[0].spansLine, group[0].events
 	if len(group) > 1 {
 		sp, ev = make([]byte, 0, spLen), make([]byte, 0, evLen)
@@ -359,8 +369,12 @@ func (s *Store) commit(group []*pending) {
 		s.mu.Lock()
 		s.spansSize += int64(len(sp))
 		s.eventsSize += int64(len(ev))
-		s.newSpans = appendOrTake(s.newSpans, sp)
-		s.newEvents = appendOrTake(s.newEvents, ev)
+		if len(sp) > 0 {
+			s.newSpans = append(s.newSpans, sp)
+		}
+		if len(ev) > 0 {
+			s.newEvents = append(s.newEvents, ev)
+		}
 		s.mu.Unlock()
 		s.received.Add(int64(nspans))
 		s.evCount.Add(int64(nevents))
@@ -378,14 +392,6 @@ func (s *Store) commit(group []*pending) {
 	for _, p := range group {
 		p.done <- err
 	}
-}
-
-// appendOrTake appends b to dst, or returns b itself when dst is empty (b is not used after).
-func appendOrTake(dst, b []byte) []byte {
-	if len(dst) == 0 {
-		return b
-	}
-	return append(dst, b...)
 }
 
 func appendSync(f *os.File, b []byte) error {
@@ -426,8 +432,12 @@ func (s *Store) project() error {
 	size := s.spansSize + s.eventsSize
 	s.mu.Unlock()
 	s.vmu.Lock()
-	s.p.spans(sp)
-	s.p.events(ev)
+	for _, b := range sp {
+		s.p.spans(b)
+	}
+	for _, b := range ev {
+		s.p.events(b)
+	}
 	changed, _ := s.p.pass(gen)
 	var ids []string
 	var rows []RunRow

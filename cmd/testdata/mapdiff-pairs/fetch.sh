@@ -33,9 +33,12 @@ gomod() { # name module version package: a module that imports package at module
 
 py smolagents 1.17.0
 py smolagents 1.18.0
+py langgraph 1.0.5
+py langgraph 1.0.6
 gomod langchaingo github.com/tmc/langchaingo v0.1.13 github.com/tmc/langchaingo/agents
 gomod langchaingo github.com/tmc/langchaingo v0.1.14 github.com/tmc/langchaingo/agents
 
 printf '%s\t%s\t%s\t%s\n' \
 	smolagents "$DIR/smolagents-1.17.0" "$DIR/smolagents-1.18.0" smolagents \
+	langgraph "$DIR/langgraph-1.0.5" "$DIR/langgraph-1.0.6" langgraph \
 	langchaingo "$DIR/langchaingo-v0.1.13" "$DIR/langchaingo-v0.1.14" github.com/tmc/langchaingo/agents

@@ -167,7 +167,7 @@
       var b = L.bound;
       var bt = 'bound ' + b.expr + (b.default ? ' = ' + b.default : '') + (b.optional ? ' (0 = unlimited)' : '');
       add(chips, chip(b.default === 'none' ? 'warn' : 'ok', bt, function () {
-        select(this, 'loop bound', b.expr, [['default', b.default], ['default at', b.default_pos], ['optional', b.optional ? 'yes: 0 means unlimited' : ''], ['enforced at', b.pos], ['hit by', takenText(b.taken)], ['source', highlight(b.source)]]);
+        select(this, 'loop bound', b.expr, [['default', b.default], ['default at', b.default_pos], ['unless set', b.default_env], ['optional', b.optional ? 'yes: 0 means unlimited' : ''], ['enforced at', b.pos], ['hit by', takenText(b.taken)], ['source', highlight(b.source)]]);
       }), takenBadge(b.taken));
     } else {
       chips.appendChild(chip('bad', 'no bound', function () { select(this, 'loop bound', 'none', [['loop', name], ['note', 'the loop has no limit of its own']]); }));

@@ -1,3 +1,5 @@
 module example.com/shapes
 
 go 1.26
+
+require github.com/google/uuid v1.6.0

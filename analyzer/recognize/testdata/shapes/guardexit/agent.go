@@ -21,8 +21,8 @@ type Agent struct {
 	tools map[string]func(string) string
 }
 
-// Run runs the agent until it answers.
-func (a *Agent) Run(ctx context.Context, input string) (string, error) {
+// Ask runs the agent until it answers.
+func (a *Agent) Ask(ctx context.Context, input string) (string, error) {
 	msgs := []llm.Message{{Role: "user", Content: input}}
 	for {
 		resp, err := a.c.Chat(ctx, llm.Request{Messages: msgs})

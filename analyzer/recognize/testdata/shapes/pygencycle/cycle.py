@@ -54,6 +54,18 @@ class Agent:
         async for event in cycle(self):
             yield event
 
+    def _make_terminal(self):
+        async def terminal(prompt):
+            self.messages.append({"role": "user", "content": prompt})
+            async for event in cycle(self):
+                yield event
+
+        return terminal
+
+    async def stream_through(self, prompt, middleware):
+        async for event in middleware.run(prompt, self._make_terminal()):
+            yield event
+
 
 async def call_model(agent: Agent):
     async for chunk in agent.model.stream(agent.messages):
@@ -70,6 +82,8 @@ async def cycle(agent: Agent):
         else:
             yield event
     stop_reason, message = stop.stop_reason, stop.message
+    if stop_reason == "max_tokens":
+        raise RuntimeError("the reply was cut at the token limit")
     if stop_reason == "tool_use":
         async for event in run_tools(agent, message):
             yield event
