@@ -621,7 +621,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
 		}
-		if h.loop >= 0 && waitsForUser(h.f, h.loop) && !s.confirmed {
+		if h.loop >= 0 && r.waitsForUser(h.f, h.loop) && !s.confirmed {
 			// each iteration waits for a line the user types: a session of user turns the user
 			// ends (EOF, quit), not a turn loop the model can keep going
 			continue
@@ -649,11 +649,52 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
-// read of it on every iteration's path of that loop (or its condition: for sc.Scan()).
-func waitsForUser(f *ir.Func, id int) bool {
-	for _, c := range f.Calls {
-		if c.Input && len(c.Loops) > 0 && c.Loops[0] == id && c.Dominates {
+// read of it on every iteration's path of that loop (or its condition: for sc.Scan()), itself
+// or in a helper one or two calls away (line, ok := prompt(in, "> ")).
+func (r *rec) waitsForUser(f *ir.Func, id int) bool {
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if len(c.Loops) > 0 && c.Loops[0] == id && c.Dominates && r.readsInput(c, 0) {
 			return true
+		}
+	}
+	return false
+}
+
+// readsInput reports whether a call waits for the user's line (ir.Call.Input), or runs a
+// function of the program that does, up to two calls deep.
+func (r *rec) readsInput(c *ir.Call, depth int) bool {
+	if c.Input {
+		return true
+	}
+	if depth >= 2 || c.Concurrent != "" || len(c.Targets) == 0 {
+		return false
+	}
+	for _, t := range c.Targets {
+		g := r.p.Funcs[t]
+		found := false
+		for i := range g.Calls {
+			if d := &g.Calls[i]; len(d.Loops) == 0 && r.readsInput(d, depth+1) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// UserSession reports whether the loop at file:line of p waits for the user's input on every
+// iteration (directly or in a helper one or two calls away): a session of user turns the user
+// ends, not a turn loop, whatever the turn each input runs.
+func UserSession(p *ir.Program, file string, line int) bool {
+	r := &rec{p: p}
+	for _, f := range p.Funcs {
+		for _, l := range f.Loops {
+			if l.Pos.File == file && l.Pos.Line == line && r.waitsForUser(f, l.ID) {
+				return true
+			}
 		}
 	}
 	return false

@@ -77,6 +77,11 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// the same loop from the method that drains the terminal a middleware chain runs
+		// (async for ev in middleware.run(prompt, self._make_terminal())): the run ends in
+		// the generators it drains, whose exits are its own.
+		{dir: "pygencycle", entry: "cycle.Agent.stream_through", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"}},
 		// jsprivate: compiled TypeScript private members (tslib's __classPrivateFieldGet/Set,
 		// private methods as functions beside the class called through a WeakSet): the model
 		// call is this.#send(), its reply kept in the private field #reply and read back, the
