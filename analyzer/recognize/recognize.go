@@ -1255,7 +1255,8 @@ func (r *rec) bound(l *Loop) {
 	for _, ss := range f.Stops {
 		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
 	}
-	if best == nil && l.LoopID >= 0 && !stops {
+	if best == nil && !stops {
+		// (a recursion's: a limits check the recursive function calls before its step)
 		best, bestFunc = r.helperBound(f, l.LoopID)
 	}
 	if best == nil {
@@ -1326,6 +1327,12 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		rt := f.Returns[ret]
 		ob.Pos, ob.Source = pos(rt.Pos), rt.Source
 		switch {
+		case (rt.Err == nil || rt.Err.Kind == ir.ValNil) && len(rt.Values) == 1 && rt.Values[0].Kind == ir.ValConst &&
+			strings.Trim(rt.Values[0].Text, "\"'`") != rt.Values[0].Text && reasonWord.MatchString(strings.Trim(rt.Values[0].Text, "\"'`")) &&
+			stopReasonOf(rt.Values[0].Text) != "":
+			// return "limit_turns": the helper hands the stop reason to the caller, which
+			// records it (a message, "max turns reached", is an answer)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, strings.Trim(rt.Values[0].Text, "\"'`"), stopReasonOf(rt.Values[0].Text)
 		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
@@ -1339,6 +1346,9 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 	return ob
 }
 
+// reasonWord matches a stop reason's identifier (limit_turns, maxSteps), not a message.
+var reasonWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([_:-][A-Za-z0-9]+)*$`)
+
 // helperBound finds a bound checked in the helpers the loop calls (a state machine's step,
 // an invocation's call counter), nearest first, up to three calls below the loop: a counter
 // comparison outside any loop of the helper that leaves it. Dynamic calls with many
@@ -1347,7 +1357,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 	seen := map[int]bool{f.ID: true}
 	var level []int
 	for _, c := range f.Calls {
-		if !contains(c.Loops, loop) || len(c.Targets) > 3 {
+		if loop >= 0 && !contains(c.Loops, loop) || loop < 0 && (len(c.Loops) > 0 || c.Recursive) || len(c.Targets) > 3 {
 			continue
 		}
 		for _, t := range c.Targets {
