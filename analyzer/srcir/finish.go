@@ -394,13 +394,16 @@ func (b *builder) finish() {
 // overCalls links loops to the call whose result they range over.
 func (b *builder) overCalls(fs *fnState) {
 	m := fs.mod
-	fromCall := map[string]int{}
+	// the variables bound to a call's result, with where (a loop drains the last one bound
+	// before it: events = cycle(...) in a try, events = retry(...) in its handler)
+	type bound struct{ call, at int }
+	fromCall := map[string][]bound{}
 	for _, a := range fs.assigns {
-		if a.iter || len(a.lhs) != 1 {
+		if a.iter || len(a.lhs) != 1 || a.node == nil {
 			continue
 		}
 		if id, ok := fs.callOf[strip(a.rhs)]; ok {
-			fromCall[a.lhs[0]] = id
+			fromCall[a.lhs[0]] = append(fromCall[a.lhs[0]], bound{id, a.node.Start})
 		}
 	}
 	for _, a := range fs.assigns {
@@ -410,8 +413,14 @@ func (b *builder) overCalls(fs *fnState) {
 		r := strip(a.rhs)
 		if id, ok := fs.callOf[r]; ok {
 			fs.f.Loops[a.loop].OverCall = id
-		} else if id, ok := fromCall[m.text(r)]; ok {
-			fs.f.Loops[a.loop].OverCall = id
+		} else if bs := fromCall[m.text(r)]; len(bs) > 0 {
+			best := bs[len(bs)-1]
+			for _, x := range bs {
+				if x.at < r.Start && (best.at >= r.Start || x.at > best.at) {
+					best = x
+				}
+			}
+			fs.f.Loops[a.loop].OverCall = best.call
 		}
 		// a sync for over a generator function of the set is a stream drain
 		if oc := fs.f.Loops[a.loop].OverCall; oc >= 0 && fs.f.Loops[a.loop].Kind == ir.LoopRangeList {
@@ -471,6 +480,9 @@ func (b *builder) returns(fs *fnState) {
 					k.f.Launch = "return"
 				}
 				v := b.value(fs, e)
+				if k != nil && v.Kind == ir.ValOther {
+					v.Stream = true // a function the caller runs: what it does is the run's
+				}
 				if v.Kind == ir.ValOther && r.InLoop < 0 {
 					// return result, where const result = await this.#loop(...): the value of
 					// a call of the program's own code, handed on (a reply held in a turn
