@@ -93,6 +93,11 @@ func TestSourceShapes(t *testing.T) {
 		// Promise.all.
 		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
 			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
+		// tsasynciter: an async-iterable class with native private members (#client, #reply,
+		// #runTool): its [Symbol.asyncIterator] holds the loop, and runUntilDone, which drains
+		// the instance itself (for await (const _ of this)), runs it.
+		{dir: "tsasynciter", entry: "runner.ToolRunner.runUntilDone", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 35,
+			parallel: true, also: []string{"runner.ToolRunner.[Symbol.asyncIterator]"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
