@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -359,7 +360,7 @@ func (b *builder) calls(fs *funcState) {
 			}
 			c.Accessor = accessor(com)
 			c.Descends = descends(fn, com)
-			c.Input = readsStdin(com)
+			c.Input = b.readsStdin(com)
 			c.InMemory = b.inMemory(fn, com, callees)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
@@ -1572,7 +1573,8 @@ func (b *builder) returnsOf(fs *funcState) {
 					val = b.classifyAST(fs, rs.Results[i])
 				}
 			}
-			if passCall >= 0 {
+			if passCall >= 0 && val.Kind != ir.ValCtxErr {
+				// (return ctx.Err() hands on no callee's results: the run is cancelled)
 				val = ir.Value{Kind: ir.ValCall, Call: passCall, Text: val.Text, Key: val.Key}
 			}
 			val.Stream = isStream(sig.Results().At(i).Type())
@@ -2141,6 +2143,12 @@ func (b *builder) mints(fs *funcState) {
 		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && fromCounter(v, 0) {
 			minted = true // fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place
 		}
+		var text ssa.Value
+		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
+			// random bytes encoded into the text the function returns: "trace_" + hex of them
+			text = randomText(fs.fn, ci.Common().Args[0])
+			minted = text != nil
+		}
 		if !minted {
 			if v, ok := ci.(*ssa.Call); ok {
 				if m, ok := parentInContext(v, c); ok {
@@ -2150,8 +2158,10 @@ func (b *builder) mints(fs *funcState) {
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
-		if v, ok := ci.(ssa.Value); ok {
+		if v, ok := ci.(ssa.Value); ok && text == nil {
 			m.Field, m.Owners = storedField(v, 0)
+		} else if text != nil {
+			m.Field, m.Owners = storedField(text, 0)
 		}
 		fs.f.Mints = append(fs.f.Mints, m)
 	}
@@ -2246,6 +2256,58 @@ func (b *builder) storedExpr(fs *funcState, p token.Pos, name string) string {
 		return out == ""
 	})
 	return clipText(out, 60)
+}
+
+// randomText returns the string fn builds from the random bytes buf and returns (hex, base64
+// or fmt of them, perhaps with a prefix): an id made of random bytes. nil when there is none.
+func randomText(fn *ssa.Function, buf ssa.Value) ssa.Value {
+	root := func(v ssa.Value) ssa.Value {
+		if sl, ok := v.(*ssa.Slice); ok {
+			return sl.X
+		}
+		return v
+	}
+	want := root(buf)
+	returned := func(v ssa.Value) bool {
+		for d, cur := 0, v; d < 4 && cur != nil; d++ {
+			refs := cur.Referrers()
+			if refs == nil {
+				return false
+			}
+			var next ssa.Value
+			for _, r := range *refs {
+				switch x := r.(type) {
+				case *ssa.Return:
+					return true
+				case *ssa.BinOp, *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface:
+					next = x.(ssa.Value)
+				}
+			}
+			cur = next
+		}
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			c, ok := in.(*ssa.Call)
+			if !ok || !isStringType(c.Type()) {
+				continue
+			}
+			uses := false
+			for _, a := range c.Common().Args {
+				for _, x := range append(varargValues(a), a) {
+					if mi, ok := x.(*ssa.MakeInterface); ok {
+						x = mi.X
+					}
+					uses = uses || root(x) == want
+				}
+			}
+			if uses && returned(c) {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // parentField matches the fields that link a child to its parent: Parent, ParentID,
@@ -2869,37 +2931,76 @@ var stdinReads = map[string]bool{
 	"(*bufio.Reader).ReadRune": true, "(*bufio.Scanner).Scan": true,
 }
 
-// readsStdin reports whether a call waits for the user's input: fmt.Scan*, or a bufio read
-// whose reader was made over os.Stdin.
-func readsStdin(com *ssa.CallCommon) bool {
+// promptReads are the line readers of terminal prompt libraries: each waits for the user.
+var promptReads = map[string]bool{
+	"(*github.com/chzyer/readline.Instance).Readline":            true,
+	"(*github.com/chzyer/readline.Instance).ReadlineWithDefault": true,
+	"(*github.com/peterh/liner.State).Prompt":                    true,
+	"(*github.com/ergochat/readline.Instance).ReadLine":          true,
+	"(*github.com/manifoldco/promptui.Prompt).Run":               true,
+	"github.com/AlecAivazis/survey/v2.AskOne":                    true,
+	"github.com/AlecAivazis/survey/v2.Ask":                       true,
+	"(*github.com/charmbracelet/huh.Form).Run":                   true,
+	"(*github.com/charmbracelet/huh.Input).Run":                  true,
+	"(*github.com/c-bata/go-prompt.Prompt).Input":                true,
+	"github.com/c-bata/go-prompt.Input":                          true,
+	"(*golang.org/x/term.Terminal).ReadLine":                     true,
+}
+
+// readsStdin reports whether a call waits for the user's input: fmt.Scan*, a bufio read whose
+// reader was made over os.Stdin (in the function, or by a caller handing the reader to a
+// parameter), or the line reader of a prompt library.
+func (b *builder) readsStdin(com *ssa.CallCommon) bool {
 	fn := com.StaticCallee()
-	if fn == nil || !stdinReads[fn.String()] {
+	if fn == nil {
+		return false
+	}
+	if promptReads[fn.String()] {
+		return true
+	}
+	if !stdinReads[fn.String()] {
 		return false
 	}
 	if fn.Signature.Recv() == nil {
 		return true
 	}
-	return overStdin(com.Args[0], 0)
+	return b.overStdin(com.Args[0], 0)
 }
 
 // overStdin reports whether v is os.Stdin or a bufio reader made over it (kept in a local,
 // a captured variable or a field written in the same function is not followed).
-func overStdin(v ssa.Value, depth int) bool {
+func (b *builder) overStdin(v ssa.Value, depth int) bool {
 	if depth > 4 {
 		return false
 	}
 	switch x := v.(type) {
+	case *ssa.Parameter:
+		// a prompt helper's reader: what its callers hand over
+		fn := x.Parent()
+		idx := -1
+		for i, p := range fn.Params {
+			if p == x {
+				idx = i
+			}
+		}
+		if node := b.cg.Nodes[fn]; node != nil && idx >= 0 {
+			for _, e := range node.In {
+				if com := e.Site.Common(); !com.IsInvoke() && idx < len(com.Args) && b.overStdin(com.Args[idx], depth+1) {
+					return true
+				}
+			}
+		}
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok {
 			return g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && g.Name() == "Stdin"
 		}
 	case *ssa.MakeInterface:
-		return overStdin(x.X, depth+1)
+		return b.overStdin(x.X, depth+1)
 	case *ssa.ChangeType:
-		return overStdin(x.X, depth+1)
+		return b.overStdin(x.X, depth+1)
 	case *ssa.Call:
 		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "bufio" && strings.HasPrefix(s.Name(), "New") && len(x.Call.Args) > 0 {
-			return overStdin(x.Call.Args[0], depth+1)
+			return b.overStdin(x.Call.Args[0], depth+1)
 		}
 	}
 	return false

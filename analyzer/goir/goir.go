@@ -315,16 +315,13 @@ func (b *builder) build() *ir.Program {
 		described[fn] = true
 	}
 	insts := b.instantiate(described)
-	var forced []*ssa.Function // instances CHA did not see (see instantiate)
-	for _, fn := range insts {
-		if b.cg.Nodes[fn] == nil {
-			forced = append(forced, fn)
-		}
-	}
 	mergeInstances(b.cg, b.cg, insts)
 	b.vta = b.refine(fns, insts)
 	mergeInstances(b.vta, b.vta, insts)
-	mergeInstances(b.cg, b.vta, forced)
+	// what VTA resolves in the instances goes into the graph the flow walks up and down too:
+	// CHA does not see the instances made for generic types (see instantiate), nor resolve
+	// their calls through a generic interface
+	mergeInstances(b.cg, b.vta, insts)
 	// from here on only generic bodies stand for their instances: a value traced into a call of
 	// an instance, or out of one to its callers, is in the instructions the IR describes
 	for _, g := range []*callgraph.Graph{b.cg, b.vta} {
@@ -1149,6 +1146,9 @@ func mergeInstances(g, src *callgraph.Graph, insts []*ssa.Function) {
 		}
 	}
 	for _, e := range add {
+		if w := unwrap(e.callee); w != e.callee && isInst[w] {
+			e.callee = w // a wrapper of an instance (a pointer receiver's method value)
+		}
 		if isInst[e.callee] {
 			e.callee = e.callee.Origin()
 		}

@@ -62,6 +62,8 @@ func TestSourceShapes(t *testing.T) {
 		cancelLine          int
 		exits               map[int]string // line → outcome, among the entry's exits
 		also                []string       // other entries that reach the same loop
+		bound               string         // the bound's expression, if checked
+		onBound             string         // what happens at it
 	}
 	for _, w := range []want{
 		// pygencycle: async generators; the next cycle is a recursion through a helper
@@ -74,15 +76,47 @@ func TestSourceShapes(t *testing.T) {
 		// returns (cancelled); a raise after the step's model call fails the run; the
 		// terminal a method returns (a middleware chain runs it later) reaches the loop, so
 		// the method handing it over is an entry.
-		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
-			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
-			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// A limits helper called before the step compares the number of steps recorded with
+		// an optional cap and returns the stop reason (return "limit_steps"): the bound.
+		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
+			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},
+		// the same loop from the method that drains the terminal a middleware chain runs
+		// (async for ev in middleware.run(prompt, self._make_terminal())): the run ends in
+		// the generators it drains, whose exits are its own.
+		{dir: "pygencycle", entry: "cycle.Agent.stream_through", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"}},
+		// jsprivate: compiled TypeScript private members (tslib's __classPrivateFieldGet/Set,
+		// private methods as functions beside the class called through a WeakSet): the model
+		// call is this.#send(), its reply kept in the private field #reply and read back, the
+		// tools looked up by name in the private Map #tools by this.#runTool() under
+		// Promise.all.
+		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
+			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
+		// jsprivate/looper.js: the private method #send stores the reply in #reply and the loop
+		// drops its result (await this.#send(messages); const reply = this.#reply): the method
+		// call is the model call, its reply what it stored; a private counter's compiled
+		// this.#count++ ((_a = …, _a++, _a)) is the bound's counter; this.#respond is the
+		// private method, not the public respond; pending.then(…) elsewhere is a promise's,
+		// not the thenable class's then (wait is no entry).
+		{dir: "jsprivate", entry: "looper.Looper.run", kind: model.LoopFor, loopLine: 21, modelLine: 26, toolLine: 48,
+			exits: map[int]string{29: "completed"}, bound: "this.settings.max_rounds", onBound: model.OnBoundSilent,
+			also: []string{"looper.Looper.then"}},
+		// tsasynciter: an async-iterable class with native private members (#client, #reply,
+		// #runTool): its [Symbol.asyncIterator] holds the loop, and runUntilDone, which drains
+		// the instance itself (for await (const _ of this)), runs it.
+		{dir: "tsasynciter", entry: "runner.ToolRunner.runUntilDone", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 35,
+			parallel: true, also: []string{"runner.ToolRunner.[Symbol.asyncIterator]"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
+		// final-answer tool before the loop) sets is unset; the tool is picked with
+		// next(t for t in tools if t.name == call.name).
+		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -114,6 +148,9 @@ func TestSourceShapes(t *testing.T) {
 			if l.ChecksCancel != w.cancel || w.cancel && l.CancelPos.Line != w.cancelLine {
 				t.Errorf("checks cancel %v at line %d, want %v at %d", l.ChecksCancel, l.CancelPos.Line, w.cancel, w.cancelLine)
 			}
+			if w.bound != "" && (l.Bound == nil || l.Bound.Expr != w.bound || l.OnBound == nil || l.OnBound.Kind != w.onBound) {
+				t.Errorf("bound %+v at bound %+v, want %s, %s", l.Bound, l.OnBound, w.bound, w.onBound)
+			}
 			got := map[int]string{}
 			for _, x := range e.Exits {
 				got[x.Pos.Line] = x.Outcome
@@ -122,6 +159,9 @@ func TestSourceShapes(t *testing.T) {
 				if got[line] != outcome {
 					t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
 				}
+			}
+			if a := srcEntry(res, "looper.wait"); a != nil {
+				t.Errorf("wait: entry %+v, want none (a promise's then)", a)
 			}
 			for _, name := range w.also {
 				if a := srcEntry(res, name); a == nil || len(a.Loops) != 1 || a.Loops[0].Pos != l.Pos {

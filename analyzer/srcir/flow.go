@@ -77,6 +77,12 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
+		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
+			// this.send(this.thread), the reply kept in a field by the method: see storedResults
+			for _, v := range b.storedResults(fs, c, ci) {
+				res[v] = true
+			}
+		}
 		if len(res) > 0 && b.yieldsResults(c) {
 			// the generator kept in a variable and drained later (events = cycle(...);
 			// async for ev in events): its items are its results, as when drained in place
@@ -646,6 +652,21 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 			}
 		case t.calls.has(n):
 			fn := strip(n.Child("function"))
+			if fn != nil && t.idents.has(fn) && m.text(fn) == "next" {
+				// next(t for t in tools if t.name == call.name): the first callable whose
+				// name is the element's
+				// (Python parses f(x for x in xs) with the generator expression as the arguments)
+				gen := strip(n.Child("arguments"))
+				if gen != nil && gen.Kind != "generator_expression" {
+					if args := gen.NamedChildren(); len(args) > 0 {
+						gen = strip(args[0])
+					}
+				}
+				if b.nodeComparesName(m, gen, elems, names) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "name_compare", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn == nil || !t.members.has(fn) || mentions(m, fn.Child("object"), elems) {
 				continue
 			}
@@ -726,6 +747,22 @@ func callsOnIn(g *fnState, v string, region *syntax.Node) []ir.CallRef {
 		}
 	}
 	return refs
+}
+
+// nodeComparesName reports whether n is a generator expression or comprehension that keeps
+// the items whose name equals an element's name (t for t in tools if t.name == call.name).
+func (b *builder) nodeComparesName(m *module, n *syntax.Node, elems, names map[string]bool) bool {
+	if n == nil || n.Kind != "generator_expression" && n.Kind != "list_comprehension" {
+		return false
+	}
+	found := false
+	eachNode(m.t, n, func(x *syntax.Node) bool {
+		if l, r, op, ok := compareOps(m, x); ok && op == "==" && (isNameExpr(m, l, elems, names) || isNameExpr(m, r, elems, names)) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func (b *builder) comparesName(k *fnState, elems, names map[string]bool) bool {
@@ -1987,4 +2024,55 @@ func (b *builder) handlerAssigns(fs *fnState, li int, x string) bool {
 		}
 	}
 	return false
+}
+
+// storedResults are, for a call of a method of the receiver's class whose result the caller
+// drops (this.send(this.thread); yield* this.#send(thread)), what holds the reply afterwards:
+// the fields of the receiver the method assigns a call's result to (this.message =
+// this.client.create(…)), and the fields of the receiver handed to it, which it sends through
+// (the conversation the reply is added to). The caller reads them after the call.
+func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
+	m := fs.mod
+	self := m.t.self
+	k := enclosingClass(fs)
+	if k == nil || len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return nil
+	}
+	fn := strip(unAwait(m, ci.node.Child("function")))
+	if fn == nil || !m.t.members.has(fn) || m.text(strip(fn.Child("object"))) != self {
+		return nil
+	}
+	if p := b.parentIn(fs, ci.node); p == nil || !(m.t.exprStmts.has(p) || m.t.yields.has(p) || m.t.awaits.has(p) && m.t.exprStmts.has(b.parentIn(fs, p))) {
+		return nil // its result is used: the ordinary flow
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range c.Targets {
+		tf := b.funcs[t]
+		if enclosingClass(tf) != k {
+			return nil
+		}
+		for _, g := range scope(tf) {
+			for _, a := range g.assigns {
+				if a.iter || len(a.lhs) != 1 || a.rhs == nil || !strings.HasPrefix(a.lhs[0], self+".") || strings.Count(a.lhs[0], ".") != 1 {
+					continue
+				}
+				if r := strip(a.rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) && !seen[a.lhs[0]] {
+					seen[a.lhs[0]] = true
+					out = append(out, a.lhs[0])
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, a := range ci.node.Child("arguments").NamedChildren() {
+		if a = strip(a); a != nil && m.t.members.has(a) && m.text(strip(a.Child("object"))) == self && !seen[m.text(a)] {
+			seen[m.text(a)] = true
+			out = append(out, m.text(a))
+		}
+	}
+	sort.Strings(out)
+	return out
 }

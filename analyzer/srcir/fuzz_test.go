@@ -3,6 +3,7 @@
 package srcir
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,13 @@ import (
 // fuzzBuild parses src as lang and lowers it: whatever the bytes, neither may panic, and
 // every position of the IR is inside the input.
 func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
+	if ds, ok := desugarPrivate(src, tableOf(lang)); ok {
+		// the rewrite of compiled private members keeps every line where it was
+		if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+			t.Fatalf("desugarPrivate: %d lines, want %d", b, a)
+		}
+		src = ds
+	}
 	tr, err := syntax.Parse(name, lang, src)
 	if err != nil {
 		t.Fatal(err)
@@ -78,5 +86,7 @@ func FuzzTypeScript(f *testing.F) {
 func FuzzJavaScript(f *testing.F) {
 	seeds(f, ".js")
 	f.Add([]byte("exports.x = void 0; const a = require('./a'); await (0, a.f)(1)"))
+	f.Add([]byte("class A { m() { tslib_1.__classPrivateFieldSet(this, _A_x, `${f(\n1)}`, \"f\");\n" +
+		"return __classPrivateFieldGet(this, _A_instances, \"m\", _A_run).call(this, __classPrivateFieldGet(this, _A_x, \"f\")); } }"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.JavaScript, "fuzz.js", src) })
 }

@@ -32,8 +32,9 @@ type table struct {
 	detaches set
 	// invokes are the methods of a function that call it (fn.call(this, x), fn.apply);
 	// privateGets the compiler helpers that read a private method (tsc's
-	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument
-	invokes, privateGets set
+	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument; and
+	// privateSets the helpers that write a private field (see privates.go)
+	invokes, privateGets, privateSets set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -121,7 +122,7 @@ var typescript = &table{
 	fieldDefs:  mkKinds("public_field_definition", "field_definition"),
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
-	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"),
+	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,

@@ -165,6 +165,7 @@ func (b *builder) linkClasses() {
 			}
 		}
 	}
+	b.privateMethods()
 	b.methodsByName = map[string][]*fnState{}
 	for _, k := range b.sortedClasses() {
 		for name, fs := range k.methods {
@@ -175,6 +176,39 @@ func (b *builder) linkClasses() {
 					fs.f.Implements = append(fs.f.Implements, am.f.Key)
 				}
 			}
+		}
+	}
+}
+
+// privateMethods makes the functions tsc writes for a class's private methods below ES2022
+// (_Runner_send = async function* _Runner_send(thread) {…}, beside the class or in a computed
+// key's initializers) methods of that class: this.#send(…), as desugarPrivate rewrites their
+// calls, runs them, and this in them is an instance of the class.
+func (b *builder) privateMethods() {
+	byMod := map[*module][]*class{}
+	for _, k := range b.sortedClasses() {
+		if len(k.mod.t.privateGets) > 0 {
+			byMod[k.mod] = append(byMod[k.mod], k)
+		}
+	}
+	if len(byMod) == 0 {
+		return
+	}
+	for _, fs := range b.funcs {
+		if !strings.HasPrefix(fs.name, "_") || len(byMod[fs.mod]) == 0 {
+			continue
+		}
+		for _, k := range byMod[fs.mod] {
+			name, ok := strings.CutPrefix(fs.name, "_"+k.name+"_")
+			if !ok || name == "" || name == "instances" || k.methods["#"+name] != nil {
+				continue
+			}
+			name = "#" + name
+			k.methods[name] = fs
+			if fs.cls == nil && enclosingClass(fs) == nil {
+				fs.cls = k
+			}
+			break
 		}
 	}
 }

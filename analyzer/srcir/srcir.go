@@ -183,6 +183,7 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	type result struct {
 		tree *syntax.Tree
+		orig []byte // the file as written, when what was parsed is rewritten
 		diag *Diag
 		err  error
 	}
@@ -200,7 +201,16 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 					results[i].diag = &Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: "cannot read: " + err.Error()}
 					continue
 				}
-				t, err := syntax.Parse(f, syntax.LangOf(f), src)
+				lang := syntax.LangOf(f)
+				if tb := tableOf(lang); tb != nil {
+					// compiled private members read back as members (privates.go); the
+					// source lines shown stay the file's own
+					if ds, ok := desugarPrivate(src, tb); ok {
+						results[i].orig = src
+						src = ds
+					}
+				}
+				t, err := syntax.Parse(f, lang, src)
 				switch {
 				case errors.Is(err, syntax.ErrNoCgo):
 					results[i].err = err
@@ -219,6 +229,7 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	wg.Wait()
 	var trees []*syntax.Tree
 	var diags []Diag
+	orig := map[string][]byte{}
 	for _, r := range results {
 		switch {
 		case r.err != nil:
@@ -227,14 +238,23 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 			diags = append(diags, *r.diag)
 		case r.tree != nil:
 			trees = append(trees, r.tree)
+			if r.orig != nil {
+				orig[r.tree.File] = r.orig
+			}
 		}
 	}
-	prog, d := Build(trees, roots...)
+	prog, d := build(trees, orig, roots...)
 	return prog, append(diags, d...), nil
 }
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
 func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
+	return build(trees, nil, roots...)
+}
+
+// build is Build with, for the files whose parsed text was rewritten (desugarPrivate), the
+// text as written: the source lines the IR shows.
+func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.Program, []Diag) {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -269,6 +289,9 @@ func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
 			continue
 		}
 		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
+		if o := orig[t.File]; o != nil {
+			m.lines = strings.Split(string(o), "\n")
+		}
 		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)
 		if b.mods[m.name] != nil { // two files claim a name: keep both, the second by file
 			m.name = m.name + "#" + filepath.Base(t.File)

@@ -8,6 +8,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/lifeline-dev/lifeline/tracer/store"
 )
@@ -22,16 +24,58 @@ type traceService struct {
 
 // RegisterGRPC adds the OTLP trace service to a gRPC server.
 func (rc *Receiver) RegisterGRPC(s *grpc.Server) {
-	collpb.RegisterTraceServiceServer(s, &traceService{st: rc.st})
+	s.RegisterService(&traceServiceDesc, &traceService{st: rc.st})
+}
+
+// traceServiceDesc is collpb.TraceService_ServiceDesc with a handler of its own: the request
+// is read as an empty message, which keeps its fields as they came (unknown fields, copied
+// verbatim), so that store.TranscodeJSON takes them straight to the journal line as it does
+// for OTLP/HTTP; a request it does not take is decoded and handled by Export.
+var traceServiceDesc = grpc.ServiceDesc{
+	ServiceName: collpb.TraceService_ServiceDesc.ServiceName,
+	HandlerType: (*any)(nil),
+	Methods:     []grpc.MethodDesc{{MethodName: "Export", Handler: exportHandler}},
+	Metadata:    collpb.TraceService_ServiceDesc.Metadata,
+}
+
+func exportHandler(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+	raw := new(emptypb.Empty)
+	if err := dec(raw); err != nil {
+		return nil, err
+	}
+	t := srv.(*traceService)
+	handle := func(ctx context.Context, req any) (any, error) {
+		return t.exportRaw(ctx, req.(*emptypb.Empty).ProtoReflect().GetUnknown())
+	}
+	if interceptor == nil {
+		return handle(ctx, raw)
+	}
+	return interceptor(ctx, raw, &grpc.UnaryServerInfo{Server: srv, FullMethod: collpb.TraceService_Export_FullMethodName}, handle)
+}
+
+// exportRaw journals the request whose wire bytes are body.
+func (t *traceService) exportRaw(ctx context.Context, body []byte) (*collpb.ExportTraceServiceResponse, error) {
+	if tr, ok := store.TranscodeJSON(make([]byte, 0, 2*len(body)+1024), body, badIDs); ok {
+		return t.append(ctx, store.Batch{SpansJSON: tr.Line, NSpans: tr.Spans}, tr.Rejected, rejectMessage(tr.Rejected, tr.FirstName, tr.FirstWhy))
+	}
+	req := &collpb.ExportTraceServiceRequest{}
+	if err := proto.Unmarshal(body, req); err != nil {
+		return nil, status.Error(codes.InvalidArgument, "lifeline: bad OTLP ExportTraceServiceRequest: "+err.Error())
+	}
+	return t.Export(ctx, req)
 }
 
 // Export journals one batch and answers once it is on disk.
 func (t *traceService) Export(ctx context.Context, req *collpb.ExportTraceServiceRequest) (*collpb.ExportTraceServiceResponse, error) {
 	rejected, why := validate(req)
+	return t.append(ctx, store.Batch{Spans: req}, rejected, why)
+}
+
+func (t *traceService) append(ctx context.Context, b store.Batch, rejected int, why string) (*collpb.ExportTraceServiceResponse, error) {
 	if rejected > 0 {
 		t.st.CountRejected(rejected)
 	}
-	if err := t.st.Append(ctx, store.Batch{Spans: req}); err != nil {
+	if err := t.st.Append(ctx, b); err != nil {
 		switch {
 		case errors.Is(err, store.ErrBusy):
 			return nil, status.Error(codes.ResourceExhausted, "lifeline: the write queue is full; retry later")
