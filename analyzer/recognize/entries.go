@@ -273,7 +273,7 @@ func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]
 // (handed on to by a return after a step of a recursion it is part of): none of its returns
 // comes before the run exists.
 func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool, underway bool) []model.Exit {
-	if depth > 5 || seen[f.ID] {
+	if depth > 8 || seen[f.ID] {
 		return nil
 	}
 	seen[f.ID] = true
@@ -445,6 +445,38 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			applyGuard(&ex, ret)
 		}
 		out = append(out, ex)
+	}
+	if x != nil && f.Results != nil && (f.Results[0] == "stream" || f.Results[0] == "iterator") {
+		out = append(out, r.drainedExits(f, x, reaches, depth, seen)...)
+	}
+	return out
+}
+
+// drainedExits are the exits of the run a generator f drains and relays (async for ev in
+// self._run_loop(…): yield …): the stream of a call that leads to the turn loop, or built
+// around a call that does (invoke(stage, ctx, self._make_terminal(…))): the run ends in that
+// generator, whose outcomes reach f's consumer as the events it relays.
+func (r *rec) drainedExits(f *ir.Func, x *reach, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
+	var out []model.Exit
+	for _, l := range f.Loops {
+		if l.Kind != ir.LoopRangeIter || l.OverCall < 0 || l.OverCall >= len(f.Calls) {
+			continue
+		}
+		oc := f.Calls[l.OverCall]
+		for _, c := range f.Calls {
+			if _, ok := x.launch[c.ID]; !ok {
+				continue
+			}
+			// the drained call, or a call in the loop's header (its arguments)
+			if c.ID != oc.ID && (c.Pos.File != l.Pos.File || c.Pos.Line < l.Pos.Line || c.Pos.Line >= l.End.Line || contains(c.Loops, l.ID)) {
+				continue
+			}
+			for _, t := range c.Targets {
+				if reaches[t] != nil {
+					out = append(out, r.exitsOf(r.p.Funcs[t], reaches, depth+1, seen, true)...)
+				}
+			}
+		}
 	}
 	return out
 }

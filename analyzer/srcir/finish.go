@@ -121,6 +121,11 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 		fs.callOf = map[*syntax.Node]int{}
 		for _, ci := range fs.callInfo {
 			n := ci.node
+			if !m.t.calls.has(n) && !m.t.news.has(n) {
+				f.Calls = append(f.Calls, b.iterationCall(fs, ci))
+				fs.callOf[n] = len(f.Calls) - 1
+				continue
+			}
 			fn := n.Child("function")
 			if fn == nil {
 				fn = n.Child("constructor")
@@ -394,13 +399,16 @@ func (b *builder) finish() {
 // overCalls links loops to the call whose result they range over.
 func (b *builder) overCalls(fs *fnState) {
 	m := fs.mod
-	fromCall := map[string]int{}
+	// the variables bound to a call's result, with where (a loop drains the last one bound
+	// before it: events = cycle(...) in a try, events = retry(...) in its handler)
+	type bound struct{ call, at int }
+	fromCall := map[string][]bound{}
 	for _, a := range fs.assigns {
-		if a.iter || len(a.lhs) != 1 {
+		if a.iter || len(a.lhs) != 1 || a.node == nil {
 			continue
 		}
 		if id, ok := fs.callOf[strip(a.rhs)]; ok {
-			fromCall[a.lhs[0]] = id
+			fromCall[a.lhs[0]] = append(fromCall[a.lhs[0]], bound{id, a.node.Start})
 		}
 	}
 	for _, a := range fs.assigns {
@@ -410,8 +418,14 @@ func (b *builder) overCalls(fs *fnState) {
 		r := strip(a.rhs)
 		if id, ok := fs.callOf[r]; ok {
 			fs.f.Loops[a.loop].OverCall = id
-		} else if id, ok := fromCall[m.text(r)]; ok {
-			fs.f.Loops[a.loop].OverCall = id
+		} else if bs := fromCall[m.text(r)]; len(bs) > 0 {
+			best := bs[len(bs)-1]
+			for _, x := range bs {
+				if x.at < r.Start && (best.at >= r.Start || x.at > best.at) {
+					best = x
+				}
+			}
+			fs.f.Loops[a.loop].OverCall = best.call
 		}
 		// a sync for over a generator function of the set is a stream drain
 		if oc := fs.f.Loops[a.loop].OverCall; oc >= 0 && fs.f.Loops[a.loop].Kind == ir.LoopRangeList {
@@ -471,6 +485,9 @@ func (b *builder) returns(fs *fnState) {
 					k.f.Launch = "return"
 				}
 				v := b.value(fs, e)
+				if k != nil && v.Kind == ir.ValOther {
+					v.Stream = true // a function the caller runs: what it does is the run's
+				}
 				if v.Kind == ir.ValOther && r.InLoop < 0 {
 					// return result, where const result = await this.#loop(...): the value of
 					// a call of the program's own code, handed on (a reply held in a turn
@@ -1291,4 +1308,42 @@ func (b *builder) decorated(fs *fnState, v ir.Value) ir.Value {
 		}
 	}
 	return v
+}
+
+// iterMethods are the methods an iteration over an instance runs, by language.
+var iterMethods = map[string][]string{
+	"python":     {"__aiter__", "__anext__", "__iter__", "__next__"},
+	"typescript": {"[Symbol.asyncIterator]", "[Symbol.iterator]"},
+	"javascript": {"[Symbol.asyncIterator]", "[Symbol.iterator]"},
+}
+
+// iterationCall is the call an iteration over the receiver makes (for await (const _ of
+// this), for x in self): of the class's iterator methods (and their overrides).
+func (b *builder) iterationCall(fs *fnState, ci callInfo) ir.Call {
+	m, f := fs.mod, fs.f
+	n := ci.node
+	c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: "iterate " + m.text(n), Loops: ci.loops, Concurrent: ci.conc,
+		Dominates: ci.top && len(ci.loops) > 0, Method: "iterate"}
+	k := enclosingClass(fs)
+	if k == nil {
+		return c
+	}
+	seen := map[int]bool{}
+	for _, name := range iterMethods[m.t.lang] {
+		for _, t := range b.memberOf([]*class{k}, name).fns {
+			if t == nil || seen[t.f.ID] {
+				continue
+			}
+			seen[t.f.ID] = true
+			c.Targets = append(c.Targets, t.f.ID)
+			c.Callees = append(c.Callees, t.f.Name)
+			if t.f.Key != "" {
+				c.Keys = append(c.Keys, t.f.Key)
+			}
+			if t.f.ID == f.ID {
+				c.Recursive = true
+			}
+		}
+	}
+	return c
 }

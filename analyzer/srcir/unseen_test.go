@@ -74,6 +74,27 @@ export async function run({ model, tools, telemetry, maxRetries = 2, maxSteps = 
 		t.Errorf("the retry helper is not the model call:\n%s", got)
 	}
 
+	// a hook the helper calls with what it has (onFailure(usage)) is not the attempt: the
+	// helper's call stays the model call
+	hook := `export async function run({ model, tools, maxSteps = 5 }) {
+    const messages = [];
+    for (let step = 0; step < maxSteps; step++) {
+        const response = await withRetry(model, { messages, tools }, { onFailure: (usage) => record(usage) });
+        if (response.toolCalls.length === 0) {
+            return response.text;
+        }
+        for (const call of response.toolCalls) {
+            messages.push(await tools[call.toolName].execute(call.input));
+        }
+    }
+}
+`
+	got = recognizeSrc(t, "hook.js", hook)
+	wantAll(t, got, fmt.Sprintf("model withRetry hook.js:%d", lineOf(hook, "withRetry(")))
+	if strings.Contains(got, "model record") {
+		t.Errorf("the failure hook is not the model call:\n%s", got)
+	}
+
 	// Python: a lambda handed to a retry helper
 	py := `class Agent:
     def __init__(self, client, tools, retrier, max_steps: int = 8):

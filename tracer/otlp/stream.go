@@ -39,3 +39,6 @@ func (s *Stream) Record(data []byte, line int) {
 func (s *Stream) Provisional(em *ingest.Emitter) {
 	s.b.Provisional(em).Flush()
 }
+
+// Held is how many spans the Stream holds: those of the traces not emitted yet.
+func (s *Stream) Held() int { return s.b.Held() }

@@ -163,23 +163,28 @@ func (e *jsonEnc) str(s string) {
 			continue
 		}
 		e.b = append(e.b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			e.b = append(e.b, '\\', c)
-		case '\n':
-			e.b = append(e.b, '\\', 'n')
-		case '\r':
-			e.b = append(e.b, '\\', 'r')
-		case '\t':
-			e.b = append(e.b, '\\', 't')
-		default:
-			e.b = append(e.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
+		e.escape(c)
 		i++
 		start = i
 	}
 	e.b = append(e.b, s[start:]...)
 	e.b = append(e.b, '"')
+}
+
+// escape writes the escape of an ASCII byte JSON strings cannot hold as it is.
+func (e *jsonEnc) escape(c byte) {
+	switch c {
+	case '"', '\\':
+		e.b = append(e.b, '\\', c)
+	case '\n':
+		e.b = append(e.b, '\\', 'n')
+	case '\r':
+		e.b = append(e.b, '\\', 'r')
+	case '\t':
+		e.b = append(e.b, '\\', 't')
+	default:
+		e.b = append(e.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+	}
 }
 
 func (e *jsonEnc) resourceSpans(rs *tracepb.ResourceSpans) {

@@ -127,6 +127,35 @@ var otlpSchema = [...]map[protowire.Number]field{
 	msgStatus: {2: {name: "message", kind: fString}, 3: {name: "code", kind: fEnum, enum: tracepb.Status_StatusCode_name}},
 }
 
+// strBytes writes v, valid UTF-8, as a JSON string.
+func (e *jsonEnc) strBytes(v []byte) {
+	e.b = append(e.b, '"')
+	start := 0
+	for i, c := range v {
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		e.b = append(e.b, v[start:i]...)
+		e.escape(c)
+		start = i + 1
+	}
+	e.b = append(e.b, v[start:]...)
+	e.b = append(e.b, '"')
+}
+
+// fieldTable is otlpSchema indexed by field number (a field with no name is none).
+var fieldTable = func() (t [len(otlpSchema)][]field) {
+	for kind, fields := range otlpSchema {
+		for num, f := range fields {
+			if int(num) >= len(t[kind]) {
+				t[kind] = append(t[kind], make([]field, int(num)+1-len(t[kind]))...)
+			}
+			t[kind][num] = f
+		}
+	}
+	return t
+}()
+
 func wireType(kind int) protowire.Type {
 	switch kind {
 	case fString, fBytes, fMsg, oString, oBytes, oMsg:
@@ -147,7 +176,7 @@ func (x *transcoder) message(b []byte, kind, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
-	fields := otlpSchema[kind]
+	fields := fieldTable[kind]
 	var seen uint32            // fields 1..31 seen (every OTLP trace field number is below 32)
 	run := protowire.Number(0) // the repeated field the last element belonged to
 	arrayOpen := false         // a JSON array for run is open
@@ -165,8 +194,11 @@ func (x *transcoder) message(b []byte, kind, depth int) bool {
 			return false
 		}
 		b = b[n:]
-		f, known := fields[num]
-		if !known {
+		var f field
+		if int(num) < len(fields) {
+			f = fields[num]
+		}
+		if f.name == "" { // not a field of the message: skipped, as proto keeps it unknown
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
 				return false
@@ -225,7 +257,7 @@ func (x *transcoder) message(b []byte, kind, depth int) bool {
 				if !utf8.Valid(v) {
 					return false
 				}
-				x.e.str(string(v))
+				x.e.strBytes(v)
 			case fBytes, oBytes:
 				x.e.bytes(v)
 			case fMsg, oMsg:
@@ -306,7 +338,7 @@ func (x *transcoder) span(v []byte, depth int, arrayOpen *bool) bool {
 			x.e.b, x.e.first = x.e.b[:mark], first
 			x.t.Rejected++
 			if x.t.Rejected == 1 {
-				x.t.FirstName, x.t.FirstWhy = name, why
+				x.t.FirstName, x.t.FirstWhy = string(name), why
 			}
 			return true
 		}
@@ -317,7 +349,7 @@ func (x *transcoder) span(v []byte, depth int, arrayOpen *bool) bool {
 }
 
 // spanIDs reads a span's ids and name (the span was transcoded already: its encoding is sound).
-func spanIDs(b []byte) (tid, sid, pid []byte, name string) {
+func spanIDs(b []byte) (tid, sid, pid, name []byte) {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		b = b[n:]
@@ -335,7 +367,7 @@ func spanIDs(b []byte) (tid, sid, pid []byte, name string) {
 		case 4:
 			pid = v
 		case 5:
-			name = string(v)
+			name = v
 		}
 	}
 	return tid, sid, pid, name
