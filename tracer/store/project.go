@@ -120,11 +120,15 @@ func (p *proj) sink(ev *model.Event) {
 
 // spans reads the records of spans.jsonl lines (each ending in a newline).
 func (p *proj) spans(data []byte) {
+	eachLine(data, func(line []byte) { p.spansRecord(line) })
+}
+
+// spansRecord reads one record of spans.jsonl and returns its spans and whether it was read
+// without a problem.
+func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.canon = false
-	eachLine(data, func(line []byte) {
-		p.spansLine++
-		p.stream.Record(line, p.spansLine)
-	})
+	p.spansLine++
+	return p.stream.Record(line, p.spansLine)
 }
 
 // events reads lines of events.jsonl.

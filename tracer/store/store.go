@@ -150,11 +150,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.p = newProj(spansPath, eventsPath)
 	// one pass over each journal file: count its records and feed them to the projection
 	if s.spans, n, s.spansSize, err = openJournal(spansPath, func(line []byte) (int, error) {
-		n, err := countSpans(line)
-		if err == nil {
-			s.p.spans(line)
+		if n, clean := s.p.spansRecord(line); clean {
+			return n, nil
 		}
-		return n, err
+		return countSpans(line) // a record the reader had a problem with: count it exactly
 	}); err != nil {
 		return nil, err
 	}
