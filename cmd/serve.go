@@ -37,8 +37,10 @@ canonical event log (JSON Lines). Spans are read with the same conventions as fi
 (GenAI semconv, OpenInference, AI SDK, lifeline.* attributes).
 
 Every batch is appended to the journal in DIR (spans.jsonl, events.jsonl) and fsynced before
-it is acknowledged; the run index (DIR/index.sqlite, SQLite) is rebuilt from the journal when
-missing. The journal files are ordinary logs: lifeline timeline/check/stats DIR read them.
+it is acknowledged; a kill loses nothing acknowledged. The run index (DIR/index.sqlite, SQLite)
+is rewritten from the journal when the server starts (one pass) and then updated run by run:
+each batch re-projects only the sessions it touched, so its cost does not grow with the store.
+The journal files are ordinary logs: lifeline timeline/check DIR and stats --data DIR read them.
 
 The UI at http://ADDR/ lists the runs (status, stop reason, steps, tokens, cost, duration,
 findings) with filters and search; a run's page is the HTML timeline, reloaded live as spans

@@ -9,6 +9,7 @@ import (
 	"github.com/lifeline-dev/lifeline/model/stats"
 	renderstats "github.com/lifeline-dev/lifeline/render/stats"
 	"github.com/lifeline-dev/lifeline/tracer"
+	"github.com/lifeline-dev/lifeline/tracer/store"
 	"github.com/spf13/cobra"
 )
 
@@ -20,12 +21,13 @@ type statsFlags struct {
 	top         int
 	check       bool
 	title       string
+	data        []string
 }
 
 func newStatsCmd() *cobra.Command {
 	var f statsFlags
 	c := &cobra.Command{
-		Use:   "stats [FILE|DIR…]",
+		Use:   "stats [FILE|DIR…] [--data DIR…]",
 		Short: "Summarise many runs, failures first: statuses, stop reasons, bounds, failing tools, percentiles",
 		Long: `stats reads logs in any supported format (like timeline: auto-detected, several files
 merged, a directory for the logs in it, "-" or a pipe for standard input) and summarises every
@@ -38,12 +40,18 @@ It streams: each run is summarised once it has ended and then forgotten, so memo
 grow with the input (only the invariant checker's table of ids, 8 bytes an id, does; --check=false
 turns it off). Percentiles are exact up to 1024 runs a group, then from a DDSketch within 1%.
 
+--data DIR reads the journal of a lifeline serve data directory (DIR/spans.jsonl and
+DIR/events.jsonl); give it several times to summarise several stores together, as behind a
+load-balancing Collector that shards a fleet's traces by trace id.
+
 --format text (default), json, or html (one self-contained page with charts; give -o FILE).
 Exit status: 0, or 1 when an input could not be read at all.`,
 		Example: `  lifeline stats testdata/traces/otel-more
   lifeline stats --by model --format json testdata/traces/openai-agents
   lifeline stats --by tool testdata/traces/pi-agent-core testdata/samples/openai-agents
-  lifeline stats --format html -o stats.html testdata/traces/otel-more testdata/samples/deepseek-harness`,
+  lifeline stats --format html -o stats.html testdata/traces/otel-more testdata/samples/deepseek-harness
+  lifeline stats --data testdata/serve/otel-python
+  lifeline stats --data testdata/serve/otel-python --by tool --format json`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStats(cmd, args, f) },
 	}
@@ -54,6 +62,7 @@ Exit status: 0, or 1 when an input could not be read at all.`,
 	c.Flags().IntVar(&f.top, "top", 10, "how many slowest, costliest runs and failing tools to list")
 	c.Flags().BoolVar(&f.check, "check", true, "check invariants L1–L13 and count the findings by rule")
 	c.Flags().StringVar(&f.title, "title", "", "title of the page (html)")
+	c.Flags().StringArrayVar(&f.data, "data", nil, "a lifeline serve data directory to read the journal of (repeatable)")
 	mustComplete(c, "input-format", complete(inputFormatCompletions()...))
 	mustComplete(c, "format", complete("text\tfailures first, for a terminal", "json\tthe whole report, for programs", "html\ta self-contained page with charts"))
 	mustComplete(c, "by", complete(stats.GroupKeys...))
@@ -71,6 +80,13 @@ func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
 	}
 	if err := refuseHTMLOnTerminal(cmd, f.format, f.out, "-o stats.html"); err != nil {
 		return err
+	}
+	for _, dir := range f.data {
+		files, err := store.Journal(dir)
+		if err != nil {
+			return &exitError{code: exitFailure, err: err}
+		}
+		args = append(args, files...)
 	}
 	args, err := inputFiles(cmd, args, f.inputFormat)
 	if err != nil {

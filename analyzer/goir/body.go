@@ -361,7 +361,7 @@ func (b *builder) calls(fs *funcState) {
 			}
 			c.Accessor = accessor(com)
 			c.Descends = descends(fn, com)
-			c.Input = readsStdin(com)
+			c.Input = b.readsStdin(com)
 			c.InMemory = b.inMemory(fn, com, callees)
 			if len(c.Loops) > 0 {
 				l := fs.loops[c.Loops[0]]
@@ -2854,37 +2854,76 @@ var stdinReads = map[string]bool{
 	"(*bufio.Reader).ReadRune": true, "(*bufio.Scanner).Scan": true,
 }
 
-// readsStdin reports whether a call waits for the user's input: fmt.Scan*, or a bufio read
-// whose reader was made over os.Stdin.
-func readsStdin(com *ssa.CallCommon) bool {
+// promptReads are the line readers of terminal prompt libraries: each waits for the user.
+var promptReads = map[string]bool{
+	"(*github.com/chzyer/readline.Instance).Readline":            true,
+	"(*github.com/chzyer/readline.Instance).ReadlineWithDefault": true,
+	"(*github.com/peterh/liner.State).Prompt":                    true,
+	"(*github.com/ergochat/readline.Instance).ReadLine":          true,
+	"(*github.com/manifoldco/promptui.Prompt).Run":               true,
+	"github.com/AlecAivazis/survey/v2.AskOne":                    true,
+	"github.com/AlecAivazis/survey/v2.Ask":                       true,
+	"(*github.com/charmbracelet/huh.Form).Run":                   true,
+	"(*github.com/charmbracelet/huh.Input).Run":                  true,
+	"(*github.com/c-bata/go-prompt.Prompt).Input":                true,
+	"github.com/c-bata/go-prompt.Input":                          true,
+	"(*golang.org/x/term.Terminal).ReadLine":                     true,
+}
+
+// readsStdin reports whether a call waits for the user's input: fmt.Scan*, a bufio read whose
+// reader was made over os.Stdin (in the function, or by a caller handing the reader to a
+// parameter), or the line reader of a prompt library.
+func (b *builder) readsStdin(com *ssa.CallCommon) bool {
 	fn := com.StaticCallee()
-	if fn == nil || !stdinReads[fn.String()] {
+	if fn == nil {
+		return false
+	}
+	if promptReads[fn.String()] {
+		return true
+	}
+	if !stdinReads[fn.String()] {
 		return false
 	}
 	if fn.Signature.Recv() == nil {
 		return true
 	}
-	return overStdin(com.Args[0], 0)
+	return b.overStdin(com.Args[0], 0)
 }
 
 // overStdin reports whether v is os.Stdin or a bufio reader made over it (kept in a local,
 // a captured variable or a field written in the same function is not followed).
-func overStdin(v ssa.Value, depth int) bool {
+func (b *builder) overStdin(v ssa.Value, depth int) bool {
 	if depth > 4 {
 		return false
 	}
 	switch x := v.(type) {
+	case *ssa.Parameter:
+		// a prompt helper's reader: what its callers hand over
+		fn := x.Parent()
+		idx := -1
+		for i, p := range fn.Params {
+			if p == x {
+				idx = i
+			}
+		}
+		if node := b.cg.Nodes[fn]; node != nil && idx >= 0 {
+			for _, e := range node.In {
+				if com := e.Site.Common(); !com.IsInvoke() && idx < len(com.Args) && b.overStdin(com.Args[idx], depth+1) {
+					return true
+				}
+			}
+		}
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok {
 			return g.Pkg != nil && g.Pkg.Pkg.Path() == "os" && g.Name() == "Stdin"
 		}
 	case *ssa.MakeInterface:
-		return overStdin(x.X, depth+1)
+		return b.overStdin(x.X, depth+1)
 	case *ssa.ChangeType:
-		return overStdin(x.X, depth+1)
+		return b.overStdin(x.X, depth+1)
 	case *ssa.Call:
 		if s := x.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "bufio" && strings.HasPrefix(s.Name(), "New") && len(x.Call.Args) > 0 {
-			return overStdin(x.Call.Args[0], depth+1)
+			return b.overStdin(x.Call.Args[0], depth+1)
 		}
 	}
 	return false

@@ -1265,6 +1265,12 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		if recv && isGetter(com) {
 			break // t.Name(), t.Description(): reading the callable, not running it
 		}
+		if _, basic := v.Type().Underlying().(*types.Basic); basic && !recv && !calledValue {
+			break // a tool's name or description handed on (a span named after it): data, not the callable
+		}
+		if argIdx >= 0 && !recv && tfs == nil && observes(com) {
+			break // hooks.OnToolStart(ctx, agent, tool): told about the tool, it returns nothing a tool would
+		}
 		if recv || calledValue {
 			t.addTool(fs, ci)
 			if cv != nil {
@@ -1299,6 +1305,13 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.feed(com.Pos(), fs)
 		}
 	}
+}
+
+// observes reports whether a call without a body here returns nothing or only an error: a
+// hook or a log told about a value, not a runner of it (that hands back the tool's result).
+func observes(com *ssa.CallCommon) bool {
+	res := com.Signature().Results()
+	return res.Len() == 0 || res.Len() == 1 && isErrorType(res.At(0).Type())
 }
 
 // maxYieldConsumers bounds the loop bodies an iterator's yield hands an item to: past it the

@@ -14,11 +14,14 @@ import (
 // directly), a package-level Run delegating to DefaultRunner.Run, the model reached three
 // calls deep on a Model interface resolved from a ModelProvider, tool calls collected from a
 // union of output items (a switch on item.Type, or a type switch on item.AsAny()) and run
-// through a func-valued field in goroutines (wg.Go) or one after the other, a bound
+// through a func-valued field in goroutines (wg.Go) or one after the other (inside a span
+// wrapper's callback, after a hook told of the tool: neither the span nor the hook is a tool
+// call), the first turn's model call in a goroutine beside the input guardrails, a bound
 // currentTurn > maxTurns whose default is a constant of another file or package set by a
 // zero check (and passed to the goroutine of the streamed run as a parameter), a struct
-// error MaxTurnsExceededError{…} at the bound (returned, or stored into the streamed
-// result), and the trace id minted in the tracing provider.
+// error at the bound (built by MaxTurnsExceededErrorf, MaxTurnsExceededError{…} stored into
+// the streamed result, &MaxTurnsExceeded{…}), and the trace id minted in the tracing
+// provider (uuid, or crypto/rand bytes in hex).
 func TestRunnerPorts(t *testing.T) {
 	res := recognizeShapes(t)
 	if e := entry(res, "tracing.WithTrace"); e != nil {
@@ -35,16 +38,16 @@ func TestRunnerPorts(t *testing.T) {
 		exits       map[string]string // file:line → outcome (stop reason)
 		ids         []string
 	}
-	runExits := map[string]string{"run.go:77": "not_started", "run.go:92": "failed (max_turns)", "run.go:96": "failed (error)",
-		"run.go:103": "completed (goal_reached)", "run.go:108": "failed (error)"}
-	run := want{loop: "run.go:89", def: "10", defPos: "constants.go:4", onBound: "error max_turns run.go:92",
-		model: "run.go:128", tool: "runimpl.go:125", parallel: true, exits: runExits, ids: []string{"minted tracing.go:30"}}
+	runExits := map[string]string{"run.go:102": "not_started", "run.go:117": "failed (max_turns)", "run.go:128": "failed (error)",
+		"run.go:134": "failed (error)", "run.go:141": "completed (goal_reached)", "run.go:146": "failed (error)"}
+	run := want{loop: "run.go:114", def: "10", defPos: "constants.go:4", onBound: "error max_turns run.go:117",
+		model: "run.go:166", tool: "runimpl.go:128", parallel: true, exits: runExits, ids: []string{"minted tracing.go:30"}}
 	tests := map[string]want{
 		"agents.Run":        run,
 		"agents.Runner.Run": run,
 		// the streamed run: only started by the entry, its facts are the goroutine's
 		"agents.Runner.RunStreamed": {loop: "streaming.go:44", def: "10", defPos: "constants.go:4", onBound: "error max_turns streaming.go:48",
-			model: "run.go:128", tool: "runimpl.go:125", parallel: true,
+			model: "run.go:166", tool: "runimpl.go:128", parallel: true,
 			exits: map[string]string{"streaming.go:28": "not_started", "streaming.go:36": "started", "streaming.go:48": "failed (max_turns)"}},
 		"seq.Runner.Run": {loop: "seq.go:37", def: "10", defPos: "constants.go:4", onBound: "error max_turns seq.go:40",
 			model: "seq.go:42", tool: "seq.go:81", parallel: false,
@@ -54,7 +57,7 @@ func TestRunnerPorts(t *testing.T) {
 		// (which mints a trace id from crypto/rand), a cancellation check returning ctx.Err(),
 		// tools in go func literals sending their results over a channel
 		"variant.Runner.Run": {loop: "variant.go:63", bound: "limit", def: "8", defPos: "variant.go:21", onBound: "error max_turns variant.go:65",
-			model: "variant.go:70", tool: "variant.go:127", parallel: true,
+			model: "variant.go:70", tool: "variant.go:129", parallel: true,
 			exits: map[string]string{"variant.go:65": "failed (max_turns)", "variant.go:68": "cancelled (cancelled)", "variant.go:72": "failed (error)",
 				"variant.go:84": "completed (goal_reached)", "variant.go:88": "failed (error)", "variant.go:96": "completed (goal_reached)"},
 			ids: []string{"minted tracing.go:30", "minted variant.go:46"}},
@@ -68,8 +71,8 @@ func TestRunnerPorts(t *testing.T) {
 		for _, x := range e.Exits {
 			got[x.Pos.Line] = x.Outcome
 		}
-		if got[153] != model.OutcomeNotStarted || got[160] != model.OutcomeStarted {
-			t.Errorf("variant.Runner.RunStreamed exits %v, want not_started at 153, started at 160", got)
+		if got[155] != model.OutcomeNotStarted || got[162] != model.OutcomeStarted {
+			t.Errorf("variant.Runner.RunStreamed exits %v, want not_started at 155, started at 162", got)
 		}
 	}
 	at := func(p model.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line) }

@@ -621,7 +621,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
 		}
-		if h.loop >= 0 && waitsForUser(h.f, h.loop) && !s.confirmed {
+		if h.loop >= 0 && r.waitsForUser(h.f, h.loop) && !s.confirmed {
 			// each iteration waits for a line the user types: a session of user turns the user
 			// ends (EOF, quit), not a turn loop the model can keep going
 			continue
@@ -649,11 +649,52 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
-// read of it on every iteration's path of that loop (or its condition: for sc.Scan()).
-func waitsForUser(f *ir.Func, id int) bool {
-	for _, c := range f.Calls {
-		if c.Input && len(c.Loops) > 0 && c.Loops[0] == id && c.Dominates {
+// read of it on every iteration's path of that loop (or its condition: for sc.Scan()), itself
+// or in a helper one or two calls away (line, ok := prompt(in, "> ")).
+func (r *rec) waitsForUser(f *ir.Func, id int) bool {
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if len(c.Loops) > 0 && c.Loops[0] == id && c.Dominates && r.readsInput(c, 0) {
 			return true
+		}
+	}
+	return false
+}
+
+// readsInput reports whether a call waits for the user's line (ir.Call.Input), or runs a
+// function of the program that does, up to two calls deep.
+func (r *rec) readsInput(c *ir.Call, depth int) bool {
+	if c.Input {
+		return true
+	}
+	if depth >= 2 || c.Concurrent != "" || len(c.Targets) == 0 {
+		return false
+	}
+	for _, t := range c.Targets {
+		g := r.p.Funcs[t]
+		found := false
+		for i := range g.Calls {
+			if d := &g.Calls[i]; len(d.Loops) == 0 && r.readsInput(d, depth+1) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// UserSession reports whether the loop at file:line of p waits for the user's input on every
+// iteration (directly or in a helper one or two calls away): a session of user turns the user
+// ends, not a turn loop, whatever the turn each input runs.
+func UserSession(p *ir.Program, file string, line int) bool {
+	r := &rec{p: p}
+	for _, f := range p.Funcs {
+		for _, l := range f.Loops {
+			if l.Pos.File == file && l.Pos.Line == line && r.waitsForUser(f, l.ID) {
+				return true
+			}
 		}
 	}
 	return false
@@ -1214,7 +1255,8 @@ func (r *rec) bound(l *Loop) {
 	for _, ss := range f.Stops {
 		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
 	}
-	if best == nil && l.LoopID >= 0 && !stops {
+	if best == nil && !stops {
+		// (a recursion's: a limits check the recursive function calls before its step)
 		best, bestFunc = r.helperBound(f, l.LoopID)
 	}
 	if best == nil {
@@ -1285,6 +1327,12 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		rt := f.Returns[ret]
 		ob.Pos, ob.Source = pos(rt.Pos), rt.Source
 		switch {
+		case (rt.Err == nil || rt.Err.Kind == ir.ValNil) && len(rt.Values) == 1 && rt.Values[0].Kind == ir.ValConst &&
+			strings.Trim(rt.Values[0].Text, "\"'`") != rt.Values[0].Text && reasonWord.MatchString(strings.Trim(rt.Values[0].Text, "\"'`")) &&
+			stopReasonOf(rt.Values[0].Text) != "":
+			// return "limit_turns": the helper hands the stop reason to the caller, which
+			// records it (a message, "max turns reached", is an answer)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, strings.Trim(rt.Values[0].Text, "\"'`"), stopReasonOf(rt.Values[0].Text)
 		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
@@ -1298,6 +1346,9 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 	return ob
 }
 
+// reasonWord matches a stop reason's identifier (limit_turns, maxSteps), not a message.
+var reasonWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([_:-][A-Za-z0-9]+)*$`)
+
 // helperBound finds a bound checked in the helpers the loop calls (a state machine's step,
 // an invocation's call counter), nearest first, up to three calls below the loop: a counter
 // comparison outside any loop of the helper that leaves it. Dynamic calls with many
@@ -1306,7 +1357,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 	seen := map[int]bool{f.ID: true}
 	var level []int
 	for _, c := range f.Calls {
-		if !contains(c.Loops, loop) || len(c.Targets) > 3 {
+		if loop >= 0 && !contains(c.Loops, loop) || loop < 0 && (len(c.Loops) > 0 || c.Recursive) || len(c.Targets) > 3 {
 			continue
 		}
 		for _, t := range c.Targets {

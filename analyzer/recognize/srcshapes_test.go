@@ -62,6 +62,8 @@ func TestSourceShapes(t *testing.T) {
 		cancelLine          int
 		exits               map[int]string // line → outcome, among the entry's exits
 		also                []string       // other entries that reach the same loop
+		bound               string         // the bound's expression, if checked
+		onBound             string         // what happens at it
 	}
 	for _, w := range []want{
 		// pygencycle: async generators; the next cycle is a recursion through a helper
@@ -74,14 +76,16 @@ func TestSourceShapes(t *testing.T) {
 		// returns (cancelled); a raise after the step's model call fails the run; the
 		// terminal a method returns (a middleware chain runs it later) reaches the loop, so
 		// the method handing it over is an entry.
-		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
-			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"},
-			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}},
+		// A limits helper called before the step compares the number of steps recorded with
+		// an optional cap and returns the stop reason (return "limit_steps"): the bound.
+		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
+			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},
 		// the same loop from the method that drains the terminal a middleware chain runs
 		// (async for ev in middleware.run(prompt, self._make_terminal())): the run ends in
 		// the generators it drains, whose exits are its own.
-		{dir: "pygencycle", entry: "cycle.Agent.stream_through", kind: model.LoopRecursion, loopLine: 76, modelLine: 77, toolLine: 35,
-			parallel: true, cancel: true, cancelLine: 101, exits: map[int]string{86: "failed", 103: "cancelled"}},
+		{dir: "pygencycle", entry: "cycle.Agent.stream_through", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
+			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"}},
 		// jsprivate: compiled TypeScript private members (tslib's __classPrivateFieldGet/Set,
 		// private methods as functions beside the class called through a WeakSet): the model
 		// call is this.#send(), its reply kept in the private field #reply and read back, the
@@ -89,6 +93,11 @@ func TestSourceShapes(t *testing.T) {
 		// Promise.all.
 		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
 			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
+		// tsasynciter: an async-iterable class with native private members (#client, #reply,
+		// #runTool): its [Symbol.asyncIterator] holds the loop, and runUntilDone, which drains
+		// the instance itself (for await (const _ of this)), runs it.
+		{dir: "tsasynciter", entry: "runner.ToolRunner.runUntilDone", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 35,
+			parallel: true, also: []string{"runner.ToolRunner.[Symbol.asyncIterator]"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
@@ -129,6 +138,9 @@ func TestSourceShapes(t *testing.T) {
 			}
 			if l.ChecksCancel != w.cancel || w.cancel && l.CancelPos.Line != w.cancelLine {
 				t.Errorf("checks cancel %v at line %d, want %v at %d", l.ChecksCancel, l.CancelPos.Line, w.cancel, w.cancelLine)
+			}
+			if w.bound != "" && (l.Bound == nil || l.Bound.Expr != w.bound || l.OnBound == nil || l.OnBound.Kind != w.onBound) {
+				t.Errorf("bound %+v at bound %+v, want %s, %s", l.Bound, l.OnBound, w.bound, w.onBound)
 			}
 			got := map[int]string{}
 			for _, x := range e.Exits {

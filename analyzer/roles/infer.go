@@ -203,6 +203,81 @@ func carriesToolCalls(t types.Type, depth int, seen map[types.Type]bool) bool {
 	return false
 }
 
+// DeliversToolCalls reports whether a value of type t carries tool calls or delivers values that
+// do: a reply with ToolCalls, a channel of chunks carrying them, an iterator or a stream reader
+// whose methods return them (Recv() (*Chunk, error)), three levels deep. A call whose result
+// delivers tool calls is a model call, never a tool call.
+func DeliversToolCalls(t types.Type) bool { return delivers(t, 0, map[types.Type]bool{}) }
+
+func delivers(t types.Type, depth int, seen map[types.Type]bool) bool {
+	if depth > 3 || t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if carriesToolCalls(t, 0, map[types.Type]bool{}) {
+		return true
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return delivers(u.Elem(), depth, seen)
+	case *types.Chan:
+		return delivers(u.Elem(), depth+1, seen)
+	case *types.Named:
+		if n := u.TypeArgs(); n != nil {
+			for i := 0; i < n.Len(); i++ {
+				if delivers(n.At(i), depth+1, seen) {
+					return true
+				}
+			}
+		}
+		for i := 0; i < u.NumMethods(); i++ {
+			if sig, ok := u.Method(i).Type().(*types.Signature); ok && sig.Params().Len() == 0 {
+				for j := 0; j < sig.Results().Len(); j++ {
+					if delivers(sig.Results().At(j).Type(), depth+1, seen) {
+						return true
+					}
+				}
+			}
+		}
+		return delivers(u.Underlying(), depth, seen)
+	case *types.Interface:
+		for i := 0; i < u.NumMethods(); i++ {
+			sig := u.Method(i).Type().(*types.Signature)
+			if sig.Params().Len() > 0 {
+				continue
+			}
+			for j := 0; j < sig.Results().Len(); j++ {
+				if delivers(sig.Results().At(j).Type(), depth+1, seen) {
+					return true
+				}
+			}
+		}
+	case *types.Signature:
+		// an iterator: func(yield func(V, error) bool)
+		if u.Params().Len() == 1 {
+			if y, ok := u.Params().At(0).Type().Underlying().(*types.Signature); ok {
+				for j := 0; j < y.Params().Len(); j++ {
+					if delivers(y.Params().At(j).Type(), depth+1, seen) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ResultDeliversToolCalls reports whether one of a signature's results (other than an error)
+// delivers tool calls (DeliversToolCalls).
+func ResultDeliversToolCalls(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if t := sig.Results().At(i).Type(); !isError(t) && DeliversToolCalls(t) {
+			return true
+		}
+	}
+	return false
+}
+
 // CarriesToolCalls reports whether t (a struct, pointer, slice, stream) has a field or method
 // whose name says tool calls (ToolCalls, ToolRequests, FunctionCall), two levels deep.
 func CarriesToolCalls(t types.Type) bool { return carriesToolCalls(t, 0, map[types.Type]bool{}) }
@@ -238,7 +313,8 @@ func InferModelCall(sig *types.Signature) bool {
 
 // InferToolInterface reports whether iface (the underlying interface of named type tn) looks
 // like a tool: its name contains "tool", it has a Name() string method and a method that takes
-// a context.Context and returns an error. It returns that method.
+// a context.Context and returns an error, and that method's result delivers no tool calls (a
+// ToolCallingModel's Stream is a model call). It returns that method.
 func InferToolInterface(tn *types.TypeName) (*types.Func, bool) {
 	iface, ok := tn.Type().Underlying().(*types.Interface)
 	if !ok || !strings.Contains(strings.ToLower(tn.Name()), "tool") {
@@ -256,6 +332,11 @@ func InferToolInterface(tn *types.TypeName) (*types.Func, bool) {
 			sig.Results().Len() > 0 && isError(sig.Results().At(sig.Results().Len()-1).Type()) && run == nil {
 			run = m
 		}
+	}
+	if run != nil && ResultDeliversToolCalls(run.Type().(*types.Signature)) {
+		// a ToolCallingModel's Stream or Generate: the reply carries the tool calls the
+		// model asks for; a model, not a tool
+		return nil, false
 	}
 	return run, hasName && run != nil
 }

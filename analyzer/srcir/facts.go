@@ -106,6 +106,16 @@ func (b *builder) branches(fs *fnState) {
 	for i, n := range fs.retNodes {
 		retIdx[n] = i
 	}
+	// locals holding the size of a collection, in a function without loops (a limits check:
+	// cycle_count = len(invocation.cycles)); see stepCount below
+	sized := map[string]bool{}
+	if len(f.Loops) == 0 {
+		for _, a := range fs.assigns {
+			if !a.iter && len(a.lhs) == 1 && a.rhs != nil && sizeOf(m.text(strip(a.rhs))) != "" {
+				sized[a.lhs[0]] = true
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, c := range fs.conds {
 		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
@@ -146,13 +156,26 @@ func (b *builder) branches(fs *fnState) {
 			}
 			loop, okL := isCounter(lt)
 			bound, counterLeft := r, true
+			stepCount := false
 			if !okL {
 				var okR bool
 				loop, okR = isCounter(rt)
 				if !okR {
-					return true
+					// a helper comparing how many steps were recorded with a cap and returning
+					// the stop reason it is (if cycle_count >= turns_cap: return
+					// "limit_turns"): kept below only when the exceeded branch returns a
+					// literal naming a limit
+					switch {
+					case sized[lt] || sizeOf(lt) != "" && len(f.Loops) == 0:
+						loop, bound, counterLeft, stepCount = -1, r, true, true
+					case sized[rt] || sizeOf(rt) != "" && len(f.Loops) == 0:
+						loop, bound, counterLeft, stepCount = -1, l, false, true
+					default:
+						return true
+					}
+				} else {
+					bound, counterLeft = l, false
 				}
-				bound, counterLeft = l, false
 			}
 			if c.loop >= 0 {
 				loop = c.loop
@@ -183,6 +206,9 @@ func (b *builder) branches(fs *fnState) {
 				at = c.stmt.Child("alternative")
 			}
 			b.atBound(fs, &br, at, retIdx)
+			if stepCount && !b.returnsLimit(fs, br.Return) {
+				return true
+			}
 			f.Branches = append(f.Branches, br)
 			return true
 		})
@@ -193,6 +219,20 @@ func (b *builder) branches(fs *fnState) {
 		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// returnsLimit reports whether return ret of fs hands back a string literal naming a step
+// limit (a stop reason: "limit_turns", "max_steps").
+func (b *builder) returnsLimit(fs *fnState, ret int) bool {
+	if ret < 0 || ret >= len(fs.retNodes) {
+		return false
+	}
+	k := fs.retNodes[ret].NamedChildren()
+	if len(k) != 1 || !fs.mod.t.stringKinds.has(strip(k[0])) {
+		return false
+	}
+	v := strings.ToLower(fs.mod.text(strip(k[0])))
+	return containsAny(v, []string{"limit", "max"}) && containsAny(v, []string{"turn", "step", "iteration", "cycle", "round"})
 }
 
 // after returns what runs when a loop ends: its else clause (Python) or the statement

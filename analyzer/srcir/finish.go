@@ -121,6 +121,11 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 		fs.callOf = map[*syntax.Node]int{}
 		for _, ci := range fs.callInfo {
 			n := ci.node
+			if !m.t.calls.has(n) && !m.t.news.has(n) {
+				f.Calls = append(f.Calls, b.iterationCall(fs, ci))
+				fs.callOf[n] = len(f.Calls) - 1
+				continue
+			}
 			fn := n.Child("function")
 			if fn == nil {
 				fn = n.Child("constructor")
@@ -1303,4 +1308,42 @@ func (b *builder) decorated(fs *fnState, v ir.Value) ir.Value {
 		}
 	}
 	return v
+}
+
+// iterMethods are the methods an iteration over an instance runs, by language.
+var iterMethods = map[string][]string{
+	"python":     {"__aiter__", "__anext__", "__iter__", "__next__"},
+	"typescript": {"[Symbol.asyncIterator]", "[Symbol.iterator]"},
+	"javascript": {"[Symbol.asyncIterator]", "[Symbol.iterator]"},
+}
+
+// iterationCall is the call an iteration over the receiver makes (for await (const _ of
+// this), for x in self): of the class's iterator methods (and their overrides).
+func (b *builder) iterationCall(fs *fnState, ci callInfo) ir.Call {
+	m, f := fs.mod, fs.f
+	n := ci.node
+	c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: "iterate " + m.text(n), Loops: ci.loops, Concurrent: ci.conc,
+		Dominates: ci.top && len(ci.loops) > 0, Method: "iterate"}
+	k := enclosingClass(fs)
+	if k == nil {
+		return c
+	}
+	seen := map[int]bool{}
+	for _, name := range iterMethods[m.t.lang] {
+		for _, t := range b.memberOf([]*class{k}, name).fns {
+			if t == nil || seen[t.f.ID] {
+				continue
+			}
+			seen[t.f.ID] = true
+			c.Targets = append(c.Targets, t.f.ID)
+			c.Callees = append(c.Callees, t.f.Name)
+			if t.f.Key != "" {
+				c.Keys = append(c.Keys, t.f.Key)
+			}
+			if t.f.ID == f.ID {
+				c.Recursive = true
+			}
+		}
+	}
+	return c
 }

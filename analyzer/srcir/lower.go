@@ -164,6 +164,11 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		}
 		id := b.addLoop(fs, n, kind, st)
 		fs.f.Loops[id].Over = clip(m.text(right), 80)
+		if r != nil && (r.Kind == "this" || t.idents.has(r) && m.text(r) == t.self) {
+			// for await (const x of this): the iteration calls the class's iterator method
+			// (resolveCallsOf), the loop drains what it yields
+			fs.callInfo = append(fs.callInfo, callInfo{node: r, loops: st.loops, top: st.top, conc: st.conc, start: r.Start})
+		}
 		b.walk(fs, right, st)
 		inner := walkState{loops: append([]int{id}, st.loops...), top: true}
 		fs.assigns = append(fs.assigns, assign{lhs: names(m, n.Child("left")), rhs: right, node: n, loops: inner.loops, iter: true, loop: id, top: st.top})

@@ -21,8 +21,9 @@ func NewStream(em *ingest.Emitter) *Stream {
 
 // Record reads one JSON Lines record (one line, without its newline) at 1-based line number
 // line of the input: its spans are added and the traces it completes are emitted, its problems
-// reported at that line.
-func (s *Stream) Record(data []byte, line int) {
+// reported at that line. It returns how many spans it read and whether the record had no
+// problem.
+func (s *Stream) Record(data []byte, line int) (spans int, clean bool) {
 	p := parser{rec: spantree.Record{Data: data, Line: line}, out: &parsed{}}
 	p.record()
 	for _, e := range p.out.errs {
@@ -32,6 +33,7 @@ func (s *Stream) Record(data []byte, line int) {
 		s.b.Add(sp)
 	}
 	s.b.FlushReady()
+	return len(p.out.spans), len(p.out.errs) == 0
 }
 
 // Provisional emits to em (a Fork of the Stream's Emitter) what the end of the input would
@@ -39,3 +41,6 @@ func (s *Stream) Record(data []byte, line int) {
 func (s *Stream) Provisional(em *ingest.Emitter) {
 	s.b.Provisional(em).Flush()
 }
+
+// Held is how many spans the Stream holds: those of the traces not emitted yet.
+func (s *Stream) Held() int { return s.b.Held() }

@@ -225,15 +225,17 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 	cases := []struct {
 		name  string
 		steps []step
+		// compares is about how many times the case is compared with a whole read (25 when 0)
+		compares int
 	}{
-		{"whole bodies", spanSteps(bodies)},
-		{"a span a batch", spanSteps(all)},
-		{"interleaved traces", spanSteps(chunks(roundRobin(perFixture), 3))},
-		{"roots first, interleaved", spanSteps(chunks(roundRobin(reversed), 2))},
-		{"shuffled", spanSteps(chunks(shuffled, 5))},
-		{"duplicate batches", spanSteps(dup)},
-		{"past the flush lag", spanSteps(chunks(roundRobin(copies), 7))},
-		{"spans and canonical events", mixed},
+		{"whole bodies", spanSteps(bodies), 0},
+		{"a span a batch", spanSteps(all), 0},
+		{"interleaved traces", spanSteps(chunks(roundRobin(perFixture), 3)), 0},
+		{"roots first, interleaved", spanSteps(chunks(roundRobin(reversed), 2)), 0},
+		{"shuffled", spanSteps(chunks(shuffled, 5)), 0},
+		{"duplicate batches", spanSteps(dup), 0},
+		{"past the flush lag", spanSteps(chunks(roundRobin(copies), 7)), 8},
+		{"spans and canonical events", mixed, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -242,7 +244,10 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			every := max(1, len(c.steps)/25) // compare often, not at every batch of the long cases
+			if c.compares == 0 {
+				c.compares = 25
+			}
+			every := max(1, len(c.steps)/c.compares) // compare often, not at every batch of the long cases
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			for i, s := range c.steps {
@@ -257,6 +262,17 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 				}
 			}
 			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// a record torn by a crash (never acknowledged) and no index: reopening cuts the
+			// record and rebuilds the projection and the index from the journal in one pass
+			f, err := os.OpenFile(filepath.Join(dir, store.SpansFile), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"AAEC`)
+			f.Close()
+			if err := os.Remove(filepath.Join(dir, store.IndexFile)); err != nil {
 				t.Fatal(err)
 			}
 			st2, err := store.Open(dir, store.Options{})
@@ -335,6 +351,69 @@ func compare(t *testing.T, dir string, st *store.Store, batch int) {
 		w.Start, r.Start = w.Start.UTC(), r.Start.UTC()
 		if r != w {
 			t.Fatalf("%s: index row %+v, want %+v", where, r, w)
+		}
+	}
+}
+
+// TestWorkFlat measures what a batch costs in units that do not depend on the machine — the
+// sessions re-projected, the events they are re-projected from, the spans of the traces still
+// held — on stores holding 50, 400 and 1600 runs, and wants the same figures at every size: a
+// batch re-projects only what it touched (the old store re-read the whole journal at each one).
+func TestWorkFlat(t *testing.T) {
+	body, _ := readFixture(t, "vercel-ai_03_parallel_tools")
+	req := &collpb.ExportTraceServiceRequest{}
+	if err := receiver.UnmarshalJSON(body, req); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{50, 400, 1600}
+	var first []store.Work
+	for _, n := range sizes {
+		dir := t.TempDir()
+		var journal []byte
+		for k := range n {
+			line, err := store.AppendJSON(nil, renamed([]*collpb.ExportTraceServiceRequest{req}, 3000+k)[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			journal = append(append(journal, line...), '\n')
+		}
+		if err := os.WriteFile(filepath.Join(dir, store.SpansFile), journal, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(dir, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Counters().Runs; got != n {
+			st.Close()
+			t.Fatalf("%d runs stored: reopened with %d", n, got)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		// a new run, a span a batch, as a BatchSpanProcessor exporting at once sends it
+		var works []store.Work
+		for _, one := range spansOf(renamed([]*collpb.ExportTraceServiceRequest{req}, 60000)...) {
+			if err := st.Append(ctx, store.Batch{Spans: one}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Wait(ctx); err != nil {
+				t.Fatal(err)
+			}
+			works = append(works, st.Work())
+		}
+		cancel()
+		if got := st.Counters().Runs; got != n+1 {
+			t.Fatalf("%d runs stored and one sent: %d", n, got)
+		}
+		st.Close()
+		if first == nil {
+			first = works
+			t.Logf("work per batch (one span each): %+v", works)
+			continue
+		}
+		for i := range works {
+			if works[i] != first[i] {
+				t.Fatalf("batch %d on a store of %d runs: %+v; on one of %d: %+v (the work grew with the store)", i, n, works[i], sizes[0], first[i])
+			}
 		}
 	}
 }

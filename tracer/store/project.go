@@ -55,6 +55,21 @@ type proj struct {
 	rows    map[string]RunRow // run id → its row
 	runGen  map[string]uint64 // run id → the pass that last changed it
 	codes   map[string]int    // findings (info aside) by invariant
+
+	// work is what the last pass did: sessions re-projected, events applied to them, and the
+	// provisional events of the held traces (Store.Work).
+	work Work
+}
+
+// Work is what one projection pass did: the cost of a batch in units that do not depend on the
+// machine (TestWorkFlat checks it does not grow with the store).
+type Work struct {
+	// Sessions re-projected and the Events they were re-projected from.
+	Sessions, Events int
+	// Provisional are the events of the traces still held, flushed again at the pass.
+	Provisional int
+	// Held are the spans of the traces still held (what the provisional flush copies).
+	Held int
 }
 
 // sess is one session's events and projection.
@@ -105,11 +120,15 @@ func (p *proj) sink(ev *model.Event) {
 
 // spans reads the records of spans.jsonl lines (each ending in a newline).
 func (p *proj) spans(data []byte) {
+	eachLine(data, func(line []byte) { p.spansRecord(line) })
+}
+
+// spansRecord reads one record of spans.jsonl and returns its spans and whether it was read
+// without a problem.
+func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.canon = false
-	eachLine(data, func(line []byte) {
-		p.spansLine++
-		p.stream.Record(line, p.spansLine)
-	})
+	p.spansLine++
+	return p.stream.Record(line, p.spansLine)
 }
 
 // events reads lines of events.jsonl.
@@ -151,12 +170,29 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 	})
 	p.stream.Provisional(fork)
 	p.provHad = had
+	p.work = Work{Held: p.stream.Held()}
 	p.provErrs, _ = fork.Errors()
+	// a session given the same provisional events again, and nothing else, is as it was
+	type change struct {
+		s   *sess
+		n   int
+		sig uint64
+	}
+	var todo []change
+	for id := range p.touched {
+		s := p.sessions[id]
+		c := change{s: s, n: len(s.sealed) + len(s.prov) + len(s.canon), sig: digest(s.prov)}
+		if s.tree != nil && c.n == s.nevents && c.sig == s.provSig {
+			continue
+		}
+		todo = append(todo, c)
+	}
+	clear(p.touched)
 	// first take out what the touched sessions held (a run may move from one to another: a
 	// provisional trace that a later span places in an earlier trace's session), then add
 	prev := map[string]RunRow{}
-	for id := range p.touched {
-		s := p.sessions[id]
+	for _, c := range todo {
+		s := c.s
 		for _, r := range s.rows {
 			if p.runSess[r.RunID] == s.id {
 				prev[r.RunID] = r
@@ -170,19 +206,18 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 			}
 		}
 	}
-	for id := range p.touched {
-		s := p.sessions[id]
-		n, sig := len(s.sealed)+len(s.prov)+len(s.canon), digest(s.prov)
-		grew := n != s.nevents || sig != s.provSig // else a held trace flushed again as it was
+	for _, c := range todo {
+		s, n := c.s, c.n
 		s.project()
-		s.nevents, s.provSig = n, sig
+		s.nevents, s.provSig = n, c.sig
+		p.work.Sessions++
+		p.work.Events += n
+		p.work.Provisional += len(s.prov)
 		for _, r := range s.rows {
 			p.rows[r.RunID] = r
 			p.runSess[r.RunID] = s.id
-			if o, ok := prev[r.RunID]; !ok || o != r || grew {
-				p.runGen[r.RunID] = gen
-				runsChanged++
-			}
+			p.runGen[r.RunID] = gen // its session's events changed
+			runsChanged++
 		}
 		for k, c := range s.codes {
 			p.codes[k] += c
@@ -195,7 +230,6 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 			runsChanged++
 		}
 	}
-	clear(p.touched)
 	return changed, runsChanged
 }
 

@@ -150,11 +150,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	s.p = newProj(spansPath, eventsPath)
 	// one pass over each journal file: count its records and feed them to the projection
 	if s.spans, n, s.spansSize, err = openJournal(spansPath, func(line []byte) (int, error) {
-		n, err := countSpans(line)
-		if err == nil {
-			s.p.spans(line)
+		if n, clean := s.p.spansRecord(line); clean {
+			return n, nil
 		}
-		return n, err
+		return countSpans(line) // a record the reader had a problem with: count it exactly
 	}); err != nil {
 		return nil, err
 	}
@@ -497,6 +496,13 @@ func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
 	return se.runTree(id)
 }
 
+// Work is what the last projection pass did (its cost in machine-independent units).
+func (s *Store) Work() Work {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return s.p.work
+}
+
 // RunCount is how many runs the projection holds.
 func (s *Store) RunCount() int {
 	s.vmu.RLock()
@@ -602,4 +608,27 @@ func (s *Store) Wait(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// Journal returns the journal files of the data directory dir that hold records, spans.jsonl
+// then events.jsonl, for reading the store as logs (lifeline stats --data DIR); it is an error
+// when dir has neither.
+func Journal(dir string) ([]string, error) {
+	var out []string
+	for _, name := range []string{SpansFile, EventsFile} {
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p)
+		if err == nil && fi.Size() > 0 {
+			out = append(out, p)
+		} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	if len(out) == 0 {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("store: --data %s: %w", dir, err)
+		}
+		return nil, fmt.Errorf("store: %s holds no journal: expected %s or %s, as lifeline serve --data %s writes them", dir, SpansFile, EventsFile, dir)
+	}
+	return out, nil
 }

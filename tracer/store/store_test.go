@@ -380,3 +380,57 @@ func TestCanonicalEvents(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestRecordedPythonAgent opens a data directory that `lifeline serve` filled from a real
+// exporter — scripts/serve/otel_agent.py, the OpenTelemetry Python SDK's OTLP/HTTP protobuf
+// exporter, GenAI conventions — and checks each run against what the agent itself said it did
+// (agent-output.json, printed by the script): steps, tool calls, session and how it ended.
+func TestRecordedPythonAgent(t *testing.T) {
+	const src = "../../testdata/serve/otel-python/"
+	var did struct {
+		Runs []struct {
+			RunID                   string `json:"run_id"`
+			Agent, Session, Outcome string
+			Steps                   int
+			ToolCalls               int      `json:"tool_calls"`
+			ToolErrors              []string `json:"tool_errors"`
+		}
+	}
+	b, err := os.ReadFile(src + "agent-output.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &did); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	journal, err := os.ReadFile(src + store.SpansFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, store.SpansFile), journal, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ended := map[string]string{"answer": "completed/goal_reached", "max_steps": "failed/max_steps", "model_error": "failed/model_error"}
+	rows := st.Rows()
+	if len(rows) != len(did.Runs) {
+		t.Fatalf("%d runs, the agent made %d: %+v", len(rows), len(did.Runs), rows)
+	}
+	for _, d := range did.Runs {
+		r, _, ok := st.Run(d.RunID)
+		if !ok {
+			t.Fatalf("run %s of the agent is not in the store", d.RunID)
+		}
+		if r.Steps != d.Steps || r.ToolCalls != d.ToolCalls || r.SessionID != d.Session || r.Agent != d.Agent || r.Status+"/"+r.StopReason != ended[d.Outcome] {
+			t.Errorf("run %s: %+v; the agent did %+v", d.RunID, r, d)
+		}
+	}
+	if c := st.FindingsByCode(); len(c) != 0 {
+		t.Errorf("findings on a clean agent: %v", c)
+	}
+}

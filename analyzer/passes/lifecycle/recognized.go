@@ -51,6 +51,9 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 			if a.prog != nil && leaves(l.Node) && !a.tested(l.Map) && !a.leavesOnlyOnError(l.Node) {
 				continue // it leaves, but not on what its "model call" returns: not a decision
 			}
+			if a.prog != nil && recognize.UserSession(a.prog, l.Map.Pos.File, l.Map.Pos.Line) {
+				continue // every iteration waits for the user's line: a session the user ends
+			}
 		}
 		if rl != nil {
 			l.Retry = false // tool results feed the next call: a turn loop, not a retry
@@ -225,6 +228,12 @@ func (a *state) nodeAt(rl *recognize.Loop) (node, fn ast.Node) {
 func (a *state) worthRecognizing() bool {
 	info := a.pass.TypesInfo
 	found := false
+	for id, obj := range info.Uses {
+		// a read of the standard input: a loop around it may be a user session
+		if v, ok := obj.(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "os" && v.Name() == "Stdin" && id != nil {
+			return true
+		}
+	}
 	for _, file := range a.pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			if found {

@@ -33,7 +33,24 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	// modelCall: a call whose result delivers tool calls (a reply, a stream of chunks) or that
+	// is a recognized loop's model call site is the model's decision, never a tool call, so a
+	// retry after its error is no dropped tool failure
+	modelCall := func(call *ast.CallExpr) bool {
+		if sig, ok := pass.TypesInfo.TypeOf(call.Fun).(*types.Signature); ok && roles.ResultDeliversToolCalls(sig) {
+			return true
+		}
+		for _, b := range res.CallRoles(call) {
+			if b.Role == roles.ModelCall {
+				return true
+			}
+		}
+		return res.LoopSite(call, roles.ModelCall)
+	}
 	isTool := func(call *ast.CallExpr) (string, bool) {
+		if modelCall(call) {
+			return "", false
+		}
 		for _, b := range res.CallRoles(call) {
 			if b.Role == roles.ToolCall {
 				return analysisutil.Render(pass.Fset, call.Fun, 40), true
@@ -44,7 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// recognized: a tool call site of a turn loop the structural recognizer found (no role
 	// binds it); only a tested error is followed for those
 	recognized := func(call *ast.CallExpr) (string, bool) {
-		if res.LoopSite(call, roles.ToolCall) {
+		if res.LoopSite(call, roles.ToolCall) && !modelCall(call) {
 			return analysisutil.Render(pass.Fset, call.Fun, 40), true
 		}
 		return "", false

@@ -221,6 +221,15 @@ func (b *Builder) Provisional(em *ingest.Emitter) *Builder {
 	return p
 }
 
+// Held is how many spans the Builder holds, of traces not emitted yet.
+func (b *Builder) Held() int {
+	n := 0
+	for _, t := range b.traces {
+		n += len(t.spans)
+	}
+	return n
+}
+
 // FlushReady emits the traces whose root span arrived at least FlushLag spans ago.
 func (b *Builder) FlushReady() {
 	i := 0

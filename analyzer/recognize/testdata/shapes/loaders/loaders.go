@@ -57,7 +57,9 @@ type stringSource struct{ doc string }
 func NewStringSource(doc string) Source { return &stringSource{doc: doc} }
 
 // Reference of an inline document is the document's own root.
-func (s *stringSource) Reference() (Ref, error) { return Ref{Fragment: strings.TrimPrefix(s.doc, "#")}, nil }
+func (s *stringSource) Reference() (Ref, error) {
+	return Ref{Fragment: strings.TrimPrefix(s.doc, "#")}, nil
+}
 
 // Compiler compiles schemas through keyword handlers.
 type Compiler struct {

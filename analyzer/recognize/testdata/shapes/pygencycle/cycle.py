@@ -44,6 +44,7 @@ class Agent:
         self.messages = []
         self.executor = Executor()
         self.cancelled = False
+        self.steps = []
 
     async def add_messages(self, *messages):
         for m in messages:
@@ -73,7 +74,11 @@ async def call_model(agent: Agent):
     yield StopEvent(chunk["stop"], chunk["message"])
 
 
-async def cycle(agent: Agent):
+async def cycle(agent: Agent, limits=None):
+    reason = check_limits(agent, limits)
+    if reason is not None:
+        yield {"stop": reason}
+        return
     events = call_model(agent)
     stop = None
     async for event in events:
@@ -108,3 +113,13 @@ async def run_tools(agent: Agent, message):
 async def recurse(agent: Agent):
     async for event in cycle(agent):
         yield event
+
+
+def check_limits(agent: Agent, limits):
+    if not limits:
+        return None
+    steps = len(agent.steps)
+    cap = limits.get("steps")
+    if cap is not None and steps >= cap:
+        return "limit_steps"
+    return None

@@ -16,7 +16,7 @@ type ModelResponse struct {
 type ModelParams struct {
 	SystemInstructions string
 	Input              []openai.ResponseInputItem
-	Tools              []FunctionTool
+	Tools              []Tool
 }
 
 // Model is the interface a model implements.
@@ -39,7 +39,7 @@ type OpenAIResponsesModel struct {
 func (m OpenAIResponsesModel) GetResponse(ctx context.Context, params ModelParams) (*ModelResponse, error) {
 	var tools []openai.ToolParam
 	for _, t := range params.Tools {
-		tools = append(tools, openai.ToolParam{Name: t.Name, Description: t.Description})
+		tools = append(tools, openai.ToolParam{Name: t.ToolName()})
 	}
 	resp, err := m.client.Responses.New(ctx, openai.ResponseNewParams{Model: m.Name, Input: params.Input, Tools: tools})
 	if err != nil {

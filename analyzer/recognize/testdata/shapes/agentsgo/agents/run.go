@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"example.com/shapes/agentsgo/openai"
 	"example.com/shapes/agentsgo/tracing"
@@ -20,12 +21,24 @@ type FunctionTool struct {
 	OnInvokeTool func(ctx context.Context, arguments string) (any, error)
 }
 
+// Tool is any tool.
+type Tool interface{ ToolName() string }
+
+// ToolName implements Tool.
+func (t FunctionTool) ToolName() string { return t.Name }
+
+// ComputerTool is a tool the runner handles itself.
+type ComputerTool struct{}
+
+// ToolName implements Tool.
+func (ComputerTool) ToolName() string { return "computer" }
+
 // Agent is a configured agent.
 type Agent struct {
 	Name         string
 	Instructions string
 	Model        string
-	Tools        []FunctionTool
+	Tools        []Tool
 	Handoffs     []*Agent
 }
 
@@ -60,6 +73,18 @@ func (e AgentsError) Error() string { return e.Message }
 // MaxTurnsExceededError is returned when a run takes more turns than allowed.
 type MaxTurnsExceededError struct{ AgentsError }
 
+// MaxTurnsExceededErrorf builds the error.
+func MaxTurnsExceededErrorf(format string, a ...any) MaxTurnsExceededError {
+	return MaxTurnsExceededError{AgentsError{Message: fmt.Sprintf(format, a...)}}
+}
+
+func runInputGuardrails(ctx context.Context, agent *Agent, input string) error {
+	if input == "forbidden" {
+		return errors.New("input guardrail tripwire triggered")
+	}
+	return nil
+}
+
 // Runner runs agents.
 type Runner struct{ Config RunConfig }
 
@@ -89,9 +114,22 @@ func (r Runner) Run(ctx context.Context, startingAgent *Agent, input string) (*R
 		for {
 			currentTurn++
 			if currentTurn > maxTurns {
-				return MaxTurnsExceededError{AgentsError{Message: fmt.Sprintf("max turns (%d) exceeded", maxTurns)}}
+				return MaxTurnsExceededErrorf("max turns (%d) exceeded", maxTurns)
 			}
-			turnResult, err := r.runSingleTurn(ctx, currentAgent, input, generatedItems)
+			var turnResult *SingleStepResult
+			var err error
+			if currentTurn == 1 {
+				var wg sync.WaitGroup
+				var guardErr error
+				wg.Go(func() { guardErr = runInputGuardrails(ctx, currentAgent, input) })
+				wg.Go(func() { turnResult, err = r.runSingleTurn(ctx, currentAgent, input, generatedItems) })
+				wg.Wait()
+				if guardErr != nil {
+					return guardErr
+				}
+			} else {
+				turnResult, err = r.runSingleTurn(ctx, currentAgent, input, generatedItems)
+			}
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"example.com/shapes/agentsgo/openai"
+	"example.com/shapes/agentsgo/tracing"
 )
 
 // NextStep is what comes after a turn.
@@ -62,7 +63,10 @@ type FunctionToolResult struct {
 func processModelResponse(agent *Agent, response ModelResponse) ProcessedResponse {
 	functionMap := make(map[string]FunctionTool, len(agent.Tools))
 	for _, t := range agent.Tools {
-		functionMap[t.Name] = t
+		switch t := t.(type) {
+		case FunctionTool:
+			functionMap[t.Name] = t
+		}
 	}
 	handoffMap := make(map[string]*Agent, len(agent.Handoffs))
 	for _, h := range agent.Handoffs {
@@ -116,13 +120,33 @@ func executeToolsAndSideEffects(ctx context.Context, agent *Agent, originalInput
 	return res, nil
 }
 
+func runSingleTool(ctx context.Context, funcTool FunctionTool, toolCall openai.ResponseFunctionToolCall) (any, error) {
+	return tracing.FunctionSpan(ctx, funcTool.Name, func(ctx context.Context) (any, error) {
+		if hooks != nil {
+			hooks.OnToolStart(ctx, funcTool)
+		}
+		result, err := funcTool.OnInvokeTool(ctx, toolCall.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("error running tool %s: %w", funcTool.Name, err)
+		}
+		return result, nil
+	})
+}
+
+// RunHooks observe a run.
+type RunHooks interface {
+	OnToolStart(ctx context.Context, tool FunctionTool)
+}
+
+var hooks RunHooks
+
 func executeFunctionToolCalls(ctx context.Context, toolRuns []ToolRunFunction) ([]FunctionToolResult, error) {
 	results := make([]FunctionToolResult, len(toolRuns))
 	errs := make([]error, len(toolRuns))
 	var wg sync.WaitGroup
 	for i, toolRun := range toolRuns {
 		wg.Go(func() {
-			out, err := toolRun.Tool.OnInvokeTool(ctx, toolRun.ToolCall.Arguments)
+			out, err := runSingleTool(ctx, toolRun.Tool, toolRun.ToolCall)
 			if err != nil {
 				errs[i] = fmt.Errorf("tool %s: %w", toolRun.Tool.Name, err)
 				return

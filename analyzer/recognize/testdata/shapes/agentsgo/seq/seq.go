@@ -51,8 +51,8 @@ func (r *Runner) Run(ctx context.Context, agent *agents.Agent, input string) (st
 					text = v.Content
 				case openai.ResponseFunctionToolCall:
 					for _, t := range agent.Tools {
-						if t.Name == v.Name {
-							runs = append(runs, agents.ToolRunFunction{ToolCall: v, Tool: t})
+						if ft, ok := t.(agents.FunctionTool); ok && ft.Name == v.Name {
+							runs = append(runs, agents.ToolRunFunction{ToolCall: v, Tool: ft})
 						}
 					}
 				}

@@ -73,3 +73,8 @@ func WithTrace(ctx context.Context, params TraceParams, fn func(ctx context.Cont
 
 // HasTrace reports whether ctx carries a trace.
 func HasTrace(ctx context.Context) bool { return ctx.Value(traceKey{}) != nil }
+
+// FunctionSpan runs fn in a function span.
+func FunctionSpan(ctx context.Context, name string, fn func(ctx context.Context) (any, error)) (any, error) {
+	return fn(ctx)
+}

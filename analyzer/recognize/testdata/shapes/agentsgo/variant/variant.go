@@ -112,7 +112,9 @@ type toolResult struct {
 func (r *Runner) runTools(ctx context.Context, agent *agents.Agent, calls []openai.ResponseFunctionToolCall) ([]openai.ResponseInputItem, error) {
 	byName := map[string]agents.FunctionTool{}
 	for _, t := range agent.Tools {
-		byName[t.Name] = t
+		if ft, ok := t.(agents.FunctionTool); ok {
+			byName[ft.Name] = ft
+		}
 	}
 	ch := make(chan toolResult, len(calls))
 	var wg sync.WaitGroup
