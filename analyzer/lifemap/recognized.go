@@ -67,6 +67,18 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 			if len(m.Entries[i].IDs) == 0 {
 				m.Entries[i].IDs = e.IDs
 			}
+			// a loop both found that the pass inferred from names only, without a bound: the
+			// recognizer's bound, which the pass's counter rules miss (how much the history
+			// grew, a limit checked in a helper), and what happens at it
+			byPos := map[model.Position]model.Loop{}
+			for _, l := range e.Loops {
+				byPos[l.Pos] = l
+			}
+			for j, l := range m.Entries[i].Loops {
+				if rl, ok := byPos[l.Pos]; ok && inferredLoop(l) && l.Bound == nil && rl.Bound != nil {
+					m.Entries[i].Loops[j].Bound, m.Entries[i].Loops[j].OnBound = rl.Bound, rl.OnBound
+				}
+			}
 		}
 	}
 	// An entry the lifecycle pass inferred from names only keeps the loops the recognizer

@@ -64,6 +64,11 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 			if !rl.Map.ChecksCancel {
 				l.CancelPos = token.NoPos
 			}
+			if l.Map.Bound == nil && rl.Map.Bound != nil {
+				// a bound the pass's counter rules miss (how much the history grew, a limit
+				// checked in a helper, a stop-condition list): the recognizer's
+				l.Map.Bound, l.Map.OnBound = rl.Map.Bound, rl.Map.OnBound
+			}
 		}
 		kept = append(kept, l)
 	}
