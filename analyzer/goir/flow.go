@@ -990,6 +990,54 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			if _, ok := a.X.(*ssa.Alloc); ok {
 				t.push(a.X, k, fs, it.depth)
 			}
+		case kResult:
+			// a result kept in a slot of a slice (results[i], errs[i] = node.Run(ctx, state),
+			// one goroutine per node of a superstep): what the slots of that slice hold when
+			// they are read, after the workers joined, are results, one per slot
+			t.slots(a.X, fs, it.depth)
+		}
+	}
+}
+
+// slots pushes, as results, the reads of the slots of slice sl (a slice value, or the load of
+// the variable holding it, captured by a closure or not) in the function that declares it.
+func (t *tracer) slots(sl ssa.Value, fs *funcState, depth int) {
+	ld, ok := sl.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return
+	}
+	cell, cfs := ld.X, fs
+	if fv, ok := cell.(*ssa.FreeVar); ok {
+		fn := fv.Parent()
+		if fn.Parent() == nil {
+			return
+		}
+		cell, cfs = nil, t.fsOf(fn.Parent())
+		for i, x := range fn.FreeVars {
+			if x != fv {
+				continue
+			}
+			for _, blk := range fn.Parent().Blocks {
+				for _, in := range blk.Instrs {
+					if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+						cell = mc.Bindings[i]
+					}
+				}
+			}
+		}
+	}
+	if _, ok := cell.(*ssa.Alloc); !ok || cfs == nil || cell.Referrers() == nil {
+		return
+	}
+	for _, r := range *cell.Referrers() {
+		load, ok := r.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || load.Referrers() == nil {
+			continue
+		}
+		for _, rr := range *load.Referrers() {
+			if ia, ok := rr.(*ssa.IndexAddr); ok && ia.X == load {
+				t.push(ia, kResult, cfs, depth)
+			}
 		}
 	}
 }
@@ -1076,6 +1124,31 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	for i, a := range com.Args {
 		if a == v {
 			argIdx = i
+		}
+	}
+	if com.IsInvoke() && k != kLen && it.depth < maxDepth {
+		if _, tp := com.Value.Type().(*types.TypeParam); tp {
+			// a method called on a value of a type parameter (state.Merge(r) in a generic
+			// engine): the one method the instantiations call, followed as a static call with
+			// the receiver first
+			if idx, ok := fs.callIdx[ci]; ok && len(fs.f.Calls[idx].Targets) == 1 {
+				m := t.b.funcs[fs.f.Calls[idx].Targets[0]].fn
+				if mfs := t.fsOf(m); mfs != nil && len(m.Params) == len(com.Args)+1 {
+					pi := -1
+					if com.Value == v {
+						pi = 0
+					}
+					for i, a := range com.Args {
+						if a == v {
+							pi = i + 1
+						}
+					}
+					if pi >= 0 {
+						t.param(ci, m, mfs, pi, k, it.depth+1)
+						return
+					}
+				}
+			}
 		}
 	}
 	target := com.StaticCallee()
@@ -1967,8 +2040,10 @@ func passesMore(com *ssa.CallCommon, argIdx int) bool {
 }
 
 // genericHelper reports whether fn is a generic package-level function (Map[T, U], Retry[T],
-// Must[T]) or a closure in one: plumbing that hands values through to the funcs it is given or
-// back to its caller. Following a value into or out of one does not count as going deeper.
+// Must[T]) or a closure in one, or a method of a generic type that only forwards to one call
+// (a NodeFunc[S] adapter's Run calling f(ctx, state)): plumbing that hands values through to the
+// funcs it is given or back to its caller. Following a value into or out of one does not count
+// as going deeper.
 func genericHelper(fn *ssa.Function) bool {
 	if fn == nil {
 		return false
@@ -1976,10 +2051,44 @@ func genericHelper(fn *ssa.Function) bool {
 	if o := fn.Origin(); o != nil {
 		fn = o
 	}
+	if fn.Parent() == nil && fn.Signature.RecvTypeParams().Len() > 0 && forwarder(fn) {
+		return true
+	}
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
 	return fn.Signature.Recv() == nil && fn.TypeParams().Len() > 0
+}
+
+// forwarder reports whether fn's body is one call whose results it returns.
+func forwarder(fn *ssa.Function) bool {
+	if len(fn.Blocks) != 1 {
+		return false
+	}
+	var call *ssa.Call
+	for _, in := range fn.Blocks[0].Instrs {
+		switch x := in.(type) {
+		case *ssa.Call:
+			if call != nil {
+				return false
+			}
+			call = x
+		case ssa.CallInstruction:
+			return false
+		case *ssa.Return:
+			if call == nil {
+				return false
+			}
+			for _, r := range x.Results {
+				if e, ok := r.(*ssa.Extract); ok && e.Tuple == call || r == call {
+					continue
+				}
+				return false
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // helperDepth is the depth of a value handed to target at depth: one deeper, unless target is
