@@ -646,6 +646,15 @@ func (t *tracer) perElement(fs *funcState) bool {
 			return false
 		}
 	}
+	if fs.f.Parent == t.seedFS.f.ID && t.seedCall < len(t.seedFS.f.Calls) {
+		// started in a loop around the decision itself (the turn loop): one goroutine a
+		// step, not one a tool call; the tools inside it run one after another
+		for _, l := range t.seedFS.f.Calls[t.seedCall].Loops {
+			if l == fs.f.ParentLoops[0] {
+				return false
+			}
+		}
+	}
 	return true
 }
 
