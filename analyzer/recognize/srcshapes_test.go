@@ -93,6 +93,15 @@ func TestSourceShapes(t *testing.T) {
 		// Promise.all.
 		{dir: "jsprivate", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 39,
 			parallel: true, exits: map[int]string{23: "completed", 28: "failed"}},
+		// jsprivate/looper.js: the private method #send stores the reply in #reply and the loop
+		// drops its result (await this.#send(messages); const reply = this.#reply): the method
+		// call is the model call, its reply what it stored; a private counter's compiled
+		// this.#count++ ((_a = …, _a++, _a)) is the bound's counter; this.#respond is the
+		// private method, not the public respond; pending.then(…) elsewhere is a promise's,
+		// not the thenable class's then (wait is no entry).
+		{dir: "jsprivate", entry: "looper.Looper.run", kind: model.LoopFor, loopLine: 21, modelLine: 26, toolLine: 48,
+			exits: map[int]string{29: "completed"}, bound: "this.settings.max_rounds", onBound: model.OnBoundSilent,
+			also: []string{"looper.Looper.then"}},
 		// tsasynciter: an async-iterable class with native private members (#client, #reply,
 		// #runTool): its [Symbol.asyncIterator] holds the loop, and runUntilDone, which drains
 		// the instance itself (for await (const _ of this)), runs it.
@@ -150,6 +159,9 @@ func TestSourceShapes(t *testing.T) {
 				if got[line] != outcome {
 					t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
 				}
+			}
+			if a := srcEntry(res, "looper.wait"); a != nil {
+				t.Errorf("wait: entry %+v, want none (a promise's then)", a)
 			}
 			for _, name := range w.also {
 				if a := srcEntry(res, name); a == nil || len(a.Loops) != 1 || a.Loops[0].Pos != l.Pos {

@@ -147,6 +147,9 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				// getGlobalTraceProvider().createTrace(...): a method of what a call returns,
 				// resolved when one class of the program alone defines a method of that name
 				ms := b.methodsByName[m.text(fn.Child(m.t.memberProp))]
+				if m.t.detaches[m.text(fn.Child(m.t.memberProp))] {
+					ms = nil // p.then(cb): a promise's, not the one thenable class's
+				}
 				if obj := strip(unAwait(m, fn.Child("object"))); obj != nil && m.t.calls.has(obj) {
 					if len(ms) == 1 {
 						tg.fns = ms

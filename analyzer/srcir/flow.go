@@ -71,7 +71,7 @@ func (b *builder) flows(fs *fnState) {
 			if a.rhs == nil || !rootedAlt(m, a.rhs, ci.node) {
 				continue
 			}
-			if !a.iter && gen && strip(a.rhs) == ci.node {
+			if !a.iter && gen {
 				binds = append(binds, ai)
 			}
 			if a.iter {
@@ -91,14 +91,20 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
-		if len(binds) > 0 {
+		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
+			// this.send(this.thread), the reply kept in a field by the method: see storedResults
+			for _, v := range b.storedResults(fs, c, ci) {
+				res[v] = true
+			}
+		}
+		if len(res) > 0 && gen {
 			// the generator kept in a variable and drained later (events = cycle(...);
 			// async for ev in events): its items are its results, as when drained in place.
 			// Each binding is its own value: a name rebound to another generator (agen of
 			// the next async with block) drains that one.
 			for _, a := range fs.assigns {
 				if a.iter && a.loop >= 0 && a.rhs != nil && res[m.text(strip(a.rhs))] &&
-					slices.Contains(binds, b.reachingBind(fs, m.text(strip(a.rhs)), a.node)) {
+					b.drainsBinding(fs, binds, m.text(strip(a.rhs)), a.node) {
 					for _, n := range a.lhs {
 						elems[n], res[n] = true, true
 					}
@@ -2140,4 +2146,62 @@ func (b *builder) boundToResult(g *fnState, v string, call *syntax.Node, res map
 		}
 	}
 	return false
+}
+
+// storedResults are, for a call of a method of the receiver's class whose result the caller
+// drops (this.send(this.thread); yield* this.#send(thread)), what holds the reply afterwards:
+// the fields of the receiver the method assigns a call's result to (this.message =
+// this.client.create(…)), and the fields of the receiver handed to it, which it sends through
+// (the conversation the reply is added to). The caller reads them after the call.
+func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
+	m := fs.mod
+	self := m.t.self
+	k := enclosingClass(fs)
+	if k == nil || len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return nil
+	}
+	fn := strip(unAwait(m, ci.node.Child("function")))
+	if fn == nil || !m.t.members.has(fn) || m.text(strip(fn.Child("object"))) != self {
+		return nil
+	}
+	if p := b.parentIn(fs, ci.node); p == nil || !(m.t.exprStmts.has(p) || m.t.yields.has(p) || m.t.awaits.has(p) && m.t.exprStmts.has(b.parentIn(fs, p))) {
+		return nil // its result is used: the ordinary flow
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range c.Targets {
+		tf := b.funcs[t]
+		if enclosingClass(tf) != k {
+			return nil
+		}
+		for _, g := range scope(tf) {
+			for _, a := range g.assigns {
+				if a.iter || len(a.lhs) != 1 || a.rhs == nil || !strings.HasPrefix(a.lhs[0], self+".") || strings.Count(a.lhs[0], ".") != 1 {
+					continue
+				}
+				if r := strip(a.rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) && !seen[a.lhs[0]] {
+					seen[a.lhs[0]] = true
+					out = append(out, a.lhs[0])
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	for _, a := range ci.node.Child("arguments").NamedChildren() {
+		if a = strip(a); a != nil && m.t.members.has(a) && m.text(strip(a.Child("object"))) == self && !seen[m.text(a)] {
+			seen[m.text(a)] = true
+			out = append(out, m.text(a))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// drainsBinding reports whether the use of name at node reads one of the bindings binds (the
+// generator's), or a value no assignment of the function binds (a field the call stored it in).
+func (b *builder) drainsBinding(fs *fnState, binds []int, name string, use *syntax.Node) bool {
+	r := b.reachingBind(fs, name, use)
+	return r < 0 || slices.Contains(binds, r)
 }

@@ -18,7 +18,8 @@ import (
 // rewrites the helpers' calls back into the member reads, assignments and method calls they
 // stand for, on the source text and line for line (what it removes of a line's text it
 // removes; the newlines of the removed text are kept), so that the lowering sees the fields
-// as fields and the methods as this-calls. The helpers' names are language knowledge of the
+// as fields and the methods as this-calls. The names keep their "#" (this.#send, as in the
+// TypeScript source): a class may have a public member of the same name. The helpers' names are language knowledge of the
 // JS/TS tables (privateGets, privateSets).
 
 var privateName = regexp.MustCompile(`^_[A-Za-z0-9$]+?_([A-Za-z_$][A-Za-z0-9_$]*)$`)
@@ -111,7 +112,7 @@ func rewriteGet(s string, args []string, end int, t *table, depth int) (string, 
 	if m == nil || recv == "" {
 		return "", end
 	}
-	member := recv + "." + m[1]
+	member := recv + ".#" + m[1]
 	if strings.Trim(strings.TrimSpace(args[2]), `"'`) != "m" {
 		return member, end
 	}
@@ -154,8 +155,18 @@ func rewriteSet(args []string) string {
 	if m == nil || recv == "" {
 		return ""
 	}
-	return "(" + recv + "." + m[1] + " = " + strings.TrimSpace(args[2]) + ")"
+	member := recv + ".#" + m[1]
+	v := strings.TrimSpace(args[2])
+	if inc := postIncrement.FindStringSubmatch(v); inc != nil && inc[1] == inc[4] && inc[1] == inc[6] &&
+		strings.TrimSpace(inc[2]) == member && inc[3]+inc[5] != "" {
+		// this.#count++ compiles to a write of (_a = this.#count, _a++, _a)
+		return "(" + member + inc[3] + inc[5] + ")"
+	}
+	return "(" + member + " = " + v + ")"
 }
+
+// postIncrement matches tsc's value of a private field's x++ / x--: (_a = x, _a++, _a).
+var postIncrement = regexp.MustCompile(`^\(\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*=\s*(.+?)\s*,\s*(\+\+|--)?\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*(\+\+|--)?\s*,\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*\)$`)
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'

@@ -182,7 +182,7 @@ func (b *builder) linkClasses() {
 
 // privateMethods makes the functions tsc writes for a class's private methods below ES2022
 // (_Runner_send = async function* _Runner_send(thread) {…}, beside the class or in a computed
-// key's initializers) methods of that class: this.send(…), as desugarPrivate rewrites their
+// key's initializers) methods of that class: this.#send(…), as desugarPrivate rewrites their
 // calls, runs them, and this in them is an instance of the class.
 func (b *builder) privateMethods() {
 	byMod := map[*module][]*class{}
@@ -200,9 +200,10 @@ func (b *builder) privateMethods() {
 		}
 		for _, k := range byMod[fs.mod] {
 			name, ok := strings.CutPrefix(fs.name, "_"+k.name+"_")
-			if !ok || name == "" || name == "instances" || k.methods[name] != nil {
+			if !ok || name == "" || name == "instances" || k.methods["#"+name] != nil {
 				continue
 			}
+			name = "#" + name
 			k.methods[name] = fs
 			if fs.cls == nil && enclosingClass(fs) == nil {
 				fs.cls = k
