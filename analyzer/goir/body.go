@@ -108,6 +108,7 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 				// a worker claiming the next index of a shared slice: once per element
 				lp.Kind, lp.Over = ir.LoopRangeList, render(coll)
 			}
+			lp.Retry = retryLoop(b.info(fn), x)
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
 			lp.Kind = ir.LoopRangeList
@@ -2935,4 +2936,82 @@ func genericBody(fn *ssa.Function) bool {
 		fn = fn.Parent()
 	}
 	return fn.TypeParams().Len() > 0 || fn.Signature.RecvTypeParams().Len() > 0
+}
+
+// retryLoop reports whether a for loop only goes round again after a failure: its body leaves
+// on success before anything could repeat it (if err == nil { return res, nil } with no
+// continue before it), or ends by leaving and continues only under a test of an error
+// (if err != nil { sleep; continue }; return res). Such a loop re-runs one attempt (a
+// provider or node retry with its backoff), never a turn loop.
+func retryLoop(info *types.Info, x *ast.ForStmt) bool {
+	if info == nil || x.Body == nil || len(x.Body.List) == 0 {
+		return false
+	}
+	list := x.Body.List
+	// continues reports whether n holds a continue of this loop (not of a nested one),
+	// outside the failure branches errOK accepts
+	var continues func(n ast.Node, errOK bool) bool
+	continues = func(n ast.Node, errOK bool) bool {
+		found := false
+		ast.Inspect(n, func(nd ast.Node) bool {
+			if found {
+				return false
+			}
+			switch y := nd.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				if nd != n {
+					return false
+				}
+			case *ast.IfStmt:
+				if errOK && errTest(info, y.Cond, token.NEQ) {
+					if y.Else != nil && continues(y.Else, errOK) {
+						found = true
+					}
+					return false
+				}
+			case *ast.BranchStmt:
+				if y.Tok == token.CONTINUE && y.Label == nil {
+					found = true
+				}
+			}
+			return true
+		})
+		return found
+	}
+	for i, st := range list {
+		ifs, ok := st.(*ast.IfStmt)
+		if ok && ifs.Else == nil && errTest(info, ifs.Cond, token.EQL) && leavesBlock(ifs.Body) {
+			before := &ast.BlockStmt{List: list[:i]}
+			return !continues(before, false)
+		}
+	}
+	return leavesStmt(list[len(list)-1]) && !continues(x.Body, true)
+}
+
+// errTest reports whether cond compares an error value with nil by op (err == nil, nil != err).
+func errTest(info *types.Info, cond ast.Expr, op token.Token) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != op {
+		return false
+	}
+	isErr := func(e ast.Expr) bool {
+		t := info.TypeOf(e)
+		return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+	}
+	return isErr(be.X) && isNilIdent(info, be.Y) || isErr(be.Y) && isNilIdent(info, be.X)
+}
+
+// leavesBlock reports whether a block ends by leaving the loop (a return or a plain break).
+func leavesBlock(b *ast.BlockStmt) bool {
+	return b != nil && len(b.List) > 0 && leavesStmt(b.List[len(b.List)-1])
+}
+
+func leavesStmt(st ast.Stmt) bool {
+	switch y := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return y.Tok == token.BREAK && y.Label == nil
+	}
+	return false
 }

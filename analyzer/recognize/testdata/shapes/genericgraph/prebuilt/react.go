@@ -1,4 +1,4 @@
-// Package prebuilt builds ReAct agents on the generic engines: an "agent" node asks the model
+// Package prebuilt builds a ReAct agent on the generic state graph: an "agent" node asks the model
 // (a langchaingo-style Model interface), a "tools" node runs each tool call by name through a
 // ToolExecutor, and the routing goes back to the model while the last message has tool calls.
 package prebuilt
@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 
-	"example.com/shapes/genericgraph/pregel"
 	"example.com/shapes/genericgraph/stategraph"
 )
 
@@ -125,19 +124,4 @@ func CreateReactAgent(model Model, tools []Tool) (*stategraph.Runnable[AgentStat
 	})
 	g.AddEdge("tools", "agent")
 	return g.Compile()
-}
-
-// CreatePregelAgent returns the same agent on the unbounded superstep engine.
-func CreatePregelAgent(model Model, tools []Tool) *pregel.Graph[AgentState] {
-	g := pregel.New[AgentState]("agent")
-	g.Add("agent", pregel.NodeFunc[AgentState](callModel(model)), func(s AgentState) []string {
-		if hasToolCalls(s) {
-			return []string{"tools"}
-		}
-		return []string{pregel.END}
-	})
-	g.Add("tools", pregel.NodeFunc[AgentState](runTools(NewToolExecutor(tools))), func(AgentState) []string {
-		return []string{"agent"}
-	})
-	return g
 }
