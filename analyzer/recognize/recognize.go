@@ -74,6 +74,10 @@ type rec struct {
 	toolOnly map[string]bool
 	// inMem memoizes inMemoryFunc: 1 while it is being decided (a recursion), 2 yes, 3 no.
 	inMem map[int]int
+	// agentTypes are the receiver types of the methods that hold a turn loop: an agent (a
+	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
+	// the run that spawned it.
+	agentTypes map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
