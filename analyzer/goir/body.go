@@ -108,6 +108,7 @@ func (b *builder) loops(fs *funcState, stmts []ast.Stmt) {
 				// a worker claiming the next index of a shared slice: once per element
 				lp.Kind, lp.Over = ir.LoopRangeList, render(coll)
 			}
+			lp.Retry = retryLoop(b.info(fn), x)
 		case *ast.RangeStmt:
 			lp.Over = render(x.X)
 			lp.Kind = ir.LoopRangeList
@@ -2140,6 +2141,9 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
+		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && fromCounter(v, 0) {
+			minted = true // fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place
+		}
 		var text ssa.Value
 		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
 			// random bytes encoded into the text the function returns: "trace_" + hex of them
@@ -2147,6 +2151,11 @@ func (b *builder) mints(fs *funcState) {
 			minted = text != nil
 		}
 		if !minted {
+			if v, ok := ci.(*ssa.Call); ok {
+				if m, ok := parentInContext(v, c); ok {
+					fs.f.Mints = append(fs.f.Mints, m)
+				}
+			}
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
@@ -2183,11 +2192,71 @@ func (b *builder) mints(fs *funcState) {
 			if !p.IsValid() {
 				continue
 			}
+			val := st.Val.Name()
+			if e := b.storedExpr(fs, p, name); e != "" {
+				val = e
+			}
 			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: b.pos(p), Source: b.source(p), Kind: "parent",
-				Text: name + ": " + st.Val.Name(), Field: name, Owners: owners})
+				Text: name + ": " + val, Field: name, Owners: owners})
 		}
 	}
 	sort.SliceStable(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+}
+
+// parentInContext recognizes a parent run id handed to a child through the context:
+// context.WithValue(ctx, parentKey{}, s.RunID), a string value under a key whose type or name
+// says parent. The child reads it back from the context it runs with.
+func parentInContext(v *ssa.Call, c ir.Call) (ir.Mint, bool) {
+	sc := v.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil || sc.Pkg.Pkg.Path() != "context" || sc.Name() != "WithValue" || len(v.Common().Args) != 3 {
+		return ir.Mint{}, false
+	}
+	key, val := v.Common().Args[1], v.Common().Args[2]
+	if mi, ok := key.(*ssa.MakeInterface); ok {
+		key = mi.X
+	}
+	if mi, ok := val.(*ssa.MakeInterface); ok {
+		val = mi.X
+	}
+	name := key.Name()
+	if n := roles.NamedOf(key.Type()); n != nil {
+		name = n.Obj().Name()
+	}
+	if c, ok := key.(*ssa.Const); ok && c.Value != nil {
+		name = c.Value.ExactString()
+	}
+	if b, ok := val.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return ir.Mint{}, false
+	}
+	if !strings.Contains(strings.ToLower(name), "parent") {
+		return ir.Mint{}, false
+	}
+	return ir.Mint{Pos: c.Pos, Source: c.Source, Kind: "parent", Text: c.Text, Field: "ParentID", Owners: []string{"Context"}}, true
+}
+
+// storedExpr returns the expression stored into field name at p as written: the value of a
+// composite literal's name: value element or of an assignment to x.name, "" if not found.
+func (b *builder) storedExpr(fs *funcState, p token.Pos, name string) string {
+	if fs.syntax == nil {
+		return ""
+	}
+	out := ""
+	ast.Inspect(fs.syntax, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.KeyValueExpr:
+			if id, ok := x.Key.(*ast.Ident); ok && id.Name == name && (x.Colon == p || x.Pos() <= p && p <= x.End()) {
+				out = types.ExprString(x.Value)
+			}
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == name && i < len(x.Rhs) && (x.TokPos == p || x.Pos() <= p && p <= x.End()) {
+					out = types.ExprString(x.Rhs[i])
+				}
+			}
+		}
+		return out == ""
+	})
+	return clipText(out, 60)
 }
 
 // randomText returns the string fn builds from the random bytes buf and returns (hex, base64
@@ -2328,6 +2397,16 @@ func (b *builder) scanCounters() {
 			b.counters[fn] = true
 		}
 	}
+}
+
+// formats reports whether c calls a formatting or conversion function of fmt or strconv.
+func formats(c *ssa.Call) bool {
+	sc := c.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil {
+		return false
+	}
+	p := sc.Pkg.Pkg.Path()
+	return p == "fmt" && strings.HasPrefix(sc.Name(), "Sprint") || p == "strconv" && (sc.Name() == "Itoa" || strings.HasPrefix(sc.Name(), "Format"))
 }
 
 // fromCounter reports whether v is derived from an atomic add on a package-level variable.
@@ -2935,4 +3014,82 @@ func genericBody(fn *ssa.Function) bool {
 		fn = fn.Parent()
 	}
 	return fn.TypeParams().Len() > 0 || fn.Signature.RecvTypeParams().Len() > 0
+}
+
+// retryLoop reports whether a for loop only goes round again after a failure: its body leaves
+// on success before anything could repeat it (if err == nil { return res, nil } with no
+// continue before it), or ends by leaving and continues only under a test of an error
+// (if err != nil { sleep; continue }; return res). Such a loop re-runs one attempt (a
+// provider or node retry with its backoff), never a turn loop.
+func retryLoop(info *types.Info, x *ast.ForStmt) bool {
+	if info == nil || x.Body == nil || len(x.Body.List) == 0 {
+		return false
+	}
+	list := x.Body.List
+	// continues reports whether n holds a continue of this loop (not of a nested one),
+	// outside the failure branches errOK accepts
+	var continues func(n ast.Node, errOK bool) bool
+	continues = func(n ast.Node, errOK bool) bool {
+		found := false
+		ast.Inspect(n, func(nd ast.Node) bool {
+			if found {
+				return false
+			}
+			switch y := nd.(type) {
+			case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+				if nd != n {
+					return false
+				}
+			case *ast.IfStmt:
+				if errOK && errTest(info, y.Cond, token.NEQ) {
+					if y.Else != nil && continues(y.Else, errOK) {
+						found = true
+					}
+					return false
+				}
+			case *ast.BranchStmt:
+				if y.Tok == token.CONTINUE && y.Label == nil {
+					found = true
+				}
+			}
+			return true
+		})
+		return found
+	}
+	for i, st := range list {
+		ifs, ok := st.(*ast.IfStmt)
+		if ok && ifs.Else == nil && errTest(info, ifs.Cond, token.EQL) && leavesBlock(ifs.Body) {
+			before := &ast.BlockStmt{List: list[:i]}
+			return !continues(before, false)
+		}
+	}
+	return leavesStmt(list[len(list)-1]) && !continues(x.Body, true)
+}
+
+// errTest reports whether cond compares an error value with nil by op (err == nil, nil != err).
+func errTest(info *types.Info, cond ast.Expr, op token.Token) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != op {
+		return false
+	}
+	isErr := func(e ast.Expr) bool {
+		t := info.TypeOf(e)
+		return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
+	}
+	return isErr(be.X) && isNilIdent(info, be.Y) || isErr(be.Y) && isNilIdent(info, be.X)
+}
+
+// leavesBlock reports whether a block ends by leaving the loop (a return or a plain break).
+func leavesBlock(b *ast.BlockStmt) bool {
+	return b != nil && len(b.List) > 0 && leavesStmt(b.List[len(b.List)-1])
+}
+
+func leavesStmt(st ast.Stmt) bool {
+	switch y := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return y.Tok == token.BREAK && y.Label == nil
+	}
+	return false
 }

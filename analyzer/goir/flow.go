@@ -26,6 +26,10 @@ const (
 	kName                    // a string derived from an element
 	kTool                    // a callable selected by a name
 	kOut                     // what a selected callable returned
+	// kGather is a collection of whole results (a superstep's results[i] = res, gathered from
+	// the goroutines that ran its nodes): an element of it is a result again, not an element
+	// of one.
+	kGather
 )
 
 // maxDepth bounds how many helper calls (into a parameter, out through a return) a trace
@@ -221,7 +225,11 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 	if v == nil || fs == nil || isContext(v.Type()) {
 		return // a context carries cancellation and values, not what the call decided
 	}
-	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack, conc: t.cur.conc || t.perElement(fs)}
+	// a closure launched once per element runs the tools concurrently only when it receives
+	// an element (a tool call, its name, the tool): a goroutine per graph node handed the
+	// state fans the superstep's nodes out, and the tools a node runs stay sequential
+	conc := t.cur.conc || (k == kElem || k == kName || k == kTool) && t.perElement(fs)
+	it := titem{v: v, k: k, fs: fs, depth: depth, disp: disp, stack: t.cur.stack, conc: conc}
 	key := seenKey{v: v, k: k, conc: it.conc}
 	if it.stack != nil {
 		key.site = it.stack.site // a helper is followed once per call site it is entered from
@@ -455,7 +463,9 @@ func (t *tracer) step(it titem) {
 				continue
 			}
 			nk := k
-			if _, isConst := idx.(*ssa.Const); !isConst && k == kResult {
+			if k == kGather {
+				nk = kResult // results[i]: one of the gathered results
+			} else if _, isConst := idx.(*ssa.Const); !isConst && k == kResult {
 				nk = kElem
 				t.iterated(fs, r)
 			}
@@ -634,6 +644,15 @@ func (t *tracer) perElement(fs *funcState) bool {
 	for x := t.seedFS.fn; x != nil; x = x.Parent() {
 		if x == fs.fn {
 			return false
+		}
+	}
+	if fs.f.Parent == t.seedFS.f.ID && t.seedCall < len(t.seedFS.f.Calls) {
+		// started in a loop around the decision itself (the turn loop): one goroutine a
+		// step, not one a tool call; the tools inside it run one after another
+		for _, l := range t.seedFS.f.Calls[t.seedCall].Loops {
+			if l == fs.f.ParentLoops[0] {
+				return false
+			}
 		}
 	}
 	return true
@@ -970,6 +989,19 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 		}
 	case *ssa.IndexAddr:
 		switch k {
+		case kResult:
+			// a result kept in a slot of a slice (results[i], errs[i] = node.Run(ctx, state),
+			// one goroutine per node of a superstep): what the slots of that slice hold when
+			// they are read, after the workers joined, are results, one per slot
+			t.slots(a.X, fs, it.depth)
+			if gathers(a, x.Val) {
+				// results[i] = res: the slice gathers whole results (a superstep's nodes run in
+				// goroutines, each storing what it returned); reading one back is a result
+				t.push(a.X, kGather, fs, it.depth)
+				if ld, ok := a.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					t.push(ld.X, kGather, fs, it.depth) // the variable holding the slice
+				}
+			}
 		case kOut:
 			t.push(a.X, kOut, fs, it.depth)
 			if ld, ok := a.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
@@ -981,11 +1013,6 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			if _, ok := a.X.(*ssa.Alloc); ok {
 				t.push(a.X, k, fs, it.depth)
 			}
-		case kResult:
-			// a result kept in a slot of a slice (results[i], errs[i] = node.Run(ctx, state),
-			// one goroutine per node of a superstep): what the slots of that slice hold when
-			// they are read, after the workers joined, are results, one per slot
-			t.slots(a.X, fs, it.depth)
 		}
 	}
 }
@@ -1050,7 +1077,7 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 		}
 		return
 	}
-	helper := genericHelper(it.fs.fn)
+	helper := genericHelper(it.fs.fn) || t.b.passesOn(it.fs.fn)
 	if it.depth >= maxDepth && it.k != kOut && !helper {
 		return
 	}
@@ -1072,6 +1099,9 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 			continue
 		}
 		if cv, ok := e.Site.(*ssa.Call); ok {
+			if !t.resolvesTo(cfs, cv, it.fs) {
+				continue
+			}
 			n++
 			if it.k == kResult || it.k == kElem {
 				if idx, ok := cfs.callIdx[cv]; ok {
@@ -1081,6 +1111,27 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 			t.push(cv, it.k, cfs, up)
 		}
 	}
+}
+
+// resolvesTo reports whether call site cv of cfs may run fs: a call of a func value (a graph
+// node's Function field, a callback) runs what the refined call graph resolved it to (every
+// func of the same signature under CHA is not: a node of another engine), other calls any
+// callee the call graph gives.
+func (t *tracer) resolvesTo(cfs *funcState, cv *ssa.Call, fs *funcState) bool {
+	com := cv.Common()
+	if com.IsInvoke() || com.StaticCallee() != nil {
+		return true
+	}
+	idx, ok := cfs.callIdx[cv]
+	if !ok || len(cfs.f.Calls[idx].Targets) == 0 {
+		return true
+	}
+	for _, id := range cfs.f.Calls[idx].Targets {
+		if id == fs.f.ID {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tracer) call(it titem, ci ssa.CallInstruction) {
@@ -1230,8 +1281,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 				t.push(cv, kResult, fs, it.depth)
 			}
 		}
-		if argIdx >= 0 && tfs != nil && (it.depth < maxDepth || genericHelper(target)) {
-			t.param(ci, target, tfs, argIdx, kResult, helperDepth(target, it.depth))
+		if argIdx >= 0 && tfs != nil && (it.depth < maxDepth || t.b.plumbing(target)) {
+			t.param(ci, target, tfs, argIdx, kResult, t.b.helperDepth(target, it.depth))
 		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
@@ -1260,8 +1311,8 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.push(cv, elemKind(kElem, cv.Type()), fs, it.depth)
 		}
 		if argIdx >= 0 && !recv {
-			if tfs != nil && (it.depth < maxDepth || genericHelper(target)) {
-				t.param(ci, target, tfs, argIdx, kElem, helperDepth(target, it.depth))
+			if tfs != nil && (it.depth < maxDepth || t.b.plumbing(target)) {
+				t.param(ci, target, tfs, argIdx, kElem, t.b.helperDepth(target, it.depth))
 			}
 			if cv != nil {
 				if elemLike(cv.Type()) {
@@ -2083,10 +2134,101 @@ func forwarder(fn *ssa.Function) bool {
 }
 
 // helperDepth is the depth of a value handed to target at depth: one deeper, unless target is
-// a generic helper.
-func helperDepth(target *ssa.Function, depth int) int {
-	if genericHelper(target) {
+// plumbing (a generic helper, or a function that passes its arguments on to the func it was
+// handed and returns what that returned).
+func (b *builder) helperDepth(target *ssa.Function, depth int) int {
+	if b.plumbing(target) {
 		return depth
 	}
 	return depth + 1
+}
+
+// plumbing reports whether a value passes through target without counting a helper level: a
+// generic helper (Map[T, U], Retry[T]) or a runner of a handed func (passesOn).
+func (b *builder) plumbing(target *ssa.Function) bool {
+	return genericHelper(target) || b.passesOn(target)
+}
+
+// passesOn reports whether fn runs a func it was handed — a parameter, or a func-valued field
+// of one (node.Function of the node a graph engine runs) — and returns what that call returned
+// as it is: a retry, timeout or tracing wrapper around a graph node or an attempt
+// (executeNodeWithRetry(ctx, node, state)). What the wrapped func returns is what fn returns,
+// so the trace goes through it as through the call it makes.
+func (b *builder) passesOn(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if v, ok := b.passOn[fn]; ok {
+		return v
+	}
+	res := false
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			ret, ok := in.(*ssa.Return)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			r := ret.Results[0]
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == 0 {
+				r = ex.Tuple
+			}
+			call, ok := r.(*ssa.Call)
+			if !ok || call.Common().IsInvoke() || call.Common().StaticCallee() != nil {
+				continue
+			}
+			if handedFunc(call.Common().Value, 0) {
+				res = true
+			}
+		}
+	}
+	if b.passOn == nil {
+		b.passOn = map[*ssa.Function]bool{}
+	}
+	b.passOn[fn] = res
+	return res
+}
+
+// handedFunc reports whether a func value is a parameter of its function or a field of one
+// (read through loads and field addresses).
+func handedFunc(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.UnOp:
+		return x.Op == token.MUL && handedFunc(x.X, depth+1)
+	case *ssa.Field:
+		return handedFunc(x.X, depth+1)
+	case *ssa.FieldAddr:
+		return handedFunc(x.X, depth+1)
+	case *ssa.Alloc:
+		// a struct parameter spilled to a local (its address taken): what is stored into it
+		for _, ref := range *x.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == x && handedFunc(st.Val, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gathers reports whether a store of a result into a slice element gathers whole results: the
+// element is chosen by a computed index (results[i] = res, one per node run) or is a value
+// the code does not look into (an interface or a type parameter: updates = append(updates,
+// res) of a graph engine's opaque states), not a field of a reply appended to a history.
+func gathers(a *ssa.IndexAddr, val ssa.Value) bool {
+	if _, isConst := a.Index.(*ssa.Const); !isConst {
+		return true
+	}
+	switch val.Type().(type) {
+	case *types.TypeParam:
+		return true
+	}
+	_, iface := val.Type().Underlying().(*types.Interface)
+	return iface && !isErrorType(val.Type())
 }

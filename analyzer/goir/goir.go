@@ -74,6 +74,8 @@ type builder struct {
 	// envDecls are the source function declarations, for reading the helpers a default is
 	// computed by (defaults).
 	envDecls map[*types.Func]*ast.FuncDecl
+	// passOn memoizes passesOn.
+	passOn map[*ssa.Function]bool
 }
 
 // fieldUse is a read of a field's address in a function.

@@ -37,8 +37,9 @@ func TestGenerics(t *testing.T) {
 		// the reply is followed through the engine only: out of the NodeFunc[S] adapter, into
 		// the results[i] slot the node's goroutine fills, through state.Merge(r) (a method of
 		// the type parameter) to the routers and the next superstep's nodes. Every active node
-		// runs in a goroutine of its own: the tool call is under a go statement (parallel)
-		{"pregel.Graph.Run", 56, []int{59}, 80, true, "-", false,
+		// runs in a goroutine of its own, but that fans the superstep's nodes out: the tools
+		// node runs its calls one after the other (sequential, as in shape graphworklist)
+		{"pregel.Graph.Run", 56, []int{59}, 80, false, "-", false,
 			map[int]string{63: "failed error", 74: "failed error", 93: "completed goal_reached"}},
 		{"genericretry.Agent.Run", 83, []int{85}, 95, false, "a.MaxSteps", false,
 			map[int]string{88: "failed error", 91: "completed goal_reached", 103: "failed max_steps"}},

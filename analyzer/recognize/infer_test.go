@@ -198,3 +198,27 @@ func TestInMemoryBuilders(t *testing.T) {
 		}
 	}
 }
+
+// TestSideGoroutines: tools run one after another in a range over the tool calls are
+// sequential whatever other goroutines the function starts (a spinner, a watcher of the
+// context, a printer of the events, one goroutine a step running the step's tools in order);
+// tools started one goroutine per call, or handed to a pool of workers, whose results are
+// gathered, are parallel.
+func TestSideGoroutines(t *testing.T) {
+	res := recognizeShapes(t)
+	for name, want := range map[string]bool{
+		"sidegoroutine.Agent.Spinner": false, "sidegoroutine.Agent.Reported": false,
+		"sidegoroutine.Runner.Run": false, "sidegoroutine.Runner.Stream": false,
+		"sidegoroutine.Agent.PerStep":  false,
+		"sidegoroutine.Agent.Parallel": true, "sidegoroutine.Agent.Pool": true,
+	} {
+		e := entry(res, name)
+		if e == nil || len(e.Loops) != 1 || len(e.Loops[0].ToolCalls) == 0 {
+			t.Errorf("%s: want one turn loop with tool calls, got %+v", name, e)
+			continue
+		}
+		if got := e.Loops[0].ParallelTools; got != want {
+			t.Errorf("%s: parallel tools %v, want %v", name, got, want)
+		}
+	}
+}

@@ -74,6 +74,10 @@ type rec struct {
 	toolOnly map[string]bool
 	// inMem memoizes inMemoryFunc: 1 while it is being decided (a recursion), 2 yes, 3 no.
 	inMem map[int]int
+	// agentTypes are the receiver types of the methods that hold a turn loop: an agent (a
+	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
+	// the run that spawned it.
+	agentTypes map[string]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -934,7 +938,7 @@ func (r *rec) addModel(l *Loop, s *site) {
 	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		tc := &g.Calls[ref.Call]
-		par := tc.Concurrent != "" || s.launched[ref] || r.launched(g, l.Func)
+		par := tc.Concurrent != "" || s.launched[ref] || r.launched(g, l.Func, l.LoopID)
 		ts := model.CallSite{Pos: pos(tc.Pos), Source: tc.Source, Callee: calleeName(tc), Parallel: par,
 			Provenance: model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: runs the callable a tool call's name selects", Score: s.score}}
 		if rule, ok := r.vetoedTool(tc); ok {
@@ -1148,17 +1152,19 @@ func (r *rec) vetoedTool(c *ir.Call) (string, bool) {
 // launched reports whether g runs concurrently relative to the loop's function: it, or a
 // closure between it and the loop's function, is launched with go or an errgroup, or it is
 // called only from code so launched (a tool executor called from a goroutine per tool call).
-func (r *rec) launched(g, holder *ir.Func) bool {
-	return r.launchedDepth(g, holder, 0, map[int]bool{})
+func (r *rec) launched(g, holder *ir.Func, loop int) bool {
+	return r.launchedDepth(g, holder, loop, 0, map[int]bool{})
 }
 
-func (r *rec) launchedDepth(g, holder *ir.Func, depth int, seen map[int]bool) bool {
+func (r *rec) launchedDepth(g, holder *ir.Func, loop, depth int, seen map[int]bool) bool {
 	if seen[g.ID] {
 		return false
 	}
 	seen[g.ID] = true
 	for x := g; x != nil && x.ID != holder.ID; {
-		if x.Launch == "go" || x.Launch == "errgroup" {
+		if (x.Launch == "go" || x.Launch == "errgroup") && !(x.Parent == holder.ID && loop >= 0 && len(x.ParentLoops) > 0 && x.ParentLoops[0] == loop) {
+			// (a goroutine started by the turn loop's own iteration runs one step's work,
+			// not one tool call: what runs inside it is sequential)
 			return true
 		}
 		if x.Parent < 0 {
@@ -1175,7 +1181,7 @@ func (r *rec) launchedDepth(g, holder *ir.Func, depth int, seen map[int]bool) bo
 	}
 	for _, ref := range callers {
 		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
-		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, depth+1, seen) {
+		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, loop, depth+1, seen) {
 			return false
 		}
 	}
