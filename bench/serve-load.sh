@@ -31,9 +31,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $((batch % 8)) -ne 0 ]; then
-  # serve places a span that arrives within 256 spans of its trace's root (README: Behind an
-  # OpenTelemetry Collector); concurrent requests that split traces may bring them further apart
-  echo "serve-load: -batch $batch is not a multiple of 8, the spans of one agent run: runs split between concurrent requests may lose spans in the index (the journal keeps them)" >&2
+  # a span arriving more than 256 spans after its trace's root is re-placed: the trace's
+  # sessions are re-emitted (README: Projection is incremental), extra work a whole run avoids
+  echo "serve-load: -batch $batch is not a multiple of 8, the spans of one agent run: runs split between concurrent requests may be re-placed (re-projected) when their halves come far apart" >&2
 fi
 SERVE_HTTP=${SERVE_HTTP:-127.0.0.1:24318} SERVE_GRPC=${SERVE_GRPC:-127.0.0.1:24317}
 COLL_HTTP=${COLL_HTTP:-127.0.0.1:24328} COLL_GRPC=${COLL_GRPC:-127.0.0.1:24327}

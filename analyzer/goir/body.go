@@ -2141,6 +2141,9 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
+		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && fromCounter(v, 0) {
+			minted = true // fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place
+		}
 		var text ssa.Value
 		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
 			// random bytes encoded into the text the function returns: "trace_" + hex of them
@@ -2148,6 +2151,11 @@ func (b *builder) mints(fs *funcState) {
 			minted = text != nil
 		}
 		if !minted {
+			if v, ok := ci.(*ssa.Call); ok {
+				if m, ok := parentInContext(v, c); ok {
+					fs.f.Mints = append(fs.f.Mints, m)
+				}
+			}
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
@@ -2184,11 +2192,71 @@ func (b *builder) mints(fs *funcState) {
 			if !p.IsValid() {
 				continue
 			}
+			val := st.Val.Name()
+			if e := b.storedExpr(fs, p, name); e != "" {
+				val = e
+			}
 			fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: b.pos(p), Source: b.source(p), Kind: "parent",
-				Text: name + ": " + st.Val.Name(), Field: name, Owners: owners})
+				Text: name + ": " + val, Field: name, Owners: owners})
 		}
 	}
 	sort.SliceStable(fs.f.Mints, func(i, j int) bool { return fs.f.Mints[i].Pos.Line < fs.f.Mints[j].Pos.Line })
+}
+
+// parentInContext recognizes a parent run id handed to a child through the context:
+// context.WithValue(ctx, parentKey{}, s.RunID), a string value under a key whose type or name
+// says parent. The child reads it back from the context it runs with.
+func parentInContext(v *ssa.Call, c ir.Call) (ir.Mint, bool) {
+	sc := v.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil || sc.Pkg.Pkg.Path() != "context" || sc.Name() != "WithValue" || len(v.Common().Args) != 3 {
+		return ir.Mint{}, false
+	}
+	key, val := v.Common().Args[1], v.Common().Args[2]
+	if mi, ok := key.(*ssa.MakeInterface); ok {
+		key = mi.X
+	}
+	if mi, ok := val.(*ssa.MakeInterface); ok {
+		val = mi.X
+	}
+	name := key.Name()
+	if n := roles.NamedOf(key.Type()); n != nil {
+		name = n.Obj().Name()
+	}
+	if c, ok := key.(*ssa.Const); ok && c.Value != nil {
+		name = c.Value.ExactString()
+	}
+	if b, ok := val.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return ir.Mint{}, false
+	}
+	if !strings.Contains(strings.ToLower(name), "parent") {
+		return ir.Mint{}, false
+	}
+	return ir.Mint{Pos: c.Pos, Source: c.Source, Kind: "parent", Text: c.Text, Field: "ParentID", Owners: []string{"Context"}}, true
+}
+
+// storedExpr returns the expression stored into field name at p as written: the value of a
+// composite literal's name: value element or of an assignment to x.name, "" if not found.
+func (b *builder) storedExpr(fs *funcState, p token.Pos, name string) string {
+	if fs.syntax == nil {
+		return ""
+	}
+	out := ""
+	ast.Inspect(fs.syntax, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.KeyValueExpr:
+			if id, ok := x.Key.(*ast.Ident); ok && id.Name == name && (x.Colon == p || x.Pos() <= p && p <= x.End()) {
+				out = types.ExprString(x.Value)
+			}
+		case *ast.AssignStmt:
+			for i, l := range x.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == name && i < len(x.Rhs) && (x.TokPos == p || x.Pos() <= p && p <= x.End()) {
+					out = types.ExprString(x.Rhs[i])
+				}
+			}
+		}
+		return out == ""
+	})
+	return clipText(out, 60)
 }
 
 // randomText returns the string fn builds from the random bytes buf and returns (hex, base64
@@ -2329,6 +2397,16 @@ func (b *builder) scanCounters() {
 			b.counters[fn] = true
 		}
 	}
+}
+
+// formats reports whether c calls a formatting or conversion function of fmt or strconv.
+func formats(c *ssa.Call) bool {
+	sc := c.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil {
+		return false
+	}
+	p := sc.Pkg.Pkg.Path()
+	return p == "fmt" && strings.HasPrefix(sc.Name(), "Sprint") || p == "strconv" && (sc.Name() == "Itoa" || strings.HasPrefix(sc.Name(), "Format"))
 }
 
 // fromCounter reports whether v is derived from an atomic add on a package-level variable.

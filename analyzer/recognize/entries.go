@@ -3,6 +3,7 @@ package recognize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -149,9 +150,13 @@ func (r *rec) toolSite(c *ir.Call) bool {
 func (r *rec) entries() []model.Entry {
 	r.toolAbstract = map[string]bool{}
 	r.toolPos = map[model.Position]bool{}
+	r.agentTypes = map[string]bool{}
 	for _, l := range r.order {
 		for _, tc := range l.Map.ToolCalls {
 			r.toolPos[tc.Pos] = true
+		}
+		if l.Func != nil && l.Func.Recv != "" {
+			r.agentTypes[l.Func.Recv] = true
 		}
 	}
 	// the interface methods called at tool call sites, unless some other call outside tests
@@ -760,6 +765,12 @@ var runLayerType = regexp.MustCompile(`(?i)(run|runner|trace|session|invocation|
 var toolCallType = regexp.MustCompile(`(?i)(tool|function)_?call$`)
 
 // runLayer reports whether one of the types holding a field stands for a run or a layer of it.
+// agentOwned reports whether the innermost type holding a field is an agent type (the receiver
+// of a method holding a turn loop): a worker's ID is its run's id, its ParentID its parent's.
+func (r *rec) agentOwned(owners []string) bool {
+	return len(owners) > 0 && r.agentTypes[owners[0]]
+}
+
 func runLayer(owners []string) bool {
 	for _, o := range owners {
 		if runLayerType.MatchString(o) && !toolCallType.MatchString(o) {
@@ -775,17 +786,35 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	var out []model.IDSite
 	seen := map[int]bool{f.ID: true}
 	queue := []int{f.ID}
-	for d := 0; len(queue) > 0 && d < 1500; d++ {
+	// a closure reached through a dynamic call (an option func applied by a constructor, o(w))
+	// runs for this entry only when the entry ran the function that made it (WithParent(id)):
+	// such closures wait until their maker is seen
+	var waiting []int
+	for d := 0; (len(queue) > 0 || len(waiting) > 0) && d < 1500; d++ {
+		if len(queue) == 0 {
+			var still []int
+			for _, w := range waiting {
+				if seen[r.p.Funcs[w].Parent] {
+					queue = append(queue, w)
+				} else {
+					still = append(still, w)
+				}
+			}
+			if len(queue) == 0 {
+				break
+			}
+			waiting = still
+		}
 		g := r.p.Funcs[queue[0]]
 		queue = queue[1:]
 		for _, m := range g.Mints {
 			if m.Kind == "parent" {
-				if runLayer(m.Owners) || runIDField.MatchString(m.Field) {
+				if runLayer(m.Owners) || runIDField.MatchString(m.Field) || r.agentOwned(m.Owners) {
 					out = append(out, model.IDSite{Pos: pos(m.Pos), Source: m.Source, Kind: model.IDParent, What: m.Text})
 				}
 				continue
 			}
-			if m.Field != "" && !runIDField.MatchString(m.Field) && !(bareID.MatchString(m.Field) && runLayer(m.Owners)) {
+			if m.Field != "" && !runIDField.MatchString(m.Field) && !(bareID.MatchString(m.Field) && (runLayer(m.Owners) || r.agentOwned(m.Owners))) {
 				continue // a message, tool call or record id, not a run's
 			}
 			what := m.Text
@@ -817,10 +846,17 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 				next = append(append([]int{}, c.Targets...), c.ArgFuncs...) // callbacks the call runs
 			}
 			for _, t := range next {
-				if !seen[t] {
-					seen[t] = true
-					queue = append(queue, t)
+				if seen[t] {
+					continue
 				}
+				if pa := r.p.Funcs[t].Parent; pa >= 0 && pa != g.ID && !seen[pa] {
+					if !slices.Contains(waiting, t) {
+						waiting = append(waiting, t)
+					}
+					continue
+				}
+				seen[t] = true
+				queue = append(queue, t)
 			}
 		}
 	}

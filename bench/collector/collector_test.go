@@ -122,12 +122,12 @@ func TestCollectorToServe(t *testing.T) {
 		}
 	}
 
-	// Over HTTP one request at a time, as an SDK's batch exporter sends, with traces split
-	// between requests; over gRPC four at a time, each request whole traces. (serve places a
-	// span that arrives within 256 spans of its trace's root: concurrent requests that split
-	// traces can bring a trace's halves further apart than that.)
+	// Over HTTP four requests at a time with traces split between requests, over gRPC four at
+	// a time, each request whole traces; the Collector forwards with its default number of
+	// consumers, several batches at once. The halves of a split trace may reach serve more than
+	// 256 spans apart (after serve emitted the trace): serve re-places the late half.
 	loads := []otlpload.Config{
-		{URL: "http://" + httpAddr + "/v1/traces", Spans: 12000, Batch: 100, Concurrency: 1, Seed: 1},
+		{URL: "http://" + httpAddr + "/v1/traces", Spans: 12000, Batch: 100, Concurrency: 4, Seed: 1},
 		{GRPC: grpcAddr, Spans: 8000, Batch: 8 * otlpload.SpansPerTrace, Concurrency: 4, Seed: 2},
 	}
 	total := 0

@@ -73,6 +73,21 @@ func (e *Emitter) seqOf(session string) int64 {
 	return 0
 }
 
+// Seq is the last seq e gave session's events (looking through the bases of a Fork).
+func (e *Emitter) Seq(session string) int64 { return e.seqOf(session) }
+
+// SetSeq makes n the last seq given to session's events: its next event is numbered n+1 (a
+// session whose events were emitted again by another Emitter, see otlp.Stream.Replay).
+func (e *Emitter) SetSeq(session string, n int64) {
+	c := e.seq[session]
+	if c == nil {
+		c = new(int64)
+		e.seq[session] = c
+	}
+	*c = n
+	e.lastSession, e.lastSeq = session, c
+}
+
 // NewEmitter returns an emitter that passes events to sink.
 func NewEmitter(sink func(*model.Event)) *Emitter {
 	return &Emitter{Sink: sink, seq: map[string]*int64{}}

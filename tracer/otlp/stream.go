@@ -9,21 +9,52 @@ import (
 // same lines: a journal that is appended to (lifeline serve's spans.jsonl) is read once, not
 // again from its start at each new record. Provisional shows the input as if it ended at the
 // last record without changing what later records do.
+//
+// Unlike Decode, a Stream re-places a span that arrives for a trace it already emitted (more
+// than spantree.FlushLag spans after the trace's root span: a Collector sending several
+// batches at once): it keeps a copy of every span it read, reports the trace in Late, and
+// Replay emits the traces given again, from their kept spans, as one read with all their spans
+// would have emitted them. Its user replaces what those traces emitted before.
 type Stream struct {
 	em *ingest.Emitter
 	b  *spantree.Builder
+	// kept are copies of the spans read, by trace, as read (before emitting changes them).
+	kept map[string][]spantree.Span
+	late []string // traces the last Record gave a span after they were emitted
+	// Flushing, when set, is called with a trace's id as the Stream (or Replay) starts
+	// emitting it.
+	Flushing func(traceID string)
 }
 
 // NewStream returns a Stream emitting to em.
 func NewStream(em *ingest.Emitter) *Stream {
-	return &Stream{em: em, b: spantree.NewBuilder(Name, em)}
+	s := &Stream{em: em, b: spantree.NewBuilder(Name, em), kept: map[string][]spantree.Span{}}
+	s.b.Late = func(sp *spantree.Span) {
+		if n := len(s.late); n == 0 || s.late[n-1] != sp.TraceID {
+			for _, id := range s.late {
+				if id == sp.TraceID {
+					return
+				}
+			}
+			s.late = append(s.late, sp.TraceID)
+		}
+	}
+	s.b.Flushing = s.flushing
+	return s
+}
+
+func (s *Stream) flushing(id string) {
+	if s.Flushing != nil {
+		s.Flushing(id)
+	}
 }
 
 // Record reads one JSON Lines record (one line, without its newline) at 1-based line number
 // line of the input: its spans are added and the traces it completes are emitted, its problems
 // reported at that line. It returns how many spans it read and whether the record had no
-// problem.
+// problem. The traces it gave spans after they were emitted are in Late until the next Record.
 func (s *Stream) Record(data []byte, line int) (spans int, clean bool) {
+	s.late = s.late[:0]
 	p := parser{rec: spantree.Record{Data: data, Line: line}, out: &parsed{}}
 	p.record()
 	for _, e := range p.out.errs {
@@ -31,9 +62,31 @@ func (s *Stream) Record(data []byte, line int) (spans int, clean bool) {
 	}
 	for _, sp := range p.out.spans {
 		s.b.Add(sp)
+		s.kept[sp.TraceID] = append(s.kept[sp.TraceID], *sp) // Add numbered it and set its file
 	}
 	s.b.FlushReady()
 	return len(p.out.spans), len(p.out.errs) == 0
+}
+
+// Late are the traces the last Record gave spans after they had been emitted, in the order
+// those spans came: Replay re-places them.
+func (s *Stream) Late() []string { return s.late }
+
+// Replay emits to em (a new Emitter: its numbering and shared state are its own) the traces
+// given, one after another in that order, each from every span the Stream read of it, as if
+// they were the whole input; sessions are those whose traces are replayed, and the Stream's
+// later traces read what the replay recorded about them (sessions, call ids, conversations).
+func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string]bool) {
+	b := spantree.NewBuilder(Name, em)
+	b.Flushing = s.flushing
+	for _, id := range traces {
+		for _, sp := range s.kept[id] {
+			c := sp
+			b.Add(&c)
+		}
+		b.Flush()
+	}
+	s.b.Absorb(b, sessions)
 }
 
 // Provisional emits to em (a Fork of the Stream's Emitter) what the end of the input would

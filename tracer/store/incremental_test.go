@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
 	"github.com/lifeline-dev/lifeline/tracer/receiver"
 	"github.com/lifeline-dev/lifeline/tracer/store"
 )
@@ -222,20 +224,48 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 		}
 	}
 
+	// a trace split in two with more than FlushLag spans of other traces between its halves (a
+	// Collector sending batches concurrently): its late half re-places into it, and the store
+	// ends as a whole read of the same spans with the halves together ends
+	var split []*collpb.ExportTraceServiceRequest
+	for i, raw := range fx { // every fixture: sessions of one trace and of several (approvals)
+		split = append(split, spansOf(renamed(raw, 5000+i)...)...)
+	}
+	var early, late []*collpb.ExportTraceServiceRequest
+	for i, sp := range split {
+		if len(sp.ResourceSpans[0].ScopeSpans[0].Spans[0].ParentSpanId) == 0 || i%2 == 1 {
+			early = append(early, sp)
+		} else {
+			late = append(late, sp)
+		}
+	}
+	var between []*collpb.ExportTraceServiceRequest
+	for k := 0; len(between) < 2*spantree.FlushLag; k++ {
+		for i, raw := range fx {
+			between = append(between, spansOf(renamed(raw, 7000+100*k+i)...)...)
+		}
+	}
+	lateSteps := spanSteps(chunks(append(append(append([]*collpb.ExportTraceServiceRequest(nil), early...), between...), late...), 9))
+	togetherSteps := spanSteps(chunks(append(append(append([]*collpb.ExportTraceServiceRequest(nil), early...), late...), between...), 9))
+
 	cases := []struct {
 		name  string
 		steps []step
 		// compares is about how many times the case is compared with a whole read (25 when 0)
 		compares int
+		// together, when set, are the same spans in an order a whole read places them all in:
+		// the case ends as their whole read (lines aside) instead of its own journal's
+		together []step
 	}{
-		{"whole bodies", spanSteps(bodies), 0},
-		{"a span a batch", spanSteps(all), 0},
-		{"interleaved traces", spanSteps(chunks(roundRobin(perFixture), 3)), 0},
-		{"roots first, interleaved", spanSteps(chunks(roundRobin(reversed), 2)), 0},
-		{"shuffled", spanSteps(chunks(shuffled, 5)), 0},
-		{"duplicate batches", spanSteps(dup), 0},
-		{"past the flush lag", spanSteps(chunks(roundRobin(copies), 7)), 8},
-		{"spans and canonical events", mixed, 0},
+		{"whole bodies", spanSteps(bodies), 0, nil},
+		{"a span a batch", spanSteps(all), 0, nil},
+		{"interleaved traces", spanSteps(chunks(roundRobin(perFixture), 3)), 0, nil},
+		{"roots first, interleaved", spanSteps(chunks(roundRobin(reversed), 2)), 0, nil},
+		{"shuffled", spanSteps(chunks(shuffled, 5)), 0, nil},
+		{"duplicate batches", spanSteps(dup), 0, nil},
+		{"past the flush lag", spanSteps(chunks(roundRobin(copies), 7)), 8, nil},
+		{"spans and canonical events", mixed, 0, nil},
+		{"late span beyond the lag window", lateSteps, 4, togetherSteps},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -248,17 +278,25 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 				c.compares = 25
 			}
 			every := max(1, len(c.steps)/c.compares) // compare often, not at every batch of the long cases
+			var want *store.Reference                // the whole read to end as (nil: that of dir's journal)
+			if c.together != nil {
+				ref := togetherRead(t, c.together)
+				want = &ref
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			for i, s := range c.steps {
 				if err := st.Append(ctx, store.Batch{Spans: s.spans, Events: s.events}); err != nil {
 					t.Fatal(err)
 				}
+				if c.together != nil && i < len(c.steps)-1 {
+					continue // its journal's whole read lacks the late half
+				}
 				if i%every == 0 || i == len(c.steps)-1 {
 					if err := st.Wait(ctx); err != nil {
 						t.Fatal(err)
 					}
-					compare(t, dir, st, i)
+					compareWith(t, dir, want, st, i)
 				}
 			}
 			if err := st.Close(); err != nil {
@@ -280,7 +318,7 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st2.Close()
-			compare(t, dir, st2, -1)
+			compareWith(t, dir, want, st2, -1)
 			rows, err := st2.Runs(store.Query{Limit: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
@@ -292,14 +330,55 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 	}
 }
 
-// compare checks the store's projection against a whole read of dir's journal.
-func compare(t *testing.T, dir string, st *store.Store, batch int) {
+// togetherRead is the whole read of a journal of steps, with the source lines (and journal
+// paths) of its events left out (the same spans at other lines of another directory).
+func togetherRead(t *testing.T, steps []step) store.Reference {
 	t.Helper()
-	want, err := store.FullRead(dir)
+	dir := t.TempDir()
+	st, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, s := range steps {
+		if err := st.Append(context.Background(), store.Batch{Spans: s.spans, Events: s.events}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := store.FullRead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return unlined(ref)
+}
+
+var lineField = regexp.MustCompile(`"line":[0-9]+,?|"file":"[^"]*",?`)
+
+// unlined is ref without the source lines and files in its trees and findings.
+func unlined(ref store.Reference) store.Reference {
+	for id, s := range ref.Trees {
+		ref.Trees[id] = lineField.ReplaceAllString(s, "")
+	}
+	for id, s := range ref.Findings {
+		ref.Findings[id] = lineField.ReplaceAllString(s, "")
+	}
+	return ref
+}
+
+// compareWith checks the store's projection against want, or a whole read of dir's journal
+// when want is nil (lines aside when want is given).
+func compareWith(t *testing.T, dir string, wantRef *store.Reference, st *store.Store, batch int) {
+	t.Helper()
+	var want store.Reference
+	var err error
 	got := st.Snapshot()
+	if wantRef != nil {
+		want, got = *wantRef, unlined(got)
+	} else if want, err = store.FullRead(dir); err != nil {
+		t.Fatal(err)
+	}
 	where := "after batch " + itoa(batch)
 	if batch < 0 {
 		where = "after reopening"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/fnv"
+	"slices"
 
 	"github.com/lifeline-dev/lifeline/model"
 	"github.com/lifeline-dev/lifeline/model/runindex"
@@ -56,6 +57,16 @@ type proj struct {
 	runGen  map[string]uint64 // run id → the pass that last changed it
 	codes   map[string]int    // findings (info aside) by invariant
 
+	// where the spans' traces went, to re-place a late span (see replace): the sessions each
+	// emitted trace gave events to, the traces each session got events from (in the order they
+	// were emitted), the emission number of each trace; cur is the trace being emitted.
+	traceSess  map[string][]string
+	sessTraces map[string][]string
+	flushAt    map[string]int
+	nflush     int
+	cur        string
+	replayed   int // traces emitted again since the last pass
+
 	// work is what the last pass did: sessions re-projected, events applied to them, and the
 	// provisional events of the held traces (Store.Work).
 	work Work
@@ -70,6 +81,8 @@ type Work struct {
 	Provisional int
 	// Held are the spans of the traces still held (what the provisional flush copies).
 	Held int
+	// Replayed are the traces emitted again since the last pass, to re-place late spans.
+	Replayed int
 }
 
 // sess is one session's events and projection.
@@ -92,6 +105,12 @@ func newProj(spansFile, eventsFile string) *proj {
 	p.spansEm = ingest.NewEmitter(p.sink)
 	p.spansEm.File = spansFile
 	p.stream = otlp.NewStream(p.spansEm)
+	p.traceSess, p.sessTraces, p.flushAt = map[string][]string{}, map[string][]string{}, map[string]int{}
+	p.stream.Flushing = func(id string) {
+		p.cur = id
+		p.nflush++
+		p.flushAt[id] = p.nflush
+	}
 	p.eventsEm = ingest.NewEmitter(p.sink)
 	p.eventsEm.File = eventsFile
 	p.dec.KeepText = true
@@ -113,9 +132,24 @@ func (p *proj) sink(ev *model.Event) {
 	s := p.sess(ev.SessionID)
 	if p.canon {
 		s.canon = append(s.canon, *ev)
-	} else {
-		s.sealed = append(s.sealed, *ev)
+		return
 	}
+	s.sealed = append(s.sealed, *ev)
+	if p.cur != "" {
+		p.note(p.cur, ev.SessionID)
+	}
+}
+
+// note records that trace gave events to session.
+func (p *proj) note(trace, session string) {
+	ss := p.traceSess[trace]
+	for _, x := range ss {
+		if x == session {
+			return
+		}
+	}
+	p.traceSess[trace] = append(ss, session)
+	p.sessTraces[session] = append(p.sessTraces[session], trace)
 }
 
 // spans reads the records of spans.jsonl lines (each ending in a newline).
@@ -128,7 +162,70 @@ func (p *proj) spans(data []byte) {
 func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.canon = false
 	p.spansLine++
-	return p.stream.Record(line, p.spansLine)
+	n, clean := p.stream.Record(line, p.spansLine)
+	p.cur = ""
+	if late := p.stream.Late(); len(late) > 0 {
+		p.replace(late)
+	}
+	return n, clean
+}
+
+// replace re-places the late spans of traces already emitted: the sessions those traces gave
+// events to (and the sessions of every trace those sessions got events from) drop their span
+// events, and their traces are emitted again, in the order they were first emitted, each with
+// all its spans, as a read with a trace's spans together gives them. The cost is that of the
+// sessions the late spans belong to.
+func (p *proj) replace(late []string) {
+	sessions, traces := map[string]bool{}, map[string]bool{}
+	todo := append([]string(nil), late...)
+	for len(todo) > 0 {
+		id := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if traces[id] {
+			continue
+		}
+		traces[id] = true
+		for _, se := range p.traceSess[id] {
+			if !sessions[se] {
+				sessions[se] = true
+				todo = append(todo, p.sessTraces[se]...)
+			}
+		}
+	}
+	order := make([]string, 0, len(traces))
+	for id := range traces {
+		order = append(order, id)
+		delete(p.traceSess, id)
+	}
+	slices.SortFunc(order, func(a, b string) int { return p.flushAt[a] - p.flushAt[b] })
+	for se := range sessions {
+		if s := p.sessions[se]; s != nil {
+			s.sealed = nil
+			p.touched[se] = true
+		}
+		delete(p.sessTraces, se)
+	}
+	em := ingest.NewEmitter(p.sink)
+	em.File = p.spansEm.File
+	at := p.flushAt
+	p.flushAt = map[string]int{} // the replay renumbers them: keep the first numbers
+	p.stream.Replay(em, order, sessions)
+	p.cur = ""
+	for _, id := range order {
+		if n, ok := at[id]; ok {
+			at[id] = n
+		}
+	}
+	p.flushAt = at
+	for _, id := range order {
+		for _, se := range p.traceSess[id] {
+			sessions[se] = true
+		}
+	}
+	for se := range sessions {
+		p.spansEm.SetSeq(se, em.Seq(se))
+	}
+	p.replayed += len(order)
 }
 
 // events reads lines of events.jsonl.
@@ -170,7 +267,8 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 	})
 	p.stream.Provisional(fork)
 	p.provHad = had
-	p.work = Work{Held: p.stream.Held()}
+	p.work = Work{Held: p.stream.Held(), Replayed: p.replayed}
+	p.replayed = 0
 	p.provErrs, _ = fork.Errors()
 	// a session given the same provisional events again, and nothing else, is as it was
 	type change struct {

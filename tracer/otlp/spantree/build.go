@@ -136,6 +136,12 @@ type Builder struct {
 	scratch  model.Event
 	originOf *Span
 	origin   *model.Origin
+
+	// Late, when set, takes the spans of traces already emitted instead of their being reported
+	// as not placed (lifeline serve re-places them: see otlp.Stream).
+	Late func(sp *Span)
+	// Flushing, when set, is called with a trace's id as the Builder starts emitting it.
+	Flushing func(traceID string)
 }
 
 type readyTrace struct {
@@ -190,6 +196,10 @@ func (b *Builder) Add(sp *Span) {
 		sp.File = b.em.File
 	}
 	if b.done[sp.TraceID] {
+		if b.Late != nil {
+			b.Late(sp)
+			return
+		}
 		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together)", b.Format, sp.ID, sp.TraceID, FlushLag)
 		return
 	}
@@ -219,6 +229,47 @@ func (b *Builder) Provisional(em *ingest.Emitter) *Builder {
 		p.traces[id] = &cp
 	}
 	return p
+}
+
+// Absorb takes into b's shared state what o's Builder recorded (the sessions it started, the
+// call and run ids it used, the conversations it saw, the runs it left waiting) for the
+// sessions given, replacing what b held about those sessions: o re-emitted their traces
+// (otlp.Stream re-placing a late span), and the traces b emits later read o's account of them.
+func (b *Builder) Absorb(o *Builder, sessions map[string]bool) {
+	if b.sh == o.sh {
+		return
+	}
+	b.sh.mu.Lock()
+	defer b.sh.mu.Unlock()
+	o.sh.mu.Lock()
+	defer o.sh.mu.Unlock()
+	for id := range o.sh.sessions {
+		b.sh.sessions[id] = true
+	}
+	for sess, ids := range o.sh.calls {
+		m := b.sh.calls[sess]
+		if m == nil {
+			m = map[string]struct{}{}
+			b.sh.calls[sess] = m
+		}
+		for id := range ids {
+			m[id] = struct{}{}
+		}
+	}
+	for k := range o.sh.runs {
+		b.sh.runs[k] = true
+	}
+	for h, sess := range o.sh.conv {
+		b.sh.conv[h] = sess
+	}
+	for id, w := range b.sh.waiting {
+		if sessions[w.session] {
+			delete(b.sh.waiting, id)
+		}
+	}
+	for id, w := range o.sh.waiting {
+		b.sh.waiting[id] = w
+	}
 }
 
 // Held is how many spans the Builder holds, of traces not emitted yet.
@@ -257,6 +308,9 @@ func (b *Builder) Flush() {
 func (b *Builder) flush(t *trace) {
 	delete(b.traces, t.id)
 	b.done[t.id] = true
+	if b.Flushing != nil {
+		b.Flushing(t.id)
+	}
 	if len(t.spans) == 0 {
 		return
 	}
