@@ -27,6 +27,19 @@ func TestRunnerPorts(t *testing.T) {
 	if e := entry(res, "tracing.WithTrace"); e != nil {
 		t.Errorf("tracing.WithTrace runs whatever callback it is handed: not an entry, got %+v", e.Loops)
 	}
+	// a REPL reading lines from a reader its caller makes over os.Stdin, running the run entry
+	// RunInputs once per line: a session driver, and so is the function handing it os.Stdin;
+	// the runner's methods stay the entries
+	for _, name := range []string{"agents.RunDemoLoop", "agents.RunDemoLoopRW"} {
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: a session driver is no run entry, got %+v", name, e.Loops)
+		}
+	}
+	for _, name := range []string{"agents.RunInputs", "agents.RunInputsStreamed"} {
+		if e := entry(res, name); e == nil || len(e.Loops) != 1 {
+			t.Errorf("%s: want a run entry with one loop, got %+v", name, e)
+		}
+	}
 	type want struct {
 		loop        string // file:line
 		bound       string // "" = maxTurns

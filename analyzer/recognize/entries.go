@@ -192,7 +192,7 @@ func (r *rec) entries() []model.Entry {
 			continue
 		}
 		prov, ok := r.entryProv(f)
-		if !ok {
+		if !ok || r.sessionDriver(f, reaches, 0) {
 			continue
 		}
 		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
@@ -226,6 +226,37 @@ func (r *rec) entries() []model.Entry {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// sessionDriver reports whether f is a session of user turns around run entries rather than a
+// run entry: it holds no turn loop, and every call by which it reaches one is made inside a loop
+// each iteration of which waits for a line the user types (a reader over os.Stdin, also one its
+// caller hands to a parameter) and runs an exported function that reaches the loop itself (the
+// run entry, once per input), or is a call of another session driver (RunDemoLoop calling
+// RunDemoLoopRW with os.Stdin).
+func (r *rec) sessionDriver(f *ir.Func, reaches map[int]*reach, depth int) bool {
+	x := reaches[f.ID]
+	if x == nil || len(x.holds) > 0 || len(x.launch) == 0 || depth > 3 {
+		return false
+	}
+	for cid := range x.launch {
+		c := &f.Calls[cid]
+		if len(c.Targets) == 0 {
+			return false
+		}
+		session := false
+		for _, id := range c.Loops {
+			session = session || r.waitsForUser(f, id)
+		}
+		for _, t := range c.Targets {
+			g := r.p.Funcs[t]
+			if session && !(g.Exported && g.Parent < 0 && reaches[t] != nil) ||
+				!session && !r.sessionDriver(g, reaches, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {

@@ -162,8 +162,9 @@ func TestTreeWalkers(t *testing.T) {
 
 // TestUserSessions: a loop each iteration of which waits for a line the user types (a bufio
 // reader or scanner over os.Stdin, fmt.Scanln) is a session the user ends, not a turn loop:
-// the turn loop it runs (a bounded one in a helper) is the entry's loop, and a one-step helper
-// called from it makes no turn loop of the session.
+// the turn loop it runs (a bounded one in a helper) is the helper's, the helper is the run entry
+// and the session that calls it once per input is no entry, and a one-step helper called from
+// it makes no turn loop of the session.
 func TestUserSessions(t *testing.T) {
 	res := recognizeShapes(t)
 	for _, l := range res.Loops {
@@ -171,11 +172,15 @@ func TestUserSessions(t *testing.T) {
 			t.Errorf("user session taken for a turn loop: %s at line %d", l.Map.Func, l.Map.Pos.Line)
 		}
 	}
+	// the sessions run the exported Turn once per line: session drivers, not run entries; Turn
+	// is the run entry of the bounded loop
 	for _, name := range []string{"repl.Agent.Chat", "repl.Agent.Scan"} {
-		e := entry(res, name)
-		if e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil || e.Loops[0].Bound.Expr != "8" {
-			t.Errorf("%s: want the bounded turn loop of Turn, got %+v", name, e)
+		if e := entry(res, name); e != nil {
+			t.Errorf("%s: a session calling the run entry once per input is no run entry, got %+v", name, e.Loops)
 		}
+	}
+	if e := entry(res, "repl.Agent.Turn"); e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil || e.Loops[0].Bound.Expr != "8" {
+		t.Errorf("repl.Agent.Turn: want the bounded turn loop, got %+v", e)
 	}
 }
 

@@ -13,10 +13,18 @@ import (
 // MapRender writes a lifecycle map as a readable tree: each run entry with its turn loops
 // (bound, what happens at the bound, cancellation, model and tool call sites), its exits and its
 // id sites, every element with its file:line and source line. A loop already shown under an
-// earlier entry is referred to, not repeated.
+// earlier entry is referred to, not repeated; a loop an entry holds itself (in its body or a
+// closure of it) is shown under that entry, and referred to from the others that reach it.
 func MapRender(w io.Writer, m *model.Map) error {
 	bw := bufio.NewWriter(w)
-	p := &lifemapPrinter{w: bw, shown: map[model.Position]string{}}
+	p := &lifemapPrinter{w: bw, shown: map[model.Position]string{}, owner: map[model.Position]string{}}
+	for _, e := range m.Entries {
+		for _, l := range e.Loops {
+			if _, ok := p.owner[l.Pos]; !ok && (l.Func == e.Func || strings.HasPrefix(l.Func, e.Func+" (")) {
+				p.owner[l.Pos] = e.Func
+			}
+		}
+	}
 	p.line("", "lifecycle map of %s", strings.Join(m.Packages, ", "))
 	if len(m.Profiles) > 0 {
 		p.line("", "profiles: %s", strings.Join(m.Profiles, ", "))
@@ -43,6 +51,7 @@ func MapRender(w io.Writer, m *model.Map) error {
 type lifemapPrinter struct {
 	w     *bufio.Writer
 	shown map[model.Position]string // loop position → entry that showed it
+	owner map[model.Position]string // loop position → entry that holds it
 	err   error
 }
 
@@ -104,6 +113,10 @@ func (p *lifemapPrinter) entry(e model.Entry) {
 }
 
 func (p *lifemapPrinter) loop(entry string, l model.Loop) {
+	if o, ok := p.owner[l.Pos]; ok && o != entry {
+		p.line("  ", "turn loop (%s) %s: %s, shown under %s", l.Kind, l.Func, l.Pos, o)
+		return
+	}
 	if first, ok := p.shown[l.Pos]; ok {
 		p.line("  ", "turn loop (%s) %s: %s, shown under %s", l.Kind, l.Func, l.Pos, first)
 		return
