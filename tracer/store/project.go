@@ -67,6 +67,10 @@ type proj struct {
 	cur        string
 	replayed   int // traces emitted again since the last pass
 
+	// pend are the span events emitted since the last settle, pendN their count by session.
+	pend  []model.Event
+	pendN map[string]int
+
 	// work is what the last pass did: sessions re-projected, events applied to them, and the
 	// provisional events of the held traces (Store.Work).
 	work Work
@@ -116,6 +120,7 @@ func newProj(spansFile, eventsFile string) *proj {
 	p.spansEm.File = spansFile
 	p.stream = otlp.NewStream(p.spansEm)
 	p.traceSess, p.sessTraces, p.flushAt = map[string][]string{}, map[string][]string{}, map[string]int{}
+	p.pendN = map[string]int{}
 	p.stream.Flushing = func(id string) {
 		p.cur = id
 		p.nflush++
@@ -144,7 +149,7 @@ func (p *proj) sink(ev *model.Event) {
 		s.canon = append(s.canon, *ev)
 		return
 	}
-	s.sealed = append(s.sealed, *ev)
+	p.pend = append(p.pend, *ev)
 	if p.cur != "" {
 		p.note(p.cur, ev.SessionID)
 	}
@@ -174,10 +179,36 @@ func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.spansLine++
 	n, clean := p.stream.Record(line, p.spansLine)
 	p.cur = ""
+	p.settle()
 	if late := p.stream.Late(); len(late) > 0 {
 		p.replace(late)
+		p.settle()
 	}
 	return n, clean
+}
+
+// settle appends the span events emitted since the last settle to their sessions' sealed
+// lists, growing each list once by what it gets (a session's events come in one burst, when
+// its trace is emitted: appends one by one would leave up to half of each list unused).
+func (p *proj) settle() {
+	if len(p.pend) == 0 {
+		return
+	}
+	for i := range p.pend {
+		p.pendN[p.pend[i].SessionID]++
+	}
+	for id, n := range p.pendN {
+		if s := p.sessions[id]; cap(s.sealed)-len(s.sealed) < n {
+			s.sealed = slices.Grow(s.sealed, max(n, len(s.sealed)))
+		}
+	}
+	for i := range p.pend {
+		s := p.sessions[p.pend[i].SessionID]
+		s.sealed = append(s.sealed, p.pend[i])
+	}
+	clear(p.pend)
+	p.pend = p.pend[:0]
+	clear(p.pendN)
 }
 
 // replace re-places the late spans of traces already emitted: the sessions those traces gave
@@ -354,12 +385,8 @@ func digest(evs []model.Event) uint64 {
 	return h.Sum64()
 }
 
-// project rebuilds the session's rows and findings by invariant from its events. A sealed
-// list that grew by appends is trimmed to its length (it is kept until the session changes).
+// project rebuilds the session's rows and findings by invariant from its events.
 func (s *sess) project() {
-	if cap(s.sealed)-len(s.sealed) > len(s.sealed)/8 {
-		s.sealed = append(make([]model.Event, 0, len(s.sealed)), s.sealed...)
-	}
 	v := s.view()
 	s.rows, s.codes = v.rows()
 	s.projected = true
@@ -369,9 +396,10 @@ func (s *sess) project() {
 func (s *sess) view() *view {
 	pr := model.NewProjector()
 	ck := model.NewChecker()
+	var a, b model.Event // each reader may change its event (neither keeps it)
 	for _, list := range [][]model.Event{s.sealed, s.prov, s.canon} {
 		for i := range list {
-			a, b := list[i], list[i] // each reader may hold or change its event
+			a, b = list[i], list[i]
 			ck.Check(&a)
 			pr.Apply(&b)
 		}
