@@ -4,6 +4,12 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/goir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+	"github.com/lifeline-dev/lifeline/analyzer/roles"
+	"github.com/lifeline-dev/lifeline/model"
+	"golang.org/x/tools/go/packages"
 )
 
 // TestGraphWorklist: a LangGraph-style engine whose superstep loop is a worklist of node names
@@ -30,42 +36,81 @@ func TestGraphWorklist(t *testing.T) {
 		{"graph.StateRunnable.Invoke", 119, 99, 80},
 	}
 	for _, tt := range tests {
-		t.Run(tt.entry, func(t *testing.T) {
-			e := entry(res, tt.entry)
-			if e == nil || len(e.Loops) != 1 {
-				t.Fatalf("want an entry with one loop, got %+v", e)
-			}
-			l := e.Loops[0]
-			if l.Pos.Line != tt.loopLine || l.Func != "graph.StateRunnable.InvokeWithConfig" {
-				t.Errorf("loop %s at line %d, want the superstep loop at line %d", l.Func, l.Pos.Line, tt.loopLine)
-			}
-			if len(l.ModelCalls) != 1 || l.ModelCalls[0].Pos.Line != tt.modelLine {
-				t.Errorf("model calls %+v, want line %d", l.ModelCalls, tt.modelLine)
-			}
-			if len(l.ToolCalls) != 1 || l.ToolCalls[0].Pos.Line != tt.toolLn || l.ToolCalls[0].Parallel {
-				t.Errorf("tool calls %+v, want one sequential at line %d", l.ToolCalls, tt.toolLn)
-			}
-			if l.ParallelTools {
-				t.Errorf("parallel tools: the goroutines run graph nodes, the tools node runs its calls in turn")
-			}
-			if l.Bound != nil {
-				t.Errorf("bound %+v, want none", l.Bound)
-			}
-			if l.ChecksCancel {
-				t.Errorf("checks cancellation, want not (the only ctx.Done is in the retry backoff)")
-			}
-			got := map[int]string{}
-			for _, x := range e.Exits {
-				got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(exits) {
-				t.Errorf("exits %v, want %v", got, exits)
-			}
-		})
+		checkWorklistEntry(t, res, tt.entry, tt.loopLine, tt.modelLine, tt.toolLn, exits)
 	}
 	for _, l := range res.Loops {
 		if l.Func.Short == "graph.StateRunnable.executeNodeWithRetry" {
 			t.Errorf("the node retry loop at line %d taken for a turn loop", l.Map.Pos.Line)
 		}
 	}
+}
+
+// TestGraphWorklistLangchaingo: the same engine with a ReAct agent on langchaingo's llms.Model
+// and tools.Tool, a dependency module the built-in langchaingo profile describes (a nested
+// module of its own, testdata/graphlcgo): the profile confirms the model call, and the
+// superstep loop, its sequential tool call and its exits are the same as with local
+// interfaces (before, the goroutine per node made the profile's tool call parallel).
+func TestGraphWorklistLangchaingo(t *testing.T) {
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: "testdata/graphlcgo"}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("testdata/graphlcgo does not load")
+	}
+	prog, err := goir.Build(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := recognize.Recognize(prog, recognize.Options{Table: roles.NewTable(roles.Builtin()...)})
+	if os.Getenv("RECOG_PRINT") != "" {
+		fmt.Print(describe(res))
+	}
+	exits := map[int]string{136: "failed error", 149: "failed error", 168: "failed error", 174: "failed error",
+		187: "failed error", 200: "failed error", 213: "completed goal_reached"}
+	for _, name := range []string{"graph.StateRunnable.InvokeWithConfig", "graph.StateRunnable.Invoke"} {
+		e := checkWorklistEntry(t, res, name, 119, 69, 40, exits)
+		if e != nil && len(e.Loops) == 1 && len(e.Loops[0].ModelCalls) == 1 && e.Loops[0].ModelCalls[0].Provenance.Confidence != model.ConfidenceProfile {
+			t.Errorf("%s: model call %+v, want it confirmed by the langchaingo profile", name, e.Loops[0].ModelCalls[0].Provenance)
+		}
+	}
+}
+
+// checkWorklistEntry checks an entry of a worklist graph engine: one loop, the superstep loop
+// of InvokeWithConfig at loopLine, one model call, one sequential tool call, no bound, no
+// cancellation check, and exactly the exits given.
+func checkWorklistEntry(t *testing.T, res *recognize.Result, name string, loopLine, modelLine, toolLine int, exits map[int]string) *model.Entry {
+	t.Helper()
+	e := entry(res, name)
+	if e == nil || len(e.Loops) != 1 {
+		t.Errorf("%s: want an entry with one loop, got %+v", name, e)
+		return e
+	}
+	l := e.Loops[0]
+	if l.Pos.Line != loopLine || l.Func != "graph.StateRunnable.InvokeWithConfig" {
+		t.Errorf("%s: loop %s at line %d, want the superstep loop at line %d", name, l.Func, l.Pos.Line, loopLine)
+	}
+	if len(l.ModelCalls) != 1 || l.ModelCalls[0].Pos.Line != modelLine {
+		t.Errorf("%s: model calls %+v, want line %d", name, l.ModelCalls, modelLine)
+	}
+	if len(l.ToolCalls) != 1 || l.ToolCalls[0].Pos.Line != toolLine || l.ToolCalls[0].Parallel {
+		t.Errorf("%s: tool calls %+v, want one sequential at line %d", name, l.ToolCalls, toolLine)
+	}
+	if l.ParallelTools {
+		t.Errorf("%s: parallel tools: the goroutines run graph nodes, the tools node runs its calls in turn", name)
+	}
+	if l.Bound != nil {
+		t.Errorf("%s: bound %+v, want none", name, l.Bound)
+	}
+	if l.ChecksCancel {
+		t.Errorf("%s: checks cancellation, want not (the only ctx.Done is in the retry backoff)", name)
+	}
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome + " " + string(x.StopReason)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(exits) {
+		t.Errorf("%s: exits %v, want %v", name, got, exits)
+	}
+	return e
 }

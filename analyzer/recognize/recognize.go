@@ -1058,6 +1058,44 @@ func (r *rec) engineRule(c *ir.Call, holder string) (roles.Binding, bool) {
 // profileTools adds the call sites a profile's tool_call rule binds that the loop's iteration
 // reaches through the call graph (callees and the callbacks handed to calls: an executor's
 // submit, a gather): parallel when the rule says so or a concurrent launch is on the way.
+// reachesModel reports whether g (a closure launched concurrently) reaches a model call of
+// loop l, through the call graph and the callbacks it hands on (14 calls deep): such a launch
+// runs a whole step's work — a graph engine's goroutine per node of a superstep, running the
+// model node and the tools node alike — not one tool call of a step, and what it runs stays
+// sequential unless launched concurrently again.
+func (r *rec) reachesModel(l *Loop, g *ir.Func) bool {
+	at := map[model.Position]bool{}
+	for _, m := range l.Map.ModelCalls {
+		at[m.Pos] = true
+	}
+	if len(at) == 0 {
+		return false
+	}
+	seen := map[int]bool{g.ID: true}
+	queue := []int{g.ID}
+	for d := 0; len(queue) > 0 && d <= 14; d++ {
+		var next []int
+		for _, id := range queue {
+			for _, c := range r.p.Funcs[id].Calls {
+				if at[pos(c.Pos)] {
+					return true
+				}
+				if len(c.Targets) > 8 {
+					continue
+				}
+				for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+					if !seen[t] && len(seen) < 3000 {
+						seen[t] = true
+						next = append(next, t)
+					}
+				}
+			}
+		}
+		queue = next
+	}
+	return false
+}
+
 func (r *rec) profileTools(l *Loop) {
 	if r.o.Table == nil {
 		return
@@ -1071,7 +1109,14 @@ func (r *rec) profileTools(l *Loop) {
 	// a function is visited once sequentially and once under a concurrent launch
 	seen := map[int]bool{2 * l.Func.ID: true}
 	visit := func(g *ir.Func, c *ir.Call, conc bool, d int) {
-		conc = conc || c.Concurrent != ""
+		if c.Concurrent != "" && !conc {
+			conc = true
+			for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+				if r.reachesModel(l, r.p.Funcs[t]) {
+					conc = false // a goroutine per graph node: a step's work, not a tool call
+				}
+			}
+		}
 		if b, ok := r.toolRule(c); ok {
 			if _, vetoed := r.vetoedTool(c); vetoed {
 				return
@@ -1094,7 +1139,7 @@ func (r *rec) profileTools(l *Loop) {
 		}
 		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
 			tf := r.p.Funcs[t]
-			cc := conc || tf.Launch == "go" || tf.Launch == "errgroup" || tf.Launch == "all"
+			cc := conc || (tf.Launch == "go" || tf.Launch == "errgroup" || tf.Launch == "all") && !r.reachesModel(l, tf)
 			k := 2 * t
 			if cc {
 				k++

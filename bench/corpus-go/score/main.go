@@ -164,7 +164,10 @@ type TExit struct {
 	ID      string `json:"id"`
 	Pos     string `json:"pos"`
 	Outcome string `json:"outcome"`
-	Note    string `json:"note,omitempty"`
+	// Outcomes, for an exit that stands for several outcomes (a return under a test of a stop
+	// reason against several literals), are all of them, Outcome being the first.
+	Outcomes []string `json:"outcomes,omitempty"`
+	Note     string   `json:"note,omitempty"`
 }
 
 // TID is where a run id is minted or passed on.
@@ -807,7 +810,11 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 
 		// Exits.
 		for _, x := range e.Exits {
-			f := Fact{ID: x.ID, Kind: "exit", Want: x.Outcome + " @ " + x.Pos, IsExit: true}
+			want := x.Outcome
+			if len(x.Outcomes) > 0 {
+				want = strings.Join(x.Outcomes, "|")
+			}
+			f := Fact{ID: x.ID, Kind: "exit", Want: want + " @ " + x.Pos, IsExit: true}
 			if me != nil {
 				xp := P(x.Pos)
 				var exits []model.Exit
@@ -817,7 +824,17 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 				for _, gx := range exits {
 					if near(P(gx.Pos.String()), xp, 1) {
 						f.Got = gx.Outcome + " @ " + gx.Pos.String()
-						if gx.Outcome == x.Outcome {
+						if len(x.Outcomes) > 0 {
+							var got []string
+							for _, o := range gx.Alternatives() {
+								got = append(got, o.Outcome)
+							}
+							f.Got = strings.Join(got, "|") + " @ " + gx.Pos.String()
+							if strings.Join(got, "|") == strings.Join(x.Outcomes, "|") {
+								f.OK = true
+								break
+							}
+						} else if gx.Outcome == x.Outcome {
 							f.OK = true
 							break
 						}
