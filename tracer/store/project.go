@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
+	"os"
 	"slices"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -66,6 +68,11 @@ type proj struct {
 	nflush     int
 	cur        string
 	replayed   int // traces emitted again since the last pass
+	// offs are the offsets in spans.jsonl of the records fed (by line - 1), spansOff the end of
+	// the last: a late span's trace is read again from the journal (reread), not kept
+	offs     []int64
+	spansOff int64
+	journal  string
 
 	// pend are the span events emitted since the last settle, pendN their count by session.
 	pend  []model.Event
@@ -121,6 +128,8 @@ func newProj(spansFile, eventsFile string) *proj {
 	p.stream = otlp.NewStream(p.spansEm)
 	p.traceSess, p.sessTraces, p.flushAt = map[string][]string{}, map[string][]string{}, map[string]int{}
 	p.pendN = map[string]int{}
+	p.journal = spansFile
+	p.stream.Reread = p.reread
 	p.stream.Flushing = func(id string) {
 		p.cur = id
 		p.nflush++
@@ -177,6 +186,8 @@ func (p *proj) spans(data []byte) {
 func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.canon = false
 	p.spansLine++
+	p.offs = append(p.offs, p.spansOff)
+	p.spansOff += int64(len(line)) + 1
 	n, clean := p.stream.Record(line, p.spansLine)
 	p.cur = ""
 	p.settle()
@@ -185,6 +196,30 @@ func (p *proj) spansRecord(line []byte) (int, bool) {
 		p.settle()
 	}
 	return n, clean
+}
+
+// reread reads line of spans.jsonl again (on disk: a record is fed once fsynced).
+func (p *proj) reread(line int) ([]byte, error) {
+	if line < 1 || line > len(p.offs) {
+		return nil, fmt.Errorf("%s:%d: no such record", p.journal, line)
+	}
+	end := p.spansOff
+	if line < len(p.offs) {
+		end = p.offs[line]
+	}
+	f, err := os.Open(p.journal)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, end-p.offs[line-1])
+	if _, err := f.ReadAt(buf, p.offs[line-1]); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", p.journal, line, err)
+	}
+	if len(buf) == 0 || buf[len(buf)-1] != '\n' {
+		return nil, fmt.Errorf("%s:%d: the record is not where it was read", p.journal, line)
+	}
+	return buf[:len(buf)-1], nil
 }
 
 // settle appends the span events emitted since the last settle to their sessions' sealed
@@ -250,7 +285,9 @@ func (p *proj) replace(late []string) {
 	em.File = p.spansEm.File
 	at := p.flushAt
 	p.flushAt = map[string]int{} // the replay renumbers them: keep the first numbers
-	p.stream.Replay(em, order, sessions)
+	if err := p.stream.Replay(em, order, sessions); err != nil {
+		p.spansEm.Error(p.spansLine, err)
+	}
 	p.cur = ""
 	for _, id := range order {
 		if n, ok := at[id]; ok {
