@@ -704,7 +704,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	for _, n := range g.index().lookups {
 		switch {
 		case t.subscripts.has(n):
-			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) {
+			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) &&
+				!b.literalTable(m, n.Child(t.subObj)) {
 				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
 			}
 		case t.calls.has(n):
@@ -2204,4 +2205,62 @@ func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
 func (b *builder) drainsBinding(fs *fnState, binds []int, name string, use *syntax.Node) bool {
 	r := b.reachingBind(fs, name, use)
 	return r < 0 || slices.Contains(binds, r)
+}
+
+// literalTable reports whether obj names a module-level dictionary (object) literal whose
+// values are all string or number literals: a name looked up in it is translated (a tool
+// name to a kind), nothing is selected to run.
+func (b *builder) literalTable(m *module, obj *syntax.Node) bool {
+	obj = strip(obj)
+	if obj == nil || !m.t.idents.has(obj) {
+		return false
+	}
+	s := m.syms[m.text(obj)]
+	if s == nil || s.kind != symValue || s.value == nil {
+		return false
+	}
+	v := strip(s.value)
+	if v == nil || !m.t.objects.has(v) {
+		return false
+	}
+	n := 0
+	for _, p := range v.NamedChildren() {
+		if !m.t.pairs.has(p) {
+			if p.Kind == "comment" {
+				continue
+			}
+			return false
+		}
+		if !b.constantValue(m, strip(p.Child("value"))) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// constantValue reports whether v is a string or number literal, or a class-level field of a
+// class of the set holding one (WebSearchTool.kind with kind: str = 'web_search').
+func (b *builder) constantValue(m *module, v *syntax.Node) bool {
+	if v == nil {
+		return false
+	}
+	if m.t.stringKinds.has(v) || m.t.numbers.has(v) {
+		return true
+	}
+	if !m.t.members.has(v) {
+		return false
+	}
+	cl := b.classByExpr(m, m.text(strip(v.Child("object"))))
+	f := m.text(v.Child(m.t.memberProp))
+	for depth := 0; cl != nil && depth < 8; depth++ {
+		if fv := strip(cl.fields[f]); fv != nil {
+			return cl.mod.t.stringKinds.has(fv) || cl.mod.t.numbers.has(fv)
+		}
+		if cl.methods[f] != nil || len(cl.baseCls) == 0 {
+			return false
+		}
+		cl = cl.baseCls[0]
+	}
+	return false
 }

@@ -161,3 +161,41 @@ func TestAsyncWithRelayedSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestTranslationTableNoDispatch: a name looked up in a module-level table of constants (a
+// block's tool name translated into a kind: string literals, or class fields holding one) maps
+// content blocks, it selects nothing to run: no dispatch, so the loop re-issuing the request
+// and mapping the reply's blocks is no turn loop.
+func TestTranslationTableNoDispatch(t *testing.T) {
+	src := `class WebSearch:
+    kind: str = "web_search"
+
+
+KIND_BY_NAME = {"web_search": WebSearch.kind, "fetch": "web_fetch"}
+
+
+class Adapter:
+    async def request(self, client, messages):
+        while True:
+            response = await client.create(messages)
+            if not response.content:
+                return None
+            parts = []
+            for block in response.content:
+                kind = KIND_BY_NAME[block.name]
+                parts.append({"kind": kind, "id": block.id, "result": block.result})
+            messages.append({"role": "assistant", "content": parts})
+`
+	p := buildSrc(t, "adapter.py", src)
+	for _, f := range p.Funcs {
+		for _, c := range f.Calls {
+			if c.Flow != nil && len(c.Flow.Dispatch) > 0 {
+				t.Errorf("%s: %s dispatches %+v: a translation table lookup read as a dispatch", f.Short, c.Text, c.Flow.Dispatch)
+			}
+		}
+	}
+	got := recognizeSrc(t, "adapter.py", src)
+	if strings.Contains(got, "loop ") || strings.Contains(got, "model ") {
+		t.Errorf("a turn loop around a translation table:\n%s", got)
+	}
+}
