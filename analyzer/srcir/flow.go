@@ -56,15 +56,29 @@ func (b *builder) flows(fs *fnState) {
 		res := map[string]bool{}
 		elems := map[string]bool{}
 		fl := &ir.Flow{Delivery: "return"}
-		for _, a := range fs.assigns {
+		gen := b.yieldsResults(c)
+		var binds []int // the assignments binding the generator itself (drained later)
+		for ai, a := range fs.assigns {
+			if gen && !a.iter && a.node != nil && a.node.Kind == "with_item" && wrapsOnly(m, a.rhs, ci.node) {
+				// async with aclosing(self._step(ctx)) as agen: the manager hands back the
+				// generator it closes, agen is that generator (drained in the block)
+				binds = append(binds, ai)
+				for _, n := range a.lhs {
+					res[n] = true
+				}
+				continue
+			}
 			if a.rhs == nil || !rootedAlt(m, a.rhs, ci.node) {
 				continue
 			}
+			if !a.iter && gen {
+				binds = append(binds, ai)
+			}
 			if a.iter {
-				gen := a.loop >= 0 && b.yieldsResults(c)
+				drained := a.loop >= 0 && gen
 				for _, n := range a.lhs {
 					elems[n] = true
-					if gen {
+					if drained {
 						// what a generator of the set yields is its result, item by item
 						// (async for out in self._call_llm(...): the model's reply)
 						res[n] = true
@@ -83,11 +97,14 @@ func (b *builder) flows(fs *fnState) {
 				res[v] = true
 			}
 		}
-		if len(res) > 0 && b.yieldsResults(c) {
+		if len(res) > 0 && gen {
 			// the generator kept in a variable and drained later (events = cycle(...);
-			// async for ev in events): its items are its results, as when drained in place
+			// async for ev in events): its items are its results, as when drained in place.
+			// Each binding is its own value: a name rebound to another generator (agen of
+			// the next async with block) drains that one.
 			for _, a := range fs.assigns {
-				if a.iter && a.loop >= 0 && a.rhs != nil && res[m.text(strip(a.rhs))] {
+				if a.iter && a.loop >= 0 && a.rhs != nil && res[m.text(strip(a.rhs))] &&
+					b.drainsBinding(fs, binds, m.text(strip(a.rhs)), a.node) {
 					for _, n := range a.lhs {
 						elems[n], res[n] = true, true
 					}
@@ -299,16 +316,56 @@ func (b *builder) mergedInto(g *fnState, j int, v string) string {
 // yieldsResults reports whether every function call c may run is a generator of the set
 // that yields what it computes (a yield outside its for loops), not only the items of a
 // stream it drains.
+// A generator that relays what such a generator yields (async with aclosing(self._step(ctx))
+// as agen: async for event in agen: yield event) yields its results too.
 func (b *builder) yieldsResults(c *ir.Call) bool {
-	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+	return b.yieldsResultsIn(c, map[int]bool{}, 0)
+}
+
+func (b *builder) yieldsResultsIn(c *ir.Call, seen map[int]bool, depth int) bool {
+	if len(c.Targets) == 0 || len(c.Targets) > 3 || depth > 8 {
 		return false
 	}
 	for _, t := range c.Targets {
-		if r := b.prog.Funcs[t].Results; len(r) == 0 || r[0] != "iterator" && r[0] != "stream" || !b.funcs[t].yieldsOwn {
+		if r := b.prog.Funcs[t].Results; len(r) == 0 || r[0] != "iterator" && r[0] != "stream" {
+			return false
+		}
+		if b.funcs[t].yieldsOwn {
+			continue
+		}
+		if seen[t] || !b.relaysResults(t, seen, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// relaysResults reports whether the generator t drains (in a loop over it, or over a
+// context manager wrapping only it) a call of a generator that yields results.
+func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
+	seen[t] = true
+	defer delete(seen, t)
+	fs := b.funcs[t]
+	f := b.prog.Funcs[t]
+	for _, l := range f.Loops {
+		oc := l.OverCall
+		if oc < 0 || oc >= len(f.Calls) {
+			continue
+		}
+		if b.yieldsResultsIn(&f.Calls[oc], seen, depth+1) {
+			return true
+		}
+		if oc >= len(fs.callInfo) {
+			continue
+		}
+		for j := range f.Calls {
+			if j < len(fs.callInfo) && j != oc && wrapsOnly(fs.mod, fs.callInfo[oc].node, fs.callInfo[j].node) &&
+				b.yieldsResultsIn(&f.Calls[j], seen, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -647,7 +704,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	for _, n := range g.index().lookups {
 		switch {
 		case t.subscripts.has(n):
-			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) {
+			if idx := n.Child(t.subIndex); idx != nil && isNameExpr(m, idx, elems, names) && !mentions(m, n.Child(t.subObj), elems) &&
+				!b.literalTable(m, n.Child(t.subObj)) {
 				out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
 			}
 		case t.calls.has(n):
@@ -1315,6 +1373,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				a := g.assigns[ai]
 				if !derives(m, a.rhs, one, 0) && !b.helperOf(g, a.rhs, one) {
 					continue
+				}
+				if r := b.reachingBind(g, v, a.node); r >= 0 && g.assigns[r].node.Kind == "with_item" && !b.bindCarries(g, g.assigns[r], model, res) && b.boundToResult(g, v, model, res) {
+					continue // v rebound there to another value (the next async with ... as agen)
 				}
 				if depth == 0 && initial[v] && b.helperOf(g, a.rhs, one) {
 					// a helper handed the result returns what it derived from it (content =
@@ -2026,6 +2087,68 @@ func (b *builder) handlerAssigns(fs *fnState, li int, x string) bool {
 	return false
 }
 
+// wrapsOnly reports whether expr is a call whose one argument is call: a context manager
+// built around a generator (aclosing(gen), closing(gen)), whose entered value is that
+// generator.
+func wrapsOnly(m *module, expr, call *syntax.Node) bool {
+	e := strip(expr)
+	if e == nil || !m.t.calls.has(e) || e == call {
+		return false
+	}
+	args := e.Child("arguments")
+	if args == nil {
+		return false
+	}
+	k := args.NamedChildren()
+	return len(k) == 1 && strip(k[0]) == call
+}
+
+// reachingBind returns the index in fs.assigns of the binding of name that a use at node
+// reads: the last one before it in source order, a with item's only inside its with
+// statement; -1 if none.
+func (b *builder) reachingBind(fs *fnState, name string, use *syntax.Node) int {
+	best, at := -1, -1
+	for i, a := range fs.assigns {
+		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at || !slices.Contains(a.lhs, name) {
+			continue
+		}
+		if a.node.Kind == "with_item" {
+			w := a.node
+			for w != nil && w.Kind != "with_statement" {
+				w = b.parentIn(fs, w)
+			}
+			if w == nil || use.End > w.End {
+				continue
+			}
+		}
+		best, at = i, a.node.Start
+	}
+	return best
+}
+
+// bindCarries reports whether a binding holds the result: its value is the call, a context
+// manager wrapping only it, or derived from a value that holds the result.
+func (b *builder) bindCarries(g *fnState, a assign, call *syntax.Node, res map[string]bool) bool {
+	if a.iter || a.rhs == nil {
+		return true // an element binding: followed as an element
+	}
+	m := g.mod
+	return rootedAlt(m, a.rhs, call) || wrapsOnly(m, a.rhs, call) || derives(m, a.rhs, res, 0)
+}
+
+// boundToResult reports whether g binds v to the result somewhere (so that another binding of
+// v holds another value, not a collection the result is merged into).
+func (b *builder) boundToResult(g *fnState, v string, call *syntax.Node, res map[string]bool) bool {
+	for _, a := range g.assigns {
+		if !a.iter && a.rhs != nil && slices.Contains(a.lhs, v) {
+			if m := g.mod; rootedAlt(m, a.rhs, call) || wrapsOnly(m, a.rhs, call) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // storedResults are, for a call of a method of the receiver's class whose result the caller
 // drops (this.send(this.thread); yield* this.#send(thread)), what holds the reply afterwards:
 // the fields of the receiver the method assigns a call's result to (this.message =
@@ -2075,4 +2198,69 @@ func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// drainsBinding reports whether the use of name at node reads one of the bindings binds (the
+// generator's), or a value no assignment of the function binds (a field the call stored it in).
+func (b *builder) drainsBinding(fs *fnState, binds []int, name string, use *syntax.Node) bool {
+	r := b.reachingBind(fs, name, use)
+	return r < 0 || slices.Contains(binds, r)
+}
+
+// literalTable reports whether obj names a module-level dictionary (object) literal whose
+// values are all string or number literals: a name looked up in it is translated (a tool
+// name to a kind), nothing is selected to run.
+func (b *builder) literalTable(m *module, obj *syntax.Node) bool {
+	obj = strip(obj)
+	if obj == nil || !m.t.idents.has(obj) {
+		return false
+	}
+	s := m.syms[m.text(obj)]
+	if s == nil || s.kind != symValue || s.value == nil {
+		return false
+	}
+	v := strip(s.value)
+	if v == nil || !m.t.objects.has(v) {
+		return false
+	}
+	n := 0
+	for _, p := range v.NamedChildren() {
+		if !m.t.pairs.has(p) {
+			if p.Kind == "comment" {
+				continue
+			}
+			return false
+		}
+		if !b.constantValue(m, strip(p.Child("value"))) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// constantValue reports whether v is a string or number literal, or a class-level field of a
+// class of the set holding one (WebSearchTool.kind with kind: str = 'web_search').
+func (b *builder) constantValue(m *module, v *syntax.Node) bool {
+	if v == nil {
+		return false
+	}
+	if m.t.stringKinds.has(v) || m.t.numbers.has(v) {
+		return true
+	}
+	if !m.t.members.has(v) {
+		return false
+	}
+	cl := b.classByExpr(m, m.text(strip(v.Child("object"))))
+	f := m.text(v.Child(m.t.memberProp))
+	for depth := 0; cl != nil && depth < 8; depth++ {
+		if fv := strip(cl.fields[f]); fv != nil {
+			return cl.mod.t.stringKinds.has(fv) || cl.mod.t.numbers.has(fv)
+		}
+		if cl.methods[f] != nil || len(cl.baseCls) == 0 {
+			return false
+		}
+		cl = cl.baseCls[0]
+	}
+	return false
 }

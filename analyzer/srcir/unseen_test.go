@@ -4,10 +4,12 @@ package srcir
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/recognize"
 )
 
@@ -116,4 +118,84 @@ export async function run({ model, tools, telemetry, maxRetries = 2, maxSteps = 
 	wantAll(t, got,
 		fmt.Sprintf("model agent.Agent.client.create agent.py:%d", lineOf(py, "self.client.create(")),
 	)
+}
+
+// TestAsyncWithRelayedSteps: a step generator whose events are relayed through async with
+// aclosing(...) as agen blocks (its own events come from a helper generator it drains) yields
+// results: the caller's drain of it is the flow of the step call, tested by a predicate of the
+// last event. The name agen rebound by each block is that block's generator only: the
+// postprocessing call's items are the events of its own block, not those of the others.
+func TestAsyncWithRelayedSteps(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "recognize", "testdata", "shapes", "pystepgen", "flow.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := buildSrc(t, "flow.py", string(src))
+	flowAt := func(fn string, line int) *ir.Flow {
+		for _, f := range p.Funcs {
+			if !strings.HasSuffix(f.Short, fn) {
+				continue
+			}
+			for i := range f.Calls {
+				c := &f.Calls[i]
+				if c.Pos.Line == line && len(c.Targets) == 1 && p.Funcs[c.Targets[0]].Results != nil {
+					return c.Flow
+				}
+			}
+		}
+		return nil
+	}
+	// run_async: async with Aclosing(self._run_one_step_async(ctx)) as agen (line 34)
+	if fl := flowAt("Flow.run_async", 34); fl == nil || fl.Delivery != "iterator" || len(fl.Checked) == 0 {
+		t.Errorf("step call: flow %+v, want an iterator tested for leaving", fl)
+	}
+	// _run_one_step_async: the third async with (line 48) rebinds agen; its items are the
+	// events of the loop at line 49 only
+	fl := flowAt("Flow._run_one_step_async", 48)
+	if fl == nil {
+		t.Fatalf("postprocessing call: no flow")
+	}
+	for _, at := range fl.Iterated {
+		if at.Line != 49 {
+			t.Errorf("postprocessing call iterated at %v, want only line 49", fl.Iterated)
+		}
+	}
+}
+
+// TestTranslationTableNoDispatch: a name looked up in a module-level table of constants (a
+// block's tool name translated into a kind: string literals, or class fields holding one) maps
+// content blocks, it selects nothing to run: no dispatch, so the loop re-issuing the request
+// and mapping the reply's blocks is no turn loop.
+func TestTranslationTableNoDispatch(t *testing.T) {
+	src := `class WebSearch:
+    kind: str = "web_search"
+
+
+KIND_BY_NAME = {"web_search": WebSearch.kind, "fetch": "web_fetch"}
+
+
+class Adapter:
+    async def request(self, client, messages):
+        while True:
+            response = await client.create(messages)
+            if not response.content:
+                return None
+            parts = []
+            for block in response.content:
+                kind = KIND_BY_NAME[block.name]
+                parts.append({"kind": kind, "id": block.id, "result": block.result})
+            messages.append({"role": "assistant", "content": parts})
+`
+	p := buildSrc(t, "adapter.py", src)
+	for _, f := range p.Funcs {
+		for _, c := range f.Calls {
+			if c.Flow != nil && len(c.Flow.Dispatch) > 0 {
+				t.Errorf("%s: %s dispatches %+v: a translation table lookup read as a dispatch", f.Short, c.Text, c.Flow.Dispatch)
+			}
+		}
+	}
+	got := recognizeSrc(t, "adapter.py", src)
+	if strings.Contains(got, "loop ") || strings.Contains(got, "model ") {
+		t.Errorf("a turn loop around a translation table:\n%s", got)
+	}
 }

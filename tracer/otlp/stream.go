@@ -1,6 +1,9 @@
 package otlp
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/lifeline-dev/lifeline/tracer/ingest"
 	"github.com/lifeline-dev/lifeline/tracer/otlp/spantree"
 )
@@ -12,23 +15,26 @@ import (
 //
 // Unlike Decode, a Stream re-places a span that arrives for a trace it already emitted (more
 // than spantree.FlushLag spans after the trace's root span: a Collector sending several
-// batches at once): it keeps a copy of every span it read, reports the trace in Late, and
-// Replay emits the traces given again, from their kept spans, as one read with all their spans
-// would have emitted them. Its user replaces what those traces emitted before.
+// batches at once): it remembers the lines each trace's spans came from, reports the trace in
+// Late, and Replay emits the traces given again, from their lines read again (Reread), as one
+// read with all their spans would have emitted them. Its user replaces what those traces
+// emitted before.
 type Stream struct {
 	em *ingest.Emitter
 	b  *spantree.Builder
-	// kept are copies of the spans read, by trace, as read (before emitting changes them).
-	kept map[string][]spantree.Span
-	late []string // traces the last Record gave a span after they were emitted
+	// lines are the lines (records) each trace's spans were read from, in order.
+	lines map[string][]int32
+	late  []string // traces the last Record gave a span after they were emitted
 	// Flushing, when set, is called with a trace's id as the Stream (or Replay) starts
 	// emitting it.
 	Flushing func(traceID string)
+	// Reread returns the record Record was given at line (for Replay).
+	Reread func(line int) ([]byte, error)
 }
 
 // NewStream returns a Stream emitting to em.
 func NewStream(em *ingest.Emitter) *Stream {
-	s := &Stream{em: em, b: spantree.NewBuilder(Name, em), kept: map[string][]spantree.Span{}}
+	s := &Stream{em: em, b: spantree.NewBuilder(Name, em), lines: map[string][]int32{}}
 	s.b.Late = func(sp *spantree.Span) {
 		if n := len(s.late); n == 0 || s.late[n-1] != sp.TraceID {
 			for _, id := range s.late {
@@ -62,7 +68,9 @@ func (s *Stream) Record(data []byte, line int) (spans int, clean bool) {
 	}
 	for _, sp := range p.out.spans {
 		s.b.Add(sp)
-		s.kept[sp.TraceID] = append(s.kept[sp.TraceID], *sp) // Add numbered it and set its file
+		if l := s.lines[sp.TraceID]; len(l) == 0 || l[len(l)-1] != int32(line) {
+			s.lines[sp.TraceID] = append(l, int32(line))
+		}
 	}
 	s.b.FlushReady()
 	return len(p.out.spans), len(p.out.errs) == 0
@@ -73,20 +81,42 @@ func (s *Stream) Record(data []byte, line int) (spans int, clean bool) {
 func (s *Stream) Late() []string { return s.late }
 
 // Replay emits to em (a new Emitter: its numbering and shared state are its own) the traces
-// given, one after another in that order, each from every span the Stream read of it, as if
-// they were the whole input; sessions are those whose traces are replayed, and the Stream's
-// later traces read what the replay recorded about them (sessions, call ids, conversations).
-func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string]bool) {
+// given, one after another in that order, each from every span the Stream read of it (the
+// lines it came from read again with Reread), as if they were the whole input; sessions are
+// those whose traces are replayed, and the Stream's later traces read what the replay recorded
+// about them (sessions, call ids, conversations). A line that cannot be read again is an error.
+func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string]bool) error {
+	want := make(map[string][]*spantree.Span, len(traces))
+	var lines []int32
+	for _, id := range traces {
+		want[id] = nil
+		lines = append(lines, s.lines[id]...)
+	}
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	for _, line := range lines {
+		data, err := s.Reread(int(line))
+		if err != nil {
+			return fmt.Errorf("otlp: re-placing a late span: %w", err)
+		}
+		p := parser{rec: spantree.Record{Data: data, Line: int(line)}, out: &parsed{}}
+		p.record()
+		for _, sp := range p.out.spans {
+			if l, ok := want[sp.TraceID]; ok {
+				want[sp.TraceID] = append(l, sp)
+			}
+		}
+	}
 	b := spantree.NewBuilder(Name, em)
 	b.Flushing = s.flushing
 	for _, id := range traces {
-		for _, sp := range s.kept[id] {
-			c := sp
-			b.Add(&c)
+		for _, sp := range want[id] {
+			b.Add(sp)
 		}
 		b.Flush()
 	}
 	s.b.Absorb(b, sessions)
+	return nil
 }
 
 // Provisional emits to em (a Fork of the Stream's Emitter) what the end of the input would

@@ -54,7 +54,7 @@ func (s *Store) Snapshot() Reference {
 	for id, r := range s.p.rows {
 		ref.Rows[id] = r
 		se := s.p.sessions[s.p.runSess[id]]
-		t, fs, _ := se.runTree(id)
+		t, fs, _ := se.view().runTree(id)
 		ref.Trees[id], ref.Findings[id] = asJSON(t), asJSON(fs)
 	}
 	return ref
@@ -77,10 +77,10 @@ func FullRead(dir string) (Reference, error) {
 			return Reference{}, err
 		}
 	}
-	whole := &sess{tree: proj.Tree(), findings: check.Finish()}
-	whole.derive()
+	whole := newView(proj.Tree(), check.Finish())
+	rows, _ := whole.rows()
 	ref := Reference{Rows: map[string]RunRow{}, Trees: map[string]string{}, Findings: map[string]string{}}
-	for _, r := range whole.rows {
+	for _, r := range rows {
 		if _, dup := ref.Rows[r.RunID]; dup {
 			return Reference{}, fmt.Errorf("run id %s in two sessions", r.RunID)
 		}

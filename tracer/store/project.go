@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
+	"os"
 	"slices"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -66,6 +68,15 @@ type proj struct {
 	nflush     int
 	cur        string
 	replayed   int // traces emitted again since the last pass
+	// offs are the offsets in spans.jsonl of the records fed (by line - 1), spansOff the end of
+	// the last: a late span's trace is read again from the journal (reread), not kept
+	offs     []int64
+	spansOff int64
+	journal  string
+
+	// pend are the span events emitted since the last settle, pendN their count by session.
+	pend  []model.Event
+	pendN map[string]int
 
 	// work is what the last pass did: sessions re-projected, events applied to them, and the
 	// provisional events of the held traces (Store.Work).
@@ -92,11 +103,21 @@ type sess struct {
 	nevents             int    // events at the last projection
 	provSig             uint64 // digest of prov at the last projection
 
-	tree     *model.Tree // this session alone
+	// projected tells a session projected at least once; what the projection gives that the
+	// index and the totals need is kept (rows, codes), the tree and findings are projected
+	// again when asked for (view): a pointer-heavy tree a session is the bulk of what a store
+	// would keep of it, and is asked for only by a page showing the run.
+	projected bool
+	rows      []RunRow
+	codes     map[string]int
+}
+
+// view is what a session's events project to: its tree (this session alone), the findings
+// and the run of each node.
+type view struct {
+	tree     *model.Tree
 	findings []model.Finding
 	runOf    map[string]string // node id → run id
-	rows     []RunRow
-	codes    map[string]int
 }
 
 func newProj(spansFile, eventsFile string) *proj {
@@ -106,6 +127,9 @@ func newProj(spansFile, eventsFile string) *proj {
 	p.spansEm.File = spansFile
 	p.stream = otlp.NewStream(p.spansEm)
 	p.traceSess, p.sessTraces, p.flushAt = map[string][]string{}, map[string][]string{}, map[string]int{}
+	p.pendN = map[string]int{}
+	p.journal = spansFile
+	p.stream.Reread = p.reread
 	p.stream.Flushing = func(id string) {
 		p.cur = id
 		p.nflush++
@@ -134,7 +158,7 @@ func (p *proj) sink(ev *model.Event) {
 		s.canon = append(s.canon, *ev)
 		return
 	}
-	s.sealed = append(s.sealed, *ev)
+	p.pend = append(p.pend, *ev)
 	if p.cur != "" {
 		p.note(p.cur, ev.SessionID)
 	}
@@ -162,12 +186,64 @@ func (p *proj) spans(data []byte) {
 func (p *proj) spansRecord(line []byte) (int, bool) {
 	p.canon = false
 	p.spansLine++
+	p.offs = append(p.offs, p.spansOff)
+	p.spansOff += int64(len(line)) + 1
 	n, clean := p.stream.Record(line, p.spansLine)
 	p.cur = ""
+	p.settle()
 	if late := p.stream.Late(); len(late) > 0 {
 		p.replace(late)
+		p.settle()
 	}
 	return n, clean
+}
+
+// reread reads line of spans.jsonl again (on disk: a record is fed once fsynced).
+func (p *proj) reread(line int) ([]byte, error) {
+	if line < 1 || line > len(p.offs) {
+		return nil, fmt.Errorf("%s:%d: no such record", p.journal, line)
+	}
+	end := p.spansOff
+	if line < len(p.offs) {
+		end = p.offs[line]
+	}
+	f, err := os.Open(p.journal)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, end-p.offs[line-1])
+	if _, err := f.ReadAt(buf, p.offs[line-1]); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", p.journal, line, err)
+	}
+	if len(buf) == 0 || buf[len(buf)-1] != '\n' {
+		return nil, fmt.Errorf("%s:%d: the record is not where it was read", p.journal, line)
+	}
+	return buf[:len(buf)-1], nil
+}
+
+// settle appends the span events emitted since the last settle to their sessions' sealed
+// lists, growing each list once by what it gets (a session's events come in one burst, when
+// its trace is emitted: appends one by one would leave up to half of each list unused).
+func (p *proj) settle() {
+	if len(p.pend) == 0 {
+		return
+	}
+	for i := range p.pend {
+		p.pendN[p.pend[i].SessionID]++
+	}
+	for id, n := range p.pendN {
+		if s := p.sessions[id]; cap(s.sealed)-len(s.sealed) < n {
+			s.sealed = slices.Grow(s.sealed, max(n, len(s.sealed)))
+		}
+	}
+	for i := range p.pend {
+		s := p.sessions[p.pend[i].SessionID]
+		s.sealed = append(s.sealed, p.pend[i])
+	}
+	clear(p.pend)
+	p.pend = p.pend[:0]
+	clear(p.pendN)
 }
 
 // replace re-places the late spans of traces already emitted: the sessions those traces gave
@@ -209,7 +285,9 @@ func (p *proj) replace(late []string) {
 	em.File = p.spansEm.File
 	at := p.flushAt
 	p.flushAt = map[string]int{} // the replay renumbers them: keep the first numbers
-	p.stream.Replay(em, order, sessions)
+	if err := p.stream.Replay(em, order, sessions); err != nil {
+		p.spansEm.Error(p.spansLine, err)
+	}
 	p.cur = ""
 	for _, id := range order {
 		if n, ok := at[id]; ok {
@@ -280,7 +358,7 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 	for id := range p.touched {
 		s := p.sessions[id]
 		c := change{s: s, n: len(s.sealed) + len(s.prov) + len(s.canon), sig: digest(s.prov)}
-		if s.tree != nil && c.n == s.nevents && c.sig == s.provSig {
+		if s.projected && c.n == s.nevents && c.sig == s.provSig {
 			continue
 		}
 		todo = append(todo, c)
@@ -344,60 +422,70 @@ func digest(evs []model.Event) uint64 {
 	return h.Sum64()
 }
 
-// project rebuilds the session's tree, findings and rows from its events.
+// project rebuilds the session's rows and findings by invariant from its events.
 func (s *sess) project() {
+	v := s.view()
+	s.rows, s.codes = v.rows()
+	s.projected = true
+}
+
+// view projects the session's events (model.Projector, model.Checker).
+func (s *sess) view() *view {
 	pr := model.NewProjector()
 	ck := model.NewChecker()
+	var a, b model.Event // each reader may change its event (neither keeps it)
 	for _, list := range [][]model.Event{s.sealed, s.prov, s.canon} {
 		for i := range list {
-			a, b := list[i], list[i] // each reader may hold or change its event
+			a, b = list[i], list[i]
 			ck.Check(&a)
 			pr.Apply(&b)
 		}
 	}
-	s.tree = pr.Tree()
-	s.findings = ck.Finish()
-	s.derive()
+	return newView(pr.Tree(), ck.Finish())
 }
 
-// derive computes what the tree and findings give: the run of each node, the findings by
-// invariant and the rows.
-func (s *sess) derive() {
-	s.runOf = map[string]string{}
-	for _, se := range s.tree.Sessions {
+// newView indexes a tree and its findings: the run of each node.
+func newView(tree *model.Tree, findings []model.Finding) *view {
+	v := &view{tree: tree, findings: findings, runOf: map[string]string{}}
+	for _, se := range tree.Sessions {
 		for _, r := range se.Runs {
-			s.runOf[r.ID] = r.ID
+			v.runOf[r.ID] = r.ID
 			for _, t := range r.Turns {
-				s.runOf[t.ID] = r.ID
+				v.runOf[t.ID] = r.ID
 				for _, st := range t.Steps {
-					s.runOf[st.ID] = r.ID
+					v.runOf[st.ID] = r.ID
 					for _, m := range st.ModelCalls {
-						s.runOf[m.ID] = r.ID
+						v.runOf[m.ID] = r.ID
 					}
 					for _, c := range st.ToolCalls {
-						s.runOf[c.ID] = r.ID
+						v.runOf[c.ID] = r.ID
 					}
 				}
 			}
 		}
 	}
+	return v
+}
+
+// rows are the runs' rows, and codes the findings (info aside) by invariant.
+func (v *view) rows() (rows []RunRow, codes map[string]int) {
 	perRun := map[string]int{}
-	s.codes = map[string]int{}
-	for _, f := range s.findings {
+	codes = map[string]int{}
+	for _, f := range v.findings {
 		if f.Severity == model.SevInfo {
 			continue
 		}
-		s.codes[f.Code]++
-		if r := s.findingRun(f); r != "" {
+		codes[f.Code]++
+		if r := v.findingRun(f); r != "" {
 			perRun[r]++
 		}
 	}
-	s.rows = nil
-	for _, se := range s.tree.Sessions {
+	for _, se := range v.tree.Sessions {
 		for _, r := range se.Runs {
-			s.rows = append(s.rows, rowOf(se, r, perRun[r.ID]))
+			rows = append(rows, rowOf(se, r, perRun[r.ID]))
 		}
 	}
+	return rows, codes
 }
 
 func rowOf(se *model.Session, r *model.Run, findings int) RunRow {
@@ -422,19 +510,19 @@ func rowOf(se *model.Session, r *model.Run, findings int) RunRow {
 }
 
 // findingRun is the run a finding concerns: that of its most specific id the session has.
-func (s *sess) findingRun(f model.Finding) string {
+func (v *view) findingRun(f model.Finding) string {
 	for _, id := range f.IDs {
-		if r, ok := s.runOf[id]; ok {
+		if r, ok := v.runOf[id]; ok {
 			return r
 		}
 	}
 	return ""
 }
 
-// runTree is the tree of run id of s: its session with that run and the runs it is the parent
+// runTree is the tree of run id of v: its session with that run and the runs it is the parent
 // of (sub-agents, retries), and the findings that concern them.
-func (s *sess) runTree(id string) (*model.Tree, []model.Finding, bool) {
-	for _, se := range s.tree.Sessions {
+func (v *view) runTree(id string) (*model.Tree, []model.Finding, bool) {
+	for _, se := range v.tree.Sessions {
 		for _, r := range se.Runs {
 			if r.ID != id {
 				continue
@@ -458,12 +546,12 @@ func (s *sess) runTree(id string) (*model.Tree, []model.Finding, bool) {
 				}
 			}
 			var fs []model.Finding
-			for _, f := range s.findings {
-				if keep[s.findingRun(f)] {
+			for _, f := range v.findings {
+				if keep[v.findingRun(f)] {
 					fs = append(fs, f)
 				}
 			}
-			return &model.Tree{Sessions: []*model.Session{&cp}, Timeless: s.tree.Timeless}, fs, true
+			return &model.Tree{Sessions: []*model.Session{&cp}, Timeless: v.tree.Timeless}, fs, true
 		}
 	}
 	return nil, nil, false

@@ -490,10 +490,10 @@ func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
 	s.vmu.RLock()
 	defer s.vmu.RUnlock()
 	se := s.p.sessions[s.p.runSess[id]]
-	if se == nil || se.tree == nil {
+	if se == nil || !se.projected {
 		return nil, nil, false
 	}
-	return se.runTree(id)
+	return se.view().runTree(id)
 }
 
 // Work is what the last projection pass did (its cost in machine-independent units).
