@@ -195,20 +195,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				}
 			}
 			seen := map[int]bool{}
-			for _, t := range tg.fns {
-				if t == nil || seen[t.f.ID] {
-					continue
-				}
-				seen[t.f.ID] = true
-				c.Targets = append(c.Targets, t.f.ID)
-				c.Callees = append(c.Callees, t.f.Name)
-				if t.f.Key != "" {
-					c.Keys = append(c.Keys, t.f.Key)
-				}
-				if t.f.ID == f.ID {
-					c.Recursive = true
-				}
-			}
+			addTargets(&c, f, tg.fns, seen)
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
@@ -1333,20 +1320,26 @@ func (b *builder) iterationCall(fs *fnState, ci callInfo) ir.Call {
 	}
 	seen := map[int]bool{}
 	for _, name := range iterMethods[m.t.lang] {
-		for _, t := range b.memberOf([]*class{k}, name).fns {
-			if t == nil || seen[t.f.ID] {
-				continue
-			}
-			seen[t.f.ID] = true
-			c.Targets = append(c.Targets, t.f.ID)
-			c.Callees = append(c.Callees, t.f.Name)
-			if t.f.Key != "" {
-				c.Keys = append(c.Keys, t.f.Key)
-			}
-			if t.f.ID == f.ID {
-				c.Recursive = true
-			}
-		}
+		addTargets(&c, f, b.memberOf([]*class{k}, name).fns, seen)
 	}
 	return c
+}
+
+// addTargets adds the functions ts (nil and seen ones skipped) to the call's targets, callees
+// and keys, marking the call recursive when one of them is f, the caller.
+func addTargets(c *ir.Call, f *ir.Func, ts []*fnState, seen map[int]bool) {
+	for _, t := range ts {
+		if t == nil || seen[t.f.ID] {
+			continue
+		}
+		seen[t.f.ID] = true
+		c.Targets = append(c.Targets, t.f.ID)
+		c.Callees = append(c.Callees, t.f.Name)
+		if t.f.Key != "" {
+			c.Keys = append(c.Keys, t.f.Key)
+		}
+		if t.f.ID == f.ID {
+			c.Recursive = true
+		}
+	}
 }

@@ -26,17 +26,9 @@ import (
 func AppendJSON(dst []byte, req *collpb.ExportTraceServiceRequest) ([]byte, error) {
 	e := jsonEnc{b: dst}
 	e.open()
-	if len(req.GetResourceSpans()) > 0 {
-		e.key("resourceSpans")
-		e.b = append(e.b, '[')
-		for i, rs := range req.ResourceSpans {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.resourceSpans(rs)
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(&e, "resourceSpans", req.ResourceSpans, func(rs *tracepb.ResourceSpans) {
+		e.resourceSpans(rs)
+	})
 	e.b = append(e.b, '}')
 	return e.b, e.err
 }
@@ -125,17 +117,21 @@ func (e *jsonEnc) enumField(k string, v int32, names map[int32]string) {
 	e.b = strconv.AppendInt(e.b, int64(v), 10)
 }
 
-func (e *jsonEnc) strList(k string, vs []string) {
-	if len(vs) == 0 {
+func (e *jsonEnc) strList(k string, vs []string) { jsonList(e, k, vs, e.str) }
+
+// jsonList writes the field k as the array of xs, each written by elem; nothing when xs is
+// empty (protojson leaves empty repeated fields out).
+func jsonList[T any](e *jsonEnc, k string, xs []T, elem func(T)) {
+	if len(xs) == 0 {
 		return
 	}
 	e.key(k)
 	e.b = append(e.b, '[')
-	for i, v := range vs {
+	for i, x := range xs {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.str(v)
+		elem(x)
 	}
 	e.b = append(e.b, ']')
 }
@@ -193,17 +189,9 @@ func (e *jsonEnc) resourceSpans(rs *tracepb.ResourceSpans) {
 		e.key("resource")
 		e.resource(rs.Resource)
 	}
-	if len(rs.GetScopeSpans()) > 0 {
-		e.key("scopeSpans")
-		e.b = append(e.b, '[')
-		for i, ss := range rs.ScopeSpans {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.scopeSpans(ss)
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, "scopeSpans", rs.ScopeSpans, func(ss *tracepb.ScopeSpans) {
+		e.scopeSpans(ss)
+	})
 	e.strField("schemaUrl", rs.GetSchemaUrl())
 	e.close()
 }
@@ -212,22 +200,14 @@ func (e *jsonEnc) resource(r *resourcepb.Resource) {
 	e.open()
 	e.attrs("attributes", r.GetAttributes())
 	e.u32Field("droppedAttributesCount", r.GetDroppedAttributesCount())
-	if len(r.GetEntityRefs()) > 0 {
-		e.key("entityRefs")
-		e.b = append(e.b, '[')
-		for i, er := range r.EntityRefs {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.open()
-			e.strField("schemaUrl", er.GetSchemaUrl())
-			e.strField("type", er.GetType())
-			e.strList("idKeys", er.GetIdKeys())
-			e.strList("descriptionKeys", er.GetDescriptionKeys())
-			e.close()
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, "entityRefs", r.EntityRefs, func(er *commonpb.EntityRef) {
+		e.open()
+		e.strField("schemaUrl", er.GetSchemaUrl())
+		e.strField("type", er.GetType())
+		e.strList("idKeys", er.GetIdKeys())
+		e.strList("descriptionKeys", er.GetDescriptionKeys())
+		e.close()
+	})
 	e.close()
 }
 
@@ -242,17 +222,9 @@ func (e *jsonEnc) scopeSpans(ss *tracepb.ScopeSpans) {
 		e.u32Field("droppedAttributesCount", sc.GetDroppedAttributesCount())
 		e.close()
 	}
-	if len(ss.GetSpans()) > 0 {
-		e.key("spans")
-		e.b = append(e.b, '[')
-		for i, sp := range ss.Spans {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.span(sp)
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, "spans", ss.Spans, func(sp *tracepb.Span) {
+		e.span(sp)
+	})
 	e.strField("schemaUrl", ss.GetSchemaUrl())
 	e.close()
 }
@@ -270,41 +242,25 @@ func (e *jsonEnc) span(sp *tracepb.Span) {
 	e.u64Field("endTimeUnixNano", sp.GetEndTimeUnixNano())
 	e.attrs("attributes", sp.GetAttributes())
 	e.u32Field("droppedAttributesCount", sp.GetDroppedAttributesCount())
-	if len(sp.GetEvents()) > 0 {
-		e.key("events")
-		e.b = append(e.b, '[')
-		for i, ev := range sp.Events {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.open()
-			e.u64Field("timeUnixNano", ev.GetTimeUnixNano())
-			e.strField("name", ev.GetName())
-			e.attrs("attributes", ev.GetAttributes())
-			e.u32Field("droppedAttributesCount", ev.GetDroppedAttributesCount())
-			e.close()
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, "events", sp.Events, func(ev *tracepb.Span_Event) {
+		e.open()
+		e.u64Field("timeUnixNano", ev.GetTimeUnixNano())
+		e.strField("name", ev.GetName())
+		e.attrs("attributes", ev.GetAttributes())
+		e.u32Field("droppedAttributesCount", ev.GetDroppedAttributesCount())
+		e.close()
+	})
 	e.u32Field("droppedEventsCount", sp.GetDroppedEventsCount())
-	if len(sp.GetLinks()) > 0 {
-		e.key("links")
-		e.b = append(e.b, '[')
-		for i, l := range sp.Links {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.open()
-			e.bytesField("traceId", l.GetTraceId())
-			e.bytesField("spanId", l.GetSpanId())
-			e.strField("traceState", l.GetTraceState())
-			e.attrs("attributes", l.GetAttributes())
-			e.u32Field("droppedAttributesCount", l.GetDroppedAttributesCount())
-			e.u32Field("flags", l.GetFlags())
-			e.close()
-		}
-		e.b = append(e.b, ']')
-	}
+	jsonList(e, "links", sp.Links, func(l *tracepb.Span_Link) {
+		e.open()
+		e.bytesField("traceId", l.GetTraceId())
+		e.bytesField("spanId", l.GetSpanId())
+		e.strField("traceState", l.GetTraceState())
+		e.attrs("attributes", l.GetAttributes())
+		e.u32Field("droppedAttributesCount", l.GetDroppedAttributesCount())
+		e.u32Field("flags", l.GetFlags())
+		e.close()
+	})
 	e.u32Field("droppedLinksCount", sp.GetDroppedLinksCount())
 	if st := sp.GetStatus(); st != nil {
 		e.key("status")
@@ -364,17 +320,9 @@ func (e *jsonEnc) anyValue(v *commonpb.AnyValue) {
 	case *commonpb.AnyValue_ArrayValue:
 		e.key("arrayValue")
 		e.open()
-		if vs := x.ArrayValue.GetValues(); len(vs) > 0 {
-			e.key("values")
-			e.b = append(e.b, '[')
-			for i, av := range vs {
-				if i > 0 {
-					e.b = append(e.b, ',')
-				}
-				e.anyValue(av)
-			}
-			e.b = append(e.b, ']')
-		}
+		jsonList(e, "values", x.ArrayValue.GetValues(), func(av *commonpb.AnyValue) {
+			e.anyValue(av)
+		})
 		e.close()
 	case *commonpb.AnyValue_KvlistValue:
 		e.key("kvlistValue")
