@@ -354,8 +354,10 @@ func (b *builder) localAliases(fs *fnState) {
 func (b *builder) finish() {
 	b.counterArgs()
 	b.fieldFacts()
+	// every function's loop heads first: returns reads the loops of the generators a
+	// function drains (relaysResults), which may be another worker's function
+	b.each(b.overCalls)
 	b.each(func(fs *fnState) {
-		b.overCalls(fs)
 		b.returns(fs)
 		b.branches(fs)
 		b.cancels(fs)
