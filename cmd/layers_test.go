@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"fmt"
@@ -9,7 +9,8 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-const module = "github.com/lifeline-dev/lifeline"
+// modulePath is the module whose packages are checked.
+const modulePath = "github.com/lifeline-dev/lifeline"
 
 // layers says which of the module's top-level directories a package of each may import, as the
 // architecture has it: data flows input → tracer | analyzer → model → render → cmd, and a
@@ -29,10 +30,10 @@ var layers = map[string][]string{
 // layerOf is the top-level directory of a package of the module ("" for the root), and
 // whether it is one.
 func layerOf(path string) (string, bool) {
-	if path == module {
+	if path == modulePath {
 		return "", true
 	}
-	rest, ok := strings.CutPrefix(path, module+"/")
+	rest, ok := strings.CutPrefix(path, modulePath+"/")
 	if !ok {
 		return "", false
 	}
@@ -45,7 +46,7 @@ func layerOf(path string) (string, bool) {
 // importing tracer, analyzer or render, tracer and analyzer importing each other, anything
 // but main importing cmd.
 func TestLayers(t *testing.T) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedImports}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedImports}, modulePath+"/...")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func TestLayersCatch(t *testing.T) {
 		{"", "cmd", true},
 	}
 	for _, c := range cases {
-		from, _ := layerOf(module + "/" + c.from)
+		from, _ := layerOf(modulePath + "/" + c.from)
 		if c.from == "" {
 			from = ""
 		}
-		to, _ := layerOf(module + "/" + c.to)
+		to, _ := layerOf(modulePath + "/" + c.to)
 		ok := false
 		for _, a := range layers[from] {
 			ok = ok || a == to
