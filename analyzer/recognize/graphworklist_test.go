@@ -45,13 +45,14 @@ func TestGraphWorklist(t *testing.T) {
 	}
 }
 
-// TestGraphWorklistLangchaingo: the same engine with a ReAct agent on langchaingo's llms.Model
-// and tools.Tool, a dependency module the built-in langchaingo profile describes (a nested
-// module of its own, testdata/graphlcgo): the profile confirms the model call, and the
-// superstep loop, its sequential tool call and its exits are the same as with local
-// interfaces (before, the goroutine per node made the profile's tool call parallel).
+// TestGraphWorklistLangchaingo: the same engine (shapes/graphworklist/graph, through a replace)
+// with a ReAct agent on langchaingo's llms.Model and tools.Tool, a dependency module the
+// built-in langchaingo profile describes (a nested module of its own, testdata/graphlcgo): the
+// profile confirms the model call, and the superstep loop, its sequential tool call and its
+// exits are the same as with local interfaces (before, the goroutine per node made the
+// profile's tool call parallel).
 func TestGraphWorklistLangchaingo(t *testing.T) {
-	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: "testdata/graphlcgo"}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: "testdata/graphlcgo"}, "./...", "example.com/shapes/graphworklist/graph")
 	if err != nil {
 		t.Fatal(err)
 	}

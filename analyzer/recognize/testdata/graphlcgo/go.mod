@@ -1,6 +1,6 @@
 module example.com/graphlcgo
 
-go 1.24.4
+go 1.26
 
 require github.com/tmc/langchaingo v0.1.14
 
@@ -11,3 +11,7 @@ require (
 	go.starlark.net v0.0.0-20230302034142-4b1e35fe2254 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 )
+
+require example.com/shapes v0.0.0
+
+replace example.com/shapes => ../shapes

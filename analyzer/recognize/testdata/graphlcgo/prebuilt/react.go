@@ -8,7 +8,7 @@ import (
 	"context"
 	"fmt"
 
-	"example.com/graphlcgo/graph"
+	"example.com/shapes/graphworklist/graph"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/tools"
 )
