@@ -53,31 +53,7 @@ func TestGenerics(t *testing.T) {
 				t.Fatalf("want an entry with one loop, got %+v", e)
 			}
 			l := e.Loops[0]
-			if l.Pos.Line != tt.loopLine {
-				t.Errorf("loop at line %d, want %d", l.Pos.Line, tt.loopLine)
-			}
-			if len(l.ModelCalls) == 0 {
-				t.Errorf("no model call")
-			}
-			for _, m := range l.ModelCalls {
-				ok := false
-				for _, w := range tt.modelLines {
-					ok = ok || m.Pos.Line == w
-				}
-				if !ok {
-					t.Errorf("model call %s at line %d, want one of %v", m.Callee, m.Pos.Line, tt.modelLines)
-				}
-			}
-			found := false
-			for _, tc := range l.ToolCalls {
-				found = found || tc.Pos.Line == tt.toolLine
-			}
-			if !found {
-				t.Errorf("tool calls %+v, want line %d", l.ToolCalls, tt.toolLine)
-			}
-			if l.ParallelTools != tt.parallel {
-				t.Errorf("parallel tools %v, want %v", l.ParallelTools, tt.parallel)
-			}
+			checkLoopSites(t, l, tt.loopLine, tt.modelLines, tt.toolLine, tt.parallel)
 			switch {
 			case tt.bound == "-" && l.Bound != nil:
 				t.Errorf("bound %+v, want none", l.Bound)

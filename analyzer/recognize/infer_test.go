@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
 )
 
 // TestInferDeliveries checks turn loops whose model result arrives other than as a plain
@@ -77,31 +79,7 @@ func TestInferDeliveries(t *testing.T) {
 				t.Fatalf("want an entry with a loop, got %+v", e)
 			}
 			l := e.Loops[0]
-			if l.Pos.Line != tt.loopLine {
-				t.Errorf("loop at line %d, want %d", l.Pos.Line, tt.loopLine)
-			}
-			if len(l.ModelCalls) == 0 {
-				t.Fatalf("no model call")
-			}
-			for _, m := range l.ModelCalls {
-				ok := false
-				for _, w := range tt.modelLines {
-					ok = ok || m.Pos.Line == w
-				}
-				if !ok {
-					t.Errorf("model call %s at line %d, want one of %v", m.Callee, m.Pos.Line, tt.modelLines)
-				}
-			}
-			found := false
-			for _, tc := range l.ToolCalls {
-				found = found || tc.Pos.Line == tt.toolLine
-			}
-			if !found {
-				t.Errorf("tool calls %+v, want line %d", l.ToolCalls, tt.toolLine)
-			}
-			if l.ParallelTools != tt.parallel {
-				t.Errorf("parallel tools %v, want %v", l.ParallelTools, tt.parallel)
-			}
+			checkLoopSites(t, l, tt.loopLine, tt.modelLines, tt.toolLine, tt.parallel)
 			if tt.bound != "" && (l.Bound == nil || l.Bound.Expr != tt.bound) {
 				t.Errorf("bound %+v, want %s", l.Bound, tt.bound)
 			}
@@ -225,5 +203,36 @@ func TestSideGoroutines(t *testing.T) {
 		if got := e.Loops[0].ParallelTools; got != want {
 			t.Errorf("%s: parallel tools %v, want %v", name, got, want)
 		}
+	}
+}
+
+// checkLoopSites checks a turn loop's line, that it has model calls and each is on one of
+// modelLines, that one of its tool calls is on toolLine, and whether tools run in parallel.
+func checkLoopSites(t *testing.T, l model.Loop, loopLine int, modelLines []int, toolLine int, parallel bool) {
+	t.Helper()
+	if l.Pos.Line != loopLine {
+		t.Errorf("loop at line %d, want %d", l.Pos.Line, loopLine)
+	}
+	if len(l.ModelCalls) == 0 {
+		t.Errorf("no model call")
+	}
+	for _, m := range l.ModelCalls {
+		ok := false
+		for _, w := range modelLines {
+			ok = ok || m.Pos.Line == w
+		}
+		if !ok {
+			t.Errorf("model call %s at line %d, want one of %v", m.Callee, m.Pos.Line, modelLines)
+		}
+	}
+	found := false
+	for _, tc := range l.ToolCalls {
+		found = found || tc.Pos.Line == toolLine
+	}
+	if !found {
+		t.Errorf("tool calls %+v, want line %d", l.ToolCalls, toolLine)
+	}
+	if l.ParallelTools != parallel {
+		t.Errorf("parallel tools %v, want %v", l.ParallelTools, parallel)
 	}
 }
