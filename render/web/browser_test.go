@@ -1,19 +1,14 @@
 package web
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-	collpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/lifeline-dev/lifeline/model/runindex"
 	"github.com/lifeline-dev/lifeline/render/internal/browsertest"
-	"github.com/lifeline-dev/lifeline/tracer/receiver"
 )
 
 // TestBrowserLive opens a run's page in headless Chromium against a live server, then sends
@@ -22,27 +17,8 @@ import (
 func TestBrowserLive(t *testing.T) {
 	browsertest.Require(t)
 	srv, st := newServer(t, "", nil)
-	body, err := os.ReadFile(fixtures + "vercel-ai-v7-genai_01_tool_loop.otlp.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all collpb.ExportTraceServiceRequest
-	if err := receiver.UnmarshalJSON(body, &all); err != nil {
-		t.Fatal(err)
-	}
-	late := proto.Clone(&all).(*collpb.ExportTraceServiceRequest)
-	ss := all.ResourceSpans[0].ScopeSpans[0]
-	var kept, held []*tracepb.Span
-	for _, sp := range ss.Spans {
-		if sp.Name == "execute_tool get_exchange_rate" {
-			held = append(held, sp)
-		} else {
-			kept = append(kept, sp)
-		}
-	}
-	ss.Spans = kept
-	late.ResourceSpans[0].ScopeSpans[0].Spans = held
-	postProto(t, srv.URL, &all)
+	all, late := heldToolSpan(t)
+	postProto(t, srv.URL, all)
 	wait(t, st)
 	rows, _ := st.Runs(runindex.Query{})
 	run := rows[0].RunID

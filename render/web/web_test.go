@@ -154,31 +154,8 @@ func TestListStreamMetrics(t *testing.T) {
 // silence, the run's missing tool span arriving is a change.
 func TestRunStream(t *testing.T) {
 	srv, st := newServer(t, "", nil)
-	body, err := os.ReadFile(fixtures + "vercel-ai-v7-genai_01_tool_loop.otlp.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all collpb.ExportTraceServiceRequest
-	if err := receiver.UnmarshalJSON(body, &all); err != nil {
-		t.Fatal(err)
-	}
-	// hold back the get_exchange_rate tool span
-	late := proto.Clone(&all).(*collpb.ExportTraceServiceRequest)
-	ss := all.ResourceSpans[0].ScopeSpans[0]
-	var kept, held []*tracepb.Span
-	for _, sp := range ss.Spans {
-		if sp.Name == "execute_tool get_exchange_rate" {
-			held = append(held, sp)
-		} else {
-			kept = append(kept, sp)
-		}
-	}
-	if len(held) != 1 {
-		t.Fatal("fixture changed: no get_exchange_rate span")
-	}
-	ss.Spans = kept
-	late.ResourceSpans[0].ScopeSpans[0].Spans = held
-	postProto(t, srv.URL, &all)
+	all, late := heldToolSpan(t)
+	postProto(t, srv.URL, all)
 	wait(t, st)
 	rows, _ := st.Runs(runindex.Query{})
 	run := rows[0]
@@ -319,4 +296,34 @@ lifeline_ingest_lag_seconds 1.5
 	if b.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
+}
+
+// heldToolSpan splits the vercel-ai tool-loop fixture into the request without its
+// get_exchange_rate tool span and the request holding only that span, to send later.
+func heldToolSpan(t *testing.T) (all, late *collpb.ExportTraceServiceRequest) {
+	t.Helper()
+	body, err := os.ReadFile(fixtures + "vercel-ai-v7-genai_01_tool_loop.otlp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all = &collpb.ExportTraceServiceRequest{}
+	if err := receiver.UnmarshalJSON(body, all); err != nil {
+		t.Fatal(err)
+	}
+	late = proto.Clone(all).(*collpb.ExportTraceServiceRequest)
+	ss := all.ResourceSpans[0].ScopeSpans[0]
+	var kept, held []*tracepb.Span
+	for _, sp := range ss.Spans {
+		if sp.Name == "execute_tool get_exchange_rate" {
+			held = append(held, sp)
+		} else {
+			kept = append(kept, sp)
+		}
+	}
+	if len(held) != 1 {
+		t.Fatal("fixture changed: no get_exchange_rate span")
+	}
+	ss.Spans = kept
+	late.ResourceSpans[0].ScopeSpans[0].Spans = held
+	return all, late
 }
