@@ -304,15 +304,7 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 			}
 			// a record torn by a crash (never acknowledged) and no index: reopening cuts the
 			// record and rebuilds the projection and the index from the journal in one pass
-			f, err := os.OpenFile(filepath.Join(dir, store.SpansFile), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.WriteString(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"AAEC`)
-			f.Close()
-			if err := os.Remove(filepath.Join(dir, store.IndexFile)); err != nil {
-				t.Fatal(err)
-			}
+			tearJournal(t, dir)
 			st2, err := store.Open(dir, store.Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -161,15 +161,7 @@ func TestDurableAcrossCrash(t *testing.T) {
 
 	st.Crash()
 	// a write cut short by the crash: never acknowledged, truncated on open
-	f, err := os.OpenFile(filepath.Join(dir, store.SpansFile), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"AAEC`)
-	f.Close()
-	if err := os.Remove(filepath.Join(dir, store.IndexFile)); err != nil {
-		t.Fatal(err)
-	}
+	tearJournal(t, dir)
 
 	st2, err := store.Open(dir, store.Options{})
 	if err != nil {
@@ -432,5 +424,20 @@ func TestRecordedPythonAgent(t *testing.T) {
 	}
 	if c := st.FindingsByCode(); len(c) != 0 {
 		t.Errorf("findings on a clean agent: %v", c)
+	}
+}
+
+// tearJournal appends a record a crash cut short (never acknowledged) to the journal in dir
+// and removes the run index, so that opening must cut the record and rebuild the index.
+func tearJournal(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, store.SpansFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"AAEC`)
+	f.Close()
+	if err := os.Remove(filepath.Join(dir, store.IndexFile)); err != nil {
+		t.Fatal(err)
 	}
 }
