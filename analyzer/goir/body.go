@@ -285,8 +285,10 @@ func (b *builder) calls(fs *funcState) {
 				// a func value: what it visibly is (CHA would list every function of its type),
 				// else what VTA finds flowing to it (a func field, an iterator a call returns)
 				callees = append(callees, resolveFunc(com.Value, 0)...)
-				if fs := flowSites[ci]; len(callees) == 0 && len(fs) <= maxFlowCallees && !yieldParam(com.Value, 0) {
+				node := len(callees) == 0 && fromNodeTable(com.Value, fn, 0)
+				if fs := flowSites[ci]; len(callees) == 0 && (len(fs) <= maxFlowCallees || node && len(fs) <= maxNodes) && !yieldParam(com.Value, 0) {
 					callees = append(callees, fs...)
+					c.Node = node
 				}
 			}
 			seenCallee := map[*ssa.Function]bool{}
