@@ -499,6 +499,11 @@ func (t *tracer) step(it titem) {
 			if x.Value == v && (k == kResult || k == kElem) {
 				t.push(x.Map, kResult, fs, it.depth) // tool calls gathered into a map
 			}
+			if x.Value == v && k == kGather {
+				// {messages: []Message{*reply}}: the channel updates a graph node returns
+				// hold the reply whole
+				t.push(x.Map, kResult, fs, it.depth)
+			}
 		case *ssa.UnOp:
 			switch x.Op {
 			case token.MUL:
@@ -710,6 +715,11 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 				succ := ifi.Block().Succs[0]
 				if x.Op == token.NEQ {
 					succ = ifi.Block().Succs[1]
+				}
+				if succ.Dominates(ifi.Block()) {
+					// if next == END { continue }: the matching branch goes back to the loop's
+					// head and selects nothing (what runs after it runs for every other name)
+					continue
 				}
 				n := 0
 				for _, blk := range fs.fn.Blocks {
@@ -962,6 +972,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 				t.push(al, kElem, fs, it.depth)
 			}
 		}
+		if al, ok := a.X.(*ssa.Alloc); ok && k == kResult && it.depth == 0 && t.storedNode(fs) && returnedAlloc(al) {
+			// &Command{Updates: {messages: []Message{*reply}}, Next: …}: the command a graph
+			// node returns to the engine holds the reply
+			t.push(al, kResult, fs, it.depth)
+		}
 		if al, ok := a.X.(*ssa.Alloc); ok && k == kResult && handedOver(al, 0) {
 			// yield(&Event{Resp: resp}, nil), ch <- Event{Resp: resp}: the event wrapping the
 			// result is what the consumer receives
@@ -990,6 +1005,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 	case *ssa.IndexAddr:
 		switch k {
 		case kResult:
+			if al, ok := a.X.(*ssa.Alloc); ok && it.depth == 0 && t.storedNode(fs) {
+				// []Message{*reply} in a graph node: the channel update it returns holds
+				// the reply whole
+				t.push(al, kGather, fs, it.depth)
+			}
 			// a result kept in a slot of a slice (results[i], errs[i] = node.Run(ctx, state),
 			// one goroutine per node of a superstep): what the slots of that slice hold when
 			// they are read, after the workers joined, are results, one per slot
@@ -1125,25 +1145,25 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 // field of a record read from a map or a slice (nodes[name].Fn, node.Function of a node
 // handed over as a parameter), possibly wrapped on the way by middleware (fn = mw(fn)). A
 // func field of the receiver (a wrapper's next) or a callback handed in is not.
-func fromNodeTable(v ssa.Value, fn *ssa.Function, depth int) bool {
+func (b *builder) fromNodeTable(v ssa.Value, fn *ssa.Function, depth int) bool {
 	if depth > 8 || v == nil {
 		return false
 	}
 	switch x := v.(type) {
 	case *ssa.Phi:
 		for _, e := range x.Edges {
-			if fromNodeTable(e, fn, depth+1) {
+			if b.fromNodeTable(e, fn, depth+1) {
 				return true
 			}
 		}
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
-			return fromNodeTable(x.X, fn, depth+1)
+			return b.fromNodeTable(x.X, fn, depth+1)
 		}
 	case *ssa.Call:
 		// a middleware wrapping the node func: mw(fn)
 		for _, a := range x.Call.Args {
-			if isCallable(a.Type()) && fromNodeTable(a, fn, depth+1) {
+			if isCallable(a.Type()) && b.fromNodeTable(a, fn, depth+1) {
 				return true
 			}
 		}
@@ -1153,6 +1173,21 @@ func fromNodeTable(v ssa.Value, fn *ssa.Function, depth int) bool {
 		return tableRecord(x.X, fn, depth+1)
 	case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr:
 		return true // a map or slice of node funcs
+	case *ssa.Parameter:
+		// a node func handed to a helper that runs it (a retry wrapper): what its callers pass
+		i := -1
+		for j, p := range fn.Params {
+			if p == x {
+				i = j
+			}
+		}
+		if n := b.cg.Nodes[fn]; n != nil && i >= 0 && len(n.In) <= 4 {
+			for _, e := range n.In {
+				if args := e.Site.Common().Args; e.Site.Common().StaticCallee() == fn && i < len(args) && b.fromNodeTable(args[i], e.Caller.Func, depth+1) {
+					return true
+				}
+			}
+		}
 	case *ssa.Extract:
 		_, ok := x.Tuple.(*ssa.Lookup)
 		return ok
