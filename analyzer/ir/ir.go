@@ -419,6 +419,13 @@ type Return struct {
 	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
 	// drains the run they hand back, when they stream it.
 	Wraps []int `json:"wraps,omitempty"`
+	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
+	// of catch (e), raise err of except … as err), are the loops of the Func inside the
+	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	TryLoops []int `json:"try_loops,omitempty"`
+	// Caught is the error class the handler of such a rethrow names, as written (except
+	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
+	Caught string `json:"caught,omitempty"`
 }
 
 // Guard is a test of one value against literals (see Return.Guard).

@@ -231,6 +231,9 @@ type site struct {
 	launched map[ir.CallRef]bool
 	// strong are the tools of dispatches that select by name (not an element handed over)
 	strong []ir.CallRef
+	// selects: a dispatch looks a callable up by the element's name (a map lookup, a
+	// comparison of names) and runs it
+	selects bool
 	// the parts of the shape seen
 	confirmed, leaves, dispatch, feeds, sdk bool
 }
@@ -377,6 +380,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			}
 			if w >= 2 {
 				s.strong = append(s.strong, d.Calls...)
+			}
+			if w >= 3 && len(d.Calls) > 0 {
+				s.selects = true
 			}
 		}
 		if len(s.tools) == 0 && best > 1 {
@@ -994,9 +1000,11 @@ func (r *rec) addModel(l *Loop, s *site) {
 		}
 	}
 	refs := s.tools
-	if s.confirmed {
+	if s.confirmed || s.selects {
 		// a described framework: its tool sites come from a selection by name or its
-		// profile's tool_call rules, not from every helper an element is handed to
+		// profile's tool_call rules, not from every helper an element is handed to; so
+		// for a site whose elements are selected by name: the helpers an element is
+		// handed to elsewhere (a parser, a clone) run no tool
 		refs = s.strong
 	}
 	for _, ref := range refs {
@@ -1281,7 +1289,23 @@ func (r *rec) launchedDepth(g, holder *ir.Func, loop, depth int, seen map[int]bo
 		}
 		x = r.p.Funcs[x.Parent]
 	}
-	if g.ID == holder.ID || g.Parent >= 0 || depth >= 3 {
+	if g.Parent >= 0 {
+		// a closure of a helper (the body handed to a tracing wrapper): launched when the
+		// function it is written in is, unless it is written in the loop's function
+		top := g
+		for top.Parent >= 0 {
+			if top.ID == holder.ID {
+				return false
+			}
+			top = r.p.Funcs[top.Parent]
+		}
+		if top.ID == holder.ID || seen[top.ID] {
+			return false
+		}
+		seen[top.ID] = true
+		g = top
+	}
+	if g.ID == holder.ID || depth >= 3 {
 		return false
 	}
 	callers := r.callers[g.ID]
