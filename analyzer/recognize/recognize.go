@@ -153,12 +153,19 @@ func Recognize(p *ir.Program, o Options) *Result {
 				best = s.score
 			}
 		}
+		var kept []*site
 		for _, s := range r.cands[l] {
 			// every call a profile confirms is a model call of its loop (a polymorphic step
 			// with one provider call per subclass)
 			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				r.addModel(l, s)
+				kept = append(kept, s)
 			}
+		}
+		for _, s := range kept {
+			if !s.confirmed && wrapped(s, kept) {
+				continue // its result is handed back up through another kept call: that one is the site
+			}
+			r.addModel(l, s)
 		}
 	}
 	res := &Result{Loops: r.order}
@@ -318,7 +325,26 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
+		// A lookup or comparison of the callables by name that selects a call is the tool
+		// dispatch; a switch on the element's kind around it (case "function_call": … the
+		// lookup …) only picks the branch, and the other calls of that branch (a span told of
+		// an unknown tool, an item appended) are not tools.
+		byName := false
 		for _, d := range fl.Dispatch {
+			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
+				byName = true
+			}
+		}
+		for _, d := range fl.Dispatch {
+			if byName && d.How == "name_switch" {
+				var kept []ir.CallRef
+				for _, ref := range d.Calls {
+					if selectedByName(fl, ref) {
+						kept = append(kept, ref)
+					}
+				}
+				d.Calls = kept
+			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -412,6 +438,39 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// wrapped reports whether the result of site s is handed back up through another of the sites:
+// the call of the helper or interface method that returned it, which the loop makes.
+func wrapped(s *site, sites []*site) bool {
+	if s.c.Flow == nil {
+		return false
+	}
+	for _, o := range sites {
+		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
+func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
+	for _, d := range fl.Dispatch {
+		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
+	for _, x := range refs {
+		if x == ref {
+			return true
+		}
+	}
+	return false
 }
 
 // builds reports whether a call only builds its result in memory from its operands: it takes no
@@ -583,17 +642,22 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 		return false
 	}
 	inside := map[int]bool{}
-	queue := append([]int{}, c.Targets...)
+	queue := append(append([]int{}, c.Targets...), c.ArgFuncs...)
 	for _, t := range queue {
 		inside[t] = true
 	}
 	for i := 0; i < len(queue) && i < 400; i++ {
 		g := r.p.Funcs[queue[i]]
 		for _, gc := range g.Calls {
-			if len(gc.Targets) > 4 {
-				continue
+			targets := gc.Targets
+			if len(targets) > 4 || callsOwnParam(g, &gc) {
+				// (a wrapper's call of the callback it is handed runs, here, only the
+				// callbacks handed to it on the way in, already queued from their call's
+				// ArgFuncs: not every callback handed to it anywhere, such as the tool
+				// runner's body handed to the same span helper)
+				targets = nil
 			}
-			for _, t := range append(append([]int{}, gc.Targets...), gc.ArgFuncs...) {
+			for _, t := range append(append([]int{}, targets...), gc.ArgFuncs...) {
 				if !inside[t] {
 					inside[t] = true
 					queue = append(queue, t)
@@ -1349,6 +1413,21 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			}
 			inner := &g.Calls[v.Call]
 			return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+		}
+	}
+	// the call whose result g hands back through a variable, also one made in a closure g
+	// hands to a wrapper (span.WithSpan(ctx, …, func(ctx) error { resp, err = m.Get(…) }))
+	for _, h := range append([]int{g.ID}, r.closures[g.ID]...) {
+		for i := range r.p.Funcs[h].Calls {
+			inner := &r.p.Funcs[h].Calls[i]
+			if inner.Flow == nil {
+				continue
+			}
+			for _, ref := range inner.Flow.Through {
+				if &r.p.Funcs[ref.Func].Calls[ref.Call] == c {
+					return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+				}
+			}
 		}
 	}
 	// the first call whose result is returned through a variable: a provider method
