@@ -273,6 +273,11 @@ type Flow struct {
 	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
 	// call is not another model call of the same loop.
 	Carriers []CallRef `json:"carriers,omitempty"`
+	// Through are the calls this result is handed back up through: a caller's call of the
+	// function (or interface method) that returned it, the wrappers of this call
+	// (agent.Model.GetResponse(…) around the client.Responses.New(…) of an implementation,
+	// r.getResponse(…) around both). Such a call produces the same result; it is no consumer.
+	Through []CallRef `json:"through,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.
@@ -420,6 +425,13 @@ type Return struct {
 	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
 	// drains the run they hand back, when they stream it.
 	Wraps []int `json:"wraps,omitempty"`
+	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
+	// of catch (e), raise err of except … as err), are the loops of the Func inside the
+	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	TryLoops []int `json:"try_loops,omitempty"`
+	// Caught is the error class the handler of such a rethrow names, as written (except
+	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
+	Caught string `json:"caught,omitempty"`
 }
 
 // Guard is a test of one value against literals (see Return.Guard).

@@ -13,6 +13,9 @@ import (
 var (
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
+	// runVerb: a name that says it runs what it is handed (executeTool, runTool, invoke),
+	// not that it checks, reads or prepares it (validateToolArguments, parseToolCall)
+	runVerb = regexp.MustCompile(`^(exec|execute|invoke|run|call|dispatch|perform)([A-Z_]|$)`)
 )
 
 // scope is a function and the closures nested in it (they see its variables).
@@ -358,6 +361,12 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		if oc >= len(fs.callInfo) {
 			continue
 		}
+		if l.Kind == ir.LoopRangeIter && len(f.Calls[oc].Targets) == 0 && !ignoredCall(fs.mod, &f.Calls[oc]) && b.yieldsItem(fs, l) {
+			// async for response in self.llm.generate_content_async(request): yield response —
+			// the items of a stream from outside the set, each handed on whole: what the
+			// caller drains is what that call returns, item by item
+			return true
+		}
 		for j := range f.Calls {
 			if j < len(fs.callInfo) && j != oc && wrapsOnly(fs.mod, fs.callInfo[oc].node, fs.callInfo[j].node) &&
 				b.yieldsResultsIn(&f.Calls[j], seen, depth+1) {
@@ -366,6 +375,34 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		}
 	}
 	return false
+}
+
+// yieldsItem reports whether the body of loop l of fs yields the loop's item as it is
+// (async for x in stream: yield x).
+func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
+	if l.ID >= len(fs.loopNodes) {
+		return false
+	}
+	m := fs.mod
+	var item string
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == l.ID && len(a.lhs) == 1 {
+			item = a.lhs[0]
+		}
+	}
+	if item == "" {
+		return false
+	}
+	found := false
+	eachNode(m.t, fs.loopNodes[l.ID].Child("body"), func(x *syntax.Node) bool {
+		if x.Kind == "yield" || x.Kind == "yield_expression" {
+			if k := x.NamedChildren(); len(k) == 1 && m.text(strip(k[0])) == item {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -725,6 +762,14 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 				continue
 			}
+			if fn != nil && t.idents.has(fn) {
+				// getOwn(tools, call.toolName): a helper of the set that looks its second
+				// operand up in its first
+				if id, ok := g.callOf[n]; ok && b.lookupCall(g, id, n, elems, names) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn == nil || !t.members.has(fn) || mentions(m, fn.Child("object"), elems) {
 				continue
 			}
@@ -778,6 +823,65 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
 	}
 	return out
+}
+
+// lookupCall reports whether call id (node n) of g runs only lookup helpers (lookupParams)
+// handed an element's name as the key and, as the table, something that is no element.
+func (b *builder) lookupCall(g *fnState, id int, n *syntax.Node, elems, names map[string]bool) bool {
+	m := g.mod
+	c := &g.f.Calls[id]
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return false
+	}
+	args := n.Child("arguments").NamedChildren()
+	for _, t := range c.Targets {
+		ti, ki, ok := lookupParams(b.funcs[t])
+		if !ok || ti >= len(args) || ki >= len(args) || !isNameExpr(m, args[ki], elems, names) ||
+			mentions(m, args[ti], elems) || b.literalTable(m, args[ti]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupParams reports whether every return of fs that hands back something is an element
+// of one parameter keyed by another (return obj != null && Object.hasOwn(obj, key) ?
+// obj[key] : undefined), and which: the table's and the key's positions.
+func lookupParams(fs *fnState) (table, key int, ok bool) {
+	if fs.body == nil || fs.gen || len(fs.retNodes) == 0 || len(fs.f.Params) < 2 {
+		return 0, 0, false
+	}
+	m, t := fs.mod, fs.mod.t
+	pos := map[string]int{}
+	for i, p := range fs.f.Params {
+		pos[p.Name] = i
+	}
+	table, key = -1, -1
+	for _, r := range fs.retNodes {
+		if t.raises.has(r) {
+			return 0, 0, false
+		}
+		kids := r.NamedChildren()
+		if len(kids) == 0 {
+			continue
+		}
+		for _, alt := range alternatives(m, kids[0]) {
+			alt = strip(alt)
+			if alt == nil || t.nones[m.text(alt)] || alt.Kind == "unary_expression" && strings.HasPrefix(m.text(alt), "void") {
+				continue
+			}
+			if !t.subscripts.has(alt) {
+				return 0, 0, false
+			}
+			ti, ok1 := pos[m.text(strip(alt.Child(t.subObj)))]
+			ki, ok2 := pos[m.text(strip(alt.Child(t.subIndex)))]
+			if !ok1 || !ok2 || ti == ki || table >= 0 && (ti != table || ki != key) {
+				return 0, 0, false
+			}
+			table, key = ti, ki
+		}
+	}
+	return table, key, table >= 0
 }
 
 func alternativesHave(m *module, rhs, n *syntax.Node) bool {
@@ -847,16 +951,27 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] {
 			continue
 		}
+		if b.lookupCall(g, j, ci.node, elems, names) {
+			continue // getOwn(tools, call.name): a lookup (dispatch), not a call run with the name
+		}
 		ctor := func() bool {
 			return isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
 		}
 		args := ci.node.Child("arguments").NamedChildren()
+		if fn := strip(ci.node.Child("function")); fn != nil && m.t.members.has(fn) && lookupMeths[m.text(fn.Child(m.t.memberProp))] &&
+			len(args) > 0 && isNameExpr(m, args[0], elems, names) {
+			// kinds.get(call.name): a lookup in a map, which dispatch reads (the calls that
+			// run what it selects are the tool calls; a value only translated runs nothing)
+			continue
+		}
 		how := ""
 		for _, a := range args {
 			if a.Kind == "keyword_argument" {
 				a = a.Child("value")
 			}
-			if isNameExpr(m, a, elems, names) && !ctor() {
+			if isNameExpr(m, a, elems, names) && !ctor() && !(b.answers(c.Targets) && !b.resultRun(g, j)) {
+				// (declared(tool.name), visibility_of(t.name): a function of the set that
+				// answers a question about the name, whose answer nobody runs, runs nothing)
 				// (Function(name=tc["name"], ...) builds a value with the name: nothing run)
 				how = "name_arg"
 				break
@@ -871,6 +986,161 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		out = append(out, ir.Dispatch{Pos: c.Pos, How: how, Func: g.f.ID, Calls: []ir.CallRef{{Func: g.f.ID, Call: j}}, Text: c.Text})
 	}
 	return out
+}
+
+// lookupMeths are the methods that look a value up by the key they are handed (dispatch reads
+// them as map lookups).
+var lookupMeths = map[string]bool{"get": true, "get_tool": true, "getTool": true, "lookup": true}
+
+// answers reports whether every function targets may run is a function of the set every
+// return of which hands back an answer about its arguments, not something to run: a truth
+// value (a comparison, a membership test, a negation, and/or of them), a literal, a value
+// looked up by key (m.get(k), m[k]), a choice between such, or a local bound only to such
+// (if v := m.get(k): return v). False when targets is empty.
+func (b *builder) answers(targets []int) bool {
+	if len(targets) == 0 {
+		return false
+	}
+	for _, id := range targets {
+		g := b.funcs[id]
+		m := g.mod
+		var rets []*syntax.Node
+		if g.exprBody {
+			rets = append(rets, g.body)
+		}
+		for _, n := range g.retNodes {
+			if m.t.raises.has(n) {
+				continue
+			}
+			k := n.NamedChildren()
+			if len(k) == 0 {
+				return false
+			}
+			rets = append(rets, k[0])
+		}
+		if len(rets) == 0 {
+			return false
+		}
+		for _, e := range rets {
+			if !answer(g, e, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// answer reports whether expression e of g is an answer (see answers).
+func answer(g *fnState, e *syntax.Node, depth int) bool {
+	m, t := g.mod, g.mod.t
+	e = strip(unAwait(m, e))
+	if e == nil || depth > 4 {
+		return false
+	}
+	if truthValue(m, e) || t.stringKinds.has(e) || t.numbers.has(e) || t.literals.has(e) || e.Kind == "null" || e.Kind == "undefined" {
+		return true
+	}
+	if t.subscripts.has(e) {
+		return true
+	}
+	if t.calls.has(e) {
+		fn := strip(e.Child("function"))
+		return fn != nil && t.members.has(fn) && lookupMeths[m.text(fn.Child(t.memberProp))]
+	}
+	if t.ternaries.has(e) {
+		alts := alternatives(m, e)
+		if len(alts) < 2 {
+			return false
+		}
+		for _, a := range alts {
+			if !answer(g, a, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.idents.has(e) {
+		binds := g.index().assigns[m.text(e)]
+		found := false
+		for _, ai := range binds {
+			a := g.assigns[ai]
+			if len(a.lhs) != 1 || a.lhs[0] != m.text(e) {
+				continue
+			}
+			if a.iter || a.rhs == nil || !answer(g, a.rhs, depth+1) {
+				return false
+			}
+			found = true
+		}
+		// if v := m.get(k): return v (walrus bindings)
+		eachNode(t, g.body, func(x *syntax.Node) bool {
+			if x.Kind == "named_expression" && m.text(x.Child("name")) == m.text(e) {
+				found = found || len(binds) == 0
+				if !answer(g, x.Child("value"), depth+1) {
+					binds, found = nil, false
+					return false
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
+// resultRun reports whether the result of call j of g is run: called in place
+// (find(name)(args), find(name).run()) or bound to a variable that is called.
+func (b *builder) resultRun(g *fnState, j int) bool {
+	m, t := g.mod, g.mod.t
+	n := g.callInfo[j].node
+	p := b.parentIn(g, n)
+	for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || p.Kind == "non_null_expression" || t.members.has(p)) {
+		n, p = p, b.parentIn(g, p)
+	}
+	if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == n {
+		return true
+	}
+	for _, a := range g.assigns {
+		if a.rhs == nil || strip(unAwait(m, a.rhs)) != strip(g.callInfo[j].node) {
+			continue
+		}
+		for _, v := range a.lhs {
+			for _, h := range scope(g) {
+				for k := range h.callInfo {
+					if ct := calleeText(m, h.callInfo[k].node); ct == v || strings.HasPrefix(ct, v+".") {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// truthValue reports whether expression e is a truth value by its form: a comparison or
+// membership test, a negation, a boolean literal, or and/or of such.
+func truthValue(m *module, e *syntax.Node) bool {
+	e = strip(e)
+	if e == nil {
+		return false
+	}
+	if _, _, _, ok := compareOps(m, e); ok {
+		return true
+	}
+	switch {
+	case e.Kind == "true" || e.Kind == "false" || e.Kind == "not_operator":
+		return true
+	case m.t.nots.has(e) && strings.HasPrefix(m.text(e), "!"):
+		return true
+	case m.t.bools.has(e) || e.Kind == "binary_expression" && (m.text(e.Child("operator")) == "&&" || m.text(e.Child("operator")) == "||"):
+		for _, k := range e.NamedChildren() {
+			if !truthValue(m, k) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an
@@ -1104,7 +1374,7 @@ func rootOf(s string) string {
 
 var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
-	"copy.copy", "deepcopy", "structuredClone")
+	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
 
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
@@ -1122,13 +1392,15 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 		return vars[m.text(n)] || derives(m, n.Child("object"), vars, depth+1)
 	case t.subscripts.has(n):
 		return vars[m.text(n)] || derives(m, n.Child(t.subObj), vars, depth+1)
-	case t.calls.has(n):
+	case t.calls.has(n) || t.news.has(n):
+		// (new Event(response.content): a constructor handed a part of the value, as a
+		// Python Event(response.content) call)
 		fn := unAwait(m, n.Child("function"))
 		if fn != nil && t.members.has(fn) && derives(m, fn.Child("object"), vars, depth+1) {
 			return true
 		}
 		args := n.Child("arguments")
-		if transforms[m.text(fn)] {
+		if fn != nil && transforms[m.text(fn)] {
 			for _, a := range args.NamedChildren() {
 				if derives(m, a, vars, depth+1) {
 					return true
@@ -1160,8 +1432,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 				return true
 			}
 		}
-		return false
-	case t.calls.has(n) || t.news.has(n):
 		return false
 	case t.lambdas.has(n) || t.funcs.has(n):
 		return false
@@ -1423,6 +1693,26 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 				}
 			}
+			// mapWithConcurrency({ items: calls, execute: async (call) => … }): a callback a
+			// helper applies per element of what it is handed with it takes the elements
+			if len(g.perElem) > 0 {
+				js := make([]int, 0, len(g.perElem))
+				for j := range g.perElem {
+					js = append(js, j)
+				}
+				sort.Ints(js)
+				for _, j := range js {
+					for _, pe := range g.perElem[j] {
+						if !derives(m, pe.coll, one, 0) || len(pe.kid.f.Params) == 0 {
+							continue
+						}
+						if p := pe.kid.f.Params[0].Name; p != "" && !strings.ContainsAny(p, "{[") && !elems[p] {
+							elems[p] = true
+							fl.Iterated = append(fl.Iterated, m.pos(g.callInfo[j].node))
+						}
+					}
+				}
+			}
 		}
 	}
 	// the elements that may be tool calls: not the chunks merged into a collection (that
@@ -1524,7 +1814,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	if depth < maxFollow*followUnit {
-		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
+		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, res, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
@@ -1534,7 +1824,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
-func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
@@ -1612,6 +1902,11 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					}
 					if elems[m.text(strip(a))] {
 						e2[name] = true
+						if res[m.text(strip(a))] {
+							// an item a generator of the set yields is a whole result
+							// (async for response in self._call_llm(...)): followed as both
+							r2[name] = true
+						}
 					} else {
 						r2[name] = true
 					}
@@ -1745,9 +2040,12 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 	}
 	if len(vars) > 0 {
 		var refs []ir.CallRef
-		for k, ci := range h.callInfo {
-			if k < len(h.f.Calls) && b.runsArg(h, k, ci.node, vars) {
-				refs = append(refs, ir.CallRef{Func: h.f.ID, Call: k})
+		// (in h or the closures it runs: a tracing span's body that executes the tool)
+		for _, x := range scope(h) {
+			for k, ci := range x.callInfo {
+				if k < len(x.f.Calls) && b.runsArg(x, k, ci.node, vars) {
+					refs = append(refs, ir.CallRef{Func: x.f.ID, Call: k})
+				}
 			}
 		}
 		if len(refs) > 0 {
@@ -1790,10 +2088,35 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 // (validateArguments(tool, args), tool.prepareArguments(...)) does not run it.
 func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]bool) bool {
 	c := &g.f.Calls[k]
+	m := g.mod
+	if len(c.Targets) == 0 && runVerb.MatchString(c.Method) && !c.InMemory && !inCondition(g, call) {
+		// executeTool({ tool, input }) of code outside the set, handed the callable itself
+		// (not a test of it: if (!isExecutableTool(tool)) return)
+		for _, a := range call.Child("arguments").NamedChildren() {
+			a = strip(a)
+			if a != nil && a.Kind == "object" {
+				for _, pr := range a.NamedChildren() {
+					v := pr
+					if pr.Kind == "pair" {
+						v = strip(pr.Child("value"))
+					} else if pr.Kind != "shorthand_property_identifier" {
+						continue
+					}
+					if v != nil && vars[m.text(v)] {
+						return true
+					}
+				}
+				continue
+			}
+			if a != nil && vars[m.text(a)] {
+				return true
+			}
+		}
+		return false
+	}
 	if len(c.Targets) == 0 || len(c.Targets) > 3 {
 		return false
 	}
-	m := g.mod
 	for i, a := range call.Child("arguments").NamedChildren() {
 		if a.Kind == "keyword_argument" {
 			a = a.Child("value")
@@ -1820,6 +2143,16 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// inCondition reports whether node n lies in one of g's conditions.
+func inCondition(g *fnState, n *syntax.Node) bool {
+	for _, c := range g.conds {
+		if c.expr != nil && c.expr.Start <= n.Start && n.End <= c.expr.End {
+			return true
 		}
 	}
 	return false

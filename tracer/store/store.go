@@ -63,6 +63,10 @@ type Options struct {
 	Clock func() time.Time
 	// Queue is how many batches may wait for the disk; 64 when 0.
 	Queue int
+	// KeepEvents is how many sealed span events stay in memory, those of the sessions
+	// projected last (DefaultKeepEvents when 0, none when negative); the others are read again
+	// from the journal when their session changes or a page shows one of its runs.
+	KeepEvents int
 
 	hold func() (chan int, chan struct{}) // tests: pause the writer
 }
@@ -81,6 +85,7 @@ type Store struct {
 	once    sync.Once
 	dirty   chan struct{}
 
+	inflight atomic.Int64 // batches queued or being written (Append calls the writer has not answered)
 	received atomic.Int64 // spans acknowledged since the store was opened, plus those replayed
 	rejected atomic.Int64 // spans rejected by the receiver (counted through CountRejected)
 	evCount  atomic.Int64
@@ -90,12 +95,13 @@ type Store struct {
 	ackGen    uint64
 	subs      map[chan uint64]struct{}
 	projected uint64
-	// spansSize and eventsSize are the journal lengths written and fsynced.
+	// spansSize and eventsSize are the journal lengths written and fsynced. What the
+	// projection has not taken yet it reads from the files (project), so a projection behind
+	// the writer holds no copy of the backlog.
 	spansSize, eventsSize int64
-	// newSpans and newEvents are the journal lines fsynced and not yet projected, as the
-	// writer's groups wrote them (kept apart: when the projection is behind, joining them
-	// copied the backlog over and over).
-	newSpans, newEvents [][]byte
+	// spansDone and eventsDone are the journal lengths the projection has taken (the
+	// projector's alone).
+	spansDone, eventsDone int64
 
 	// vmu guards the projection's results (p is used by the projector goroutine alone, and
 	// by Open before it starts).
@@ -147,10 +153,14 @@ func Open(dir string, opts Options) (*Store, error) {
 	var err error
 	var n int64
 	spansPath, eventsPath := filepath.Join(dir, SpansFile), filepath.Join(dir, EventsFile)
-	s.p = newProj(spansPath, eventsPath)
+	s.p = newProj(spansPath, eventsPath, opts.KeepEvents)
 	// one pass over each journal file: count its records and feed them to the projection
 	if s.spans, n, s.spansSize, err = openJournal(spansPath, func(line []byte) (int, error) {
-		if n, clean := s.p.spansRecord(line); clean {
+		n, clean := s.p.spansRecord(line)
+		if s.p.kept > 2*s.p.keep {
+			s.p.pass(0) // projects what the records gave and drops the oldest events
+		}
+		if clean {
 			return n, nil
 		}
 		return countSpans(line) // a record the reader had a problem with: count it exactly
@@ -172,6 +182,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.p.pass(0)
+	s.spansDone, s.eventsDone = s.spansSize, s.eventsSize
 	if err := s.idx.replace(s.allRows(), s.spansSize+s.eventsSize); err != nil {
 		s.closeFiles()
 		return nil, err
@@ -284,9 +295,11 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 		return ErrClosed
 	default:
 	}
+	s.inflight.Add(1)
 	select {
 	case s.queue <- p:
 	default:
+		s.inflight.Add(-1)
 		return ErrBusy
 	}
 	select {
@@ -368,12 +381,6 @@ func (s *Store) commit(group []*pending) {
 		s.mu.Lock()
 		s.spansSize += int64(len(sp))
 		s.eventsSize += int64(len(ev))
-		if len(sp) > 0 {
-			s.newSpans = append(s.newSpans, sp)
-		}
-		if len(ev) > 0 {
-			s.newEvents = append(s.newEvents, ev)
-		}
 		s.mu.Unlock()
 		s.received.Add(int64(nspans))
 		s.evCount.Add(int64(nevents))
@@ -391,6 +398,7 @@ func (s *Store) commit(group []*pending) {
 	for _, p := range group {
 		p.done <- err
 	}
+	s.inflight.Add(-int64(len(group)))
 }
 
 func appendSync(f *os.File, b []byte) error {
@@ -406,37 +414,76 @@ func appendSync(f *os.File, b []byte) error {
 	return nil
 }
 
-// projector projects the batches acknowledged; those that arrive while it works are taken by
-// the next pass.
+// projector projects the batches acknowledged, a chunk at a time; those that arrive while it
+// works are taken by the next chunks. While batches are being written it works only part of
+// the time (yield).
 func (s *Store) projector() {
 	defer s.wg.Done()
+	var worked time.Duration
 	for {
 		select {
 		case <-s.closing:
 			return
 		case <-s.dirty:
 		}
-		_ = s.project() // an index error leaves the index behind; the next batch tries again
+		if !s.yield(worked) {
+			return // closing: the next open projects the rest
+		}
+		start := time.Now()
+		more, _ := s.project() // an index error leaves the index behind; the next batch tries again
+		worked = time.Since(start)
+		if more {
+			select {
+			case s.dirty <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
-// project feeds the journal lines acknowledged since the last pass to the projection, updates
-// the index rows of the sessions they changed, and tells the subscribers.
-func (s *Store) project() error {
+// busyShare is the share of its time the projector works while batches are being written:
+// after a chunk it waits (busyShare-1) times as long as the chunk took, so that taking
+// batches to disk and acknowledging them — what a client waits for — keeps the CPU it needs,
+// and the projection (the index, the UI; the journal is the truth) catches up at full speed
+// once they stop. The wait ends early when none is in flight.
+const busyShare = 4
+
+// yieldFor is how long the projector waits after a chunk that took worked: busy tells
+// whether batches are being written.
+func yieldFor(worked time.Duration, busy bool) time.Duration {
+	if !busy {
+		return 0
+	}
+	return worked * (busyShare - 1)
+}
+
+// chunk is how much of the journal one projection pass reads at most (a record larger than
+// that is read whole): a projection far behind the writer goes through its backlog in passes
+// of about this size, each updating the index and dropping the oldest sealed events, so what
+// it holds does not grow with the backlog.
+const chunk = 4 << 20
+
+// project feeds the next chunk of the journal records acknowledged and not projected yet to
+// the projection, read back from the files, updates the index rows of the sessions that
+// changed and tells the subscribers; more tells that acknowledged records remain.
+func (s *Store) project() (more bool, err error) {
 	s.mu.Lock()
 	gen := s.ackGen
-	s.behind = time.Time{}
-	sp, ev := s.newSpans, s.newEvents
-	s.newSpans, s.newEvents = nil, nil
-	size := s.spansSize + s.eventsSize
+	spEnd, evEnd := s.spansSize, s.eventsSize
 	s.mu.Unlock()
+	sp, err := readChunk(s.spans, s.spansDone, spEnd)
+	if err != nil {
+		return false, err // the next batch tries again
+	}
+	ev, err := readChunk(s.events, s.eventsDone, evEnd)
+	if err != nil {
+		return false, err
+	}
 	s.vmu.Lock()
-	for _, b := range sp {
-		s.p.spans(b)
-	}
-	for _, b := range ev {
-		s.p.events(b)
-	}
+	s.p.spans(sp)
+	s.p.events(ev)
+	s.spansDone += int64(len(sp))
+	s.eventsDone += int64(len(ev))
 	changed, _ := s.p.pass(gen)
 	var ids []string
 	var rows []RunRow
@@ -445,20 +492,71 @@ func (s *Store) project() error {
 		rows = append(rows, se.rows...)
 	}
 	s.vmu.Unlock()
-	err := s.idx.update(ids, rows, size)
+	err = s.idx.update(ids, rows, s.spansDone+s.eventsDone)
+	done := s.spansDone >= spEnd && s.eventsDone >= evEnd
 	s.mu.Lock()
-	s.projected = gen
-	if s.ackGen != gen && s.behind.IsZero() {
-		s.behind = s.clock()
+	if done {
+		s.projected = gen
+		s.behind = time.Time{}
+		if s.ackGen != gen {
+			s.behind = s.clock()
+		}
 	}
+	s.mu.Unlock()
+	s.notify(gen)
+	return !done, err
+}
+
+// yield waits as yieldFor says after a chunk that took worked, less if the batches in
+// flight are all written meanwhile; it returns false when the store is closing.
+func (s *Store) yield(worked time.Duration) bool {
+	d := yieldFor(worked, s.inflight.Load() > 0)
+	if d <= 0 {
+		return true
+	}
+	const step = 5 * time.Millisecond // how often it looks whether batches are still in flight
+	t := time.NewTicker(min(step, d))
+	defer t.Stop()
+	for end := time.Now().Add(d); time.Now().Before(end) && s.inflight.Load() > 0; {
+		select {
+		case <-s.closing:
+			return false
+		case <-t.C:
+		}
+	}
+	return true
+}
+
+// notify tells the subscribers the projection changed.
+func (s *Store) notify(gen uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for ch := range s.subs {
 		select {
 		case ch <- gen:
 		default:
 		}
 	}
-	s.mu.Unlock()
-	return err
+}
+
+// readChunk reads whole lines of f from off, up to end and about chunk bytes.
+func readChunk(f *os.File, off, end int64) ([]byte, error) {
+	if off >= end {
+		return nil, nil
+	}
+	buf := make([]byte, min(end-off, chunk))
+	for {
+		if _, err := f.ReadAt(buf, off); err != nil {
+			return nil, fmt.Errorf("store: reading %s back: %w", f.Name(), err)
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[:i+1], nil
+		}
+		if int64(len(buf)) == end-off {
+			return nil, fmt.Errorf("store: %s: the journal does not end its records where it was written", f.Name())
+		}
+		buf = make([]byte, min(end-off, 4*int64(len(buf)))) // one record longer than a chunk
+	}
 }
 
 // allRows are the rows of every run (for the whole index at open).
@@ -493,7 +591,7 @@ func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
 	if se == nil || !se.projected {
 		return nil, nil, false
 	}
-	return se.view().runTree(id)
+	return s.p.view(se).runTree(id)
 }
 
 // Work is what the last projection pass did (its cost in machine-independent units).
