@@ -220,9 +220,14 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						for _, pr := range a.NamedChildren() {
 							v := pr
 							key := m.text(pr)
-							if pr.Kind == "pair" {
+							switch {
+							case pr.Kind == "pair":
 								v, key = strip(pr.Child("value")), strings.Trim(m.text(pr.Child("key")), `"'`)
-							} else if pr.Kind != "shorthand_property_identifier" {
+							case pr.Kind == "method_definition":
+								// new TransformStream({ transform(chunk, c) {…}, flush(c) {…} }):
+								// a method of the options object, run by the callee
+								key = m.text(pr.Child("name"))
+							case pr.Kind != "shorthand_property_identifier":
 								continue
 							}
 							if !b.runsOption(c.Targets, ai, key) {

@@ -1342,6 +1342,11 @@ var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter"
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
 	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
 
+// streamStages are the methods that pipe a stream through a stage object, with the name of
+// the stage's method that takes each chunk (WHATWG streams: readable.pipeThrough(new
+// TransformStream({ transform(chunk, controller) {…}, flush(controller) {…} }))).
+var streamStages = map[string]string{"pipeThrough": "transform"}
+
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
 // A call that only receives a value (f(x)) makes something new and does not derive from it.
@@ -1424,6 +1429,8 @@ type fnIndex struct {
 	// callable; appends the calls that grow a collection; byLHS the assignments by target.
 	lookups []*syntax.Node
 	appends []int
+	// stages are the calls that pipe a stream through a stage (streamStages)
+	stages []int
 	byLHS   map[string][]int
 	// callArgs indexes the calls with targets in the set by the names in their arguments.
 	callArgs map[string][]int
@@ -1494,6 +1501,9 @@ func (g *fnState) index() *fnIndex {
 		}
 		if appendMeths[meth] {
 			x.appends = append(x.appends, j)
+		}
+		if streamStages[meth] != "" {
+			x.stages = append(x.stages, j)
 		}
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
@@ -1656,6 +1666,31 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
 						}
 						break
+					}
+				}
+			}
+			// stream.pipeThrough(new TransformStream({ transform(chunk, controller) {…} })):
+			// the stage's transform takes the stream's chunks
+			for _, j := range g.index().stages {
+				fn := strip(unAwait(m, g.callInfo[j].node.Child("function")))
+				if fn == nil || !m.t.members.has(fn) || !derives(m, fn.Child("object"), one, 0) {
+					continue
+				}
+				for _, a := range g.callInfo[j].node.Child("arguments").NamedChildren() {
+					id, ok := g.callOf[strip(a)]
+					if !ok {
+						continue
+					}
+					for _, kid := range g.f.Calls[id].ArgFuncs {
+						k := b.funcs[kid]
+						if k.name != streamStages[g.f.Calls[j].Method] || len(k.f.Params) == 0 {
+							continue
+						}
+						if p := k.f.Params[0].Name; p != "" && !elems[p] && !res[p] {
+							elems[p], streamElem[p] = true, true
+							fl.Iterated = append(fl.Iterated, m.pos(g.callInfo[j].node))
+							queue = append(queue, p)
+						}
 					}
 				}
 			}

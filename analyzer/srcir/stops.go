@@ -32,7 +32,32 @@ func (b *builder) stopSets() {
 				}
 			}
 		}
+		// a recursion (Loop -1): a function that calls itself from its body or a callback
+		// of it (a stream's flush starting the next step) decides there, or in the closures
+		// its tests call, whether to go on
+		if b.callsItself(fs) {
+			for _, g := range scope(fs) {
+				if b.stopSetIn(fs, -1, g, false) {
+					break
+				}
+			}
+		}
 	}
+}
+
+// callsItself reports whether fs or a closure of it calls fs outside fs's loops.
+func (b *builder) callsItself(fs *fnState) bool {
+	for _, g := range scope(fs) {
+		for _, c := range g.f.Calls {
+			if g == fs && len(c.Loops) > 0 {
+				continue
+			}
+			if contains(c.Targets, fs.f.ID) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inLoopCond reports whether node n is inside the condition of loop li of fs.
