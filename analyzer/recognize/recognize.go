@@ -758,6 +758,11 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 		for _, ref := range r.callers[g.ID] {
 			cf := r.p.Funcs[ref.Func]
 			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				if r.within(hh, h) {
+					// a loop of a callback inside the step the first holder repeats (a
+					// stream's pull re-reading the model call it retries): part of that step
+					continue
+				}
 				dup := false
 				for _, x := range out {
 					dup = dup || x.f.ID == hh.ID && x.loop == ll
@@ -772,6 +777,17 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 	}
 	walk(f, 0, map[int]bool{})
 	return out
+}
+
+// within reports whether g is a closure nested (at any depth) in h.
+func (r *rec) within(g, h *ir.Func) bool {
+	for x := g; x.Parent >= 0; {
+		x = r.p.Funcs[x.Parent]
+		if x.ID == h.ID {
+			return true
+		}
+	}
+	return false
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }

@@ -196,6 +196,10 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			seen := map[int]bool{}
 			addTargets(&c, f, tg.fns, seen)
+			if k := fs.kidsByNode[strip(fn)]; len(c.Targets) == 0 && k != nil {
+				// (async () => { … })(): a function expression called where it is written
+				addTargets(&c, f, []*fnState{k}, seen)
+			}
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
