@@ -158,12 +158,19 @@ func Recognize(p *ir.Program, o Options) *Result {
 				best = s.score
 			}
 		}
+		var kept []*site
 		for _, s := range r.cands[l] {
 			// every call a profile confirms is a model call of its loop (a polymorphic step
 			// with one provider call per subclass)
 			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				r.addModel(l, s)
+				kept = append(kept, s)
 			}
+		}
+		for _, s := range kept {
+			if !s.confirmed && wrapped(s, kept) {
+				continue // its result is handed back up through another kept call: that one is the site
+			}
+			r.addModel(l, s)
 		}
 	}
 	res := &Result{Loops: r.order}
@@ -323,7 +330,26 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
+		// A lookup or comparison of the callables by name that selects a call is the tool
+		// dispatch; a switch on the element's kind around it (case "function_call": … the
+		// lookup …) only picks the branch, and the other calls of that branch (a span told of
+		// an unknown tool, an item appended) are not tools.
+		byName := false
 		for _, d := range fl.Dispatch {
+			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
+				byName = true
+			}
+		}
+		for _, d := range fl.Dispatch {
+			if byName && d.How == "name_switch" {
+				var kept []ir.CallRef
+				for _, ref := range d.Calls {
+					if selectedByName(fl, ref) {
+						kept = append(kept, ref)
+					}
+				}
+				d.Calls = kept
+			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -417,6 +443,39 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// wrapped reports whether the result of site s is handed back up through another of the sites:
+// the call of the helper or interface method that returned it, which the loop makes.
+func wrapped(s *site, sites []*site) bool {
+	if s.c.Flow == nil {
+		return false
+	}
+	for _, o := range sites {
+		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
+func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
+	for _, d := range fl.Dispatch {
+		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
+	for _, x := range refs {
+		if x == ref {
+			return true
+		}
+	}
+	return false
 }
 
 // builds reports whether a call only builds its result in memory from its operands: it takes no
@@ -588,17 +647,22 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 		return false
 	}
 	inside := map[int]bool{}
-	queue := append([]int{}, c.Targets...)
+	queue := append(append([]int{}, c.Targets...), c.ArgFuncs...)
 	for _, t := range queue {
 		inside[t] = true
 	}
 	for i := 0; i < len(queue) && i < 400; i++ {
 		g := r.p.Funcs[queue[i]]
 		for _, gc := range g.Calls {
-			if len(gc.Targets) > 4 {
-				continue
+			targets := gc.Targets
+			if len(targets) > 4 || callsOwnParam(g, &gc) {
+				// (a wrapper's call of the callback it is handed runs, here, only the
+				// callbacks handed to it on the way in, already queued from their call's
+				// ArgFuncs: not every callback handed to it anywhere, such as the tool
+				// runner's body handed to the same span helper)
+				targets = nil
 			}
-			for _, t := range append(append([]int{}, gc.Targets...), gc.ArgFuncs...) {
+			for _, t := range append(append([]int{}, targets...), gc.ArgFuncs...) {
 				if !inside[t] {
 					inside[t] = true
 					queue = append(queue, t)
@@ -623,6 +687,9 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 // decision considers a call as the model call of a turn loop.
 func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	s := r.score(f, c)
+	if !s.accepted() && !s.leaves && s.dispatch {
+		r.drainedStep(f, s)
+	}
 	if !s.accepted() {
 		return
 	}
@@ -661,6 +728,54 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// drainedStep gives site s the leaving test of the loop that drains its step: s decides and
+// dispatches the tools in a generator (the step, one model call and its tools, yielding
+// events), drained — itself, or through generators that relay its events, up to three
+// callers away — by a call in a repeating loop whose exit test reads the drained events
+// (while True: async for ev in self._step(ctx): last = ev; yield ev; if last.is_final():
+// break). That test is the decision's "nothing is pending", so s leaves; the drain loop is no
+// turn loop of its own, the loop around it is (turnLoop climbs to it).
+func (r *rec) drainedStep(f *ir.Func, s *site) {
+	gen := func(g *ir.Func) bool {
+		return len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream")
+	}
+	var walk func(g *ir.Func, depth int, seen map[int]bool) bool
+	walk = func(g *ir.Func, depth int, seen map[int]bool) bool {
+		if depth > 3 || seen[g.ID] || !gen(g) || len(r.callers[g.ID]) > 4 {
+			return false
+		}
+		seen[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			h := r.p.Funcs[ref.Func]
+			d := &h.Calls[ref.Call]
+			if d.Flow != nil && d.Flow.Delivery == "iterator" {
+				for _, ch := range d.Flow.Checked {
+					if !ch.Leaves || ch.Indirect || ch.Func != h.ID {
+						continue
+					}
+					for _, li := range d.Loops {
+						if l := h.Loops[li]; repeats(l.Kind) && l.OverCall != d.ID && !l.Retry {
+							s.score += 2
+							s.leaves = true
+							s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+							return true
+						}
+					}
+				}
+			}
+			if walk(h, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	g := f
+	for g.Parent >= 0 && !gen(g) {
+		g = r.p.Funcs[g.Parent]
+	}
+	walk(g, 0, map[int]bool{})
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
@@ -1330,6 +1445,21 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			}
 			inner := &g.Calls[v.Call]
 			return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+		}
+	}
+	// the call whose result g hands back through a variable, also one made in a closure g
+	// hands to a wrapper (span.WithSpan(ctx, …, func(ctx) error { resp, err = m.Get(…) }))
+	for _, h := range append([]int{g.ID}, r.closures[g.ID]...) {
+		for i := range r.p.Funcs[h].Calls {
+			inner := &r.p.Funcs[h].Calls[i]
+			if inner.Flow == nil {
+				continue
+			}
+			for _, ref := range inner.Flow.Through {
+				if &r.p.Funcs[ref.Func].Calls[ref.Call] == c {
+					return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+				}
+			}
 		}
 	}
 	// the first call whose result is returned through a variable: a provider method
