@@ -2,13 +2,22 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/lifeline-dev/lifeline/bench/otlpload"
+	"github.com/lifeline-dev/lifeline/tracer/receiver"
 	"github.com/lifeline-dev/lifeline/tracer/store"
 )
 
@@ -89,5 +98,80 @@ func BenchmarkStoreIngest(b *testing.B) {
 			b.ReportMetric(float64(sessions)/float64(b.N), "sessions-reprojected/op")
 			b.ReportMetric(float64(events)/float64(b.N), "events-reprojected/op")
 		})
+	}
+}
+
+// BenchmarkStoreLoad is bench/serve-load.sh's load taken by the store in process:
+// LIFELINE_BENCH_LOAD_SPANS spans (100,000 when unset) of generated agent traces, 512 a
+// request, 8 in flight, sent by bench/otlpload over OTLP/HTTP (over OTLP/gRPC with
+// LIFELINE_BENCH_LOAD_GRPC=1) to the receiver (tracer/receiver) on a loopback listener, each
+// request acknowledged after its fsync; then the projection and the index catch up. It reports
+// the acknowledged rate, the rate with the projection, and the live heap after the load, per
+// span: for CPU profiles (-cpuprofile) of serve's ingest without the rest of the process, and
+// with LIFELINE_BENCH_HEAP=FILE a heap profile of what the store keeps after the load.
+func BenchmarkStoreLoad(b *testing.B) {
+	n := 100_000
+	if s := os.Getenv("LIFELINE_BENCH_LOAD_SPANS"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	useGRPC := os.Getenv("LIFELINE_BENCH_LOAD_GRPC") == "1"
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		st, err := store.Open(dir, store.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rc := receiver.New(st)
+		cfg := otlpload.Config{Spans: n, Batch: 512, Concurrency: 8, Seed: 3, Deadline: time.Now().Add(10 * time.Minute)}
+		var stop func()
+		if useGRPC {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			gs := grpc.NewServer()
+			rc.RegisterGRPC(gs)
+			go gs.Serve(ln)
+			cfg.GRPC, stop = ln.Addr().String(), gs.Stop
+		} else {
+			mux := http.NewServeMux()
+			rc.Register(mux)
+			srv := httptest.NewServer(mux)
+			cfg.URL, stop = srv.URL+receiver.TracesPath, srv.Close
+		}
+		ctx := context.Background()
+		start := time.Now()
+		res, err := otlpload.Send(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		acked := time.Since(start)
+		if err := st.Wait(ctx); err != nil {
+			b.Fatal(err)
+		}
+		all := time.Since(start)
+		stop()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if got, want := st.Counters().Runs, (n+otlpload.SpansPerTrace-1)/otlpload.SpansPerTrace; got != want || res.Spans != int64(n) {
+			b.Fatalf("%d spans acknowledged, %d runs after the load; want %d and %d", res.Spans, got, n, want)
+		}
+		if path := os.Getenv("LIFELINE_BENCH_HEAP"); path != "" {
+			// what the store keeps after the load (-memprofile is written after it closed)
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := errors.Join(pprof.WriteHeapProfile(f), f.Close()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(n)/acked.Seconds(), "acked-spans/s")
+		b.ReportMetric(float64(n)/all.Seconds(), "projected-spans/s")
+		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "live-B/span")
+		b.ReportMetric(float64(res.Retries), "retries")
+		runtime.KeepAlive(st)
+		st.Close()
 	}
 }

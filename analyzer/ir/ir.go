@@ -418,6 +418,13 @@ type Return struct {
 	// lies under if err != nil of that call's error): the return is on their failure path.
 	// Set by the Go front-end.
 	ErrOf []int `json:"err_of,omitempty"`
+	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
+	// of catch (e), raise err of except … as err), are the loops of the Func inside the
+	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	TryLoops []int `json:"try_loops,omitempty"`
+	// Caught is the error class the handler of such a rethrow names, as written (except
+	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
+	Caught string `json:"caught,omitempty"`
 }
 
 // Guard is a test of one value against literals (see Return.Guard).

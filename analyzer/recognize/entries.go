@@ -471,6 +471,15 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 		case ret.Err.Kind == ir.ValCall && r.valueOnly(f, ret.Err.Call):
 			// return self._return(output): a helper that only builds the result
 			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
+		case ret.Raise && x != nil && heldIn(x, ret.TryLoops):
+			// catch (e) { …; throw e } around the turn loop the function runs: the error ends
+			// the run here (a model or tool failure the loop did not absorb), it is no
+			// callee's outcome passed on; a handler of a cancellation passes on a cancel
+			if l := strings.ToLower(ret.Caught); strings.Contains(l, "cancel") || strings.Contains(l, "abort") {
+				ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
+			} else {
+				ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+			}
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -1133,4 +1142,14 @@ func (r *rec) templateCall(c *ir.Call) bool {
 		return false
 	}
 	return strings.HasPrefix(c.Text, "this.") || strings.HasPrefix(c.Text, "self.")
+}
+
+// heldIn reports whether one of loops is a turn loop the function of x holds.
+func heldIn(x *reach, loops []int) bool {
+	for _, li := range loops {
+		if x.holds[li] {
+			return true
+		}
+	}
+	return false
 }

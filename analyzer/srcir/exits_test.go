@@ -595,3 +595,104 @@ func TestReturnedLaunch(t *testing.T) {
 	}
 	t.Fatal("no entry m.run")
 }
+
+// TestRethrownRunError: a handler around the turn loop the entry runs that records the error
+// and passes it on (catch (e) { …; throw e }, except Exception: …; raise) ends the run failed:
+// the error is the run's own (a model or tool failure the loop did not absorb), not a callee's
+// outcome handed through; a handler of a cancellation that rethrows ends it cancelled; a
+// rethrow around a call that only runs the loop elsewhere stays propagated.
+func TestRethrownRunError(t *testing.T) {
+	ts := `export class Runner {
+  constructor(private client: { create(m: unknown[]): Promise<{ calls: { name: string }[] }> }, private tools: Record<string, () => Promise<string>>) {}
+  private messages: unknown[] = [];
+
+  async *[Symbol.asyncIterator]() {
+    try {
+      while (true) {
+        const reply = await this.client.create(this.messages);
+        yield reply;
+        if (reply.calls.length === 0) {
+          break;
+        }
+        for (const call of reply.calls) {
+          this.messages.push(await this.tools[call.name]());
+        }
+      }
+    } catch (error) {
+      this.messages = [];
+      throw error;
+    }
+  }
+
+  async runUntilDone() {
+    try {
+      for await (const _ of this) {
+      }
+    } catch (err) {
+      console.log(err);
+      throw err;
+    }
+  }
+}
+`
+	py := `import asyncio
+
+
+class Runner:
+    def __init__(self, client, tools):
+        self.client = client
+        self.tools = tools
+        self.messages = []
+
+    async def run(self):
+        try:
+            while True:
+                reply = await self.client.create(self.messages)
+                if not reply.tool_calls:
+                    return reply.content
+                for call in reply.tool_calls:
+                    self.messages.append(await self.tools[call.name](call.args))
+        except asyncio.CancelledError:
+            self.messages.clear()
+            raise
+        except Exception as exc:
+            self.messages.append(str(exc))
+            raise exc
+`
+	for _, tt := range []struct {
+		name, src, entry string
+		want             map[string]string // line text -> outcome (stop reason)
+	}{
+		{"runner.ts", ts, "runner.Runner.[Symbol.asyncIterator]", map[string]string{"throw error;": "failed (error)"}},
+		{"runner.ts", ts, "runner.Runner.runUntilDone", map[string]string{"throw err;": "propagated"}},
+		{"runner.py", py, "runner.Runner.run", map[string]string{"            raise\n": "cancelled (cancelled)", "raise exc": "failed (error)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := buildFile(t, tt.name, tt.src)
+			res := recognize.Recognize(p, recognize.Options{})
+			var e *model.Entry
+			for i := range res.Entries {
+				if res.Entries[i].Func == tt.entry {
+					e = &res.Entries[i]
+				}
+			}
+			if e == nil {
+				t.Fatalf("no entry %s in %+v", tt.entry, res.Entries)
+			}
+			got := map[int][]string{} // (the end of the body may share a line)
+			for _, x := range e.Exits {
+				o := x.Outcome
+				if x.StopReason != "" {
+					o += " (" + string(x.StopReason) + ")"
+				}
+				got[x.Pos.Line] = append(got[x.Pos.Line], o)
+			}
+			for sub, w := range tt.want {
+				l := lineOf(tt.src, sub)
+				if !slices.Contains(got[l], w) {
+					t.Errorf("exit at line %d (%q): got %q, want %q (all %v)", l, sub, got[l], w, got)
+				}
+			}
+		})
+	}
+}

@@ -449,6 +449,9 @@ func (b *builder) returns(fs *fnState) {
 		if t.raises.has(n) {
 			r.Err = b.raised(fs, e)
 			r.Raise = true
+			if r.Err.Kind == ir.ValCall && r.Err.Call < 0 {
+				r.TryLoops, r.Caught = b.rethrown(fs, n, e)
+			}
 			r.State = b.stateOf(fs, n, nil)
 		} else {
 			r.State = b.stateOf(fs, n, e)
@@ -831,6 +834,67 @@ func (b *builder) raised(fs *fnState, e *syntax.Node) *ir.Value {
 		_ = id
 	}
 	return v
+}
+
+// rethrown returns, for raise statement n of fs that passes on the error its handler caught
+// (a bare raise in an except clause, raise err of except … as err, throw e of catch (e)), the
+// loops of fs inside the protected block of the try, and the error class the handler names as
+// written ("" when it names none or only a generic error). Nil when n rethrows nothing caught.
+func (b *builder) rethrown(fs *fnState, n, e *syntax.Node) ([]int, string) {
+	m, t := fs.mod, fs.mod.t
+	var clause *syntax.Node
+	for p := b.parentIn(fs, n); p != nil; p = b.parentIn(fs, p) {
+		if t.catches.has(p) {
+			clause = p
+			break
+		}
+	}
+	if clause == nil {
+		return nil, ""
+	}
+	binding, caught := "", ""
+	if par := clause.Child("parameter"); par != nil {
+		binding = m.text(par) // catch (e) { … }
+	}
+	for _, c := range clause.NamedChildren() {
+		if c.Field == "parameter" || c.Field == "body" || c.Kind == "block" || c.Kind == "comment" {
+			continue
+		}
+		x := c
+		if c.Kind == "as_pattern" {
+			if al := c.Child("alias"); al != nil {
+				binding = strings.TrimSpace(m.text(al))
+			}
+			if k := c.NamedChildren(); len(k) > 0 {
+				x = k[0]
+			}
+		}
+		if x != nil && x != c.Child("alias") && x.Kind != "tuple" && caught == "" {
+			caught = m.text(strip(x))
+		}
+		break
+	}
+	if e != nil && (binding == "" || m.text(strip(e)) != binding) {
+		return nil, "" // raise another error than the one caught
+	}
+	if short := lastSeg(caught); genericErrors[short] || short == "BaseException" {
+		caught = ""
+	}
+	try := b.parentIn(fs, clause)
+	if try == nil || !t.tries.has(try) {
+		return nil, caught
+	}
+	body := try.Child("body")
+	if body == nil {
+		return nil, caught
+	}
+	var loops []int
+	for i, ln := range fs.loopNodes {
+		if ln.Start >= body.Start && ln.End <= body.End {
+			loops = append(loops, i)
+		}
+	}
+	return loops, caught
 }
 
 func isClassName(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }

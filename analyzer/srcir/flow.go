@@ -851,12 +851,20 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 			return isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
 		}
 		args := ci.node.Child("arguments").NamedChildren()
+		if fn := strip(ci.node.Child("function")); fn != nil && m.t.members.has(fn) && lookupMeths[m.text(fn.Child(m.t.memberProp))] &&
+			len(args) > 0 && isNameExpr(m, args[0], elems, names) {
+			// kinds.get(call.name): a lookup in a map, which dispatch reads (the calls that
+			// run what it selects are the tool calls; a value only translated runs nothing)
+			continue
+		}
 		how := ""
 		for _, a := range args {
 			if a.Kind == "keyword_argument" {
 				a = a.Child("value")
 			}
-			if isNameExpr(m, a, elems, names) && !ctor() {
+			if isNameExpr(m, a, elems, names) && !ctor() && !(b.answers(c.Targets) && !b.resultRun(g, j)) {
+				// (declared(tool.name), visibility_of(t.name): a function of the set that
+				// answers a question about the name, whose answer nobody runs, runs nothing)
 				// (Function(name=tc["name"], ...) builds a value with the name: nothing run)
 				how = "name_arg"
 				break
@@ -871,6 +879,161 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		out = append(out, ir.Dispatch{Pos: c.Pos, How: how, Func: g.f.ID, Calls: []ir.CallRef{{Func: g.f.ID, Call: j}}, Text: c.Text})
 	}
 	return out
+}
+
+// lookupMeths are the methods that look a value up by the key they are handed (dispatch reads
+// them as map lookups).
+var lookupMeths = map[string]bool{"get": true, "get_tool": true, "getTool": true, "lookup": true}
+
+// answers reports whether every function targets may run is a function of the set every
+// return of which hands back an answer about its arguments, not something to run: a truth
+// value (a comparison, a membership test, a negation, and/or of them), a literal, a value
+// looked up by key (m.get(k), m[k]), a choice between such, or a local bound only to such
+// (if v := m.get(k): return v). False when targets is empty.
+func (b *builder) answers(targets []int) bool {
+	if len(targets) == 0 {
+		return false
+	}
+	for _, id := range targets {
+		g := b.funcs[id]
+		m := g.mod
+		var rets []*syntax.Node
+		if g.exprBody {
+			rets = append(rets, g.body)
+		}
+		for _, n := range g.retNodes {
+			if m.t.raises.has(n) {
+				continue
+			}
+			k := n.NamedChildren()
+			if len(k) == 0 {
+				return false
+			}
+			rets = append(rets, k[0])
+		}
+		if len(rets) == 0 {
+			return false
+		}
+		for _, e := range rets {
+			if !answer(g, e, 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// answer reports whether expression e of g is an answer (see answers).
+func answer(g *fnState, e *syntax.Node, depth int) bool {
+	m, t := g.mod, g.mod.t
+	e = strip(unAwait(m, e))
+	if e == nil || depth > 4 {
+		return false
+	}
+	if truthValue(m, e) || t.stringKinds.has(e) || t.numbers.has(e) || t.literals.has(e) || e.Kind == "null" || e.Kind == "undefined" {
+		return true
+	}
+	if t.subscripts.has(e) {
+		return true
+	}
+	if t.calls.has(e) {
+		fn := strip(e.Child("function"))
+		return fn != nil && t.members.has(fn) && lookupMeths[m.text(fn.Child(t.memberProp))]
+	}
+	if t.ternaries.has(e) {
+		alts := alternatives(m, e)
+		if len(alts) < 2 {
+			return false
+		}
+		for _, a := range alts {
+			if !answer(g, a, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if t.idents.has(e) {
+		binds := g.index().assigns[m.text(e)]
+		found := false
+		for _, ai := range binds {
+			a := g.assigns[ai]
+			if len(a.lhs) != 1 || a.lhs[0] != m.text(e) {
+				continue
+			}
+			if a.iter || a.rhs == nil || !answer(g, a.rhs, depth+1) {
+				return false
+			}
+			found = true
+		}
+		// if v := m.get(k): return v (walrus bindings)
+		eachNode(t, g.body, func(x *syntax.Node) bool {
+			if x.Kind == "named_expression" && m.text(x.Child("name")) == m.text(e) {
+				found = found || len(binds) == 0
+				if !answer(g, x.Child("value"), depth+1) {
+					binds, found = nil, false
+					return false
+				}
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
+// resultRun reports whether the result of call j of g is run: called in place
+// (find(name)(args), find(name).run()) or bound to a variable that is called.
+func (b *builder) resultRun(g *fnState, j int) bool {
+	m, t := g.mod, g.mod.t
+	n := g.callInfo[j].node
+	p := b.parentIn(g, n)
+	for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || p.Kind == "non_null_expression" || t.members.has(p)) {
+		n, p = p, b.parentIn(g, p)
+	}
+	if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == n {
+		return true
+	}
+	for _, a := range g.assigns {
+		if a.rhs == nil || strip(unAwait(m, a.rhs)) != strip(g.callInfo[j].node) {
+			continue
+		}
+		for _, v := range a.lhs {
+			for _, h := range scope(g) {
+				for k := range h.callInfo {
+					if ct := calleeText(m, h.callInfo[k].node); ct == v || strings.HasPrefix(ct, v+".") {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// truthValue reports whether expression e is a truth value by its form: a comparison or
+// membership test, a negation, a boolean literal, or and/or of such.
+func truthValue(m *module, e *syntax.Node) bool {
+	e = strip(e)
+	if e == nil {
+		return false
+	}
+	if _, _, _, ok := compareOps(m, e); ok {
+		return true
+	}
+	switch {
+	case e.Kind == "true" || e.Kind == "false" || e.Kind == "not_operator":
+		return true
+	case m.t.nots.has(e) && strings.HasPrefix(m.text(e), "!"):
+		return true
+	case m.t.bools.has(e) || e.Kind == "binary_expression" && (m.text(e.Child("operator")) == "&&" || m.text(e.Child("operator")) == "||"):
+		for _, k := range e.NamedChildren() {
+			if !truthValue(m, k) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an

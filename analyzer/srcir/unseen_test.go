@@ -199,3 +199,122 @@ class Adapter:
 		t.Errorf("a turn loop around a translation table:\n%s", got)
 	}
 }
+
+// TestContinuationNoTurn: a loop that re-issues one model request while the provider says the
+// response is suspended (merging the segments) runs no tools: the reply's tool-call parts are
+// only narrowed to a kind looked up by name in a map built from the tool definitions
+// (kinds.get(part.tool_name), the kind handed on as data), and the tool names are only asked
+// about by a predicate (declared(name)). Neither is a dispatch: no turn loop, no tool calls.
+func TestContinuationNoTurn(t *testing.T) {
+	py := `class Part:
+    def __init__(self, tool_name, kind=None):
+        self.tool_name = tool_name
+        self.kind = kind
+
+
+def narrow(part, kind=None):
+    return Part(part.tool_name, kind)
+
+
+def narrow_parts(response, params):
+    kinds = {td.name: td.kind for td in params.function_tools if td.kind}
+    if not kinds:
+        return response
+    parts = []
+    for part in response.parts:
+        if (kind := kinds.get(part.tool_name)) is not None:
+            parts.append(narrow(part, kind=kind))
+        else:
+            parts.append(part)
+    return response.replace(parts=parts)
+
+
+def declare(params, names):
+    def declared(name):
+        return names is None or name in names
+
+    if any(declared(tool.name) for tool in params.output_tools):
+        return params
+    fresh = [tool for tool in params.output_tools if declared(tool.name)]
+    return params.replace(fresh=fresh)
+
+
+async def model_request(model, messages, params):
+    response = None
+    while True:
+        if response is None:
+            sent = messages
+        elif response.state == "suspended":
+            sent = [*messages, response]
+        else:
+            return response
+        params = declare(params, None)
+        new_response = await model.request(sent, params)
+        new_response = narrow_parts(new_response, params)
+        if response is None:
+            response = new_response
+        else:
+            response = response.merge(new_response)
+`
+	got := recognizeSrc(t, "cont.py", py)
+	if strings.Contains(got, "loop ") || strings.Contains(got, "tool ") {
+		t.Errorf("a continuation loop read as a turn loop:\n%s", got)
+	}
+	ts := `function narrow(part, kind) {
+  return { ...part, kind };
+}
+
+function narrowParts(response, params) {
+  const kinds = new Map(params.functionTools.map((td) => [td.name, td.kind]));
+  if (kinds.size === 0) {
+    return response;
+  }
+  const parts = [];
+  for (const part of response.parts) {
+    const kind = kinds.get(part.toolName);
+    if (kind !== undefined) {
+      parts.push(narrow(part, kind));
+    } else {
+      parts.push(part);
+    }
+  }
+  return { ...response, parts };
+}
+
+function declare(params, names) {
+  const declared = (name) => names === undefined || names.includes(name) === true;
+  if (params.outputTools.some((tool) => declared(tool.name))) {
+    return params;
+  }
+  const fresh = [];
+  for (const tool of params.outputTools) {
+    if (declared(tool.name)) {
+      fresh.push(tool);
+    }
+  }
+  return { ...params, fresh };
+}
+
+export async function modelRequest(model, messages, params) {
+  let response = undefined;
+  while (true) {
+    let sent;
+    if (response === undefined) {
+      sent = messages;
+    } else if (response.state === "suspended") {
+      sent = [...messages, response];
+    } else {
+      return response;
+    }
+    params = declare(params, undefined);
+    let reply = await model.request(sent, params);
+    reply = narrowParts(reply, params);
+    response = response === undefined ? reply : response.merge(reply);
+  }
+}
+`
+	got = recognizeSrc(t, "cont.js", ts)
+	if strings.Contains(got, "loop ") || strings.Contains(got, "tool ") {
+		t.Errorf("a continuation loop read as a turn loop:\n%s", got)
+	}
+}

@@ -86,6 +86,26 @@ func (s *Stream) Late() []string { return s.late }
 // those whose traces are replayed, and the Stream's later traces read what the replay recorded
 // about them (sessions, call ids, conversations). A line that cannot be read again is an error.
 func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string]bool) error {
+	b, err := s.replay(em, traces, s.flushing)
+	if err != nil {
+		return err
+	}
+	s.b.Absorb(b, sessions)
+	return nil
+}
+
+// Events emits to em (a new Emitter) the traces given as Replay does, from their lines read
+// again, and leaves the Stream as it was: no Flushing call, nothing recorded about them. A
+// reader that dropped what the traces emitted (lifeline serve keeps a session's events only
+// while it is recent) gets them back this way. It may run while other Events calls do, not
+// while Record, Replay or Provisional does.
+func (s *Stream) Events(em *ingest.Emitter, traces []string) error {
+	_, err := s.replay(em, traces, nil)
+	return err
+}
+
+// replay emits the traces given from their lines read again, through a Builder of its own.
+func (s *Stream) replay(em *ingest.Emitter, traces []string, flushing func(string)) (*spantree.Builder, error) {
 	want := make(map[string][]*spantree.Span, len(traces))
 	var lines []int32
 	for _, id := range traces {
@@ -97,7 +117,7 @@ func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string
 	for _, line := range lines {
 		data, err := s.Reread(int(line))
 		if err != nil {
-			return fmt.Errorf("otlp: re-placing a late span: %w", err)
+			return nil, fmt.Errorf("otlp: reading a trace's records again: %w", err)
 		}
 		p := parser{rec: spantree.Record{Data: data, Line: int(line)}, out: &parsed{}}
 		p.record()
@@ -108,15 +128,14 @@ func (s *Stream) Replay(em *ingest.Emitter, traces []string, sessions map[string
 		}
 	}
 	b := spantree.NewBuilder(Name, em)
-	b.Flushing = s.flushing
+	b.Flushing = flushing
 	for _, id := range traces {
 		for _, sp := range want[id] {
 			b.Add(sp)
 		}
 		b.Flush()
 	}
-	s.b.Absorb(b, sessions)
-	return nil
+	return b, nil
 }
 
 // Provisional emits to em (a Fork of the Stream's Emitter) what the end of the input would

@@ -54,7 +54,7 @@ func (s *Store) Snapshot() Reference {
 	for id, r := range s.p.rows {
 		ref.Rows[id] = r
 		se := s.p.sessions[s.p.runSess[id]]
-		t, fs, _ := se.view().runTree(id)
+		t, fs, _ := s.p.view(se).runTree(id)
 		ref.Trees[id], ref.Findings[id] = asJSON(t), asJSON(fs)
 	}
 	return ref
@@ -97,4 +97,11 @@ func asJSON(v any) string {
 		return "error: " + err.Error()
 	}
 	return string(b)
+}
+
+// KeptEvents is how many sealed span events the projection holds in memory.
+func (s *Store) KeptEvents() int {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return s.p.kept
 }

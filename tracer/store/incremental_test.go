@@ -267,10 +267,32 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 		{"spans and canonical events", mixed, 0, nil},
 		{"late span beyond the lag window", lateSteps, 4, togetherSteps},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+	// each case twice: with the store's default, and keeping no sealed event in memory, so that
+	// every session projected again or viewed reads its events again from the journal
+	for _, keep := range []struct {
+		name   string
+		events int
+	}{{"", 0}, {"/events read again", -1}} {
+		for _, c := range cases {
+			testIncremental(t, c.name+keep.name, c.steps, c.compares, c.together, store.Options{KeepEvents: keep.events})
+		}
+	}
+}
+
+// testIncremental applies steps one at a time to a store opened with opts and compares its
+// projection with a whole read about compares times (25 when 0) and after reopening; together,
+// when set, are the same spans in an order a whole read places them all in: the case ends as
+// their whole read (lines aside) instead of its own journal's.
+func testIncremental(t *testing.T, name string, steps []step, compares int, together []step, opts store.Options) {
+	c := struct {
+		steps    []step
+		compares int
+		together []step
+	}{steps, compares, together}
+	{
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			st, err := store.Open(dir, store.Options{})
+			st, err := store.Open(dir, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +327,7 @@ func TestIncrementalEqualsFullRead(t *testing.T) {
 			// a record torn by a crash (never acknowledged) and no index: reopening cuts the
 			// record and rebuilds the projection and the index from the journal in one pass
 			tearJournal(t, dir)
-			st2, err := store.Open(dir, store.Options{})
+			st2, err := store.Open(dir, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -487,4 +509,56 @@ func TestWorkFlat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestKeptEventsBounded sends more runs than the store keeps sealed events of and checks that
+// the events held in memory stay within Options.KeepEvents after every batch (the store read
+// from its journal, and reopened), while every run's tree is still the whole read's: a
+// session's dropped events are read again from the journal when its page is shown.
+func TestKeptEventsBounded(t *testing.T) {
+	body, _ := readFixture(t, "vercel-ai_03_parallel_tools")
+	req := &collpb.ExportTraceServiceRequest{}
+	if err := receiver.UnmarshalJSON(body, req); err != nil {
+		t.Fatal(err)
+	}
+	const keep, runs = 40, 120
+	dir := t.TempDir()
+	st, err := store.Open(dir, store.Options{KeepEvents: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	most := 0
+	for k := range runs {
+		// two runs a batch, each in a session of its own
+		b := join(append(renamed([]*collpb.ExportTraceServiceRequest{req}, 8000+2*k), renamed([]*collpb.ExportTraceServiceRequest{req}, 8001+2*k)...))
+		if err := st.Append(ctx, store.Batch{Spans: b}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n := st.KeptEvents()
+		if n > keep {
+			t.Fatalf("after batch %d: %d sealed events in memory, more than the %d kept", k, n, keep)
+		}
+		most = max(most, n)
+	}
+	if most == 0 {
+		t.Fatalf("no sealed event was ever kept: the runs were not sealed, the bound was not tested")
+	}
+	compareWith(t, dir, nil, st, runs-1)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st2, err := store.Open(dir, store.Options{KeepEvents: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	if n := st2.KeptEvents(); n > keep {
+		t.Fatalf("reopened: %d sealed events in memory, more than the %d kept", n, keep)
+	}
+	compareWith(t, dir, nil, st2, -1)
 }

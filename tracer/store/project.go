@@ -78,6 +78,16 @@ type proj struct {
 	pend  []model.Event
 	pendN map[string]int
 
+	// keep bounds the sealed span events held in memory (see evict): kept is how many are,
+	// recent the sessions holding them, in the order they were first projected holding them.
+	keep   int
+	kept   int
+	recent []*sess
+
+	// regenErr is the last failure to read a session's records again (sealedAll): the
+	// journal is fsynced and only appended to, so it is a damaged or changed file
+	regenErr error
+
 	// work is what the last pass did: sessions re-projected, events applied to them, and the
 	// provisional events of the held traces (Store.Work).
 	work Work
@@ -103,6 +113,13 @@ type sess struct {
 	nevents             int    // events at the last projection
 	provSig             uint64 // digest of prov at the last projection
 
+	// nsealed is how many span events the session has; when dropped is set, the sealed
+	// events emitted before the drop are not in memory (sealed holds only those since) and
+	// are emitted again from the journal when the session is projected or viewed (sealedAll).
+	nsealed int
+	dropped bool
+	queued  bool // in proj.recent
+
 	// projected tells a session projected at least once; what the projection gives that the
 	// index and the totals need is kept (rows, codes), the tree and findings are projected
 	// again when asked for (view): a pointer-heavy tree a session is the bulk of what a store
@@ -110,6 +127,12 @@ type sess struct {
 	projected bool
 	rows      []RunRow
 	codes     map[string]int
+}
+
+// view projects a session's events as they are now (reading its dropped events again).
+func (p *proj) view(s *sess) *view {
+	sealed, _ := p.sealedAll(s)
+	return s.view(sealed)
 }
 
 // view is what a session's events project to: its tree (this session alone), the findings
@@ -120,8 +143,17 @@ type view struct {
 	runOf    map[string]string // node id → run id
 }
 
-func newProj(spansFile, eventsFile string) *proj {
-	p := &proj{sessions: map[string]*sess{}, touched: map[string]bool{}, provHad: map[string]bool{},
+// DefaultKeepEvents is how many sealed span events a store keeps in memory, those of the
+// sessions projected last (Options.KeepEvents).
+const DefaultKeepEvents = 1 << 14
+
+// newProj returns an empty projection keeping up to keep sealed span events in memory (none
+// when keep < 0, DefaultKeepEvents when 0).
+func newProj(spansFile, eventsFile string, keep int) *proj {
+	if keep == 0 {
+		keep = DefaultKeepEvents
+	}
+	p := &proj{keep: max(keep, 0), sessions: map[string]*sess{}, touched: map[string]bool{}, provHad: map[string]bool{},
 		runSess: map[string]string{}, rows: map[string]RunRow{}, runGen: map[string]uint64{}, codes: map[string]int{}}
 	p.spansEm = ingest.NewEmitter(p.sink)
 	p.spansEm.File = spansFile
@@ -240,7 +272,9 @@ func (p *proj) settle() {
 	for i := range p.pend {
 		s := p.sessions[p.pend[i].SessionID]
 		s.sealed = append(s.sealed, p.pend[i])
+		s.nsealed++
 	}
+	p.kept += len(p.pend)
 	clear(p.pend)
 	p.pend = p.pend[:0]
 	clear(p.pendN)
@@ -276,7 +310,8 @@ func (p *proj) replace(late []string) {
 	slices.SortFunc(order, func(a, b string) int { return p.flushAt[a] - p.flushAt[b] })
 	for se := range sessions {
 		if s := p.sessions[se]; s != nil {
-			s.sealed = nil
+			p.kept -= len(s.sealed)
+			s.sealed, s.nsealed, s.dropped = nil, 0, false
 			p.touched[se] = true
 		}
 		delete(p.sessTraces, se)
@@ -357,7 +392,7 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 	var todo []change
 	for id := range p.touched {
 		s := p.sessions[id]
-		c := change{s: s, n: len(s.sealed) + len(s.prov) + len(s.canon), sig: digest(s.prov)}
+		c := change{s: s, n: s.nsealed + len(s.prov) + len(s.canon), sig: digest(s.prov)}
 		if s.projected && c.n == s.nevents && c.sig == s.provSig {
 			continue
 		}
@@ -384,7 +419,7 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 	}
 	for _, c := range todo {
 		s, n := c.s, c.n
-		s.project()
+		p.project(s)
 		s.nevents, s.provSig = n, c.sig
 		p.work.Sessions++
 		p.work.Events += n
@@ -406,7 +441,90 @@ func (p *proj) pass(gen uint64) (changed []*sess, runsChanged int) {
 			runsChanged++
 		}
 	}
+	p.evict()
 	return changed, runsChanged
+}
+
+// evict drops the sealed events of the sessions projected longest ago while more than keep
+// are held: what a session's projection gives the index and the totals is kept (rows, codes),
+// and its events come back from the journal (sealedAll) when it is projected again or a page
+// shows one of its runs. So the memory the events take is bounded, not that of every span
+// ever received.
+func (p *proj) evict() {
+	for p.kept > p.keep && len(p.recent) > 0 {
+		s := p.recent[0]
+		p.recent[0] = nil
+		p.recent = p.recent[1:]
+		s.queued = false
+		if !s.dropped {
+			p.kept -= len(s.sealed)
+			s.sealed, s.dropped = nil, true
+		}
+	}
+	if len(p.recent) == 0 {
+		p.recent = nil // let the backing array go
+	}
+}
+
+// project rebuilds a session's rows and findings by invariant from its events, after bringing
+// back its sealed events if they were dropped, and queues it for evict.
+func (p *proj) project(s *sess) {
+	if s.dropped {
+		// what was emitted since the drop is in the journal too: read it all again
+		p.kept -= len(s.sealed)
+		var err error
+		if s.sealed, err = p.sealedAll(s); err != nil {
+			p.regenErr = err
+		}
+		s.nsealed, s.dropped = len(s.sealed), false
+		p.kept += len(s.sealed)
+	}
+	s.project(s.sealed)
+	if len(s.sealed) > 0 && !s.queued {
+		s.queued = true
+		p.recent = append(p.recent, s)
+	}
+}
+
+// sealedAll are a session's sealed events: those held, or, when they were dropped, those its
+// traces emit read again from the journal (with the traces of every session they gave events
+// to, in the order they were emitted: as replace emits them). It changes nothing (a page may
+// call it while others do). An error is a journal record that could not be read again: the
+// events are those of the records that could.
+func (p *proj) sealedAll(s *sess) ([]model.Event, error) {
+	if !s.dropped {
+		return s.sealed, nil
+	}
+	sessions, traces := map[string]bool{s.id: true}, map[string]bool{}
+	todo := append([]string(nil), p.sessTraces[s.id]...)
+	for len(todo) > 0 {
+		id := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if traces[id] {
+			continue
+		}
+		traces[id] = true
+		for _, se := range p.traceSess[id] {
+			if !sessions[se] {
+				sessions[se] = true
+				todo = append(todo, p.sessTraces[se]...)
+			}
+		}
+	}
+	order := make([]string, 0, len(traces))
+	for id := range traces {
+		order = append(order, id)
+	}
+	slices.SortFunc(order, func(a, b string) int { return p.flushAt[a] - p.flushAt[b] })
+	out := make([]model.Event, 0, s.nsealed)
+	em := ingest.NewEmitter(func(ev *model.Event) {
+		if ev.SessionID == s.id {
+			out = append(out, *ev)
+		}
+	})
+	em.File = p.spansEm.File
+	err := p.stream.Events(em, order)
+	return out, err
 }
 
 // digest sums up events (provisional ones, few), to tell whether a held trace changed.
@@ -422,19 +540,21 @@ func digest(evs []model.Event) uint64 {
 	return h.Sum64()
 }
 
-// project rebuilds the session's rows and findings by invariant from its events.
-func (s *sess) project() {
-	v := s.view()
+// project rebuilds the session's rows and findings by invariant from its events (sealed, its
+// sealed span events, and its provisional and canonical ones).
+func (s *sess) project(sealed []model.Event) {
+	v := s.view(sealed)
 	s.rows, s.codes = v.rows()
 	s.projected = true
 }
 
-// view projects the session's events (model.Projector, model.Checker).
-func (s *sess) view() *view {
+// view projects the session's events (model.Projector, model.Checker): sealed (its sealed
+// span events, see proj.sealedAll), then its provisional and canonical ones.
+func (s *sess) view(sealed []model.Event) *view {
 	pr := model.NewProjector()
 	ck := model.NewChecker()
 	var a, b model.Event // each reader may change its event (neither keeps it)
-	for _, list := range [][]model.Event{s.sealed, s.prov, s.canon} {
+	for _, list := range [][]model.Event{sealed, s.prov, s.canon} {
 		for i := range list {
 			a, b = list[i], list[i]
 			ck.Check(&a)
@@ -568,6 +688,9 @@ func (p *proj) decodeErrors() []string {
 	}
 	for _, e := range p.provErrs {
 		out = append(out, e.Error())
+	}
+	if p.regenErr != nil {
+		out = append(out, p.regenErr.Error())
 	}
 	return out
 }

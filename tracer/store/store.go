@@ -63,6 +63,10 @@ type Options struct {
 	Clock func() time.Time
 	// Queue is how many batches may wait for the disk; 64 when 0.
 	Queue int
+	// KeepEvents is how many sealed span events stay in memory, those of the sessions
+	// projected last (DefaultKeepEvents when 0, none when negative); the others are read again
+	// from the journal when their session changes or a page shows one of its runs.
+	KeepEvents int
 
 	hold func() (chan int, chan struct{}) // tests: pause the writer
 }
@@ -90,12 +94,13 @@ type Store struct {
 	ackGen    uint64
 	subs      map[chan uint64]struct{}
 	projected uint64
-	// spansSize and eventsSize are the journal lengths written and fsynced.
+	// spansSize and eventsSize are the journal lengths written and fsynced. What the
+	// projection has not taken yet it reads from the files (project), so a projection behind
+	// the writer holds no copy of the backlog.
 	spansSize, eventsSize int64
-	// newSpans and newEvents are the journal lines fsynced and not yet projected, as the
-	// writer's groups wrote them (kept apart: when the projection is behind, joining them
-	// copied the backlog over and over).
-	newSpans, newEvents [][]byte
+	// spansDone and eventsDone are the journal lengths the projection has taken (the
+	// projector's alone).
+	spansDone, eventsDone int64
 
 	// vmu guards the projection's results (p is used by the projector goroutine alone, and
 	// by Open before it starts).
@@ -147,10 +152,14 @@ func Open(dir string, opts Options) (*Store, error) {
 	var err error
 	var n int64
 	spansPath, eventsPath := filepath.Join(dir, SpansFile), filepath.Join(dir, EventsFile)
-	s.p = newProj(spansPath, eventsPath)
+	s.p = newProj(spansPath, eventsPath, opts.KeepEvents)
 	// one pass over each journal file: count its records and feed them to the projection
 	if s.spans, n, s.spansSize, err = openJournal(spansPath, func(line []byte) (int, error) {
-		if n, clean := s.p.spansRecord(line); clean {
+		n, clean := s.p.spansRecord(line)
+		if s.p.kept > 2*s.p.keep {
+			s.p.pass(0) // projects what the records gave and drops the oldest events
+		}
+		if clean {
 			return n, nil
 		}
 		return countSpans(line) // a record the reader had a problem with: count it exactly
@@ -172,6 +181,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.p.pass(0)
+	s.spansDone, s.eventsDone = s.spansSize, s.eventsSize
 	if err := s.idx.replace(s.allRows(), s.spansSize+s.eventsSize); err != nil {
 		s.closeFiles()
 		return nil, err
@@ -368,12 +378,6 @@ func (s *Store) commit(group []*pending) {
 		s.mu.Lock()
 		s.spansSize += int64(len(sp))
 		s.eventsSize += int64(len(ev))
-		if len(sp) > 0 {
-			s.newSpans = append(s.newSpans, sp)
-		}
-		if len(ev) > 0 {
-			s.newEvents = append(s.newEvents, ev)
-		}
 		s.mu.Unlock()
 		s.received.Add(int64(nspans))
 		s.evCount.Add(int64(nevents))
@@ -420,45 +424,89 @@ func (s *Store) projector() {
 	}
 }
 
-// project feeds the journal lines acknowledged since the last pass to the projection, updates
-// the index rows of the sessions they changed, and tells the subscribers.
+// chunk is how much of the journal one projection pass reads at most (a record larger than
+// that is read whole): a projection far behind the writer goes through its backlog in passes
+// of about this size, each updating the index and dropping the oldest sealed events, so what
+// it holds does not grow with the backlog.
+const chunk = 4 << 20
+
+// project feeds the journal records acknowledged since the last pass to the projection, read
+// back from the files, a chunk at a time; after each chunk it updates the index rows of the
+// sessions that changed and tells the subscribers.
 func (s *Store) project() error {
 	s.mu.Lock()
 	gen := s.ackGen
 	s.behind = time.Time{}
-	sp, ev := s.newSpans, s.newEvents
-	s.newSpans, s.newEvents = nil, nil
-	size := s.spansSize + s.eventsSize
+	spEnd, evEnd := s.spansSize, s.eventsSize
 	s.mu.Unlock()
-	s.vmu.Lock()
-	for _, b := range sp {
-		s.p.spans(b)
+	var errs []error
+	for first := true; first || s.spansDone < spEnd || s.eventsDone < evEnd; first = false {
+		sp, err := readChunk(s.spans, s.spansDone, spEnd)
+		if err != nil {
+			return err // the next batch tries again
+		}
+		ev, err := readChunk(s.events, s.eventsDone, evEnd)
+		if err != nil {
+			return err
+		}
+		s.vmu.Lock()
+		s.p.spans(sp)
+		s.p.events(ev)
+		s.spansDone += int64(len(sp))
+		s.eventsDone += int64(len(ev))
+		changed, _ := s.p.pass(gen)
+		var ids []string
+		var rows []RunRow
+		for _, se := range changed {
+			ids = append(ids, se.id)
+			rows = append(rows, se.rows...)
+		}
+		s.vmu.Unlock()
+		if err := s.idx.update(ids, rows, s.spansDone+s.eventsDone); err != nil {
+			errs = append(errs, err)
+		}
+		s.notify(gen)
 	}
-	for _, b := range ev {
-		s.p.events(b)
-	}
-	changed, _ := s.p.pass(gen)
-	var ids []string
-	var rows []RunRow
-	for _, se := range changed {
-		ids = append(ids, se.id)
-		rows = append(rows, se.rows...)
-	}
-	s.vmu.Unlock()
-	err := s.idx.update(ids, rows, size)
 	s.mu.Lock()
 	s.projected = gen
 	if s.ackGen != gen && s.behind.IsZero() {
 		s.behind = s.clock()
 	}
+	s.mu.Unlock()
+	s.notify(gen)
+	return errors.Join(errs...)
+}
+
+// notify tells the subscribers the projection changed.
+func (s *Store) notify(gen uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for ch := range s.subs {
 		select {
 		case ch <- gen:
 		default:
 		}
 	}
-	s.mu.Unlock()
-	return err
+}
+
+// readChunk reads whole lines of f from off, up to end and about chunk bytes.
+func readChunk(f *os.File, off, end int64) ([]byte, error) {
+	if off >= end {
+		return nil, nil
+	}
+	buf := make([]byte, min(end-off, chunk))
+	for {
+		if _, err := f.ReadAt(buf, off); err != nil {
+			return nil, fmt.Errorf("store: reading %s back: %w", f.Name(), err)
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[:i+1], nil
+		}
+		if int64(len(buf)) == end-off {
+			return nil, fmt.Errorf("store: %s: the journal does not end its records where it was written", f.Name())
+		}
+		buf = make([]byte, min(end-off, 4*int64(len(buf)))) // one record longer than a chunk
+	}
 }
 
 // allRows are the rows of every run (for the whole index at open).
@@ -493,7 +541,7 @@ func (s *Store) RunTree(id string) (*model.Tree, []model.Finding, bool) {
 	if se == nil || !se.projected {
 		return nil, nil, false
 	}
-	return se.view().runTree(id)
+	return s.p.view(se).runTree(id)
 }
 
 // Work is what the last projection pass did (its cost in machine-independent units).
