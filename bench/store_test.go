@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,16 +141,16 @@ func BenchmarkStoreLoad(b *testing.B) {
 			cfg.URL, stop = srv.URL+receiver.TracesPath, srv.Close
 		}
 		ctx := context.Background()
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		res, err := otlpload.Send(ctx, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		acked := time.Since(start)
+		acked, ackCPU, ackRuns := time.Since(start), cpuTime()-cpu0, st.Counters().Runs
 		if err := st.Wait(ctx); err != nil {
 			b.Fatal(err)
 		}
-		all := time.Since(start)
+		all, allCPU := time.Since(start), cpuTime()-cpu0
 		stop()
 		runtime.GC()
 		var ms runtime.MemStats
@@ -171,7 +172,19 @@ func BenchmarkStoreLoad(b *testing.B) {
 		b.ReportMetric(float64(n)/all.Seconds(), "projected-spans/s")
 		b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "live-B/span")
 		b.ReportMetric(float64(res.Retries), "retries")
+		b.ReportMetric(float64(ackCPU.Microseconds())/float64(n), "ack-cpu-µs/span")
+		b.ReportMetric(float64(ackRuns), "runs-projected-at-ack")
+		b.ReportMetric(float64(allCPU.Microseconds())/float64(n), "cpu-µs/span")
 		runtime.KeepAlive(st)
 		st.Close()
 	}
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -94,10 +94,18 @@ func (b *builder) flows() {
 	for _, fs := range b.funcs {
 		for ci, idx := range fs.callIdx {
 			v, ok := ci.(*ssa.Call)
-			if !ok || !interestingResult(v) {
+			if !ok {
 				continue
 			}
 			c := &fs.f.Calls[idx]
+			var delivered []deliveredParam
+			if !interestingResult(v) {
+				// model.StreamResponse(ctx, req, func(ev Event) error { … final = ev.Done … }):
+				// the call hands what it produced to the callback written at the call
+				if delivered = b.callbackDelivery(fs, v, c); len(delivered) == 0 {
+					continue
+				}
+			}
 			if isStdCall(c.Keys) && !isModelHTTP(c.Keys) {
 				continue
 			}
@@ -106,6 +114,9 @@ func (b *builder) flows() {
 			}
 			t := &tracer{b: b, seedFS: fs, seedCall: idx, flow: &ir.Flow{Delivery: "return"}, seen: map[seenKey]bool{},
 				fields: map[string]bool{}, seedRoots: map[string]bool{}, toolCalls: map[ir.CallRef]bool{}, launched: map[ir.CallRef]bool{}, budget: traceBudget}
+			if len(delivered) > 0 {
+				t.flow.Delivery = "callback"
+			}
 			for _, a := range v.Common().Args {
 				if !isContext(a.Type()) {
 					t.roots(a, 0, t.seedRoots)
@@ -115,7 +126,13 @@ func (b *builder) flows() {
 				t.roots(v.Common().Value, 0, t.seedRoots)
 			}
 			t.cur = titem{disp: -1}
-			t.push(v, kResult, fs, 0)
+			if len(delivered) == 0 {
+				t.push(v, kResult, fs, 0)
+			}
+			for _, d := range delivered {
+				t.push(d.p, kResult, d.fs, 0)
+				t.push(d.p, kElem, d.fs, 0) // each one may be one event of a stream
+			}
 			t.run()
 			for _, p := range t.pending {
 				if idx, ok := p.fs.callIdx[p.ci]; ok && !t.toolCalls[ir.CallRef{Func: p.fs.f.ID, Call: idx}] {
@@ -140,6 +157,52 @@ func (b *builder) flows() {
 			c.Flow = t.flow
 		}
 	}
+}
+
+// deliveredParam is a parameter of a callback through which a call hands over what it produced.
+type deliveredParam struct {
+	p  *ssa.Parameter
+	fs *funcState
+}
+
+// callbackDelivery returns the parameters through which call v hands its product to a callback
+// written at the call: a function literal of the caller among the arguments whose parameters
+// take a value that may carry a decision (not a context, an error or a basic value), of a call
+// that takes a context and returns nothing but an error — a streaming model call that yields
+// its events, the final response among them, to the handler it is given
+// (model.StreamResponse(ctx, req, func(ev StreamEvent) error { … })). Calls into the standard
+// library deliver nothing.
+func (b *builder) callbackDelivery(fs *funcState, v *ssa.Call, c *ir.Call) []deliveredParam {
+	if !c.PassesContext || c.Concurrent != "" || isStdCall(c.Keys) {
+		return nil
+	}
+	if res := v.Common().Signature().Results(); res.Len() > 1 || res.Len() == 1 && !isErrorType(res.At(0).Type()) {
+		return nil
+	}
+	var out []deliveredParam
+	for _, a := range v.Common().Args {
+		mc, ok := a.(*ssa.MakeClosure)
+		var fn *ssa.Function
+		if ok {
+			fn, _ = mc.Fn.(*ssa.Function)
+		} else {
+			fn, _ = a.(*ssa.Function)
+		}
+		if fn == nil || fn.Parent() != fs.fn {
+			continue // only a literal written at the call: a named handler may be any callback
+		}
+		id, ok := b.ids[fn]
+		if !ok {
+			continue
+		}
+		cfs := b.funcs[id]
+		for _, p := range fn.Params {
+			if interestingType(p.Type()) {
+				out = append(out, deliveredParam{p: p, fs: cfs})
+			}
+		}
+	}
+	return out
 }
 
 func interestingResult(c *ssa.Call) bool {
@@ -1104,8 +1167,10 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 			}
 			n++
 			if it.k == kResult || it.k == kElem {
+				// the caller's call hands this result back up (a helper or an interface method
+				// that returned it): a wrapper of this call, not a consumer of its result
 				if idx, ok := cfs.callIdx[cv]; ok {
-					t.carrier(ir.CallRef{Func: cfs.f.ID, Call: idx})
+					t.through(ir.CallRef{Func: cfs.f.ID, Call: idx})
 				}
 			}
 			t.push(cv, it.k, cfs, up)
@@ -1388,11 +1453,18 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	}
 }
 
-// observes reports whether a call without a body here returns nothing or only an error: a
-// hook or a log told about a value, not a runner of it (that hands back the tool's result).
+// observes reports whether a call without a body here returns nothing but an error or a
+// context: a hook or a log told about a value (hooks.OnToolStart(ctx, agent, tool) error, or
+// one handing back the context the end hook gets: ctx = h.OnToolStart(ctx, agent, tool)), not
+// a runner of it (that hands back the tool's result, which feeds the next model input).
 func observes(com *ssa.CallCommon) bool {
 	res := com.Signature().Results()
-	return res.Len() == 0 || res.Len() == 1 && isErrorType(res.At(0).Type())
+	for i := 0; i < res.Len(); i++ {
+		if t := res.At(i).Type(); !isErrorType(t) && !isContext(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // maxYieldConsumers bounds the loop bodies an iterator's yield hands an item to: past it the
@@ -2016,6 +2088,12 @@ func (t *tracer) captured(x *ssa.FreeVar, k taintKind, depth int) {
 				}
 			}
 		}
+	}
+}
+
+func (t *tracer) through(ref ir.CallRef) {
+	if !hasRef(t.flow.Through, ref) {
+		t.flow.Through = append(t.flow.Through, ref)
 	}
 }
 

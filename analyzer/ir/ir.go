@@ -267,6 +267,11 @@ type Flow struct {
 	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
 	// call is not another model call of the same loop.
 	Carriers []CallRef `json:"carriers,omitempty"`
+	// Through are the calls this result is handed back up through: a caller's call of the
+	// function (or interface method) that returned it, the wrappers of this call
+	// (agent.Model.GetResponse(…) around the client.Responses.New(…) of an implementation,
+	// r.getResponse(…) around both). Such a call produces the same result; it is no consumer.
+	Through []CallRef `json:"through,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.

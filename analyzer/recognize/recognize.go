@@ -160,12 +160,19 @@ func Recognize(p *ir.Program, o Options) *Result {
 				best = s.score
 			}
 		}
+		var kept []*site
 		for _, s := range r.cands[l] {
 			// every call a profile confirms is a model call of its loop (a polymorphic step
 			// with one provider call per subclass)
 			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				r.addModel(l, s)
+				kept = append(kept, s)
 			}
+		}
+		for _, s := range kept {
+			if !s.confirmed && wrapped(s, kept) {
+				continue // its result is handed back up through another kept call: that one is the site
+			}
+			r.addModel(l, s)
 		}
 	}
 	res := &Result{Loops: r.order}
@@ -231,6 +238,9 @@ type site struct {
 	launched map[ir.CallRef]bool
 	// strong are the tools of dispatches that select by name (not an element handed over)
 	strong []ir.CallRef
+	// selects: a dispatch looks a callable up by the element's name (a map lookup, a
+	// comparison of names) and runs it
+	selects bool
 	// the parts of the shape seen
 	confirmed, leaves, dispatch, feeds, sdk bool
 }
@@ -322,7 +332,26 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
+		// A lookup or comparison of the callables by name that selects a call is the tool
+		// dispatch; a switch on the element's kind around it (case "function_call": … the
+		// lookup …) only picks the branch, and the other calls of that branch (a span told of
+		// an unknown tool, an item appended) are not tools.
+		byName := false
 		for _, d := range fl.Dispatch {
+			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
+				byName = true
+			}
+		}
+		for _, d := range fl.Dispatch {
+			if byName && d.How == "name_switch" {
+				var kept []ir.CallRef
+				for _, ref := range d.Calls {
+					if selectedByName(fl, ref) {
+						kept = append(kept, ref)
+					}
+				}
+				d.Calls = kept
+			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -358,6 +387,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			}
 			if w >= 2 {
 				s.strong = append(s.strong, d.Calls...)
+			}
+			if w >= 3 && len(d.Calls) > 0 {
+				s.selects = true
 			}
 		}
 		if len(s.tools) == 0 && best > 1 {
@@ -413,6 +445,39 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// wrapped reports whether the result of site s is handed back up through another of the sites:
+// the call of the helper or interface method that returned it, which the loop makes.
+func wrapped(s *site, sites []*site) bool {
+	if s.c.Flow == nil {
+		return false
+	}
+	for _, o := range sites {
+		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
+func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
+	for _, d := range fl.Dispatch {
+		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
+	for _, x := range refs {
+		if x == ref {
+			return true
+		}
+	}
+	return false
 }
 
 // builds reports whether a call only builds its result in memory from its operands: it takes no
@@ -584,17 +649,22 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 		return false
 	}
 	inside := map[int]bool{}
-	queue := append([]int{}, c.Targets...)
+	queue := append(append([]int{}, c.Targets...), c.ArgFuncs...)
 	for _, t := range queue {
 		inside[t] = true
 	}
 	for i := 0; i < len(queue) && i < 400; i++ {
 		g := r.p.Funcs[queue[i]]
 		for _, gc := range g.Calls {
-			if len(gc.Targets) > 4 {
-				continue
+			targets := gc.Targets
+			if len(targets) > 4 || callsOwnParam(g, &gc) {
+				// (a wrapper's call of the callback it is handed runs, here, only the
+				// callbacks handed to it on the way in, already queued from their call's
+				// ArgFuncs: not every callback handed to it anywhere, such as the tool
+				// runner's body handed to the same span helper)
+				targets = nil
 			}
-			for _, t := range append(append([]int{}, gc.Targets...), gc.ArgFuncs...) {
+			for _, t := range append(append([]int{}, targets...), gc.ArgFuncs...) {
 				if !inside[t] {
 					inside[t] = true
 					queue = append(queue, t)
@@ -937,9 +1007,11 @@ func (r *rec) addModel(l *Loop, s *site) {
 		}
 	}
 	refs := s.tools
-	if s.confirmed {
+	if s.confirmed || s.selects {
 		// a described framework: its tool sites come from a selection by name or its
-		// profile's tool_call rules, not from every helper an element is handed to
+		// profile's tool_call rules, not from every helper an element is handed to; so
+		// for a site whose elements are selected by name: the helpers an element is
+		// handed to elsewhere (a parser, a clone) run no tool
 		refs = s.strong
 	}
 	for _, ref := range refs {
@@ -1224,7 +1296,23 @@ func (r *rec) launchedDepth(g, holder *ir.Func, loop, depth int, seen map[int]bo
 		}
 		x = r.p.Funcs[x.Parent]
 	}
-	if g.ID == holder.ID || g.Parent >= 0 || depth >= 3 {
+	if g.Parent >= 0 {
+		// a closure of a helper (the body handed to a tracing wrapper): launched when the
+		// function it is written in is, unless it is written in the loop's function
+		top := g
+		for top.Parent >= 0 {
+			if top.ID == holder.ID {
+				return false
+			}
+			top = r.p.Funcs[top.Parent]
+		}
+		if top.ID == holder.ID || seen[top.ID] {
+			return false
+		}
+		seen[top.ID] = true
+		g = top
+	}
+	if g.ID == holder.ID || depth >= 3 {
 		return false
 	}
 	callers := r.callers[g.ID]
@@ -1281,6 +1369,21 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			}
 			inner := &g.Calls[v.Call]
 			return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+		}
+	}
+	// the call whose result g hands back through a variable, also one made in a closure g
+	// hands to a wrapper (span.WithSpan(ctx, …, func(ctx) error { resp, err = m.Get(…) }))
+	for _, h := range append([]int{g.ID}, r.closures[g.ID]...) {
+		for i := range r.p.Funcs[h].Calls {
+			inner := &r.p.Funcs[h].Calls[i]
+			if inner.Flow == nil {
+				continue
+			}
+			for _, ref := range inner.Flow.Through {
+				if &r.p.Funcs[ref.Func].Calls[ref.Call] == c {
+					return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+				}
+			}
 		}
 	}
 	// the first call whose result is returned through a variable: a provider method

@@ -113,6 +113,17 @@ func TestSourceShapes(t *testing.T) {
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// tsmapconc: the step's tool calls go through a concurrency helper
+		// (mapWithConcurrency({ items, limit, execute })) that awaits the callback it is handed
+		// for each element, all at once (Promise.all(items.map(execute))) or through a pool of
+		// workers: the callback takes the elements and runs in parallel; it hands each to a
+		// helper that looks the tool up through a lookup helper (getOwn(tools, toolName)) and
+		// runs it inside a tracing wrapper's execute option.
+		{dir: "tsmapconc", entry: "agent.generate", kind: model.LoopFor, loopLine: 48, modelLine: 49, toolLine: 32,
+			parallel: true, bound: "maxSteps", onBound: model.OnBoundSilent},
+		// tsmapconc/seq.ts: a helper that awaits the callback for each element in turn: the
+		// elements reach the callback, the tools run sequentially.
+		{dir: "tsmapconc", entry: "seq.loop", kind: model.LoopFor, loopLine: 13, modelLine: 14, toolLine: 21},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).

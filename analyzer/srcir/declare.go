@@ -143,6 +143,9 @@ type fnState struct {
 	callOf  map[*syntax.Node]int
 	parents map[*syntax.Node]*syntax.Node
 	idx     *fnIndex
+	// perElem are, by call index, the callbacks the call hands to a helper that applies
+	// them per element of another argument (perElementLaunches).
+	perElem map[int][]perElemArg
 }
 
 func (b *builder) file(m *module) *syntax.Tree { return m.tree }

@@ -375,6 +375,7 @@ func (b *builder) finish() {
 	for _, fs := range b.funcs {
 		b.callCancels(fs, true)
 	}
+	b.perElementLaunches()
 	b.each(b.flows)
 	b.wrappedFlows()
 	b.stopSets()

@@ -13,6 +13,9 @@ import (
 var (
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
+	// runVerb: a name that says it runs what it is handed (executeTool, runTool, invoke),
+	// not that it checks, reads or prepares it (validateToolArguments, parseToolCall)
+	runVerb = regexp.MustCompile(`^(exec|execute|invoke|run|call|dispatch|perform)([A-Z_]|$)`)
 )
 
 // scope is a function and the closures nested in it (they see its variables).
@@ -725,6 +728,14 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 				continue
 			}
+			if fn != nil && t.idents.has(fn) {
+				// getOwn(tools, call.toolName): a helper of the set that looks its second
+				// operand up in its first
+				if id, ok := g.callOf[n]; ok && b.lookupCall(g, id, n, elems, names) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn == nil || !t.members.has(fn) || mentions(m, fn.Child("object"), elems) {
 				continue
 			}
@@ -778,6 +789,65 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
 	}
 	return out
+}
+
+// lookupCall reports whether call id (node n) of g runs only lookup helpers (lookupParams)
+// handed an element's name as the key and, as the table, something that is no element.
+func (b *builder) lookupCall(g *fnState, id int, n *syntax.Node, elems, names map[string]bool) bool {
+	m := g.mod
+	c := &g.f.Calls[id]
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return false
+	}
+	args := n.Child("arguments").NamedChildren()
+	for _, t := range c.Targets {
+		ti, ki, ok := lookupParams(b.funcs[t])
+		if !ok || ti >= len(args) || ki >= len(args) || !isNameExpr(m, args[ki], elems, names) ||
+			mentions(m, args[ti], elems) || b.literalTable(m, args[ti]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupParams reports whether every return of fs that hands back something is an element
+// of one parameter keyed by another (return obj != null && Object.hasOwn(obj, key) ?
+// obj[key] : undefined), and which: the table's and the key's positions.
+func lookupParams(fs *fnState) (table, key int, ok bool) {
+	if fs.body == nil || fs.gen || len(fs.retNodes) == 0 || len(fs.f.Params) < 2 {
+		return 0, 0, false
+	}
+	m, t := fs.mod, fs.mod.t
+	pos := map[string]int{}
+	for i, p := range fs.f.Params {
+		pos[p.Name] = i
+	}
+	table, key = -1, -1
+	for _, r := range fs.retNodes {
+		if t.raises.has(r) {
+			return 0, 0, false
+		}
+		kids := r.NamedChildren()
+		if len(kids) == 0 {
+			continue
+		}
+		for _, alt := range alternatives(m, kids[0]) {
+			alt = strip(alt)
+			if alt == nil || t.nones[m.text(alt)] || alt.Kind == "unary_expression" && strings.HasPrefix(m.text(alt), "void") {
+				continue
+			}
+			if !t.subscripts.has(alt) {
+				return 0, 0, false
+			}
+			ti, ok1 := pos[m.text(strip(alt.Child(t.subObj)))]
+			ki, ok2 := pos[m.text(strip(alt.Child(t.subIndex)))]
+			if !ok1 || !ok2 || ti == ki || table >= 0 && (ti != table || ki != key) {
+				return 0, 0, false
+			}
+			table, key = ti, ki
+		}
+	}
+	return table, key, table >= 0
 }
 
 func alternativesHave(m *module, rhs, n *syntax.Node) bool {
@@ -846,6 +916,9 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 		c := &g.f.Calls[j]
 		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] {
 			continue
+		}
+		if b.lookupCall(g, j, ci.node, elems, names) {
+			continue // getOwn(tools, call.name): a lookup (dispatch), not a call run with the name
 		}
 		ctor := func() bool {
 			return isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil)
@@ -1267,7 +1340,7 @@ func rootOf(s string) string {
 
 var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
-	"copy.copy", "deepcopy", "structuredClone")
+	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
 
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
@@ -1583,6 +1656,26 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
 						}
 						break
+					}
+				}
+			}
+			// mapWithConcurrency({ items: calls, execute: async (call) => … }): a callback a
+			// helper applies per element of what it is handed with it takes the elements
+			if len(g.perElem) > 0 {
+				js := make([]int, 0, len(g.perElem))
+				for j := range g.perElem {
+					js = append(js, j)
+				}
+				sort.Ints(js)
+				for _, j := range js {
+					for _, pe := range g.perElem[j] {
+						if !derives(m, pe.coll, one, 0) || len(pe.kid.f.Params) == 0 {
+							continue
+						}
+						if p := pe.kid.f.Params[0].Name; p != "" && !strings.ContainsAny(p, "{[") && !elems[p] {
+							elems[p] = true
+							fl.Iterated = append(fl.Iterated, m.pos(g.callInfo[j].node))
+						}
 					}
 				}
 			}
@@ -1908,9 +2001,12 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 	}
 	if len(vars) > 0 {
 		var refs []ir.CallRef
-		for k, ci := range h.callInfo {
-			if k < len(h.f.Calls) && b.runsArg(h, k, ci.node, vars) {
-				refs = append(refs, ir.CallRef{Func: h.f.ID, Call: k})
+		// (in h or the closures it runs: a tracing span's body that executes the tool)
+		for _, x := range scope(h) {
+			for k, ci := range x.callInfo {
+				if k < len(x.f.Calls) && b.runsArg(x, k, ci.node, vars) {
+					refs = append(refs, ir.CallRef{Func: x.f.ID, Call: k})
+				}
 			}
 		}
 		if len(refs) > 0 {
@@ -1953,10 +2049,35 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 // (validateArguments(tool, args), tool.prepareArguments(...)) does not run it.
 func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]bool) bool {
 	c := &g.f.Calls[k]
+	m := g.mod
+	if len(c.Targets) == 0 && runVerb.MatchString(c.Method) && !c.InMemory && !inCondition(g, call) {
+		// executeTool({ tool, input }) of code outside the set, handed the callable itself
+		// (not a test of it: if (!isExecutableTool(tool)) return)
+		for _, a := range call.Child("arguments").NamedChildren() {
+			a = strip(a)
+			if a != nil && a.Kind == "object" {
+				for _, pr := range a.NamedChildren() {
+					v := pr
+					if pr.Kind == "pair" {
+						v = strip(pr.Child("value"))
+					} else if pr.Kind != "shorthand_property_identifier" {
+						continue
+					}
+					if v != nil && vars[m.text(v)] {
+						return true
+					}
+				}
+				continue
+			}
+			if a != nil && vars[m.text(a)] {
+				return true
+			}
+		}
+		return false
+	}
 	if len(c.Targets) == 0 || len(c.Targets) > 3 {
 		return false
 	}
-	m := g.mod
 	for i, a := range call.Child("arguments").NamedChildren() {
 		if a.Kind == "keyword_argument" {
 			a = a.Child("value")
@@ -1983,6 +2104,16 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// inCondition reports whether node n lies in one of g's conditions.
+func inCondition(g *fnState, n *syntax.Node) bool {
+	for _, c := range g.conds {
+		if c.expr != nil && c.expr.Start <= n.Start && n.End <= c.expr.End {
+			return true
 		}
 	}
 	return false

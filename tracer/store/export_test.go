@@ -105,3 +105,6 @@ func (s *Store) KeptEvents() int {
 	defer s.vmu.RUnlock()
 	return s.p.kept
 }
+
+// YieldFor is yieldFor.
+var YieldFor = yieldFor

@@ -85,6 +85,7 @@ type Store struct {
 	once    sync.Once
 	dirty   chan struct{}
 
+	inflight atomic.Int64 // batches queued or being written (Append calls the writer has not answered)
 	received atomic.Int64 // spans acknowledged since the store was opened, plus those replayed
 	rejected atomic.Int64 // spans rejected by the receiver (counted through CountRejected)
 	evCount  atomic.Int64
@@ -294,9 +295,11 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 		return ErrClosed
 	default:
 	}
+	s.inflight.Add(1)
 	select {
 	case s.queue <- p:
 	default:
+		s.inflight.Add(-1)
 		return ErrBusy
 	}
 	select {
@@ -395,6 +398,7 @@ func (s *Store) commit(group []*pending) {
 	for _, p := range group {
 		p.done <- err
 	}
+	s.inflight.Add(-int64(len(group)))
 }
 
 func appendSync(f *os.File, b []byte) error {
@@ -410,18 +414,47 @@ func appendSync(f *os.File, b []byte) error {
 	return nil
 }
 
-// projector projects the batches acknowledged; those that arrive while it works are taken by
-// the next pass.
+// projector projects the batches acknowledged, a chunk at a time; those that arrive while it
+// works are taken by the next chunks. While batches are being written it works only part of
+// the time (yield).
 func (s *Store) projector() {
 	defer s.wg.Done()
+	var worked time.Duration
 	for {
 		select {
 		case <-s.closing:
 			return
 		case <-s.dirty:
 		}
-		_ = s.project() // an index error leaves the index behind; the next batch tries again
+		if !s.yield(worked) {
+			return // closing: the next open projects the rest
+		}
+		start := time.Now()
+		more, _ := s.project() // an index error leaves the index behind; the next batch tries again
+		worked = time.Since(start)
+		if more {
+			select {
+			case s.dirty <- struct{}{}:
+			default:
+			}
+		}
 	}
+}
+
+// busyShare is the share of its time the projector works while batches are being written:
+// after a chunk it waits (busyShare-1) times as long as the chunk took, so that taking
+// batches to disk and acknowledging them — what a client waits for — keeps the CPU it needs,
+// and the projection (the index, the UI; the journal is the truth) catches up at full speed
+// once they stop. The wait ends early when none is in flight.
+const busyShare = 4
+
+// yieldFor is how long the projector waits after a chunk that took worked: busy tells
+// whether batches are being written.
+func yieldFor(worked time.Duration, busy bool) time.Duration {
+	if !busy {
+		return 0
+	}
+	return worked * (busyShare - 1)
 }
 
 // chunk is how much of the journal one projection pass reads at most (a record larger than
@@ -430,51 +463,68 @@ func (s *Store) projector() {
 // it holds does not grow with the backlog.
 const chunk = 4 << 20
 
-// project feeds the journal records acknowledged since the last pass to the projection, read
-// back from the files, a chunk at a time; after each chunk it updates the index rows of the
-// sessions that changed and tells the subscribers.
-func (s *Store) project() error {
+// project feeds the next chunk of the journal records acknowledged and not projected yet to
+// the projection, read back from the files, updates the index rows of the sessions that
+// changed and tells the subscribers; more tells that acknowledged records remain.
+func (s *Store) project() (more bool, err error) {
 	s.mu.Lock()
 	gen := s.ackGen
-	s.behind = time.Time{}
 	spEnd, evEnd := s.spansSize, s.eventsSize
 	s.mu.Unlock()
-	var errs []error
-	for first := true; first || s.spansDone < spEnd || s.eventsDone < evEnd; first = false {
-		sp, err := readChunk(s.spans, s.spansDone, spEnd)
-		if err != nil {
-			return err // the next batch tries again
-		}
-		ev, err := readChunk(s.events, s.eventsDone, evEnd)
-		if err != nil {
-			return err
-		}
-		s.vmu.Lock()
-		s.p.spans(sp)
-		s.p.events(ev)
-		s.spansDone += int64(len(sp))
-		s.eventsDone += int64(len(ev))
-		changed, _ := s.p.pass(gen)
-		var ids []string
-		var rows []RunRow
-		for _, se := range changed {
-			ids = append(ids, se.id)
-			rows = append(rows, se.rows...)
-		}
-		s.vmu.Unlock()
-		if err := s.idx.update(ids, rows, s.spansDone+s.eventsDone); err != nil {
-			errs = append(errs, err)
-		}
-		s.notify(gen)
+	sp, err := readChunk(s.spans, s.spansDone, spEnd)
+	if err != nil {
+		return false, err // the next batch tries again
 	}
+	ev, err := readChunk(s.events, s.eventsDone, evEnd)
+	if err != nil {
+		return false, err
+	}
+	s.vmu.Lock()
+	s.p.spans(sp)
+	s.p.events(ev)
+	s.spansDone += int64(len(sp))
+	s.eventsDone += int64(len(ev))
+	changed, _ := s.p.pass(gen)
+	var ids []string
+	var rows []RunRow
+	for _, se := range changed {
+		ids = append(ids, se.id)
+		rows = append(rows, se.rows...)
+	}
+	s.vmu.Unlock()
+	err = s.idx.update(ids, rows, s.spansDone+s.eventsDone)
+	done := s.spansDone >= spEnd && s.eventsDone >= evEnd
 	s.mu.Lock()
-	s.projected = gen
-	if s.ackGen != gen && s.behind.IsZero() {
-		s.behind = s.clock()
+	if done {
+		s.projected = gen
+		s.behind = time.Time{}
+		if s.ackGen != gen {
+			s.behind = s.clock()
+		}
 	}
 	s.mu.Unlock()
 	s.notify(gen)
-	return errors.Join(errs...)
+	return !done, err
+}
+
+// yield waits as yieldFor says after a chunk that took worked, less if the batches in
+// flight are all written meanwhile; it returns false when the store is closing.
+func (s *Store) yield(worked time.Duration) bool {
+	d := yieldFor(worked, s.inflight.Load() > 0)
+	if d <= 0 {
+		return true
+	}
+	const step = 5 * time.Millisecond // how often it looks whether batches are still in flight
+	t := time.NewTicker(min(step, d))
+	defer t.Stop()
+	for end := time.Now().Add(d); time.Now().Before(end) && s.inflight.Load() > 0; {
+		select {
+		case <-s.closing:
+			return false
+		case <-t.C:
+		}
+	}
+	return true
 }
 
 // notify tells the subscribers the projection changed.

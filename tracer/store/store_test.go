@@ -441,3 +441,22 @@ func tearJournal(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// TestYieldFor: while batches are being written the projector works a quarter of the time
+// (it waits three times as long as a chunk took), and not at all otherwise.
+func TestYieldFor(t *testing.T) {
+	for _, c := range []struct {
+		worked time.Duration
+		busy   bool
+		want   time.Duration
+	}{
+		{100 * time.Millisecond, true, 300 * time.Millisecond},
+		{100 * time.Millisecond, false, 0},
+		{0, true, 0},
+		{7 * time.Millisecond, true, 21 * time.Millisecond},
+	} {
+		if got := store.YieldFor(c.worked, c.busy); got != c.want {
+			t.Errorf("yieldFor(%v, busy %v) = %v, want %v", c.worked, c.busy, got, c.want)
+		}
+	}
+}
