@@ -689,6 +689,9 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 // decision considers a call as the model call of a turn loop.
 func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	s := r.score(f, c)
+	if !s.accepted() && !s.leaves && s.dispatch {
+		r.drainedStep(f, s)
+	}
 	if !s.accepted() {
 		return
 	}
@@ -727,6 +730,54 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// drainedStep gives site s the leaving test of the loop that drains its step: s decides and
+// dispatches the tools in a generator (the step, one model call and its tools, yielding
+// events), drained — itself, or through generators that relay its events, up to three
+// callers away — by a call in a repeating loop whose exit test reads the drained events
+// (while True: async for ev in self._step(ctx): last = ev; yield ev; if last.is_final():
+// break). That test is the decision's "nothing is pending", so s leaves; the drain loop is no
+// turn loop of its own, the loop around it is (turnLoop climbs to it).
+func (r *rec) drainedStep(f *ir.Func, s *site) {
+	gen := func(g *ir.Func) bool {
+		return len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream")
+	}
+	var walk func(g *ir.Func, depth int, seen map[int]bool) bool
+	walk = func(g *ir.Func, depth int, seen map[int]bool) bool {
+		if depth > 3 || seen[g.ID] || !gen(g) || len(r.callers[g.ID]) > 4 {
+			return false
+		}
+		seen[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			h := r.p.Funcs[ref.Func]
+			d := &h.Calls[ref.Call]
+			if d.Flow != nil && d.Flow.Delivery == "iterator" {
+				for _, ch := range d.Flow.Checked {
+					if !ch.Leaves || ch.Indirect || ch.Func != h.ID {
+						continue
+					}
+					for _, li := range d.Loops {
+						if l := h.Loops[li]; repeats(l.Kind) && l.OverCall != d.ID && !l.Retry {
+							s.score += 2
+							s.leaves = true
+							s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+							return true
+						}
+					}
+				}
+			}
+			if walk(h, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	g := f
+	for g.Parent >= 0 && !gen(g) {
+		g = r.p.Funcs[g.Parent]
+	}
+	walk(g, 0, map[int]bool{})
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a

@@ -113,6 +113,19 @@ func TestSourceShapes(t *testing.T) {
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pystepgen: a step loop of async generators (issue 11): while True drains one step's
+		// events through async with Aclosing(self._run_one_step_async(ctx)) as agen and
+		// leaves on a predicate of the last event; the step relays the model's stream (two
+		// generators deep, each item handed on whole) into a postprocessing generator whose
+		// function calls reach the tool lookup by name through a helper. The loop around the
+		// drain is the turn loop (the drain is none), the relayed stream's call the model
+		// call; a break under the aborted flag before the step ends the run cancelled.
+		{dir: "pystepgen", entry: "flow.Flow.run_async", kind: model.LoopFor, loopLine: 30, modelLine: 46, toolLine: 80,
+			cancel: true, cancelLine: 31, exits: map[int]string{32: "cancelled", 39: "completed"}},
+		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
+		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
+		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,
+			cancel: true, cancelLine: 24, exits: map[int]string{25: "cancelled", 36: "completed"}},
 		// tsmapconc: the step's tool calls go through a concurrency helper
 		// (mapWithConcurrency({ items, limit, execute })) that awaits the callback it is handed
 		// for each element, all at once (Promise.all(items.map(execute))) or through a pool of

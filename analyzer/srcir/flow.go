@@ -361,6 +361,12 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		if oc >= len(fs.callInfo) {
 			continue
 		}
+		if l.Kind == ir.LoopRangeIter && len(f.Calls[oc].Targets) == 0 && !ignoredCall(fs.mod, &f.Calls[oc]) && b.yieldsItem(fs, l) {
+			// async for response in self.llm.generate_content_async(request): yield response —
+			// the items of a stream from outside the set, each handed on whole: what the
+			// caller drains is what that call returns, item by item
+			return true
+		}
 		for j := range f.Calls {
 			if j < len(fs.callInfo) && j != oc && wrapsOnly(fs.mod, fs.callInfo[oc].node, fs.callInfo[j].node) &&
 				b.yieldsResultsIn(&f.Calls[j], seen, depth+1) {
@@ -369,6 +375,34 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		}
 	}
 	return false
+}
+
+// yieldsItem reports whether the body of loop l of fs yields the loop's item as it is
+// (async for x in stream: yield x).
+func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
+	if l.ID >= len(fs.loopNodes) {
+		return false
+	}
+	m := fs.mod
+	var item string
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == l.ID && len(a.lhs) == 1 {
+			item = a.lhs[0]
+		}
+	}
+	if item == "" {
+		return false
+	}
+	found := false
+	eachNode(m.t, fs.loopNodes[l.ID].Child("body"), func(x *syntax.Node) bool {
+		if x.Kind == "yield" || x.Kind == "yield_expression" {
+			if k := x.NamedChildren(); len(k) == 1 && m.text(strip(k[0])) == item {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -1358,13 +1392,15 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 		return vars[m.text(n)] || derives(m, n.Child("object"), vars, depth+1)
 	case t.subscripts.has(n):
 		return vars[m.text(n)] || derives(m, n.Child(t.subObj), vars, depth+1)
-	case t.calls.has(n):
+	case t.calls.has(n) || t.news.has(n):
+		// (new Event(response.content): a constructor handed a part of the value, as a
+		// Python Event(response.content) call)
 		fn := unAwait(m, n.Child("function"))
 		if fn != nil && t.members.has(fn) && derives(m, fn.Child("object"), vars, depth+1) {
 			return true
 		}
 		args := n.Child("arguments")
-		if transforms[m.text(fn)] {
+		if fn != nil && transforms[m.text(fn)] {
 			for _, a := range args.NamedChildren() {
 				if derives(m, a, vars, depth+1) {
 					return true
@@ -1396,8 +1432,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 				return true
 			}
 		}
-		return false
-	case t.calls.has(n) || t.news.has(n):
 		return false
 	case t.lambdas.has(n) || t.funcs.has(n):
 		return false
@@ -1780,7 +1814,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	if depth < maxFollow*followUnit {
-		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
+		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, res, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
@@ -1790,7 +1824,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
-func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
@@ -1868,6 +1902,11 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					}
 					if elems[m.text(strip(a))] {
 						e2[name] = true
+						if res[m.text(strip(a))] {
+							// an item a generator of the set yields is a whole result
+							// (async for response in self._call_llm(...)): followed as both
+							r2[name] = true
+						}
 					} else {
 						r2[name] = true
 					}
