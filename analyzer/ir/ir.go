@@ -237,6 +237,12 @@ type Call struct {
 	// the recognizer follows the callees with bodies (a constructor, parser or loader that only
 	// builds a value from its arguments is never a model call).
 	InMemory bool `json:"in_memory,omitempty"`
+	// Node is true when the call runs a node func a graph engine keeps by name (a func field
+	// of a record read from a map or slice of nodes, possibly wrapped by middleware:
+	// nodes[name].Fn(ctx, state)); its Targets are every node the refined call graph resolves
+	// it to. The engine's superstep loop may sit several calls above it (a vertex adapter, a
+	// worker pool, a superstep helper).
+	Node bool `json:"node,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`
@@ -267,6 +273,11 @@ type Flow struct {
 	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
 	// call is not another model call of the same loop.
 	Carriers []CallRef `json:"carriers,omitempty"`
+	// Through are the calls this result is handed back up through: a caller's call of the
+	// function (or interface method) that returned it, the wrappers of this call
+	// (agent.Model.GetResponse(…) around the client.Responses.New(…) of an implementation,
+	// r.getResponse(…) around both). Such a call produces the same result; it is no consumer.
+	Through []CallRef `json:"through,omitempty"`
 }
 
 // Check is a test of a collection derived from a call result.
@@ -414,6 +425,10 @@ type Return struct {
 	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
 	// drains the run they hand back, when they stream it.
 	Wraps []int `json:"wraps,omitempty"`
+	// ErrOf are the calls whose error is known to be non-nil where the return is taken (it
+	// lies under if err != nil of that call's error): the return is on their failure path.
+	// Set by the Go front-end.
+	ErrOf []int `json:"err_of,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
 	// protected block: the error ends the work those loops were doing. Nil otherwise.

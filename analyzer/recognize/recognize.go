@@ -30,6 +30,11 @@ type Options struct {
 	EntryPkgs map[string]bool
 	// Rel makes file names relative for evidence texts (nil: unchanged).
 	Rel func(string) string
+	// ModelSites are model call sites found by other means (the lifecycle pass's rules and
+	// the facts it carries between packages: an interface method whose result carries tool
+	// calls, reached from a loop through helpers). A call of an entry that reaches one of them
+	// makes a decision of the run: what returns after it ends a run that started.
+	ModelSites []model.CallSite
 }
 
 // Threshold is the score a call site needs to be taken for the model call of a turn loop; it
@@ -59,6 +64,9 @@ type rec struct {
 	p       *ir.Program
 	o       Options
 	callers map[int][]ir.CallRef
+	// argRuns are, by call, the callbacks handed to it that it runs (see callers): a retry's
+	// attempt, a TransformStream's flush
+	argRuns map[ir.CallRef][]int
 	// closures are the Funcs nested directly in each Func (by Parent), in id order.
 	closures map[int][]int
 	loops    map[string]*Loop // by "func:loop"
@@ -78,11 +86,13 @@ type rec struct {
 	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
 	// the run that spawned it.
 	agentTypes map[string]bool
+	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
+	modelUp map[*Loop]map[int]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, argRuns: map[ir.CallRef][]int{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		if f.Parent >= 0 {
 			r.closures[f.Parent] = append(r.closures[f.Parent], f.ID)
@@ -101,6 +111,8 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// launch, see reaches; a function only named there may be a handler it keeps)
 				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+					ref := ir.CallRef{Func: f.ID, Call: c.ID}
+					r.argRuns[ref] = append(r.argRuns[ref], a)
 				}
 			}
 		}
@@ -153,12 +165,19 @@ func Recognize(p *ir.Program, o Options) *Result {
 				best = s.score
 			}
 		}
+		var kept []*site
 		for _, s := range r.cands[l] {
 			// every call a profile confirms is a model call of its loop (a polymorphic step
 			// with one provider call per subclass)
 			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				r.addModel(l, s)
+				kept = append(kept, s)
 			}
+		}
+		for _, s := range kept {
+			if !s.confirmed && wrapped(s, kept) {
+				continue // its result is handed back up through another kept call: that one is the site
+			}
+			r.addModel(l, s)
 		}
 	}
 	res := &Result{Loops: r.order}
@@ -318,7 +337,26 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
+		// A lookup or comparison of the callables by name that selects a call is the tool
+		// dispatch; a switch on the element's kind around it (case "function_call": … the
+		// lookup …) only picks the branch, and the other calls of that branch (a span told of
+		// an unknown tool, an item appended) are not tools.
+		byName := false
 		for _, d := range fl.Dispatch {
+			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
+				byName = true
+			}
+		}
+		for _, d := range fl.Dispatch {
+			if byName && d.How == "name_switch" {
+				var kept []ir.CallRef
+				for _, ref := range d.Calls {
+					if selectedByName(fl, ref) {
+						kept = append(kept, ref)
+					}
+				}
+				d.Calls = kept
+			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -412,6 +450,39 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// wrapped reports whether the result of site s is handed back up through another of the sites:
+// the call of the helper or interface method that returned it, which the loop makes.
+func wrapped(s *site, sites []*site) bool {
+	if s.c.Flow == nil {
+		return false
+	}
+	for _, o := range sites {
+		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
+func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
+	for _, d := range fl.Dispatch {
+		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasRef(refs []ir.CallRef, ref ir.CallRef) bool {
+	for _, x := range refs {
+		if x == ref {
+			return true
+		}
+	}
+	return false
 }
 
 // builds reports whether a call only builds its result in memory from its operands: it takes no
@@ -583,17 +654,22 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 		return false
 	}
 	inside := map[int]bool{}
-	queue := append([]int{}, c.Targets...)
+	queue := append(append([]int{}, c.Targets...), c.ArgFuncs...)
 	for _, t := range queue {
 		inside[t] = true
 	}
 	for i := 0; i < len(queue) && i < 400; i++ {
 		g := r.p.Funcs[queue[i]]
 		for _, gc := range g.Calls {
-			if len(gc.Targets) > 4 {
-				continue
+			targets := gc.Targets
+			if len(targets) > 4 || callsOwnParam(g, &gc) {
+				// (a wrapper's call of the callback it is handed runs, here, only the
+				// callbacks handed to it on the way in, already queued from their call's
+				// ArgFuncs: not every callback handed to it anywhere, such as the tool
+				// runner's body handed to the same span helper)
+				targets = nil
 			}
-			for _, t := range append(append([]int{}, gc.Targets...), gc.ArgFuncs...) {
+			for _, t := range append(append([]int{}, targets...), gc.ArgFuncs...) {
 				if !inside[t] {
 					inside[t] = true
 					queue = append(queue, t)
@@ -618,6 +694,9 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 // decision considers a call as the model call of a turn loop.
 func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	s := r.score(f, c)
+	if !s.accepted() && !s.leaves && s.dispatch {
+		r.drainedStep(f, s)
+	}
 	if !s.accepted() {
 		return
 	}
@@ -656,6 +735,54 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// drainedStep gives site s the leaving test of the loop that drains its step: s decides and
+// dispatches the tools in a generator (the step, one model call and its tools, yielding
+// events), drained — itself, or through generators that relay its events, up to three
+// callers away — by a call in a repeating loop whose exit test reads the drained events
+// (while True: async for ev in self._step(ctx): last = ev; yield ev; if last.is_final():
+// break). That test is the decision's "nothing is pending", so s leaves; the drain loop is no
+// turn loop of its own, the loop around it is (turnLoop climbs to it).
+func (r *rec) drainedStep(f *ir.Func, s *site) {
+	gen := func(g *ir.Func) bool {
+		return len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream")
+	}
+	var walk func(g *ir.Func, depth int, seen map[int]bool) bool
+	walk = func(g *ir.Func, depth int, seen map[int]bool) bool {
+		if depth > 3 || seen[g.ID] || !gen(g) || len(r.callers[g.ID]) > 4 {
+			return false
+		}
+		seen[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			h := r.p.Funcs[ref.Func]
+			d := &h.Calls[ref.Call]
+			if d.Flow != nil && d.Flow.Delivery == "iterator" {
+				for _, ch := range d.Flow.Checked {
+					if !ch.Leaves || ch.Indirect || ch.Func != h.ID {
+						continue
+					}
+					for _, li := range d.Loops {
+						if l := h.Loops[li]; repeats(l.Kind) && l.OverCall != d.ID && !l.Retry {
+							s.score += 2
+							s.leaves = true
+							s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+							return true
+						}
+					}
+				}
+			}
+			if walk(h, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	g := f
+	for g.Parent >= 0 && !gen(g) {
+		g = r.p.Funcs[g.Parent]
+	}
+	walk(g, 0, map[int]bool{})
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
@@ -753,6 +880,11 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 		for _, ref := range r.callers[g.ID] {
 			cf := r.p.Funcs[ref.Func]
 			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				if r.within(hh, h) {
+					// a loop of a callback inside the step the first holder repeats (a
+					// stream's pull re-reading the model call it retries): part of that step
+					continue
+				}
 				dup := false
 				for _, x := range out {
 					dup = dup || x.f.ID == hh.ID && x.loop == ll
@@ -769,12 +901,33 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 	return out
 }
 
+// within reports whether g is a closure nested (at any depth) in h.
+func (r *rec) within(g, h *ir.Func) bool {
+	for x := g; x.Parent >= 0; {
+		x = r.p.Funcs[x.Parent]
+		if x.ID == h.ID {
+			return true
+		}
+	}
+	return false
+}
+
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
 
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
 func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
-	if depth > 3 || seen[f.ID] {
+	return r.turnLoopN(f, c, depth, 3, seen, strong, climb)
+}
+
+// engineDepth is how many calls above the call of a graph's node func (ir.Call.Node) the
+// engine's superstep loop may sit: a vertex adapter, a retry wrapper, a worker pool's task, a
+// superstep helper running the frontier, the iteration helper the loop calls.
+const engineDepth = 10
+
+// turnLoopN is turnLoop climbing at most limit calls.
+func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
+	if depth > limit || seen[f.ID] {
 		return nil, -1
 	}
 	seen[f.ID] = true
@@ -797,6 +950,19 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			return f, li
 		}
 	}
+	if strong || climb {
+		// a node func a graph engine runs (an agent node, a tools node): the loop is the
+		// engine's, above the call of the node, not one of the function that built the node
+		// and only stored it
+		for _, ref := range r.callers[f.ID] {
+			g := r.p.Funcs[ref.Func]
+			if gc := &g.Calls[ref.Call]; gc.Node && len(r.callers[f.ID]) <= 4 {
+				if h, l := r.turnLoopN(g, gc, 0, engineDepth, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
+		}
+	}
 	if f.Parent >= 0 {
 		p := r.p.Funcs[f.Parent]
 		for _, li := range f.ParentLoops {
@@ -805,7 +971,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
+			if h, l := r.turnLoopN(p, nil, depth+1, limit, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -822,7 +988,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
+		if h, l := r.turnLoopN(g, &g.Calls[ref.Call], depth+1, limit, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}
@@ -842,7 +1008,7 @@ func (r *rec) recursive(f *ir.Func) bool {
 			if c.Descends {
 				continue // down a part of what it was handed: a walk over a finite structure
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID {
 					return true
 				}
@@ -854,6 +1020,17 @@ func (r *rec) recursive(f *ir.Func) bool {
 		return false
 	}
 	return walk(f, 0, map[int]bool{})
+}
+
+// runsOf lists the functions call c of g runs: its targets and the callbacks handed to it
+// that it (or the code outside the set it calls) runs — a step that starts the next one from
+// its stream's flush (new TransformStream({ flush() { … step(…) } })), a .then callback.
+func (r *rec) runsOf(g *ir.Func, c *ir.Call) []int {
+	cb := r.argRuns[ir.CallRef{Func: g.ID, Call: c.ID}]
+	if len(cb) == 0 {
+		return c.Targets
+	}
+	return append(append([]int{}, c.Targets...), cb...)
 }
 
 // recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
@@ -891,7 +1068,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] || c.Descends {
 				continue
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
@@ -1300,6 +1477,21 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
 		}
 	}
+	// the call whose result g hands back through a variable, also one made in a closure g
+	// hands to a wrapper (span.WithSpan(ctx, …, func(ctx) error { resp, err = m.Get(…) }))
+	for _, h := range append([]int{g.ID}, r.closures[g.ID]...) {
+		for i := range r.p.Funcs[h].Calls {
+			inner := &r.p.Funcs[h].Calls[i]
+			if inner.Flow == nil {
+				continue
+			}
+			for _, ref := range inner.Flow.Through {
+				if &r.p.Funcs[ref.Func].Calls[ref.Call] == c {
+					return append([]string{calleeName(inner)}, r.via(inner, depth+1)...)
+				}
+			}
+		}
+	}
 	// the first call whose result is returned through a variable: a provider method
 	for _, ic := range g.Calls {
 		for _, k := range ic.Keys {
@@ -1328,7 +1520,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	stops := false
 	for _, ss := range f.Stops {
-		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
+		stops = stops || ss.Loop == l.LoopID // (-1: a recursion's, see srcir stopSets)
 	}
 	if best == nil && !stops {
 		// (a recursion's: a limits check the recursive function calls before its step)
@@ -1336,7 +1528,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	if best == nil {
 		for _, ss := range f.Stops {
-			if ss.Loop == l.LoopID && l.LoopID >= 0 {
+			if ss.Loop == l.LoopID {
 				// a list of stop conditions: empty unless the caller or a default fills it
 				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
 				if ss.Key != "" {

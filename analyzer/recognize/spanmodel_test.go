@@ -1,0 +1,64 @@
+package recognize_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/lifeline-dev/lifeline/model"
+)
+
+// TestProducerSites checks shape spanmodel (issue 10, classes A and B): an agents-SDK-style
+// runner whose model is an interface with one implementation per provider API, each sending
+// its request inside a closure handed to a span helper (span.WithSpan(ctx, …, func(ctx) error
+// { resp, err = m.client.Responses.New(…) })) that the tool runner uses too, the response
+// handed to a consumer (processModelResponse) that sorts it into the tool calls to run.
+//
+//   - The model call site is the producer whose result the consumer reads: the call of the
+//     helper that returns it (via the interface method, called in a closure of that helper);
+//     not the consumer, not one implementation's SDK call, and the span helper running the
+//     tool runner's body elsewhere does not make the helper a tool executor.
+//   - The streamed run gets its response through the callback it hands to
+//     Model.StreamResponse (final = ev.Done): that call is the producer.
+//   - Hooks are told of the tool chosen by name (OnToolStart(ctx, agent, tool) error, or
+//     handing back a context for OnToolEnd) and are not tool calls; neither is the span told
+//     of an unknown tool in the branch of a switch on the item's kind around the lookup.
+func TestProducerSites(t *testing.T) {
+	res := recognizeShapes(t)
+	at := func(p model.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line) }
+	tests := []struct {
+		entry, loop, model, via, tool string
+	}{
+		{"agentrt.Runner.Run", "runner.go:91", "runner.go:96", "agentrt.Model.GetResponse", "tools.go:134"},
+		{"agentrt.Runner.RunStreamed", "stream.go:22", "stream.go:24", "agentrt.Model.StreamResponse", "tools.go:134"},
+		{"hookrun.Runner.Run", "hookrun.go:102", "hookrun.go:103", "llm.ResponseService.New", "hookrun.go:135"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.entry, func(t *testing.T) {
+			e := entry(res, tc.entry)
+			if e == nil || len(e.Loops) != 1 {
+				t.Fatalf("want one entry with one loop, got %+v", e)
+			}
+			l := e.Loops[0]
+			if at(l.Pos) != tc.loop {
+				t.Errorf("loop at %s, want %s", at(l.Pos), tc.loop)
+			}
+			var models []string
+			for _, m := range l.ModelCalls {
+				models = append(models, at(m.Pos))
+			}
+			if len(l.ModelCalls) != 1 || models[0] != tc.model ||
+				!slices.Contains(append([]string{l.ModelCalls[0].Callee}, l.ModelCalls[0].Via...), tc.via) {
+				t.Errorf("model calls %v (%+v), want %s via %s", models, l.ModelCalls, tc.model, tc.via)
+			}
+			var tools []string
+			for _, c := range l.ToolCalls {
+				tools = append(tools, at(c.Pos)+" "+c.Callee)
+			}
+			if len(l.ToolCalls) != 1 || at(l.ToolCalls[0].Pos) != tc.tool {
+				t.Errorf("tool calls %v, want only %s", tools, tc.tool)
+			}
+		})
+	}
+}
