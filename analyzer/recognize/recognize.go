@@ -147,6 +147,38 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 		r.cands[l] = kept
 	}
+	// A call whose result only prepares another candidate's input (a prepareStep hook whose
+	// messages the step's model call receives) is not a model call of its own.
+	for _, l := range r.order {
+		into := func(s *site, t *site) bool {
+			if s.c.Flow == nil {
+				return false
+			}
+			for _, ref := range s.c.Flow.Into {
+				if ref == (ir.CallRef{Func: t.f.ID, Call: t.c.ID}) {
+					return true
+				}
+			}
+			return false
+		}
+		drop := map[*site]bool{}
+		for _, s := range r.cands[l] {
+			for _, t := range r.cands[l] {
+				if s != t && !s.confirmed && t.score >= s.score && into(s, t) && !into(t, s) {
+					drop[s] = true
+				}
+			}
+		}
+		if len(drop) > 0 {
+			kept := r.cands[l][:0]
+			for _, s := range r.cands[l] {
+				if !drop[s] {
+					kept = append(kept, s)
+				}
+			}
+			r.cands[l] = kept
+		}
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false

@@ -120,6 +120,7 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		fl.Into = b.into(sc, res, ci.node)
 		if len(fl.Dispatch) > 0 {
 			b.handlerStops(fs, c, fl)
 		}
@@ -1749,7 +1750,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							}
 							for _, n := range a.lhs {
 								if !res[n] {
-									res[n] = true
+									// (the result again, re-read: a helper handed it
+									// carries it on)
+									res[n], initial[n] = true, true
 									queue = append(queue, n)
 								}
 							}
@@ -1910,6 +1913,51 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// into lists the calls of functions of the set in sc (but call itself) that are handed a
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	var out []ir.CallRef
+	for _, g := range sc {
+		m := g.mod
+		var cand []int
+		for v := range res {
+			cand = append(cand, g.index().callArgs[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, j := range cand {
+			if j == last || j >= len(g.callInfo) {
+				continue
+			}
+			last = j
+			node := g.callInfo[j].node
+			if node == call {
+				continue
+			}
+			kept := false
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(a.rhs) == node {
+					kept = true
+					break
+				}
+			}
+			if kept {
+				continue
+			}
+			for _, a := range node.Child("arguments").NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a != nil && (derives(m, a, res, 0) || a.Kind == "object" && derivesPart(m, a, res, 0)) {
+					out = append(out, ir.CallRef{Func: g.f.ID, Call: j})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
