@@ -30,6 +30,11 @@ type Options struct {
 	EntryPkgs map[string]bool
 	// Rel makes file names relative for evidence texts (nil: unchanged).
 	Rel func(string) string
+	// ModelSites are model call sites found by other means (the lifecycle pass's rules and
+	// the facts it carries between packages: an interface method whose result carries tool
+	// calls, reached from a loop through helpers). A call of an entry that reaches one of them
+	// makes a decision of the run: what returns after it ends a run that started.
+	ModelSites []model.CallSite
 }
 
 // Threshold is the score a call site needs to be taken for the model call of a turn loop; it
@@ -81,6 +86,8 @@ type rec struct {
 	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
 	// the run that spawned it.
 	agentTypes map[string]bool
+	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
+	modelUp map[*Loop]map[int]bool
 }
 
 // Recognize runs the recognizer on a program.
