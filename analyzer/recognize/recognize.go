@@ -30,6 +30,11 @@ type Options struct {
 	EntryPkgs map[string]bool
 	// Rel makes file names relative for evidence texts (nil: unchanged).
 	Rel func(string) string
+	// ModelSites are model call sites found by other means (the lifecycle pass's rules and
+	// the facts it carries between packages: an interface method whose result carries tool
+	// calls, reached from a loop through helpers). A call of an entry that reaches one of them
+	// makes a decision of the run: what returns after it ends a run that started.
+	ModelSites []model.CallSite
 }
 
 // Threshold is the score a call site needs to be taken for the model call of a turn loop; it
@@ -59,6 +64,9 @@ type rec struct {
 	p       *ir.Program
 	o       Options
 	callers map[int][]ir.CallRef
+	// argRuns are, by call, the callbacks handed to it that it runs (see callers): a retry's
+	// attempt, a TransformStream's flush
+	argRuns map[ir.CallRef][]int
 	// closures are the Funcs nested directly in each Func (by Parent), in id order.
 	closures map[int][]int
 	loops    map[string]*Loop // by "func:loop"
@@ -78,11 +86,13 @@ type rec struct {
 	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
 	// the run that spawned it.
 	agentTypes map[string]bool
+	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
+	modelUp map[*Loop]map[int]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, argRuns: map[ir.CallRef][]int{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		if f.Parent >= 0 {
 			r.closures[f.Parent] = append(r.closures[f.Parent], f.ID)
@@ -101,6 +111,8 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// launch, see reaches; a function only named there may be a handler it keeps)
 				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+					ref := ir.CallRef{Func: f.ID, Call: c.ID}
+					r.argRuns[ref] = append(r.argRuns[ref], a)
 				}
 			}
 		}
@@ -946,6 +958,11 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 		for _, ref := range r.callers[g.ID] {
 			cf := r.p.Funcs[ref.Func]
 			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				if r.within(hh, h) {
+					// a loop of a callback inside the step the first holder repeats (a
+					// stream's pull re-reading the model call it retries): part of that step
+					continue
+				}
 				dup := false
 				for _, x := range out {
 					dup = dup || x.f.ID == hh.ID && x.loop == ll
@@ -960,6 +977,17 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 	}
 	walk(f, 0, map[int]bool{})
 	return out
+}
+
+// within reports whether g is a closure nested (at any depth) in h.
+func (r *rec) within(g, h *ir.Func) bool {
+	for x := g; x.Parent >= 0; {
+		x = r.p.Funcs[x.Parent]
+		if x.ID == h.ID {
+			return true
+		}
+	}
+	return false
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
@@ -1035,7 +1063,7 @@ func (r *rec) recursive(f *ir.Func) bool {
 			if c.Descends {
 				continue // down a part of what it was handed: a walk over a finite structure
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID {
 					return true
 				}
@@ -1047,6 +1075,17 @@ func (r *rec) recursive(f *ir.Func) bool {
 		return false
 	}
 	return walk(f, 0, map[int]bool{})
+}
+
+// runsOf lists the functions call c of g runs: its targets and the callbacks handed to it
+// that it (or the code outside the set it calls) runs — a step that starts the next one from
+// its stream's flush (new TransformStream({ flush() { … step(…) } })), a .then callback.
+func (r *rec) runsOf(g *ir.Func, c *ir.Call) []int {
+	cb := r.argRuns[ir.CallRef{Func: g.ID, Call: c.ID}]
+	if len(cb) == 0 {
+		return c.Targets
+	}
+	return append(append([]int{}, c.Targets...), cb...)
 }
 
 // recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
@@ -1084,7 +1123,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] || c.Descends {
 				continue
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
@@ -1536,7 +1575,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	stops := false
 	for _, ss := range f.Stops {
-		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
+		stops = stops || ss.Loop == l.LoopID // (-1: a recursion's, see srcir stopSets)
 	}
 	if best == nil && !stops {
 		// (a recursion's: a limits check the recursive function calls before its step)
@@ -1544,7 +1583,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	if best == nil {
 		for _, ss := range f.Stops {
-			if ss.Loop == l.LoopID && l.LoopID >= 0 {
+			if ss.Loop == l.LoopID {
 				// a list of stop conditions: empty unless the caller or a default fills it
 				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
 				if ss.Key != "" {

@@ -196,6 +196,10 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			seen := map[int]bool{}
 			addTargets(&c, f, tg.fns, seen)
+			if k := fs.kidsByNode[strip(fn)]; len(c.Targets) == 0 && k != nil {
+				// (async () => { … })(): a function expression called where it is written
+				addTargets(&c, f, []*fnState{k}, seen)
+			}
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
@@ -220,9 +224,14 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						for _, pr := range a.NamedChildren() {
 							v := pr
 							key := m.text(pr)
-							if pr.Kind == "pair" {
+							switch {
+							case pr.Kind == "pair":
 								v, key = strip(pr.Child("value")), strings.Trim(m.text(pr.Child("key")), `"'`)
-							} else if pr.Kind != "shorthand_property_identifier" {
+							case pr.Kind == "method_definition":
+								// new TransformStream({ transform(chunk, c) {…}, flush(c) {…} }):
+								// a method of the options object, run by the callee
+								key = m.text(pr.Child("name"))
+							case pr.Kind != "shorthand_property_identifier":
 								continue
 							}
 							if !b.runsOption(c.Targets, ai, key) {

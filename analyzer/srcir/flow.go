@@ -233,11 +233,28 @@ var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter
 // f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
 // followed through wrappers of wrappers. Nil when there is none.
 func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
-	if depth > 3 || len(c.ArgFuncs) != 1 || c.Concurrent != "" || noWrap[c.Method] {
+	if depth > 3 || c.Concurrent != "" || noWrap[c.Method] {
 		return nil, -1
 	}
-	k := b.funcs[c.ArgFuncs[0]]
-	if k == nil || k.f.Parent != fs.f.ID || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
+	var k *fnState
+	switch {
+	case len(c.ArgFuncs) == 1:
+		k = b.funcs[c.ArgFuncs[0]]
+		if k != nil && k.f.Parent != fs.f.ID {
+			return nil, -1
+		}
+	case len(c.ArgFuncs) == 0 && len(c.Targets) == 1 && b.funcs[c.Targets[0]].f.Parent >= 0 && depth == 0:
+		// const callModel = () => withSpan(() => retry(async () => modelCall(…))); then
+		// await callModel(): a thunk of the function, called by name, that hands back
+		// what its wrappers do
+		k = b.funcs[c.Targets[0]]
+		if k.parent != fs && k.parent != fs.parent && (fs.parent == nil || k.parent != fs.parent.parent) {
+			return nil, -1
+		}
+	default:
+		return nil, -1
+	}
+	if k == nil || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
 		// (a callback that takes arguments is a hook the callee calls with what it has,
 		// onFailure(usage); the attempt a retry helper repeats takes none)
 		return nil, -1
@@ -1405,6 +1422,15 @@ var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter"
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
 	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
 
+// streamStages are the methods that pipe a stream through a stage object, with the name of
+// the stage's method that takes each chunk (WHATWG streams: readable.pipeThrough(new
+// TransformStream({ transform(chunk, controller) {…}, flush(controller) {…} }))).
+var streamStages = map[string]string{"pipeThrough": "transform"}
+
+// streamEnqueue is the method of a stream's controller that hands it a chunk (WHATWG streams:
+// new ReadableStream({ pull(controller) { controller.enqueue(chunk) } })).
+const streamEnqueue = "enqueue"
+
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
 // A call that only receives a value (f(x)) makes something new and does not derive from it.
@@ -1487,7 +1513,10 @@ type fnIndex struct {
 	// callable; appends the calls that grow a collection; byLHS the assignments by target.
 	lookups []*syntax.Node
 	appends []int
-	byLHS   map[string][]int
+	// stages are the calls that pipe a stream through a stage (streamStages); enqueues
+	// the calls that hand a chunk to a stream's controller
+	stages, enqueues []int
+	byLHS            map[string][]int
 	// callArgs indexes the calls with targets in the set by the names in their arguments.
 	callArgs map[string][]int
 }
@@ -1557,6 +1586,12 @@ func (g *fnState) index() *fnIndex {
 		}
 		if appendMeths[meth] {
 			x.appends = append(x.appends, j)
+		}
+		if streamStages[meth] != "" {
+			x.stages = append(x.stages, j)
+		}
+		if meth == streamEnqueue {
+			x.enqueues = append(x.enqueues, j)
 		}
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
@@ -1719,6 +1754,60 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
 						}
 						break
+					}
+				}
+			}
+			// new ReadableStream({ async pull(controller) { … controller.enqueue(value) } }): a
+			// stream whose source enqueues a value of the result carries the result on
+			for _, j := range g.index().enqueues {
+				if !mentions(m, g.callInfo[j].node.Child("arguments"), one) {
+					continue
+				}
+				for _, h := range sc {
+					for ci, hc := range h.f.Calls {
+						if !contains(hc.ArgFuncs, g.f.ID) && (g.parent == nil || !contains(hc.ArgFuncs, g.parent.f.ID)) {
+							continue
+						}
+						node := h.callInfo[ci].node
+						if !m.t.news.has(node) {
+							continue
+						}
+						for _, a := range h.assigns {
+							if a.iter || a.rhs == nil || strip(a.rhs) != node {
+								continue
+							}
+							for _, n := range a.lhs {
+								if !res[n] {
+									res[n] = true
+									queue = append(queue, n)
+								}
+							}
+						}
+					}
+				}
+			}
+			// stream.pipeThrough(new TransformStream({ transform(chunk, controller) {…} })):
+			// the stage's transform takes the stream's chunks
+			for _, j := range g.index().stages {
+				fn := strip(unAwait(m, g.callInfo[j].node.Child("function")))
+				if fn == nil || !m.t.members.has(fn) || !derives(m, fn.Child("object"), one, 0) {
+					continue
+				}
+				for _, a := range g.callInfo[j].node.Child("arguments").NamedChildren() {
+					id, ok := g.callOf[strip(a)]
+					if !ok {
+						continue
+					}
+					for _, kid := range g.f.Calls[id].ArgFuncs {
+						k := b.funcs[kid]
+						if k.name != streamStages[g.f.Calls[j].Method] || len(k.f.Params) == 0 {
+							continue
+						}
+						if p := k.f.Params[0].Name; p != "" && !elems[p] && !res[p] {
+							elems[p], streamElem[p] = true, true
+							fl.Iterated = append(fl.Iterated, m.pos(g.callInfo[j].node))
+							queue = append(queue, p)
+						}
 					}
 				}
 			}
