@@ -131,6 +131,12 @@ type Func struct {
 	// CancelAlways is true when a cancellation check is on every path through the function
 	// (it dominates every return): a call of it observes cancellation.
 	CancelAlways bool `json:"cancel_always,omitempty"`
+	// Lookups are where the function selects a value by the name of one of its parameters (or
+	// a name read from one): tools_dict[function_call.name], next(t for t in tools if t.name
+	// == call.name), tools.get(call.name) — what a tool call names looked up, wherever the
+	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them only
+	// for the tools of a step generator, see recognize's drainedStep).
+	Lookups []Pos `json:"lookups,omitempty"`
 }
 
 // Param is a function parameter.

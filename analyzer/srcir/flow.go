@@ -31,6 +31,7 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
+	fs.f.Lookups = b.paramLookups(fs)
 	// values that are call results: a method called on one (response.output.filter(...)) is
 	// a step of that result's flow, not a call of its own
 	results := map[string]bool{}
@@ -152,6 +153,34 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// paramLookups lists where fs selects a value by the name of one of its parameters (see
+// ir.Func.Lookups): each parameter taken as an element, the names read from it, and the map
+// lookups and name comparisons dispatch finds for them.
+func (b *builder) paramLookups(fs *fnState) []ir.Pos {
+	m := fs.mod
+	var out []ir.Pos
+	for _, p := range fs.f.Params {
+		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
+			continue
+		}
+		elems := map[string]bool{p.Name: true}
+		names := map[string]bool{}
+		for _, a := range fs.assigns {
+			if !a.iter && a.rhs != nil && isNameExpr(m, a.rhs, elems, names) {
+				for _, n := range a.lhs {
+					names[n] = true
+				}
+			}
+		}
+		for _, d := range b.dispatch(fs, elems, names, nil) {
+			if d.How == "map_lookup" || d.How == "name_compare" {
+				out = append(out, d.Pos)
+			}
+		}
+	}
+	return out
 }
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
