@@ -1906,6 +1906,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	var toolCalls []ir.CallRef
 	toolVars = map[string]bool{}
+	selects := false
 	for _, g := range sc {
 		if len(elems) == 0 && len(names) == 0 {
 			break // a dispatch selects by an element's name
@@ -1913,10 +1914,13 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		ds := b.dispatch(g, elems, names, model)
 		for _, d := range ds {
 			toolCalls = append(toolCalls, d.Calls...)
+			// (a helper's lookup whose callable runs where its caller uses what it hands
+			// back: handsOn names that call; the name passed to other helpers selects nothing)
+			selects = selects || d.How == "map_lookup" && depth > 0
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow*followUnit {
+	if len(toolCalls) == 0 && !selects && len(elems) > 0 && depth < maxFollow*followUnit {
 		// an element handed to a helper (element_arg, name_arg) counts only within two
 		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
