@@ -1607,9 +1607,102 @@ func (b *builder) returnsOf(fs *funcState) {
 				}
 			}
 		}
+		ret.ErrOf = failedCalls(fs, blk)
 		fs.retIdx[r] = len(f.Returns)
 		f.Returns = append(f.Returns, ret)
 	}
+}
+
+// failedCalls lists the calls (indices in Func.Calls) whose error result is known to be non-nil
+// on every path into blk: blk lies in the then-branch of an if err != nil (or the else-branch of
+// an if err == nil) testing that call's error, directly or through the variable it was stored
+// into (a named result whose address is taken).
+func failedCalls(fs *funcState, blk *ssa.BasicBlock) []int {
+	var out []int
+	seen := map[*ssa.BasicBlock]bool{}
+	for b := blk; b != nil && !seen[b]; b = b.Idom() {
+		seen[b] = true
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		bin, ok := iff.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		taken := 0
+		switch bin.Op {
+		case token.NEQ:
+		case token.EQL:
+			taken = 1
+		default:
+			continue
+		}
+		if p.Succs[taken] != b {
+			continue
+		}
+		x := bin.X
+		if nilConst(x) {
+			x = bin.Y
+		} else if !nilConst(bin.Y) {
+			continue
+		}
+		if !roles.IsError(x.Type()) {
+			continue
+		}
+		if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+			if cell, ok := u.X.(*ssa.Alloc); ok {
+				x = storedBefore(cell, u)
+			}
+		}
+		var ci ssa.CallInstruction
+		if c, ok := x.(*ssa.Call); ok {
+			ci = c
+		} else {
+			ci = tupleCall(x)
+		}
+		if idx, ok := fs.callIdx[ci]; ci != nil && ok && !slices.Contains(out, idx) {
+			out = append(out, idx)
+		}
+	}
+	return out
+}
+
+// nilConst reports whether v is the constant nil.
+func nilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// storedBefore returns the value last stored into cell before the instruction at, on the
+// single-predecessor chain of blocks leading to it (nil when a merge comes first).
+func storedBefore(cell *ssa.Alloc, at ssa.Instruction) ssa.Value {
+	blk := at.Block()
+	end := len(blk.Instrs)
+	for i, in := range blk.Instrs {
+		if in == at {
+			end = i
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	for blk != nil && !seen[blk] {
+		seen[blk] = true
+		for i := end - 1; i >= 0; i-- {
+			if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == cell {
+				return st.Val
+			}
+		}
+		if len(blk.Preds) != 1 {
+			return nil
+		}
+		blk = blk.Preds[0]
+		end = len(blk.Instrs)
+	}
+	return nil
 }
 
 // carriesParam reports whether v (a composite built in fn, or its address) stores into a
@@ -1969,7 +2062,9 @@ func (b *builder) classifyCall(fs *funcState, c *ssa.Call, depth int) ir.Value {
 	wrapped := ir.Value{Kind: ir.ValError, Call: -1}
 	for _, a := range com.Args {
 		for _, x := range varargValues(a) {
-			if !roles.IsError(x.Type()) && !types.IsInterface(x.Type()) {
+			if !roles.IsError(x.Type()) && !emptyInterface(x.Type()) {
+				// (an error, or a value of fmt.Errorf's ...any: a context.Context or another
+				// interface handed to a helper is no error it wraps)
 				continue
 			}
 			w := b.classify(fs, x, depth+1)
@@ -1986,6 +2081,12 @@ func (b *builder) classifyCall(fs *funcState, c *ssa.Call, depth int) ir.Value {
 		out.Call = wrapped.Call // the call whose error is wrapped
 	}
 	return out
+}
+
+// emptyInterface reports whether t is an interface without methods (any).
+func emptyInterface(t types.Type) bool {
+	it, ok := t.Underlying().(*types.Interface)
+	return ok && it.Empty()
 }
 
 // varargValues returns the values stored into a variadic argument slice, or the value itself.

@@ -419,6 +419,10 @@ type Return struct {
 	// StreamWithAbort(stream), where const stream = await this.stream(...)): the caller
 	// drains the run they hand back, when they stream it.
 	Wraps []int `json:"wraps,omitempty"`
+	// ErrOf are the calls whose error is known to be non-nil where the return is taken (it
+	// lies under if err != nil of that call's error): the return is on their failure path.
+	// Set by the Go front-end.
+	ErrOf []int `json:"err_of,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
 	// protected block: the error ends the work those loops were doing. Nil otherwise.

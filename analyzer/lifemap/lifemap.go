@@ -309,6 +309,7 @@ func nonStdImports(roots []*packages.Package) []string {
 // Build runs the lifecycle pass on pkgs and assembles their map.
 func Build(pkgs []*packages.Package) (*model.Map, error) {
 	passLoops := map[model.Position]bool{} // the pass's loops, once reconciled with the recognizer
+	var passSites []model.CallSite
 	graph, err := checker.Analyze([]*analysis.Analyzer{lifecycle.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("analyzing: %w", err)
@@ -334,12 +335,17 @@ func Build(pkgs []*packages.Package) (*model.Map, error) {
 		m.Entries = append(m.Entries, res.Entries...)
 		for _, l := range res.Loops {
 			passLoops[l.Map.Pos] = true
+			if !l.Retry {
+				// the model calls the pass reached (through helpers and the facts of other
+				// packages): the recognizer's exits count a call reaching one as a step
+				passSites = append(passSites, l.Map.ModelCalls...)
+			}
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := addRecognized(m, pkgs, passLoops); err != nil {
+	if err := addRecognized(m, pkgs, passLoops, passSites); err != nil {
 		return nil, err
 	}
 	for p := range profiles {

@@ -16,7 +16,7 @@ import (
 // and adds the run entries it finds to m: entries the lifecycle pass does not list, and those
 // it lists without a turn loop. Entries the pass found through a profile or a directive, or
 // with their loops, are kept as they are.
-func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.Position]bool) error {
+func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.Position]bool, passSites []model.CallSite) error {
 	table, err := lifecycle.ProfileTable()
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 	for _, p := range pkgs {
 		roots[p.PkgPath] = true
 	}
-	res, err := safeRecognize(prog, recognize.Options{Table: table, EntryPkgs: roots, Rel: NewRelativizer(pkgs).Rel})
+	res, err := safeRecognize(prog, recognize.Options{Table: table, EntryPkgs: roots, Rel: NewRelativizer(pkgs).Rel, ModelSites: passSites})
 	if err != nil {
 		// the map keeps what the lifecycle pass found
 		fmt.Fprintf(os.Stderr, "lifeline: structural recognition skipped: %v\n", err)

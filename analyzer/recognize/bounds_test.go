@@ -35,6 +35,15 @@ func TestBoundsExitsIDs(t *testing.T) {
 			exits: map[int]string{39: "failed (error)", 42: "completed", 46: "failed (error)", 52: "completed (goal_reached)"}},
 		{entry: "chatresume.Chatter.Chat",
 			exits: map[int]string{63: "not_started", 71: "failed (error)", 74: "completed (goal_reached)", 76: "waiting"}},
+		// the first decision made through a helper that reaches the model call in another
+		// package (start -> Engine.Start -> complete) starts the run: its failure is failed
+		{entry: "firststep.Runner.Chat",
+			exits: map[int]string{53: "not_started", 57: "failed (error)", 61: "failed (error)", 63: "completed (goal_reached)"}},
+		// a launch that fails only before the run starts (a before-run callback refusing, or
+		// answering in its place with a custom response carried in an error): its failure path
+		// returns before the run, whatever the tracer context and the tracked named result
+		{entry: "beforecb.Agent.Run",
+			exits: map[int]string{103: "completed (goal_reached)", 106: "not_started", 108: "started"}},
 		{entry: "iterflow.Flow.Run",
 			exits: map[int]string{28: "propagated", 33: "failed (error)", 38: "propagated", 41: "completed (goal_reached)", 45: "failed (error)"}},
 		// the run's id minted in the iterator body the entry returns ("r-" + rand.Text() into

@@ -337,6 +337,7 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 		}
 		ex := model.Exit{Pos: pos(ret.Pos), Source: ret.Source, Detail: ret.Text}
 		launched, concOnly := false, true
+		refused := false // on the failure path of a launch that fails only before the run starts
 		if x != nil {
 			for _, li := range ret.AfterLoops {
 				if x.holds[li] {
@@ -344,6 +345,12 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 				}
 			}
 			for _, ci := range ret.AfterCalls {
+				if _, ok := x.launch[ci]; ok && slices.Contains(ret.ErrOf, ci) && r.failsUnstarted(&f.Calls[ci], reaches, depth) {
+					// taken when the call failed, and it fails only before the run starts
+					// (a before-run callback's refusal or custom answer): no launch on this path
+					refused = true
+					continue
+				}
 				if conc, ok := x.launch[ci]; ok {
 					launched = true
 					concOnly = concOnly && conc
@@ -351,6 +358,12 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					// f is a step of its own recursion: after the step's model call the run is
 					// under way (what leaves now ends it)
 					launched, concOnly = true, false
+				} else if r.startsStep(f, ci, x, reaches) {
+					// a call that reaches one of the run's model calls (its first step made
+					// before the loop, through helpers of other functions or packages: start
+					// -> Engine.Start -> complete -> Model.Call): the run is under way
+					launched = true
+					concOnly = concOnly && f.Calls[ci].Concurrent != ""
 				}
 			}
 		}
@@ -427,9 +440,10 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			}
 		}
 		switch {
-		case x != nil && !launched && !underway && answers(ret):
-			// an answer given before the run launches (a canned or cached reply): the run
-			// completed without a step
+		case x != nil && !launched && !underway && (answers(ret) || refused && ret.Err.Kind == ir.ValNil && streams(ret)):
+			// an answer given before the run launches (a canned or cached reply, or the
+			// stream of a custom response a refused launch carried back): the run completed
+			// without a step
 			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case x != nil && !launched && !underway, startFailed:
 			ex.Outcome = model.OutcomeNotStarted
@@ -494,6 +508,160 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 	if x != nil && f.Results != nil && (f.Results[0] == "stream" || f.Results[0] == "iterator") {
 		out = append(out, r.drainedExits(f, x, reaches, depth, seen)...)
 	}
+	return out
+}
+
+// failsUnstarted reports whether every error return of the functions call c runs that reach
+// a turn loop is an exit before the run starts (not_started): when c failed, no run began.
+func (r *rec) failsUnstarted(c *ir.Call, reaches map[int]*reach, depth int) bool {
+	if depth > 3 || len(c.Targets) == 0 || len(c.Targets) > 8 {
+		return false
+	}
+	n := 0
+	for _, t := range c.Targets {
+		if reaches[t] == nil {
+			continue
+		}
+		g := r.p.Funcs[t]
+		outcome := map[model.Position]string{}
+		for _, ex := range r.exits(g, reaches, depth+1, map[int]bool{}) {
+			if o, ok := outcome[ex.Pos]; ok && o != ex.Outcome {
+				ex.Outcome = "" // several outcomes at one return: not only before the start
+			}
+			outcome[ex.Pos] = ex.Outcome
+		}
+		for _, ret := range g.Returns {
+			if ret.Err == nil || ret.Err.Kind == ir.ValNil || ret.Raise || !ret.Pos.IsValid() {
+				continue
+			}
+			if outcome[pos(ret.Pos)] != model.OutcomeNotStarted {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// startsStep reports whether call ci of f runs, through the call graph, one of the model call
+// sites of the turn loops f reaches, or a model call site known from the lifecycle pass: the
+// run's first decision made before the loop (a state machine's start step: start ->
+// Engine.Start -> complete -> Model.Call) starts the run as the loop would. A call that leads
+// to the loop itself is a launch already (reach.launch).
+func (r *rec) startsStep(f *ir.Func, ci int, x *reach, reaches map[int]*reach) bool {
+	if ci < 0 || ci >= len(f.Calls) || len(x.loops) == 0 {
+		return false
+	}
+	c := &f.Calls[ci]
+	if len(c.Targets) == 0 || len(c.Targets) > 8 {
+		return false
+	}
+	sets := []map[int]bool{r.modelCallers(nil, r.o.ModelSites, reaches)}
+	for _, l := range x.loops {
+		sets = append(sets, r.modelCallers(l, l.Map.ModelCalls, reaches))
+	}
+	for _, up := range sets {
+		for _, t := range c.Targets {
+			if up[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// modelCallers are the functions that make one of the model calls sites (loop l's, or the
+// known ones when l is nil): the functions holding them, the helpers a site runs whose results
+// it returns (Continue -> complete), and their callers up the call graph (14 calls at most),
+// through static calls of functions that do not reach a turn loop themselves. Memoized per
+// loop.
+func (r *rec) modelCallers(l *Loop, sites []model.CallSite, reaches map[int]*reach) map[int]bool {
+	if m, ok := r.modelUp[l]; ok {
+		return m
+	}
+	at := map[model.Position][]string{}
+	for _, m := range sites {
+		at[m.Pos] = append(at[m.Pos], m.Callee)
+	}
+	out := map[int]bool{}
+	var queue []int
+	seed := func(id int) {
+		if !out[id] {
+			out[id] = true
+			queue = append(queue, id)
+		}
+	}
+	// the helpers a site runs to reach the provider, whose results it passes on (Continue ->
+	// complete): another caller of them makes the same model call
+	var down func(c *ir.Call, depth int)
+	down = func(c *ir.Call, depth int) {
+		if depth > 3 || len(c.Targets) != 1 || out[c.Targets[0]] {
+			return
+		}
+		seed(c.Targets[0])
+		g := r.p.Funcs[c.Targets[0]]
+		for _, ret := range g.Returns {
+			if v := ret.Err; v != nil && v.Kind == ir.ValCall && v.Call >= 0 && v.Call < len(g.Calls) {
+				down(&g.Calls[v.Call], depth+1)
+			}
+		}
+	}
+	if len(at) > 0 {
+		for _, g := range r.p.Funcs {
+			if g.Test {
+				continue
+			}
+			for i := range g.Calls {
+				c := &g.Calls[i]
+				callees, ok := at[pos(c.Pos)]
+				if !ok {
+					continue
+				}
+				// the call the site names, of the calls on its line
+				same := slices.Contains(callees, calleeName(c))
+				if !same {
+					n := 0
+					for _, o := range g.Calls {
+						if pos(o.Pos) == pos(c.Pos) {
+							n++
+						}
+					}
+					same = n == 1
+				}
+				if same {
+					seed(g.ID)
+					down(c, 0)
+				}
+			}
+		}
+	}
+	for d := 0; len(queue) > 0 && d < 14 && len(out) < 3000; d++ {
+		var next []int
+		for _, id := range queue {
+			for _, ref := range r.callers[id] {
+				c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+				if len(c.Targets) > 2 || !slices.Contains(c.Targets, id) {
+					// (a dynamic call resolved to many candidates, a callback handed over: too
+					// loose to say the caller makes the model call)
+					continue
+				}
+				if x := reaches[ref.Func]; x != nil {
+					if _, ok := x.launch[ref.Call]; ok {
+						continue // the call leads to a loop: it launches the run (reach.launch)
+					}
+				}
+				if !out[ref.Func] {
+					out[ref.Func] = true
+					next = append(next, ref.Func)
+				}
+			}
+		}
+		queue = next
+	}
+	if r.modelUp == nil {
+		r.modelUp = map[*Loop]map[int]bool{}
+	}
+	r.modelUp[l] = out
 	return out
 }
 

@@ -30,6 +30,11 @@ type Options struct {
 	EntryPkgs map[string]bool
 	// Rel makes file names relative for evidence texts (nil: unchanged).
 	Rel func(string) string
+	// ModelSites are model call sites found by other means (the lifecycle pass's rules and
+	// the facts it carries between packages: an interface method whose result carries tool
+	// calls, reached from a loop through helpers). A call of an entry that reaches one of them
+	// makes a decision of the run: what returns after it ends a run that started.
+	ModelSites []model.CallSite
 }
 
 // Threshold is the score a call site needs to be taken for the model call of a turn loop; it
@@ -59,6 +64,9 @@ type rec struct {
 	p       *ir.Program
 	o       Options
 	callers map[int][]ir.CallRef
+	// argRuns are, by call, the callbacks handed to it that it runs (see callers): a retry's
+	// attempt, a TransformStream's flush
+	argRuns map[ir.CallRef][]int
 	// closures are the Funcs nested directly in each Func (by Parent), in id order.
 	closures map[int][]int
 	loops    map[string]*Loop // by "func:loop"
@@ -78,11 +86,13 @@ type rec struct {
 	// worker, a sub-agent) whose id field is its run's id and whose parent field links it to
 	// the run that spawned it.
 	agentTypes map[string]bool
+	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
+	modelUp map[*Loop]map[int]bool
 }
 
 // Recognize runs the recognizer on a program.
 func Recognize(p *ir.Program, o Options) *Result {
-	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
+	r := &rec{p: p, o: o, callers: map[int][]ir.CallRef{}, argRuns: map[ir.CallRef][]int{}, closures: map[int][]int{}, loops: map[string]*Loop{}, cands: map[*Loop][]*site{}, extra: map[*Loop]map[*site]bool{}}
 	for _, f := range p.Funcs {
 		if f.Parent >= 0 {
 			r.closures[f.Parent] = append(r.closures[f.Parent], f.ID)
@@ -101,6 +111,8 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// launch, see reaches; a function only named there may be a handler it keeps)
 				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
+					ref := ir.CallRef{Func: f.ID, Call: c.ID}
+					r.argRuns[ref] = append(r.argRuns[ref], a)
 				}
 			}
 		}
@@ -653,6 +665,9 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 // decision considers a call as the model call of a turn loop.
 func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	s := r.score(f, c)
+	if !s.accepted() && !s.leaves && s.dispatch {
+		r.drainedStep(f, s)
+	}
 	if !s.accepted() {
 		return
 	}
@@ -691,6 +706,54 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.extra[l][s] = true
 		}
 	}
+}
+
+// drainedStep gives site s the leaving test of the loop that drains its step: s decides and
+// dispatches the tools in a generator (the step, one model call and its tools, yielding
+// events), drained — itself, or through generators that relay its events, up to three
+// callers away — by a call in a repeating loop whose exit test reads the drained events
+// (while True: async for ev in self._step(ctx): last = ev; yield ev; if last.is_final():
+// break). That test is the decision's "nothing is pending", so s leaves; the drain loop is no
+// turn loop of its own, the loop around it is (turnLoop climbs to it).
+func (r *rec) drainedStep(f *ir.Func, s *site) {
+	gen := func(g *ir.Func) bool {
+		return len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream")
+	}
+	var walk func(g *ir.Func, depth int, seen map[int]bool) bool
+	walk = func(g *ir.Func, depth int, seen map[int]bool) bool {
+		if depth > 3 || seen[g.ID] || !gen(g) || len(r.callers[g.ID]) > 4 {
+			return false
+		}
+		seen[g.ID] = true
+		for _, ref := range r.callers[g.ID] {
+			h := r.p.Funcs[ref.Func]
+			d := &h.Calls[ref.Call]
+			if d.Flow != nil && d.Flow.Delivery == "iterator" {
+				for _, ch := range d.Flow.Checked {
+					if !ch.Leaves || ch.Indirect || ch.Func != h.ID {
+						continue
+					}
+					for _, li := range d.Loops {
+						if l := h.Loops[li]; repeats(l.Kind) && l.OverCall != d.ID && !l.Retry {
+							s.score += 2
+							s.leaves = true
+							s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+							return true
+						}
+					}
+				}
+			}
+			if walk(h, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	g := f
+	for g.Parent >= 0 && !gen(g) {
+		g = r.p.Funcs[g.Parent]
+	}
+	walk(g, 0, map[int]bool{})
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
@@ -788,6 +851,11 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 		for _, ref := range r.callers[g.ID] {
 			cf := r.p.Funcs[ref.Func]
 			if hh, ll := r.turnLoop(cf, &cf.Calls[ref.Call], 3, map[int]bool{g.ID: true}, false, false); hh != nil {
+				if r.within(hh, h) {
+					// a loop of a callback inside the step the first holder repeats (a
+					// stream's pull re-reading the model call it retries): part of that step
+					continue
+				}
 				dup := false
 				for _, x := range out {
 					dup = dup || x.f.ID == hh.ID && x.loop == ll
@@ -802,6 +870,17 @@ func (r *rec) turnLoops(f *ir.Func, c *ir.Call, strong, climb bool) []holder {
 	}
 	walk(f, 0, map[int]bool{})
 	return out
+}
+
+// within reports whether g is a closure nested (at any depth) in h.
+func (r *rec) within(g, h *ir.Func) bool {
+	for x := g; x.Parent >= 0; {
+		x = r.p.Funcs[x.Parent]
+		if x.ID == h.ID {
+			return true
+		}
+	}
+	return false
 }
 
 func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeInt }
@@ -877,7 +956,7 @@ func (r *rec) recursive(f *ir.Func) bool {
 			if c.Descends {
 				continue // down a part of what it was handed: a walk over a finite structure
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID {
 					return true
 				}
@@ -889,6 +968,17 @@ func (r *rec) recursive(f *ir.Func) bool {
 		return false
 	}
 	return walk(f, 0, map[int]bool{})
+}
+
+// runsOf lists the functions call c of g runs: its targets and the callbacks handed to it
+// that it (or the code outside the set it calls) runs — a step that starts the next one from
+// its stream's flush (new TransformStream({ flush() { … step(…) } })), a .then callback.
+func (r *rec) runsOf(g *ir.Func, c *ir.Call) []int {
+	cb := r.argRuns[ir.CallRef{Func: g.ID, Call: c.ID}]
+	if len(cb) == 0 {
+		return c.Targets
+	}
+	return append(append([]int{}, c.Targets...), cb...)
 }
 
 // recursiveAvoiding reports whether f may call itself again (as recursive does) on a path
@@ -926,7 +1016,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 			if skip[ir.CallRef{Func: g.ID, Call: c.ID}] || c.Descends {
 				continue
 			}
-			for _, t := range c.Targets {
+			for _, t := range r.runsOf(g, &c) {
 				if t == f.ID || walk(r.p.Funcs[t], d+1, seen) {
 					return true
 				}
@@ -1378,7 +1468,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	stops := false
 	for _, ss := range f.Stops {
-		stops = stops || ss.Loop == l.LoopID && l.LoopID >= 0
+		stops = stops || ss.Loop == l.LoopID // (-1: a recursion's, see srcir stopSets)
 	}
 	if best == nil && !stops {
 		// (a recursion's: a limits check the recursive function calls before its step)
@@ -1386,7 +1476,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	if best == nil {
 		for _, ss := range f.Stops {
-			if ss.Loop == l.LoopID && l.LoopID >= 0 {
+			if ss.Loop == l.LoopID {
 				// a list of stop conditions: empty unless the caller or a default fills it
 				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
 				if ss.Key != "" {

@@ -113,6 +113,19 @@ func TestSourceShapes(t *testing.T) {
 		// returns and fed by the tool results appended to what it receives.
 		{dir: "jsretrywrap", entry: "agent.run", kind: model.LoopFor, loopLine: 10, modelLine: 15, toolLine: 24,
 			parallel: true},
+		// pystepgen: a step loop of async generators (issue 11): while True drains one step's
+		// events through async with Aclosing(self._run_one_step_async(ctx)) as agen and
+		// leaves on a predicate of the last event; the step relays the model's stream (two
+		// generators deep, each item handed on whole) into a postprocessing generator whose
+		// function calls reach the tool lookup by name through a helper. The loop around the
+		// drain is the turn loop (the drain is none), the relayed stream's call the model
+		// call; a break under the aborted flag before the step ends the run cancelled.
+		{dir: "pystepgen", entry: "flow.Flow.run_async", kind: model.LoopFor, loopLine: 30, modelLine: 46, toolLine: 80,
+			cancel: true, cancelLine: 31, exits: map[int]string{32: "cancelled", 39: "completed"}},
+		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
+		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
+		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,
+			cancel: true, cancelLine: 24, exits: map[int]string{25: "cancelled", 36: "completed"}},
 		// tsmapconc: the step's tool calls go through a concurrency helper
 		// (mapWithConcurrency({ items, limit, execute })) that awaits the callback it is handed
 		// for each element, all at once (Promise.all(items.map(execute))) or through a pool of
@@ -124,6 +137,21 @@ func TestSourceShapes(t *testing.T) {
 		// tsmapconc/seq.ts: a helper that awaits the callback for each element in turn: the
 		// elements reach the callback, the tools run sequentially.
 		{dir: "tsmapconc", entry: "seq.loop", kind: model.LoopFor, loopLine: 13, modelLine: 14, toolLine: 21},
+		// tsstreamstep: a streamed step loop as a recursion through a stream's callbacks: the
+		// model's stream is piped through a transform stage that runs the tools as their calls
+		// arrive (each chunk the stage's transform takes is an element of the result), then
+		// through one that collects the step's tool calls, whose flush (a method of the object
+		// literal handed to new TransformStream) starts the next step unless none was asked
+		// for or a stop condition of stopWhen holds (default stepCountIs(1)).
+		{dir: "tsstreamstep", entry: "stream.streamText", kind: model.LoopRecursion, loopLine: 32, modelLine: 33, toolLine: 20,
+			bound: "stopWhen", onBound: model.OnBoundSilent},
+		// tsstreamstep/bundle.js: the same as bundled JS: the steps run in an async function
+		// called where it is written, in a class's constructor; the stop conditions come from
+		// the entry's parameter default through an option; the model is called through a
+		// thunk of wrappers; its stream is re-read by a ReadableStream whose pull enqueues
+		// each part; the tools run through a concurrency helper, in parallel.
+		{dir: "tsstreamstep", entry: "bundle.streamSteps", kind: model.LoopRecursion, loopLine: 48, modelLine: 49, toolLine: 37,
+			parallel: true, bound: "stopWhen", onBound: model.OnBoundSilent},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).

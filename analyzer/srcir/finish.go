@@ -196,6 +196,10 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			seen := map[int]bool{}
 			addTargets(&c, f, tg.fns, seen)
+			if k := fs.kidsByNode[strip(fn)]; len(c.Targets) == 0 && k != nil {
+				// (async () => { … })(): a function expression called where it is written
+				addTargets(&c, f, []*fnState{k}, seen)
+			}
 			if len(c.Targets) == 0 && tg.key != "" && tg.cls == nil {
 				c.Callees = []string{tg.key}
 				c.Keys = []string{tg.key}
@@ -220,9 +224,14 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						for _, pr := range a.NamedChildren() {
 							v := pr
 							key := m.text(pr)
-							if pr.Kind == "pair" {
+							switch {
+							case pr.Kind == "pair":
 								v, key = strip(pr.Child("value")), strings.Trim(m.text(pr.Child("key")), `"'`)
-							} else if pr.Kind != "shorthand_property_identifier" {
+							case pr.Kind == "method_definition":
+								// new TransformStream({ transform(chunk, c) {…}, flush(c) {…} }):
+								// a method of the options object, run by the callee
+								key = m.text(pr.Child("name"))
+							case pr.Kind != "shorthand_property_identifier":
 								continue
 							}
 							if !b.runsOption(c.Targets, ai, key) {
@@ -517,6 +526,11 @@ func (b *builder) returns(fs *fnState) {
 		r.Guard = b.guardOf(fs, n)
 		f.Returns = append(f.Returns, r)
 	}
+	// while True: if ctx.is_aborted: break — the body's last statement is a loop, left
+	// under a cancellation test: the function ends there, cancelled
+	if fs.body != nil {
+		b.cancelBreaks(fs)
+	}
 	// the implicit return at the end of the body
 	if fs.body != nil {
 		last := lastStmt(fs.body)
@@ -542,6 +556,36 @@ func (b *builder) returns(fs *fnState) {
 			f.Returns = append(f.Returns, r)
 		}
 	}
+}
+
+// cancelBreaks records, as returns, the breaks out of the loop that is the last statement of
+// fs's body taken under a test of a cancellation flag (if invocation_context.is_aborted:
+// break): nothing runs after that loop, so the function ends there, cancelled.
+func (b *builder) cancelBreaks(fs *fnState) {
+	m, t := fs.mod, fs.mod.t
+	last := lastStmt(fs.body)
+	id := -1
+	for i, ln := range fs.loopNodes {
+		if ln == last {
+			id = i
+		}
+	}
+	if id < 0 || id >= len(fs.f.Loops) {
+		return
+	}
+	eachNode(t, last.Child("body"), func(x *syntax.Node) bool {
+		if t.whiles.has(x) || t.foreachs.has(x) || t.cfors.has(x) || t.dos.has(x) || x.Kind == "switch_statement" {
+			return false // a break there leaves the inner statement
+		}
+		if !t.breaks.has(x) || !b.underCancelIf(fs, x) {
+			return true
+		}
+		r := ir.Return{Pos: m.pos(x), Source: m.source(x), Text: clip(oneLine(m.text(x)), 100), InLoop: id,
+			Err: &ir.Value{Kind: ir.ValNil, Call: -1}, State: "cancelled"}
+		b.reach(fs, &r, x.End)
+		fs.f.Returns = append(fs.f.Returns, r)
+		return true
+	})
 }
 
 // runsOption reports whether one of the functions targets (none: code outside the set) calls

@@ -204,11 +204,28 @@ var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter
 // f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
 // followed through wrappers of wrappers. Nil when there is none.
 func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
-	if depth > 3 || len(c.ArgFuncs) != 1 || c.Concurrent != "" || noWrap[c.Method] {
+	if depth > 3 || c.Concurrent != "" || noWrap[c.Method] {
 		return nil, -1
 	}
-	k := b.funcs[c.ArgFuncs[0]]
-	if k == nil || k.f.Parent != fs.f.ID || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
+	var k *fnState
+	switch {
+	case len(c.ArgFuncs) == 1:
+		k = b.funcs[c.ArgFuncs[0]]
+		if k != nil && k.f.Parent != fs.f.ID {
+			return nil, -1
+		}
+	case len(c.ArgFuncs) == 0 && len(c.Targets) == 1 && b.funcs[c.Targets[0]].f.Parent >= 0 && depth == 0:
+		// const callModel = () => withSpan(() => retry(async () => modelCall(…))); then
+		// await callModel(): a thunk of the function, called by name, that hands back
+		// what its wrappers do
+		k = b.funcs[c.Targets[0]]
+		if k.parent != fs && k.parent != fs.parent && (fs.parent == nil || k.parent != fs.parent.parent) {
+			return nil, -1
+		}
+	default:
+		return nil, -1
+	}
+	if k == nil || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
 		// (a callback that takes arguments is a hook the callee calls with what it has,
 		// onFailure(usage); the attempt a retry helper repeats takes none)
 		return nil, -1
@@ -361,6 +378,12 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		if oc >= len(fs.callInfo) {
 			continue
 		}
+		if l.Kind == ir.LoopRangeIter && len(f.Calls[oc].Targets) == 0 && !ignoredCall(fs.mod, &f.Calls[oc]) && b.yieldsItem(fs, l) {
+			// async for response in self.llm.generate_content_async(request): yield response —
+			// the items of a stream from outside the set, each handed on whole: what the
+			// caller drains is what that call returns, item by item
+			return true
+		}
 		for j := range f.Calls {
 			if j < len(fs.callInfo) && j != oc && wrapsOnly(fs.mod, fs.callInfo[oc].node, fs.callInfo[j].node) &&
 				b.yieldsResultsIn(&f.Calls[j], seen, depth+1) {
@@ -369,6 +392,34 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		}
 	}
 	return false
+}
+
+// yieldsItem reports whether the body of loop l of fs yields the loop's item as it is
+// (async for x in stream: yield x).
+func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
+	if l.ID >= len(fs.loopNodes) {
+		return false
+	}
+	m := fs.mod
+	var item string
+	for _, a := range fs.assigns {
+		if a.iter && a.loop == l.ID && len(a.lhs) == 1 {
+			item = a.lhs[0]
+		}
+	}
+	if item == "" {
+		return false
+	}
+	found := false
+	eachNode(m.t, fs.loopNodes[l.ID].Child("body"), func(x *syntax.Node) bool {
+		if x.Kind == "yield" || x.Kind == "yield_expression" {
+			if k := x.NamedChildren(); len(k) == 1 && m.text(strip(k[0])) == item {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -1342,6 +1393,15 @@ var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter"
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
 	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
 
+// streamStages are the methods that pipe a stream through a stage object, with the name of
+// the stage's method that takes each chunk (WHATWG streams: readable.pipeThrough(new
+// TransformStream({ transform(chunk, controller) {…}, flush(controller) {…} }))).
+var streamStages = map[string]string{"pipeThrough": "transform"}
+
+// streamEnqueue is the method of a stream's controller that hands it a chunk (WHATWG streams:
+// new ReadableStream({ pull(controller) { controller.enqueue(chunk) } })).
+const streamEnqueue = "enqueue"
+
 // derives reports whether the value of expr is (a part of) a value of vars: an attribute,
 // element or method result of one, a conversion of one, a collection or choice holding one.
 // A call that only receives a value (f(x)) makes something new and does not derive from it.
@@ -1358,13 +1418,15 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 		return vars[m.text(n)] || derives(m, n.Child("object"), vars, depth+1)
 	case t.subscripts.has(n):
 		return vars[m.text(n)] || derives(m, n.Child(t.subObj), vars, depth+1)
-	case t.calls.has(n):
+	case t.calls.has(n) || t.news.has(n):
+		// (new Event(response.content): a constructor handed a part of the value, as a
+		// Python Event(response.content) call)
 		fn := unAwait(m, n.Child("function"))
 		if fn != nil && t.members.has(fn) && derives(m, fn.Child("object"), vars, depth+1) {
 			return true
 		}
 		args := n.Child("arguments")
-		if transforms[m.text(fn)] {
+		if fn != nil && transforms[m.text(fn)] {
 			for _, a := range args.NamedChildren() {
 				if derives(m, a, vars, depth+1) {
 					return true
@@ -1397,8 +1459,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 			}
 		}
 		return false
-	case t.calls.has(n) || t.news.has(n):
-		return false
 	case t.lambdas.has(n) || t.funcs.has(n):
 		return false
 	case n.Kind == "binary_operator" || n.Kind == "unary_operator":
@@ -1424,7 +1484,10 @@ type fnIndex struct {
 	// callable; appends the calls that grow a collection; byLHS the assignments by target.
 	lookups []*syntax.Node
 	appends []int
-	byLHS   map[string][]int
+	// stages are the calls that pipe a stream through a stage (streamStages); enqueues
+	// the calls that hand a chunk to a stream's controller
+	stages, enqueues []int
+	byLHS            map[string][]int
 	// callArgs indexes the calls with targets in the set by the names in their arguments.
 	callArgs map[string][]int
 }
@@ -1494,6 +1557,12 @@ func (g *fnState) index() *fnIndex {
 		}
 		if appendMeths[meth] {
 			x.appends = append(x.appends, j)
+		}
+		if streamStages[meth] != "" {
+			x.stages = append(x.stages, j)
+		}
+		if meth == streamEnqueue {
+			x.enqueues = append(x.enqueues, j)
 		}
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
@@ -1659,6 +1728,60 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 				}
 			}
+			// new ReadableStream({ async pull(controller) { … controller.enqueue(value) } }): a
+			// stream whose source enqueues a value of the result carries the result on
+			for _, j := range g.index().enqueues {
+				if !mentions(m, g.callInfo[j].node.Child("arguments"), one) {
+					continue
+				}
+				for _, h := range sc {
+					for ci, hc := range h.f.Calls {
+						if !contains(hc.ArgFuncs, g.f.ID) && (g.parent == nil || !contains(hc.ArgFuncs, g.parent.f.ID)) {
+							continue
+						}
+						node := h.callInfo[ci].node
+						if !m.t.news.has(node) {
+							continue
+						}
+						for _, a := range h.assigns {
+							if a.iter || a.rhs == nil || strip(a.rhs) != node {
+								continue
+							}
+							for _, n := range a.lhs {
+								if !res[n] {
+									res[n] = true
+									queue = append(queue, n)
+								}
+							}
+						}
+					}
+				}
+			}
+			// stream.pipeThrough(new TransformStream({ transform(chunk, controller) {…} })):
+			// the stage's transform takes the stream's chunks
+			for _, j := range g.index().stages {
+				fn := strip(unAwait(m, g.callInfo[j].node.Child("function")))
+				if fn == nil || !m.t.members.has(fn) || !derives(m, fn.Child("object"), one, 0) {
+					continue
+				}
+				for _, a := range g.callInfo[j].node.Child("arguments").NamedChildren() {
+					id, ok := g.callOf[strip(a)]
+					if !ok {
+						continue
+					}
+					for _, kid := range g.f.Calls[id].ArgFuncs {
+						k := b.funcs[kid]
+						if k.name != streamStages[g.f.Calls[j].Method] || len(k.f.Params) == 0 {
+							continue
+						}
+						if p := k.f.Params[0].Name; p != "" && !elems[p] && !res[p] {
+							elems[p], streamElem[p] = true, true
+							fl.Iterated = append(fl.Iterated, m.pos(g.callInfo[j].node))
+							queue = append(queue, p)
+						}
+					}
+				}
+			}
 			// mapWithConcurrency({ items: calls, execute: async (call) => … }): a callback a
 			// helper applies per element of what it is handed with it takes the elements
 			if len(g.perElem) > 0 {
@@ -1780,7 +1903,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	if depth < maxFollow*followUnit {
-		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, depth, seen) {
+		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, res, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
@@ -1790,7 +1913,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
-func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
@@ -1868,6 +1991,11 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems map[string
 					}
 					if elems[m.text(strip(a))] {
 						e2[name] = true
+						if res[m.text(strip(a))] {
+							// an item a generator of the set yields is a whole result
+							// (async for response in self._call_llm(...)): followed as both
+							r2[name] = true
+						}
 					} else {
 						r2[name] = true
 					}

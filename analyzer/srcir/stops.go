@@ -32,7 +32,32 @@ func (b *builder) stopSets() {
 				}
 			}
 		}
+		// a recursion (Loop -1): a function that calls itself from its body or a callback
+		// of it (a stream's flush starting the next step) decides there, or in the closures
+		// its tests call, whether to go on
+		if b.callsItself(fs) {
+			for _, g := range scope(fs) {
+				if b.stopSetIn(fs, -1, g, false) {
+					break
+				}
+			}
+		}
 	}
+}
+
+// callsItself reports whether fs or a closure of it calls fs outside fs's loops.
+func (b *builder) callsItself(fs *fnState) bool {
+	for _, g := range scope(fs) {
+		for _, c := range g.f.Calls {
+			if g == fs && len(c.Loops) > 0 {
+				continue
+			}
+			if contains(c.Targets, fs.f.ID) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inLoopCond reports whether node n is inside the condition of loop li of fs.
@@ -116,6 +141,58 @@ func (b *builder) predicateArg(g *fnState, n *syntax.Node) (*fnState, string, *s
 			for _, p := range cands {
 				if def := s.paramDefaults[p]; def != nil && b.makesPredicates(s, def) {
 					return s, p, def
+				}
+				if !s.params[p] || s.paramDefaults[p] != nil {
+					continue
+				}
+				// a parameter without a default, that the function's one caller in the set
+				// fills from a parameter of its own with one: new Result({ stopWhen, … })
+				// in streamTextInternal({ stopWhen = isStepCount(1), … })
+				if owner, param, def := b.callerPredicate(s, p); owner != nil {
+					return owner, param, def
+				}
+			}
+		}
+	}
+	return nil, "", nil
+}
+
+// callerPredicate finds, at the one call of fs in the set, the argument for fs's parameter p:
+// a parameter of the calling function (or an enclosing one) whose default makes predicates.
+func (b *builder) callerPredicate(fs *fnState, p string) (*fnState, string, *syntax.Node) {
+	var site *fnState
+	var node *syntax.Node
+	for _, g := range b.funcs {
+		for j, c := range g.f.Calls {
+			if !contains(c.Targets, fs.f.ID) || j >= len(g.callInfo) {
+				continue
+			}
+			if site != nil {
+				return nil, "", nil // more than one caller: which one's default is unknown
+			}
+			site, node = g, g.callInfo[j].node
+		}
+	}
+	if site == nil {
+		return nil, "", nil
+	}
+	m := site.mod
+	for key, v := range boundArgs(m, fs, node.Child("arguments").NamedChildren()) {
+		if l, ok := fs.localOf(key); !ok || l != p {
+			continue
+		}
+		// (the value, or a name it is built from: stopConditions: asArray(stopWhen))
+		var names []string
+		eachNode(m.t, v, func(x *syntax.Node) bool {
+			if m.t.idents.has(x) || x.Kind == "shorthand_property_identifier" {
+				names = append(names, m.text(x))
+			}
+			return true
+		})
+		for _, name := range names {
+			for s := site; s != nil; s = s.parent {
+				if def := s.paramDefaults[name]; def != nil && b.makesPredicates(s, def) {
+					return s, name, def
 				}
 			}
 		}
