@@ -285,8 +285,10 @@ func (b *builder) calls(fs *funcState) {
 				// a func value: what it visibly is (CHA would list every function of its type),
 				// else what VTA finds flowing to it (a func field, an iterator a call returns)
 				callees = append(callees, resolveFunc(com.Value, 0)...)
-				if fs := flowSites[ci]; len(callees) == 0 && len(fs) <= maxFlowCallees && !yieldParam(com.Value, 0) {
+				node := len(callees) == 0 && b.fromNodeTable(com.Value, fn, 0)
+				if fs := flowSites[ci]; len(callees) == 0 && (len(fs) <= maxFlowCallees || node && len(fs) <= maxNodes) && !yieldParam(com.Value, 0) {
 					callees = append(callees, fs...)
+					c.Node = node
 				}
 			}
 			seenCallee := map[*ssa.Function]bool{}
@@ -1007,6 +1009,21 @@ func (b *builder) branches(fs *funcState) {
 			bx := be.Y
 			if cy {
 				bx = be.X
+			}
+			for cv := boundV; ; {
+				// int64(r.opts.MaxIterations): the bound is the field, not its conversion
+				ce, ok := ast.Unparen(bx).(*ast.CallExpr)
+				if !ok || len(ce.Args) != 1 {
+					break
+				}
+				if c, ok := cv.(*ssa.Convert); ok {
+					cv = c.X
+				} else if c, ok := cv.(*ssa.ChangeType); ok {
+					cv = c.X
+				} else {
+					break
+				}
+				bx = ce.Args[0]
 			}
 			br.Bound.Text = render(bx)
 			if br.Bound.Kind == "field" || br.Bound.Kind == "var" {
@@ -2200,6 +2217,9 @@ func (b *builder) isCheck(ci ssa.CallInstruction) bool {
 	if s.String() == "context.Cause" {
 		return true
 	}
+	if o := s.Origin(); o != nil {
+		s = o // a method of a generic type called in its generic body
+	}
 	if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways {
 		return true
 	}
@@ -2212,6 +2232,9 @@ func (b *builder) callCancels(fs *funcState) {
 		s := ci.Common().StaticCallee()
 		if s == nil {
 			continue
+		}
+		if o := s.Origin(); o != nil {
+			s = o
 		}
 		if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways && id != fs.f.ID {
 			b.addCancel(fs, ci.Block(), fs.f.Calls[idx], "call")

@@ -237,6 +237,12 @@ type Call struct {
 	// the recognizer follows the callees with bodies (a constructor, parser or loader that only
 	// builds a value from its arguments is never a model call).
 	InMemory bool `json:"in_memory,omitempty"`
+	// Node is true when the call runs a node func a graph engine keeps by name (a func field
+	// of a record read from a map or slice of nodes, possibly wrapped by middleware:
+	// nodes[name].Fn(ctx, state)); its Targets are every node the refined call graph resolves
+	// it to. The engine's superstep loop may sit several calls above it (a vertex adapter, a
+	// worker pool, a superstep helper).
+	Node bool `json:"node,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`

@@ -888,7 +888,17 @@ func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeIn
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
 func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
-	if depth > 3 || seen[f.ID] {
+	return r.turnLoopN(f, c, depth, 3, seen, strong, climb)
+}
+
+// engineDepth is how many calls above the call of a graph's node func (ir.Call.Node) the
+// engine's superstep loop may sit: a vertex adapter, a retry wrapper, a worker pool's task, a
+// superstep helper running the frontier, the iteration helper the loop calls.
+const engineDepth = 10
+
+// turnLoopN is turnLoop climbing at most limit calls.
+func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
+	if depth > limit || seen[f.ID] {
 		return nil, -1
 	}
 	seen[f.ID] = true
@@ -911,6 +921,19 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			return f, li
 		}
 	}
+	if strong || climb {
+		// a node func a graph engine runs (an agent node, a tools node): the loop is the
+		// engine's, above the call of the node, not one of the function that built the node
+		// and only stored it
+		for _, ref := range r.callers[f.ID] {
+			g := r.p.Funcs[ref.Func]
+			if gc := &g.Calls[ref.Call]; gc.Node && len(r.callers[f.ID]) <= 4 {
+				if h, l := r.turnLoopN(g, gc, 0, engineDepth, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
+		}
+	}
 	if f.Parent >= 0 {
 		p := r.p.Funcs[f.Parent]
 		for _, li := range f.ParentLoops {
@@ -919,7 +942,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
+			if h, l := r.turnLoopN(p, nil, depth+1, limit, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -936,7 +959,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
+		if h, l := r.turnLoopN(g, &g.Calls[ref.Call], depth+1, limit, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}

@@ -86,6 +86,7 @@ type Store struct {
 	dirty   chan struct{}
 
 	inflight atomic.Int64 // batches queued or being written (Append calls the writer has not answered)
+	appends  atomic.Int64 // batches ever queued (yield: whether batches are still coming)
 	received atomic.Int64 // spans acknowledged since the store was opened, plus those replayed
 	rejected atomic.Int64 // spans rejected by the receiver (counted through CountRejected)
 	evCount  atomic.Int64
@@ -296,6 +297,7 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 	default:
 	}
 	s.inflight.Add(1)
+	s.appends.Add(1)
 	select {
 	case s.queue <- p:
 	default:
@@ -420,16 +422,18 @@ func appendSync(f *os.File, b []byte) error {
 func (s *Store) projector() {
 	defer s.wg.Done()
 	var worked time.Duration
+	seen := s.appends.Load()
 	for {
 		select {
 		case <-s.closing:
 			return
 		case <-s.dirty:
 		}
-		if !s.yield(worked) {
+		if !s.yield(worked, seen) {
 			return // closing: the next open projects the rest
 		}
 		start := time.Now()
+		seen = s.appends.Load()
 		more, _ := s.project() // an index error leaves the index behind; the next batch tries again
 		worked = time.Since(start)
 		if more {
@@ -507,21 +511,31 @@ func (s *Store) project() (more bool, err error) {
 	return !done, err
 }
 
-// yield waits as yieldFor says after a chunk that took worked, less if the batches in
-// flight are all written meanwhile; it returns false when the store is closing.
-func (s *Store) yield(worked time.Duration) bool {
-	d := yieldFor(worked, s.inflight.Load() > 0)
+// yield waits as yieldFor says after a chunk that took worked, while batches are coming: one
+// was queued since the appends count was seen (when the chunk started), and one is in flight
+// or was queued within the last quiet; it returns false when the store is closing.
+func (s *Store) yield(worked time.Duration, seen int64) bool {
+	d := yieldFor(worked, s.appends.Load() != seen || s.inflight.Load() > 0)
 	if d <= 0 {
 		return true
 	}
-	const step = 5 * time.Millisecond // how often it looks whether batches are still in flight
+	const (
+		step  = 5 * time.Millisecond   // how often it looks whether batches are still coming
+		quiet = 100 * time.Millisecond // no batch for that long: they stopped
+	)
 	t := time.NewTicker(min(step, d))
 	defer t.Stop()
-	for end := time.Now().Add(d); time.Now().Before(end) && s.inflight.Load() > 0; {
+	last, seen := time.Now(), s.appends.Load()
+	for end := last.Add(d); time.Now().Before(end); {
 		select {
 		case <-s.closing:
 			return false
 		case <-t.C:
+		}
+		if n := s.appends.Load(); n != seen || s.inflight.Load() > 0 {
+			last, seen = time.Now(), n
+		} else if time.Since(last) > quiet {
+			return true
 		}
 	}
 	return true
