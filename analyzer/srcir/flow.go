@@ -31,6 +31,7 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
+	fs.f.Lookups = b.paramLookups(fs)
 	// values that are call results: a method called on one (response.output.filter(...)) is
 	// a step of that result's flow, not a call of its own
 	results := map[string]bool{}
@@ -120,6 +121,7 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		fl.Into = b.into(sc, res, ci.node)
 		if len(fl.Dispatch) > 0 {
 			b.handlerStops(fs, c, fl)
 		}
@@ -151,6 +153,34 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// paramLookups lists where fs selects a value by the name of one of its parameters (see
+// ir.Func.Lookups): each parameter taken as an element, the names read from it, and the map
+// lookups and name comparisons dispatch finds for them.
+func (b *builder) paramLookups(fs *fnState) []ir.Pos {
+	m := fs.mod
+	var out []ir.Pos
+	for _, p := range fs.f.Params {
+		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
+			continue
+		}
+		elems := map[string]bool{p.Name: true}
+		names := map[string]bool{}
+		for _, a := range fs.assigns {
+			if !a.iter && a.rhs != nil && isNameExpr(m, a.rhs, elems, names) {
+				for _, n := range a.lhs {
+					names[n] = true
+				}
+			}
+		}
+		for _, d := range b.dispatch(fs, elems, names, nil) {
+			if d.How == "map_lookup" || d.How == "name_compare" {
+				out = append(out, d.Pos)
+			}
+		}
+	}
+	return out
 }
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
@@ -1749,7 +1779,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							}
 							for _, n := range a.lhs {
 								if !res[n] {
-									res[n] = true
+									// (the result again, re-read: a helper handed it
+									// carries it on)
+									res[n], initial[n] = true, true
 									queue = append(queue, n)
 								}
 							}
@@ -1910,6 +1942,51 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// into lists the calls of functions of the set in sc (but call itself) that are handed a
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	var out []ir.CallRef
+	for _, g := range sc {
+		m := g.mod
+		var cand []int
+		for v := range res {
+			cand = append(cand, g.index().callArgs[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, j := range cand {
+			if j == last || j >= len(g.callInfo) {
+				continue
+			}
+			last = j
+			node := g.callInfo[j].node
+			if node == call {
+				continue
+			}
+			kept := false
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(a.rhs) == node {
+					kept = true
+					break
+				}
+			}
+			if kept {
+				continue
+			}
+			for _, a := range node.Child("arguments").NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a != nil && (derives(m, a, res, 0) || a.Kind == "object" && derivesPart(m, a, res, 0)) {
+					out = append(out, ir.CallRef{Func: g.f.ID, Call: j})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
