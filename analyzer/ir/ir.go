@@ -279,6 +279,11 @@ type Flow struct {
 	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
 	// call is not another model call of the same loop.
 	Carriers []CallRef `json:"carriers,omitempty"`
+	// Into are the calls of functions of the program that are handed a value derived from
+	// the result as an argument and whose own result is not kept (return streamCall({
+	// messages: prep.messages })): what the result prepares is their input, so a call
+	// among them that decides the same loop is its model call, not this one.
+	Into []CallRef `json:"into,omitempty"`
 	// Through are the calls this result is handed back up through: a caller's call of the
 	// function (or interface method) that returned it, the wrappers of this call
 	// (agent.Model.GetResponse(…) around the client.Responses.New(…) of an implementation,

@@ -154,6 +154,38 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 		r.cands[l] = kept
 	}
+	// A call whose result only prepares another candidate's input (a prepareStep hook whose
+	// messages the step's model call receives) is not a model call of its own.
+	for _, l := range r.order {
+		into := func(s *site, t *site) bool {
+			if s.c.Flow == nil {
+				return false
+			}
+			for _, ref := range s.c.Flow.Into {
+				if ref == (ir.CallRef{Func: t.f.ID, Call: t.c.ID}) {
+					return true
+				}
+			}
+			return false
+		}
+		drop := map[*site]bool{}
+		for _, s := range r.cands[l] {
+			for _, t := range r.cands[l] {
+				if s != t && !s.confirmed && t.score >= s.score && into(s, t) && !into(t, s) {
+					drop[s] = true
+				}
+			}
+		}
+		if len(drop) > 0 {
+			kept := r.cands[l][:0]
+			for _, s := range r.cands[l] {
+				if !drop[s] {
+					kept = append(kept, s)
+				}
+			}
+			r.cands[l] = kept
+		}
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -337,26 +369,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
-		// A lookup or comparison of the callables by name that selects a call is the tool
-		// dispatch; a switch on the element's kind around it (case "function_call": … the
-		// lookup …) only picks the branch, and the other calls of that branch (a span told of
-		// an unknown tool, an item appended) are not tools.
-		byName := false
 		for _, d := range fl.Dispatch {
-			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
-				byName = true
-			}
-		}
-		for _, d := range fl.Dispatch {
-			if byName && d.How == "name_switch" {
-				var kept []ir.CallRef
-				for _, ref := range d.Calls {
-					if selectedByName(fl, ref) {
-						kept = append(kept, ref)
-					}
-				}
-				d.Calls = kept
-			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -460,16 +473,6 @@ func wrapped(s *site, sites []*site) bool {
 	}
 	for _, o := range sites {
 		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
-			return true
-		}
-	}
-	return false
-}
-
-// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
-func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
-	for _, d := range fl.Dispatch {
-		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
 			return true
 		}
 	}

@@ -149,8 +149,9 @@ func TestSourceShapes(t *testing.T) {
 		// called where it is written, in a class's constructor; the stop conditions come from
 		// the entry's parameter default through an option; the model is called through a
 		// thunk of wrappers; its stream is re-read by a ReadableStream whose pull enqueues
-		// each part; the tools run through a concurrency helper, in parallel.
-		{dir: "tsstreamstep", entry: "bundle.streamSteps", kind: model.LoopRecursion, loopLine: 48, modelLine: 49, toolLine: 37,
+		// each part; the tools run through a concurrency helper, in parallel; a hook's
+		// result (prepareStep) is the model call's input, no model call.
+		{dir: "tsstreamstep", entry: "bundle.streamSteps", kind: model.LoopRecursion, loopLine: 52, modelLine: 55, toolLine: 41,
 			parallel: true, bound: "stopWhen", onBound: model.OnBoundSilent},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with

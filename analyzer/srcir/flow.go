@@ -121,6 +121,7 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		fl.Into = b.into(sc, res, ci.node)
 		if len(fl.Dispatch) > 0 {
 			b.handlerStops(fs, c, fl)
 		}
@@ -1778,7 +1779,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							}
 							for _, n := range a.lhs {
 								if !res[n] {
-									res[n] = true
+									// (the result again, re-read: a helper handed it
+									// carries it on)
+									res[n], initial[n] = true, true
 									queue = append(queue, n)
 								}
 							}
@@ -1903,6 +1906,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	var toolCalls []ir.CallRef
 	toolVars = map[string]bool{}
+	selects := false
 	for _, g := range sc {
 		if len(elems) == 0 && len(names) == 0 {
 			break // a dispatch selects by an element's name
@@ -1910,10 +1914,13 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		ds := b.dispatch(g, elems, names, model)
 		for _, d := range ds {
 			toolCalls = append(toolCalls, d.Calls...)
+			// (a helper's lookup whose callable runs where its caller uses what it hands
+			// back: handsOn names that call; the name passed to other helpers selects nothing)
+			selects = selects || d.How == "map_lookup" && depth > 0
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow*followUnit {
+	if len(toolCalls) == 0 && !selects && len(elems) > 0 && depth < maxFollow*followUnit {
 		// an element handed to a helper (element_arg, name_arg) counts only within two
 		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
@@ -1939,6 +1946,51 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// into lists the calls of functions of the set in sc (but call itself) that are handed a
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	var out []ir.CallRef
+	for _, g := range sc {
+		m := g.mod
+		var cand []int
+		for v := range res {
+			cand = append(cand, g.index().callArgs[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, j := range cand {
+			if j == last || j >= len(g.callInfo) {
+				continue
+			}
+			last = j
+			node := g.callInfo[j].node
+			if node == call {
+				continue
+			}
+			kept := false
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(a.rhs) == node {
+					kept = true
+					break
+				}
+			}
+			if kept {
+				continue
+			}
+			for _, a := range node.Child("arguments").NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a != nil && (derives(m, a, res, 0) || a.Kind == "object" && derivesPart(m, a, res, 0)) {
+					out = append(out, ir.CallRef{Func: g.f.ID, Call: j})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // followCalls follows values passed as arguments into the functions called with them.

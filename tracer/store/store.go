@@ -23,6 +23,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -212,14 +213,16 @@ func openJournal1(path string, count func(line []byte) (int, error)) (*os.File, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	good, err := lastNewline(f)
 	if err != nil {
 		f.Close()
 		return nil, 0, fmt.Errorf("store: reading %s: %w", path, err)
 	}
-	good := bytes.LastIndexByte(data, '\n') + 1
-	if good < len(data) {
-		if err := f.Truncate(int64(good)); err != nil {
+	if fi, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: %w", err)
+	} else if good < fi.Size() {
+		if err := f.Truncate(good); err != nil {
 			f.Close()
 			return nil, 0, fmt.Errorf("store: truncating the torn last line of %s: %w", path, err)
 		}
@@ -228,24 +231,63 @@ func openJournal1(path string, count func(line []byte) (int, error)) (*os.File, 
 			return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 		}
 	}
-	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
-		f.Close()
-		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
-	}
+	// the records a line at a time (the journal is not read into memory whole)
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, good), 1<<20)
 	var n int64
-	line := 0
-	for rest := data[:good]; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		line++
-		c, err := count(rest[:i])
+	var long []byte // a line longer than the reader's buffer
+	for line := 1; ; {
+		part, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, part...)
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("store: reading %s: %w", path, err)
+		}
+		rec := part
+		if long != nil {
+			rec = append(long, part...)
+		}
+		c, err := count(rec[:len(rec)-1])
+		long = nil
 		if err != nil {
 			f.Close()
 			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, line, err)
 		}
 		n += int64(c)
-		rest = rest[i+1:]
+		line++
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
 	return f, n, nil
+}
+
+// lastNewline is the length of f up to its last newline (0 when it has none): what is after
+// it is a line cut short, never acknowledged. It reads f backwards from its end.
+func lastNewline(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	for end := fi.Size(); end > 0; {
+		start := max(0, end-int64(len(buf)))
+		b := buf[:end-start]
+		if _, err := f.ReadAt(b, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
 }
 
 func countSpans(line []byte) (int, error) {
