@@ -82,6 +82,10 @@ type tracer struct {
 	budget   int
 	cur      titem
 	pending  []pendingTool
+	// byNameAt are the blocks of the lookups and comparisons by name (by dispatch index);
+	// switchTo the blocks each switch on a name-like value picks (by dispatch index)
+	byNameAt map[int]*ssa.BasicBlock
+	switchTo map[int][]*ssa.BasicBlock
 }
 
 type pendingTool struct {
@@ -139,6 +143,7 @@ func (b *builder) flows() {
 					t.addToolD(p.fs, p.ci, t.dispatch(p.fs, p.ci.Common().Pos(), "name_arg", p.ci))
 				}
 			}
+			t.kindSwitches()
 			for i := range t.flow.Dispatch {
 				d := &t.flow.Dispatch[i]
 				for _, ref := range d.Calls {
@@ -665,7 +670,49 @@ func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruc
 		}
 	}
 	t.flow.Dispatch = append(t.flow.Dispatch, ir.Dispatch{Pos: pos, How: how, Func: fs.f.ID, Text: t.b.source(p)})
+	if (how == "map_lookup" || how == "name_compare") && at != nil && at.Block() != nil {
+		if t.byNameAt == nil {
+			t.byNameAt = map[int]*ssa.BasicBlock{}
+		}
+		t.byNameAt[len(t.flow.Dispatch)-1] = at.Block()
+	}
 	return len(t.flow.Dispatch) - 1
+}
+
+// kindSwitches drops the calls a switch on a name-like value took for tools when the branch it
+// picks holds a lookup or comparison of the callables by name that selects calls: the switch
+// is on the item's kind (case "function_call": … tools[item.Name] …), and the branch's other
+// calls (a span told of an unknown tool, a log line) run no tool. A comparison with a constant
+// the lookup is not inside (if call.Name == "delegate" { … } else if fn, ok := tools[…]) is a
+// tool of its own and keeps its calls.
+func (t *tracer) kindSwitches() {
+	for si, succs := range t.switchTo {
+		d := &t.flow.Dispatch[si]
+		var sel []ir.CallRef
+		inside := false
+		for li, blk := range t.byNameAt {
+			l := t.flow.Dispatch[li]
+			if len(l.Calls) == 0 {
+				continue
+			}
+			for _, sb := range succs {
+				if sb.Parent() == blk.Parent() && sb.Dominates(blk) {
+					inside = true
+					sel = append(sel, l.Calls...)
+				}
+			}
+		}
+		if !inside {
+			continue
+		}
+		kept := d.Calls[:0]
+		for _, ref := range d.Calls {
+			if hasRef(sel, ref) {
+				kept = append(kept, ref)
+			}
+		}
+		d.Calls = kept
+	}
 }
 
 // addTool records a call that runs a selected callable.
@@ -784,6 +831,10 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 					// head and selects nothing (what runs after it runs for every other name)
 					continue
 				}
+				if t.switchTo == nil {
+					t.switchTo = map[int][]*ssa.BasicBlock{}
+				}
+				t.switchTo[d] = append(t.switchTo[d], succ)
 				n := 0
 				for _, blk := range fs.fn.Blocks {
 					if !succ.Dominates(blk) || n >= 3 {

@@ -369,26 +369,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
-		// A lookup or comparison of the callables by name that selects a call is the tool
-		// dispatch; a switch on the element's kind around it (case "function_call": … the
-		// lookup …) only picks the branch, and the other calls of that branch (a span told of
-		// an unknown tool, an item appended) are not tools.
-		byName := false
 		for _, d := range fl.Dispatch {
-			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
-				byName = true
-			}
-		}
-		for _, d := range fl.Dispatch {
-			if byName && d.How == "name_switch" {
-				var kept []ir.CallRef
-				for _, ref := range d.Calls {
-					if selectedByName(fl, ref) {
-						kept = append(kept, ref)
-					}
-				}
-				d.Calls = kept
-			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -492,16 +473,6 @@ func wrapped(s *site, sites []*site) bool {
 	}
 	for _, o := range sites {
 		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
-			return true
-		}
-	}
-	return false
-}
-
-// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
-func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
-	for _, d := range fl.Dispatch {
-		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
 			return true
 		}
 	}
@@ -867,7 +838,7 @@ func (r *rec) lookupDispatch(s *site) {
 				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
-					conc := it.conc || e.Concurrent != "" && len(e.Loops) > 0
+					conc := it.conc || e.Concurrent != ""
 					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
 						queue = append(queue, item{t, it.depth + 1, conc})
 					}
@@ -1730,6 +1701,12 @@ var reasonWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([_:-][A-Za-z0-9]+)*$`
 // an invocation's call counter), nearest first, up to three calls below the loop: a counter
 // comparison outside any loop of the helper that leaves it. Dynamic calls with many
 // implementations are not followed.
+// maxHelperBoundDepth is how many calls deep helperBound looks for the bound's test: a step
+// generator's model call counts its calls in a cost manager five calls below the loop
+// (run_async -> _run_one_step_async -> _call_llm_async -> call_llm_async -> a tracing
+// closure -> increment_llm_call_count -> increment_and_enforce_llm_calls_limit).
+const maxHelperBoundDepth = 6
+
 func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 	seen := map[int]bool{f.ID: true}
 	var level []int
@@ -1744,7 +1721,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 			}
 		}
 	}
-	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+	for depth := 0; depth < maxHelperBoundDepth && len(level) > 0; depth++ {
 		var next []int
 		for _, t := range level {
 			g := r.p.Funcs[t]
