@@ -9,7 +9,7 @@ import (
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), loopcancel.Analyzer, "a")
+	analysistest.Run(t, analysistest.TestData(), loopcancel.Analyzer, "a", "example.com/invctx")
 }
 
 // TestCrossPackage: the engine loops of core call an interface method and a func type whose
