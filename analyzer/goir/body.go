@@ -285,8 +285,10 @@ func (b *builder) calls(fs *funcState) {
 				// a func value: what it visibly is (CHA would list every function of its type),
 				// else what VTA finds flowing to it (a func field, an iterator a call returns)
 				callees = append(callees, resolveFunc(com.Value, 0)...)
-				if fs := flowSites[ci]; len(callees) == 0 && len(fs) <= maxFlowCallees && !yieldParam(com.Value, 0) {
+				node := len(callees) == 0 && b.fromNodeTable(com.Value, fn, 0)
+				if fs := flowSites[ci]; len(callees) == 0 && (len(fs) <= maxFlowCallees || node && len(fs) <= maxNodes) && !yieldParam(com.Value, 0) {
 					callees = append(callees, fs...)
+					c.Node = node
 				}
 			}
 			seenCallee := map[*ssa.Function]bool{}
@@ -1007,6 +1009,21 @@ func (b *builder) branches(fs *funcState) {
 			bx := be.Y
 			if cy {
 				bx = be.X
+			}
+			for cv := boundV; ; {
+				// int64(r.opts.MaxIterations): the bound is the field, not its conversion
+				ce, ok := ast.Unparen(bx).(*ast.CallExpr)
+				if !ok || len(ce.Args) != 1 {
+					break
+				}
+				if c, ok := cv.(*ssa.Convert); ok {
+					cv = c.X
+				} else if c, ok := cv.(*ssa.ChangeType); ok {
+					cv = c.X
+				} else {
+					break
+				}
+				bx = ce.Args[0]
 			}
 			br.Bound.Text = render(bx)
 			if br.Bound.Kind == "field" || br.Bound.Kind == "var" {
@@ -2200,6 +2217,9 @@ func (b *builder) isCheck(ci ssa.CallInstruction) bool {
 	if s.String() == "context.Cause" {
 		return true
 	}
+	if o := s.Origin(); o != nil {
+		s = o // a method of a generic type called in its generic body
+	}
 	if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways {
 		return true
 	}
@@ -2212,6 +2232,9 @@ func (b *builder) callCancels(fs *funcState) {
 		s := ci.Common().StaticCallee()
 		if s == nil {
 			continue
+		}
+		if o := s.Origin(); o != nil {
+			s = o
 		}
 		if id, ok := b.ids[s]; ok && b.out.Funcs[id].CancelAlways && id != fs.f.ID {
 			b.addCancel(fs, ci.Block(), fs.f.Calls[idx], "call")
@@ -2242,8 +2265,12 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
-		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && fromCounter(v, 0) {
-			minted = true // fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place
+		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && (fromCounter(v, 0) || formattedID(v, 0)) {
+			// fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place (also
+			// a counter field of the struct that numbers its runs, s.seq.Add(1), or one it
+			// increments first: s.n++; "sub-" + strconv.Itoa(s.n)), or random bits formatted
+			// (fmt.Sprintf("%016x", rand.Uint64()))
+			minted = true
 		}
 		var text ssa.Value
 		if !minted && slices.Contains(c.Keys, "crypto/rand.Read") && len(ci.Common().Args) == 1 {
@@ -2260,10 +2287,19 @@ func (b *builder) mints(fs *funcState) {
 			continue
 		}
 		m := ir.Mint{Pos: c.Pos, Source: c.Source, Text: c.Text}
+		var idv ssa.Value
 		if v, ok := ci.(ssa.Value); ok && text == nil {
-			m.Field, m.Owners = storedField(v, 0)
+			idv = v
 		} else if text != nil {
-			m.Field, m.Owners = storedField(text, 0)
+			idv = text
+		}
+		if idv != nil {
+			m.Field, m.Owners = storedField(idv, 0)
+			if m.Field == "" && returnsValue(idv, 0) {
+				// func newTraceID() string { return fmt.Sprintf("%016x", rand.Uint64()) }: the
+				// field its callers store the id into (TraceID: newTraceID())
+				m.Field, m.Owners = b.callerField(fs.fn)
+			}
 		}
 		fs.f.Mints = append(fs.f.Mints, m)
 	}
@@ -2510,6 +2546,115 @@ func formats(c *ssa.Call) bool {
 	return p == "fmt" && strings.HasPrefix(sc.Name(), "Sprint") || p == "strconv" && (sc.Name() == "Itoa" || strings.HasPrefix(sc.Name(), "Format"))
 }
 
+// randomBits are the math/rand functions and *Rand methods that return unbounded random bits:
+// formatted into a string, an id (a bounded Intn picks an index or a jitter).
+var randomBits = map[string]bool{"Int": true, "Int31": true, "Int32": true, "Int63": true, "Int64": true,
+	"Uint32": true, "Uint64": true, "Uint": true}
+
+// formattedID reports whether v, an argument of a formatting call, is a next value of a counter
+// held in a struct field (an atomic add on it: s.seq.Add(1)), a field or package-level variable
+// the function increments before reading it (s.spawns++; n := s.spawns), or random bits of
+// math/rand, derived through conversions, arithmetic and formatting.
+func formattedID(v ssa.Value, depth int) bool {
+	if depth > 6 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return formattedID(x.X, depth+1)
+	case *ssa.ChangeType:
+		return formattedID(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return formattedID(x.X, depth+1)
+	case *ssa.BinOp:
+		return formattedID(x.X, depth+1) || formattedID(x.Y, depth+1)
+	case *ssa.Slice:
+		for _, e := range varargValues(x) {
+			if formattedID(e, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Extract:
+		return formattedID(x.Tuple, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return incrementedBefore(x)
+		}
+	case *ssa.Call:
+		com := x.Common()
+		sc := com.StaticCallee()
+		if sc == nil || sc.Pkg == nil {
+			return false
+		}
+		switch sc.Pkg.Pkg.Path() {
+		case "sync/atomic":
+			if strings.Contains(sc.Name(), "Add") && len(com.Args) > 0 {
+				_, field := com.Args[0].(*ssa.FieldAddr)
+				return field || isGlobalAddr(com.Args[0])
+			}
+		case "math/rand", "math/rand/v2":
+			return randomBits[sc.Name()]
+		case "fmt", "strconv":
+			for _, a := range com.Args {
+				if formattedID(a, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// incrementedBefore reports whether load reads a field (or a package-level variable) that its
+// function stored the field's own value plus a constant into on every path before: s.n++ then
+// s.n read (under a lock, say) to number what it makes.
+func incrementedBefore(load *ssa.UnOp) bool {
+	same := func(a, b ssa.Value) bool {
+		fa, ok1 := a.(*ssa.FieldAddr)
+		fb, ok2 := b.(*ssa.FieldAddr)
+		if ok1 && ok2 {
+			return fa.X == fb.X && fa.Field == fb.Field
+		}
+		ga, ok1 := a.(*ssa.Global)
+		gb, ok2 := b.(*ssa.Global)
+		return ok1 && ok2 && ga == gb
+	}
+	addr := load.X
+	switch addr.(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+	default:
+		return false
+	}
+	blk := load.Block()
+	if blk == nil {
+		return false
+	}
+	for _, b := range blk.Parent().Blocks {
+		if !b.Dominates(blk) {
+			continue
+		}
+		for _, in := range b.Instrs {
+			if b == blk && in == ssa.Instruction(load) {
+				break
+			}
+			st, ok := in.(*ssa.Store)
+			if !ok || !same(st.Addr, addr) {
+				continue
+			}
+			add, ok := st.Val.(*ssa.BinOp)
+			if !ok || add.Op != token.ADD {
+				continue
+			}
+			for _, o := range []ssa.Value{add.X, add.Y} {
+				if l, ok := o.(*ssa.UnOp); ok && l.Op == token.MUL && same(l.X, addr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // fromCounter reports whether v is derived from an atomic add on a package-level variable.
 func fromCounter(v ssa.Value, depth int) bool {
 	if depth > 6 {
@@ -2608,6 +2753,51 @@ func storedField(v ssa.Value, depth int) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// returnsValue reports whether v is returned by its function as it is or through conversions,
+// concatenations and formatting.
+func returnsValue(v ssa.Value, depth int) bool {
+	if depth > 4 || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch x := r.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.BinOp:
+			if returnsValue(x.(ssa.Value), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callerField returns the field the static callers of fn store its result into, when they all
+// store it into the same one ("" when callers differ: a helper minting run and message ids
+// alike says nothing of either).
+func (b *builder) callerField(fn *ssa.Function) (string, []string) {
+	if b.cg == nil {
+		return "", nil
+	}
+	node := b.cg.Nodes[fn]
+	if node == nil {
+		return "", nil
+	}
+	field, owners := "", []string(nil)
+	for _, e := range node.In {
+		cv, ok := e.Site.(*ssa.Call)
+		if !ok || cv.Common().StaticCallee() != fn {
+			continue
+		}
+		f, o := storedField(cv, 0)
+		if f == "" || field != "" && f != field {
+			return "", nil
+		}
+		field, owners = f, o
+	}
+	return field, owners
 }
 
 // ssaName matches the name SSA gives a value it made (t12).

@@ -82,6 +82,10 @@ type tracer struct {
 	budget   int
 	cur      titem
 	pending  []pendingTool
+	// byNameAt are the blocks of the lookups and comparisons by name (by dispatch index);
+	// switchTo the blocks each switch on a name-like value picks (by dispatch index)
+	byNameAt map[int]*ssa.BasicBlock
+	switchTo map[int][]*ssa.BasicBlock
 }
 
 type pendingTool struct {
@@ -139,6 +143,7 @@ func (b *builder) flows() {
 					t.addToolD(p.fs, p.ci, t.dispatch(p.fs, p.ci.Common().Pos(), "name_arg", p.ci))
 				}
 			}
+			t.kindSwitches()
 			for i := range t.flow.Dispatch {
 				d := &t.flow.Dispatch[i]
 				for _, ref := range d.Calls {
@@ -562,6 +567,11 @@ func (t *tracer) step(it titem) {
 			if x.Value == v && (k == kResult || k == kElem) {
 				t.push(x.Map, kResult, fs, it.depth) // tool calls gathered into a map
 			}
+			if x.Value == v && k == kGather {
+				// {messages: []Message{*reply}}: the channel updates a graph node returns
+				// hold the reply whole
+				t.push(x.Map, kResult, fs, it.depth)
+			}
 		case *ssa.UnOp:
 			switch x.Op {
 			case token.MUL:
@@ -660,7 +670,49 @@ func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruc
 		}
 	}
 	t.flow.Dispatch = append(t.flow.Dispatch, ir.Dispatch{Pos: pos, How: how, Func: fs.f.ID, Text: t.b.source(p)})
+	if (how == "map_lookup" || how == "name_compare") && at != nil && at.Block() != nil {
+		if t.byNameAt == nil {
+			t.byNameAt = map[int]*ssa.BasicBlock{}
+		}
+		t.byNameAt[len(t.flow.Dispatch)-1] = at.Block()
+	}
 	return len(t.flow.Dispatch) - 1
+}
+
+// kindSwitches drops the calls a switch on a name-like value took for tools when the branch it
+// picks holds a lookup or comparison of the callables by name that selects calls: the switch
+// is on the item's kind (case "function_call": … tools[item.Name] …), and the branch's other
+// calls (a span told of an unknown tool, a log line) run no tool. A comparison with a constant
+// the lookup is not inside (if call.Name == "delegate" { … } else if fn, ok := tools[…]) is a
+// tool of its own and keeps its calls.
+func (t *tracer) kindSwitches() {
+	for si, succs := range t.switchTo {
+		d := &t.flow.Dispatch[si]
+		var sel []ir.CallRef
+		inside := false
+		for li, blk := range t.byNameAt {
+			l := t.flow.Dispatch[li]
+			if len(l.Calls) == 0 {
+				continue
+			}
+			for _, sb := range succs {
+				if sb.Parent() == blk.Parent() && sb.Dominates(blk) {
+					inside = true
+					sel = append(sel, l.Calls...)
+				}
+			}
+		}
+		if !inside {
+			continue
+		}
+		kept := d.Calls[:0]
+		for _, ref := range d.Calls {
+			if hasRef(sel, ref) {
+				kept = append(kept, ref)
+			}
+		}
+		d.Calls = kept
+	}
 }
 
 // addTool records a call that runs a selected callable.
@@ -774,6 +826,15 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 				if x.Op == token.NEQ {
 					succ = ifi.Block().Succs[1]
 				}
+				if succ.Dominates(ifi.Block()) {
+					// if next == END { continue }: the matching branch goes back to the loop's
+					// head and selects nothing (what runs after it runs for every other name)
+					continue
+				}
+				if t.switchTo == nil {
+					t.switchTo = map[int][]*ssa.BasicBlock{}
+				}
+				t.switchTo[d] = append(t.switchTo[d], succ)
 				n := 0
 				for _, blk := range fs.fn.Blocks {
 					if !succ.Dominates(blk) || n >= 3 {
@@ -1025,6 +1086,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 				t.push(al, kElem, fs, it.depth)
 			}
 		}
+		if al, ok := a.X.(*ssa.Alloc); ok && k == kResult && it.depth == 0 && t.storedNode(fs) && returnedAlloc(al) {
+			// &Command{Updates: {messages: []Message{*reply}}, Next: …}: the command a graph
+			// node returns to the engine holds the reply
+			t.push(al, kResult, fs, it.depth)
+		}
 		if al, ok := a.X.(*ssa.Alloc); ok && k == kResult && handedOver(al, 0) {
 			// yield(&Event{Resp: resp}, nil), ch <- Event{Resp: resp}: the event wrapping the
 			// result is what the consumer receives
@@ -1053,6 +1119,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 	case *ssa.IndexAddr:
 		switch k {
 		case kResult:
+			if al, ok := a.X.(*ssa.Alloc); ok && it.depth == 0 && t.storedNode(fs) {
+				// []Message{*reply} in a graph node: the channel update it returns holds
+				// the reply whole
+				t.push(al, kGather, fs, it.depth)
+			}
 			// a result kept in a slot of a slice (results[i], errs[i] = node.Run(ctx, state),
 			// one goroutine per node of a superstep): what the slots of that slice hold when
 			// they are read, after the workers joined, are results, one per slot
@@ -1075,6 +1146,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			// tool records: a plan of calls to run)
 			if _, ok := a.X.(*ssa.Alloc); ok {
 				t.push(a.X, k, fs, it.depth)
+			}
+			if ms, ok := a.X.(*ssa.MakeSlice); ok && k == kElem {
+				// calls := make([]Call, len(tcs)); calls[i] = Call{Name: tc.Name, …}: the
+				// converted tool calls, a collection of elements like append's
+				t.push(ms, kResult, fs, it.depth)
 			}
 		}
 	}
@@ -1174,6 +1250,202 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 				}
 			}
 			t.push(cv, it.k, cfs, up)
+			if it.k == kResult || it.k == kOut {
+				t.nodeState(cfs, cv, it.fs, it.k)
+			}
+		}
+	}
+}
+
+// fromNodeTable reports whether a called func value is a node func a graph keeps by name: a
+// field of a record read from a map or a slice (nodes[name].Fn, node.Function of a node
+// handed over as a parameter), possibly wrapped on the way by middleware (fn = mw(fn)). A
+// func field of the receiver (a wrapper's next) or a callback handed in is not.
+func (b *builder) fromNodeTable(v ssa.Value, fn *ssa.Function, depth int) bool {
+	if depth > 8 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if b.fromNodeTable(e, fn, depth+1) {
+				return true
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return b.fromNodeTable(x.X, fn, depth+1)
+		}
+	case *ssa.Call:
+		// a middleware wrapping the node func: mw(fn)
+		for _, a := range x.Call.Args {
+			if isCallable(a.Type()) && b.fromNodeTable(a, fn, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Field:
+		return tableRecord(x.X, fn, depth+1)
+	case *ssa.FieldAddr:
+		return tableRecord(x.X, fn, depth+1)
+	case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr:
+		return true // a map or slice of node funcs
+	case *ssa.Parameter:
+		// a node func handed to a helper that runs it (a retry wrapper): what its callers pass
+		i := -1
+		for j, p := range fn.Params {
+			if p == x {
+				i = j
+			}
+		}
+		if n := b.cg.Nodes[fn]; n != nil && i >= 0 && len(n.In) <= 4 {
+			for _, e := range n.In {
+				if args := e.Site.Common().Args; e.Site.Common().StaticCallee() == fn && i < len(args) && b.fromNodeTable(args[i], e.Caller.Func, depth+1) {
+					return true
+				}
+			}
+		}
+	case *ssa.Extract:
+		_, ok := x.Tuple.(*ssa.Lookup)
+		return ok
+	}
+	return false
+}
+
+// tableRecord reports whether v, the record a node func is a field of, was read from a map or
+// a slice, or is a parameter (not the receiver) a node record is handed over in.
+func tableRecord(v ssa.Value, fn *ssa.Function, depth int) bool {
+	if depth > 8 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Lookup, *ssa.Index, *ssa.IndexAddr:
+		return true
+	case *ssa.Extract:
+		_, ok := x.Tuple.(*ssa.Lookup)
+		return ok
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return tableRecord(x.X, fn, depth+1)
+		}
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if tableRecord(e, fn, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Parameter:
+		return fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != x
+	case *ssa.Alloc:
+		// a local copy of the record (node, ok := nodes[name]; node.Fn)
+		if x.Referrers() != nil {
+			for _, u := range *x.Referrers() {
+				if st, ok := u.(*ssa.Store); ok && st.Addr == x && tableRecord(st.Val, fn, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// builtTogether reports whether node funcs a and b belong to one graph as far as the code
+// shows: closures made in the same function, or by constructors one function calls both of (a
+// prebuilt agent calling NewModelNode and NewToolNode), or top-level functions of one package.
+// The refined call graph resolves an engine's call of a node func to the nodes of every graph
+// the program builds; a value only crosses between nodes of one.
+func (b *builder) builtTogether(x, y *ssa.Function) bool {
+	maker := func(fn *ssa.Function) *ssa.Function {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if fn.Parent() == nil {
+			return nil
+		}
+		for fn.Parent() != nil {
+			fn = fn.Parent()
+		}
+		return fn
+	}
+	mx, my := maker(x), maker(y)
+	if mx == nil || my == nil {
+		return x.Pkg == y.Pkg
+	}
+	if mx == my {
+		return true
+	}
+	nx, ny := b.cg.Nodes[mx], b.cg.Nodes[my]
+	if nx == nil || ny == nil {
+		return false
+	}
+	callers := map[*ssa.Function]bool{}
+	for _, e := range nx.In {
+		callers[e.Caller.Func] = true
+	}
+	for _, e := range ny.In {
+		if callers[e.Caller.Func] {
+			return true
+		}
+	}
+	return false
+}
+
+// seedIn reports whether the seed call is made by node function fs itself or by a helper fs
+// calls directly: the node asked the model (a value fs merely captured or was handed, an
+// executor built before the graph, is not what the node decided).
+func (t *tracer) seedIn(fs *funcState) bool {
+	if fs == t.seedFS {
+		return true
+	}
+	if n := t.b.cg.Nodes[t.seedFS.fn]; n != nil {
+		for _, e := range n.In {
+			if c := e.Caller.Func; c == fs.fn || c.Origin() == fs.fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxNodes bounds the functions a graph engine's call of a node func may run for its
+// siblings to take the state a node's result went into (past it the func value is a general
+// callback many unrelated functions reach).
+const maxNodes = 16
+
+// nodeState follows a result (or a tool's output) that a graph node hands back to the engine
+// on into the other nodes the same call of a func value runs (the agent node and the tools
+// node stored as a graph's node funcs, resolved by the refined call graph): the engine merges
+// what a node returned into the shared state it hands the next node (a state struct, a
+// channel map reducers update, a scope read views come from), so the other nodes' state
+// parameters hold it when they run. The value is not followed through the engine's store,
+// which keeps it behind maps of interfaces and read views; the nodes' parameters are where it
+// enters again.
+func (t *tracer) nodeState(cfs *funcState, cv *ssa.Call, from *funcState, k taintKind) {
+	idx, ok := cfs.callIdx[cv]
+	if !ok || !cfs.f.Calls[idx].Node {
+		return
+	}
+	// the result of the node's own model call, or a tool's output on its way back to a node
+	// that asks the model
+	seedNode := false
+	for _, id := range cfs.f.Calls[idx].Targets {
+		seedNode = seedNode || t.seedIn(t.b.funcs[id]) && t.b.builtTogether(t.b.funcs[id].fn, from.fn)
+	}
+	if k == kResult && !t.seedIn(from) || k == kOut && !seedNode {
+		return
+	}
+	for _, id := range cfs.f.Calls[idx].Targets {
+		gfs := t.b.funcs[id]
+		if gfs == from || gfs.fn == nil || !t.b.builtTogether(gfs.fn, from.fn) {
+			continue // a node of another graph the same engine code runs
+		}
+		for _, p := range gfs.fn.Params {
+			if _, fn := p.Type().Underlying().(*types.Signature); fn || isContext(p.Type()) {
+				continue
+			}
+			if _, basic := p.Type().Underlying().(*types.Basic); basic {
+				continue
+			}
+			t.pushFresh(p, k, gfs, 0)
 		}
 	}
 }

@@ -131,6 +131,12 @@ type Func struct {
 	// CancelAlways is true when a cancellation check is on every path through the function
 	// (it dominates every return): a call of it observes cancellation.
 	CancelAlways bool `json:"cancel_always,omitempty"`
+	// Lookups are where the function selects a value by the name of one of its parameters (or
+	// a name read from one): tools_dict[function_call.name], next(t for t in tools if t.name
+	// == call.name), tools.get(call.name) — what a tool call names looked up, wherever the
+	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them only
+	// for the tools of a step generator, see recognize's drainedStep).
+	Lookups []Pos `json:"lookups,omitempty"`
 }
 
 // Param is a function parameter.
@@ -237,6 +243,12 @@ type Call struct {
 	// the recognizer follows the callees with bodies (a constructor, parser or loader that only
 	// builds a value from its arguments is never a model call).
 	InMemory bool `json:"in_memory,omitempty"`
+	// Node is true when the call runs a node func a graph engine keeps by name (a func field
+	// of a record read from a map or slice of nodes, possibly wrapped by middleware:
+	// nodes[name].Fn(ctx, state)); its Targets are every node the refined call graph resolves
+	// it to. The engine's superstep loop may sit several calls above it (a vertex adapter, a
+	// worker pool, a superstep helper).
+	Node bool `json:"node,omitempty"`
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`
@@ -267,6 +279,11 @@ type Flow struct {
 	// the state it was kept in, returning what it derived: pendingToolCalls(resp)); such a
 	// call is not another model call of the same loop.
 	Carriers []CallRef `json:"carriers,omitempty"`
+	// Into are the calls of functions of the program that are handed a value derived from
+	// the result as an argument and whose own result is not kept (return streamCall({
+	// messages: prep.messages })): what the result prepares is their input, so a call
+	// among them that decides the same loop is its model call, not this one.
+	Into []CallRef `json:"into,omitempty"`
 	// Through are the calls this result is handed back up through: a caller's call of the
 	// function (or interface method) that returned it, the wrappers of this call
 	// (agent.Model.GetResponse(…) around the client.Responses.New(…) of an implementation,

@@ -154,6 +154,38 @@ func Recognize(p *ir.Program, o Options) *Result {
 		}
 		r.cands[l] = kept
 	}
+	// A call whose result only prepares another candidate's input (a prepareStep hook whose
+	// messages the step's model call receives) is not a model call of its own.
+	for _, l := range r.order {
+		into := func(s *site, t *site) bool {
+			if s.c.Flow == nil {
+				return false
+			}
+			for _, ref := range s.c.Flow.Into {
+				if ref == (ir.CallRef{Func: t.f.ID, Call: t.c.ID}) {
+					return true
+				}
+			}
+			return false
+		}
+		drop := map[*site]bool{}
+		for _, s := range r.cands[l] {
+			for _, t := range r.cands[l] {
+				if s != t && !s.confirmed && t.score >= s.score && into(s, t) && !into(t, s) {
+					drop[s] = true
+				}
+			}
+		}
+		if len(drop) > 0 {
+			kept := r.cands[l][:0]
+			for _, s := range r.cands[l] {
+				if !drop[s] {
+					kept = append(kept, s)
+				}
+			}
+			r.cands[l] = kept
+		}
+	}
 	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
 	for _, l := range r.order {
 		best, withTools := 0.0, false
@@ -337,26 +369,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		var how string
 		var at ir.Pos
 		self := ir.CallRef{Func: f.ID, Call: c.ID}
-		// A lookup or comparison of the callables by name that selects a call is the tool
-		// dispatch; a switch on the element's kind around it (case "function_call": … the
-		// lookup …) only picks the branch, and the other calls of that branch (a span told of
-		// an unknown tool, an item appended) are not tools.
-		byName := false
 		for _, d := range fl.Dispatch {
-			if (d.How == "map_lookup" || d.How == "name_compare") && len(d.Calls) > 0 && !hasRef(d.Calls, self) {
-				byName = true
-			}
-		}
-		for _, d := range fl.Dispatch {
-			if byName && d.How == "name_switch" {
-				var kept []ir.CallRef
-				for _, ref := range d.Calls {
-					if selectedByName(fl, ref) {
-						kept = append(kept, ref)
-					}
-				}
-				d.Calls = kept
-			}
 			// the call itself run as the callable its elements select (a visitor chosen by the
 			// kind of each node it returned, whose result is queued for the next round): a
 			// walk choosing its next step, not a model choosing tools
@@ -460,16 +473,6 @@ func wrapped(s *site, sites []*site) bool {
 	}
 	for _, o := range sites {
 		if o != s && hasRef(s.c.Flow.Through, ir.CallRef{Func: o.f.ID, Call: o.c.ID}) {
-			return true
-		}
-	}
-	return false
-}
-
-// selectedByName reports whether a lookup or comparison by name of fl selects call ref.
-func selectedByName(fl *ir.Flow, ref ir.CallRef) bool {
-	for _, d := range fl.Dispatch {
-		if (d.How == "map_lookup" || d.How == "name_compare") && hasRef(d.Calls, ref) {
 			return true
 		}
 	}
@@ -694,8 +697,19 @@ func (r *rec) runsItsTools(c *ir.Call, tools []ir.CallRef) bool {
 // decision considers a call as the model call of a turn loop.
 func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	s := r.score(f, c)
-	if !s.accepted() && !s.leaves && s.dispatch {
-		r.drainedStep(f, s)
+	if !s.accepted() && !s.confirmed && s.c.Flow != nil {
+		if ch := r.drainedStep(f); ch != nil {
+			if !s.dispatch {
+				r.lookupDispatch(s)
+			}
+			if s.dispatch {
+				// (the step's events tested by the loop that repeats it: more than a helper's
+				// early return the flow may have seen on the way)
+				s.score += 2
+				s.leaves = true
+				s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+			}
+		}
 	}
 	if !s.accepted() {
 		return
@@ -737,52 +751,119 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	}
 }
 
-// drainedStep gives site s the leaving test of the loop that drains its step: s decides and
-// dispatches the tools in a generator (the step, one model call and its tools, yielding
-// events), drained — itself, or through generators that relay its events, up to three
-// callers away — by a call in a repeating loop whose exit test reads the drained events
-// (while True: async for ev in self._step(ctx): last = ev; yield ev; if last.is_final():
-// break). That test is the decision's "nothing is pending", so s leaves; the drain loop is no
-// turn loop of its own, the loop around it is (turnLoop climbs to it).
-func (r *rec) drainedStep(f *ir.Func, s *site) {
+// drainedStep returns the leaving test of the loop that drains the step f is part of: f is a
+// generator (the step, one model call and its tools, yielding events), drained — itself, or
+// through generators that relay its events, up to three callers away — by a call in a
+// repeating loop whose exit test reads the drained events (while True: async for ev in
+// self._step(ctx): last = ev; yield ev; if last.is_final(): break). That test is the
+// decision's "nothing is pending" for a site of the step that dispatches the tools; the drain
+// loop is no turn loop of its own, the loop around it is (turnLoop climbs to it). Nil when
+// there is none.
+func (r *rec) drainedStep(f *ir.Func) *ir.Check {
 	gen := func(g *ir.Func) bool {
 		return len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream")
 	}
-	var walk func(g *ir.Func, depth int, seen map[int]bool) bool
-	walk = func(g *ir.Func, depth int, seen map[int]bool) bool {
+	var walk func(g *ir.Func, depth int, seen map[int]bool) *ir.Check
+	walk = func(g *ir.Func, depth int, seen map[int]bool) *ir.Check {
 		if depth > 3 || seen[g.ID] || !gen(g) || len(r.callers[g.ID]) > 4 {
-			return false
+			return nil
 		}
 		seen[g.ID] = true
 		for _, ref := range r.callers[g.ID] {
 			h := r.p.Funcs[ref.Func]
 			d := &h.Calls[ref.Call]
 			if d.Flow != nil && d.Flow.Delivery == "iterator" {
-				for _, ch := range d.Flow.Checked {
+				for i, ch := range d.Flow.Checked {
 					if !ch.Leaves || ch.Indirect || ch.Func != h.ID {
 						continue
 					}
 					for _, li := range d.Loops {
 						if l := h.Loops[li]; repeats(l.Kind) && l.OverCall != d.ID && !l.Retry {
-							s.score += 2
-							s.leaves = true
-							s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
-							return true
+							return &d.Flow.Checked[i]
 						}
 					}
 				}
 			}
-			if walk(h, depth+1, seen) {
-				return true
+			if ch := walk(h, depth+1, seen); ch != nil {
+				return ch
 			}
 		}
-		return false
+		return nil
 	}
 	g := f
 	for g.Parent >= 0 && !gen(g) {
 		g = r.p.Funcs[g.Parent]
 	}
-	walk(g, 0, map[int]bool{})
+	return walk(g, 0, map[int]bool{})
+}
+
+// maxLookupDepth is how many calls deep lookupDispatch follows a step's helpers.
+const maxLookupDepth = 12
+
+// lookupDispatch makes site s of a step generator dispatch when an element of its result is
+// handed to a helper of the program that reaches, through the call graph, a function that
+// looks a value up by the name of one of its parameters (ir.Func.Lookups: tools_dict[
+// function_call.name]): the reply's calls handed down a chain of helpers too long for the
+// data flow to follow, to where the tool each names is selected. The helper call is the tool
+// call site; the tools run in parallel when a concurrent launch is on the way.
+func (r *rec) lookupDispatch(s *site) {
+	type item struct {
+		fn, depth int
+		conc      bool
+	}
+	for _, d := range s.c.Flow.Dispatch {
+		if d.How != "element_arg" && d.How != "name_arg" {
+			continue
+		}
+		for _, ref := range d.Calls {
+			c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+			var queue []item
+			for _, t := range c.Targets {
+				queue = append(queue, item{t, 0, c.Concurrent != ""})
+			}
+			seen := map[int]bool{}
+			var found *item
+			var at ir.Pos
+			for len(queue) > 0 && found == nil {
+				it := queue[0]
+				queue = queue[1:]
+				if seen[it.fn] || it.depth > maxLookupDepth {
+					continue
+				}
+				seen[it.fn] = true
+				g := r.p.Funcs[it.fn]
+				if len(g.Lookups) > 0 {
+					found, at = &it, g.Lookups[0]
+					break
+				}
+				for i := range g.Calls {
+					e := &g.Calls[i]
+					conc := it.conc || e.Concurrent != ""
+					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
+						queue = append(queue, item{t, it.depth + 1, conc})
+					}
+				}
+				for _, k := range r.closures[it.fn] {
+					queue = append(queue, item{k, it.depth + 1, it.conc})
+				}
+			}
+			if found == nil {
+				continue
+			}
+			if !s.dispatch {
+				s.dispatch, s.selects = true, true
+				s.score += 2
+				s.evidence = append(s.evidence, fmt.Sprintf("an element handed to a helper that looks a callable up by its name %d calls down: %s", found.depth+1, r.rel(at)))
+			}
+			s.strong = append(s.strong, ref)
+			if found.conc {
+				if s.launched == nil {
+					s.launched = map[ir.CallRef]bool{}
+				}
+				s.launched[ref] = true
+			}
+		}
+	}
 }
 
 // waitsForUser reports whether every iteration of loop id of f waits for the user's input: a
@@ -917,7 +998,17 @@ func repeats(k ir.LoopKind) bool { return k == ir.LoopFor || k == ir.LoopRangeIn
 // turnLoop finds the loop that repeats the decision of call c in f; strong (the site both
 // dispatches and feeds back) allows a caller's loop (a state machine's step function).
 func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
-	if depth > 3 || seen[f.ID] {
+	return r.turnLoopN(f, c, depth, 3, seen, strong, climb)
+}
+
+// engineDepth is how many calls above the call of a graph's node func (ir.Call.Node) the
+// engine's superstep loop may sit: a vertex adapter, a retry wrapper, a worker pool's task, a
+// superstep helper running the frontier, the iteration helper the loop calls.
+const engineDepth = 10
+
+// turnLoopN is turnLoop climbing at most limit calls.
+func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]bool, strong, climb bool) (*ir.Func, int) {
+	if depth > limit || seen[f.ID] {
 		return nil, -1
 	}
 	seen[f.ID] = true
@@ -940,6 +1031,19 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			return f, li
 		}
 	}
+	if strong || climb {
+		// a node func a graph engine runs (an agent node, a tools node): the loop is the
+		// engine's, above the call of the node, not one of the function that built the node
+		// and only stored it
+		for _, ref := range r.callers[f.ID] {
+			g := r.p.Funcs[ref.Func]
+			if gc := &g.Calls[ref.Call]; gc.Node && len(r.callers[f.ID]) <= 4 {
+				if h, l := r.turnLoopN(g, gc, 0, engineDepth, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
+		}
+	}
 	if f.Parent >= 0 {
 		p := r.p.Funcs[f.Parent]
 		for _, li := range f.ParentLoops {
@@ -948,7 +1052,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 			}
 		}
 		if len(f.ParentLoops) == 0 {
-			if h, l := r.turnLoop(p, nil, depth+1, seen, strong, climb); h != nil {
+			if h, l := r.turnLoopN(p, nil, depth+1, limit, seen, strong, climb); h != nil {
 				return h, l
 			}
 		}
@@ -965,7 +1069,7 @@ func (r *rec) turnLoop(f *ir.Func, c *ir.Call, depth int, seen map[int]bool, str
 	}
 	for _, ref := range r.callers[f.ID] {
 		g := r.p.Funcs[ref.Func]
-		if h, l := r.turnLoop(g, &g.Calls[ref.Call], depth+1, seen, strong, climb); h != nil {
+		if h, l := r.turnLoopN(g, &g.Calls[ref.Call], depth+1, limit, seen, strong, climb); h != nil {
 			return h, l
 		}
 	}
@@ -1597,6 +1701,12 @@ var reasonWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([_:-][A-Za-z0-9]+)*$`
 // an invocation's call counter), nearest first, up to three calls below the loop: a counter
 // comparison outside any loop of the helper that leaves it. Dynamic calls with many
 // implementations are not followed.
+// maxHelperBoundDepth is how many calls deep helperBound looks for the bound's test: a step
+// generator's model call counts its calls in a cost manager five calls below the loop
+// (run_async -> _run_one_step_async -> _call_llm_async -> call_llm_async -> a tracing
+// closure -> increment_llm_call_count -> increment_and_enforce_llm_calls_limit).
+const maxHelperBoundDepth = 6
+
 func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 	seen := map[int]bool{f.ID: true}
 	var level []int
@@ -1611,7 +1721,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 			}
 		}
 	}
-	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+	for depth := 0; depth < maxHelperBoundDepth && len(level) > 0; depth++ {
 		var next []int
 		for _, t := range level {
 			g := r.p.Funcs[t]

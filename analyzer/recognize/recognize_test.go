@@ -333,3 +333,41 @@ func TestDescendingRecursion(t *testing.T) {
 		t.Errorf("a recursion down a part of what it was handed: want no turn loop, got %s", describe(res))
 	}
 }
+
+// TestInputProducer: on a hand-made IR, two calls of one loop whose flows look alike (a
+// hook's result reaches the same tests and dispatch as the model's, through the messages the
+// model call receives): the one whose result is handed to the other as its input
+// (ir.Flow.Into) is no model call; without that link both are.
+func TestInputProducer(t *testing.T) {
+	at := func(line int) ir.Pos { return ir.Pos{File: "/x/a.js", Line: line} }
+	build := func(into bool) *ir.Program {
+		flow := func() *ir.Flow {
+			return &ir.Flow{Delivery: "return",
+				Checked:   []ir.Check{{Pos: at(5), Text: "calls.length === 0", Leaves: true, Return: 0, Func: 0}},
+				Iterated:  []ir.Pos{at(6)},
+				Dispatch:  []ir.Dispatch{{Pos: at(7), How: "map_lookup", Func: 0, Calls: []ir.CallRef{{Func: 0, Call: 2}}}},
+				FeedsNext: true, FeedPos: at(8)}
+		}
+		hook := flow()
+		if into {
+			hook.Into = []ir.CallRef{{Func: 0, Call: 1}}
+		}
+		return &ir.Program{Lang: "javascript", Funcs: []*ir.Func{
+			{ID: 0, Name: "a.run", Key: "a.run", Short: "a.run", Exported: true, Parent: -1, BodyOf: -1, Pos: at(1),
+				Loops: []ir.Loop{{ID: 0, Kind: ir.LoopFor, Pos: at(2), Outer: -1, OverCall: -1}},
+				Calls: []ir.Call{
+					{ID: 0, Pos: at(3), Text: "prepareStep({ messages })", Loops: []int{0}, Flow: hook},
+					{ID: 1, Pos: at(4), Text: "model.doGenerate({ messages: prepared.messages })", Loops: []int{0}, Flow: flow()},
+					{ID: 2, Pos: at(7), Text: "tool.execute(call.input)", Loops: []int{0}},
+				},
+				Returns: []ir.Return{{Pos: at(5), Err: &ir.Value{Kind: ir.ValNil, Call: -1}, InLoop: 0}}},
+		}}
+	}
+	res := recognize.Recognize(build(true), recognize.Options{})
+	if len(res.Loops) != 1 || len(res.Loops[0].Map.ModelCalls) != 1 || res.Loops[0].Map.ModelCalls[0].Pos.Line != 4 {
+		t.Fatalf("a hook preparing the model call's input: want the model call at line 4 only, got %s", describe(res))
+	}
+	if res := recognize.Recognize(build(false), recognize.Options{}); len(res.Loops) != 1 || len(res.Loops[0].Map.ModelCalls) != 2 {
+		t.Errorf("without the link: want both calls, got %s", describe(res))
+	}
+}

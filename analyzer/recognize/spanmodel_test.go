@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -60,5 +61,45 @@ func TestProducerSites(t *testing.T) {
 				t.Errorf("tool calls %v, want only %s", tools, tc.tool)
 			}
 		})
+	}
+}
+
+// TestMintedIDsInGo checks where the runs of shape spanmodel/idrun get their ids (issue 10,
+// class C): a counter field of the supervisor formatted in place (fmt.Sprintf("run-%06d",
+// s.seq.Add(1))), random bits of math/rand formatted by a helper whose caller stores them into
+// TraceID, a sub-agent's number taken from a field the supervisor increments under its lock
+// (s.spawns++; n := s.spawns; … strconv.Itoa(n)), and the parent's id copied into the child
+// run; and, in agentrt, a uuid run id, the parent's id read back from the context and a trace
+// id minted when there is no parent.
+func TestMintedIDsInGo(t *testing.T) {
+	res := recognizeShapes(t)
+	tests := map[string][]string{
+		"idrun.Supervisor.Start": {
+			"minted idrun.go:41 → ID", "minted idrun.go:46 → TraceID", "minted idrun.go:55 → ID", "parent idrun.go:56 ParentID",
+		},
+		"agentrt.Runner.Run": {
+			"minted runner.go:65 → RunID", "parent runner.go:67 ParentRunID", "minted runner.go:70 → TraceID",
+			"minted span.go:38 → SpanID", "parent span.go:41 ParentID",
+		},
+	}
+	for name, want := range tests {
+		e := entry(res, name)
+		if e == nil {
+			t.Errorf("%s: no entry", name)
+			continue
+		}
+		var got []string
+		for _, s := range e.IDs {
+			what := s.What
+			if i := strings.Index(what, " → "); i >= 0 {
+				what = what[i+1:]
+			} else if i := strings.Index(what, ":"); i >= 0 {
+				what = what[:i]
+			}
+			got = append(got, fmt.Sprintf("%s %s:%d %s", s.Kind, filepath.Base(s.Pos.File), s.Pos.Line, what))
+		}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("%s ids\n got %q\nwant %q", name, got, want)
+		}
 	}
 }

@@ -90,13 +90,16 @@ type class struct {
 
 // fnState is the per-function working state.
 type fnState struct {
-	f      *ir.Func
-	mod    *module
-	node   *syntax.Node // the function node
-	body   *syntax.Node
-	cls    *class
-	parent *fnState
-	name   string // bare name ("" for anonymous)
+	// imports are the names a Python import statement in the body binds (def f(): from ..
+	// import functions), resolved like the module's own imports.
+	imports map[string]*sym
+	f       *ir.Func
+	mod     *module
+	node    *syntax.Node // the function node
+	body    *syntax.Node
+	cls     *class
+	parent  *fnState
+	name    string // bare name ("" for anonymous)
 	// locals are nested named functions and local function aliases by name.
 	locals map[string][]*fnState
 	// paramDefaults maps parameters to their default values.

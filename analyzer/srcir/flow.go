@@ -31,6 +31,7 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
+	fs.f.Lookups = b.paramLookups(fs)
 	// values that are call results: a method called on one (response.output.filter(...)) is
 	// a step of that result's flow, not a call of its own
 	results := map[string]bool{}
@@ -51,6 +52,11 @@ func (b *builder) flows(fs *fnState) {
 		}
 		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
 			continue // a constructor of a class of the set builds a value: no decision
+		}
+		if len(c.Targets) == 0 && b.wrapsGenerator(fs, ci.node) {
+			// Aclosing(self._call_llm_async(...)): a manager around one generator of the set,
+			// whose own call carries the flow (the with item binds that generator)
+			continue
 		}
 		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members.has(fn) && derives(m, fn.Child("object"), results, 0) &&
 			!strings.HasPrefix(m.text(fn), m.t.self+".") {
@@ -120,6 +126,7 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		fl.Into = b.into(sc, res, ci.node)
 		if len(fl.Dispatch) > 0 {
 			b.handlerStops(fs, c, fl)
 		}
@@ -151,6 +158,34 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// paramLookups lists where fs selects a value by the name of one of its parameters (see
+// ir.Func.Lookups): each parameter taken as an element, the names read from it, and the map
+// lookups and name comparisons dispatch finds for them.
+func (b *builder) paramLookups(fs *fnState) []ir.Pos {
+	m := fs.mod
+	var out []ir.Pos
+	for _, p := range fs.f.Params {
+		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
+			continue
+		}
+		elems := map[string]bool{p.Name: true}
+		names := map[string]bool{}
+		for _, a := range fs.assigns {
+			if !a.iter && a.rhs != nil && isNameExpr(m, a.rhs, elems, names) {
+				for _, n := range a.lhs {
+					names[n] = true
+				}
+			}
+		}
+		for _, d := range b.dispatch(fs, elems, names, nil) {
+			if d.How == "map_lookup" || d.How == "name_compare" {
+				out = append(out, d.Pos)
+			}
+		}
+	}
+	return out
 }
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
@@ -1749,7 +1784,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							}
 							for _, n := range a.lhs {
 								if !res[n] {
-									res[n] = true
+									// (the result again, re-read: a helper handed it
+									// carries it on)
+									res[n], initial[n] = true, true
 									queue = append(queue, n)
 								}
 							}
@@ -1874,6 +1911,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	var toolCalls []ir.CallRef
 	toolVars = map[string]bool{}
+	selects := false
 	for _, g := range sc {
 		if len(elems) == 0 && len(names) == 0 {
 			break // a dispatch selects by an element's name
@@ -1881,10 +1919,13 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		ds := b.dispatch(g, elems, names, model)
 		for _, d := range ds {
 			toolCalls = append(toolCalls, d.Calls...)
+			// (a helper's lookup whose callable runs where its caller uses what it hands
+			// back: handsOn names that call; the name passed to other helpers selects nothing)
+			selects = selects || d.How == "map_lookup" && depth > 0
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && len(elems) > 0 && depth < maxFollow*followUnit {
+	if len(toolCalls) == 0 && !selects && len(elems) > 0 && depth < maxFollow*followUnit {
 		// an element handed to a helper (element_arg, name_arg) counts only within two
 		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
@@ -1910,6 +1951,51 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// into lists the calls of functions of the set in sc (but call itself) that are handed a
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	var out []ir.CallRef
+	for _, g := range sc {
+		m := g.mod
+		var cand []int
+		for v := range res {
+			cand = append(cand, g.index().callArgs[v]...)
+		}
+		sort.Ints(cand)
+		last := -1
+		for _, j := range cand {
+			if j == last || j >= len(g.callInfo) {
+				continue
+			}
+			last = j
+			node := g.callInfo[j].node
+			if node == call {
+				continue
+			}
+			kept := false
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(a.rhs) == node {
+					kept = true
+					break
+				}
+			}
+			if kept {
+				continue
+			}
+			for _, a := range node.Child("arguments").NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a != nil && (derives(m, a, res, 0) || a.Kind == "object" && derivesPart(m, a, res, 0)) {
+					out = append(out, ir.CallRef{Func: g.f.ID, Call: j})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
@@ -2512,6 +2598,17 @@ func (b *builder) handlerAssigns(fs *fnState, li int, x string) bool {
 // wrapsOnly reports whether expr is a call whose one argument is call: a context manager
 // built around a generator (aclosing(gen), closing(gen)), whose entered value is that
 // generator.
+// wrapsGenerator reports whether call node n of fs (a call outside the set) takes one
+// argument, a call of a generator of the set that yields results.
+func (b *builder) wrapsGenerator(fs *fnState, n *syntax.Node) bool {
+	for j, cj := range fs.callInfo {
+		if j < len(fs.f.Calls) && cj.node != n && wrapsOnly(fs.mod, n, cj.node) {
+			return b.yieldsResults(&fs.f.Calls[j])
+		}
+	}
+	return false
+}
+
 func wrapsOnly(m *module, expr, call *syntax.Node) bool {
 	e := strip(expr)
 	if e == nil || !m.t.calls.has(e) || e == call {

@@ -130,6 +130,20 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		return
 	case t.classes.has(n):
 		return
+	case t.lang == "python" && n.Kind == "import_from_statement":
+		// from .. import functions inside the body: a name of the function's own
+		spec := b.pyResolve(m, m.text(n.Child("module_name")))
+		for _, nm := range n.ChildrenOf("name") {
+			name, alias := m.text(nm), m.text(nm)
+			if nm.Kind == "aliased_import" {
+				name, alias = m.text(nm.Child("name")), m.text(nm.Child("alias"))
+			}
+			if fs.imports == nil {
+				fs.imports = map[string]*sym{}
+			}
+			fs.imports[alias] = &sym{kind: symImport, from: spec, name: name, pos: m.pos(n)}
+		}
+		return
 	case t.whiles.has(n) || t.dos.has(n) || t.cfors.has(n):
 		id := b.addLoop(fs, n, ir.LoopFor, st)
 		fs.f.Loops[id].Retry = retryLoop(m, n)

@@ -60,7 +60,8 @@ func (b *builder) resolveSym(modName, name string, depth int) target {
 	if s := m.syms[name]; s != nil {
 		return b.symTarget(m, s, depth)
 	}
-	if sub := b.module(m.name + "." + name); sub != nil && m.t.lang == "python" {
+	if sub := b.module(strings.TrimSuffix(m.name, ".__init__") + "." + name); sub != nil && m.t.lang == "python" {
+		// from .. import functions: a submodule of the package (its __init__ need not name it)
 		return target{mod: sub}
 	}
 	for _, st := range m.star {
@@ -83,6 +84,10 @@ func (b *builder) symTarget(m *module, s *sym, depth int) target {
 		if s.from == m.name && s.name != "" {
 			if s2 := m.syms[s.name]; s2 != nil && s2 != s {
 				return b.symTarget(m, s2, depth+1)
+			}
+			if sub := b.module(strings.TrimSuffix(m.name, ".__init__") + "." + s.name); sub != nil && m.t.lang == "python" {
+				// from . import functions in a package's __init__: its submodule
+				return target{mod: sub}
 			}
 			return target{}
 		}
@@ -373,6 +378,9 @@ func (b *builder) resolveName(fs *fnState, name string) target {
 		}
 		if tr, ok := b.localClasses(s)[name]; ok {
 			return target{inst: tr.cls, key: tr.ext}
+		}
+		if im := s.imports[name]; im != nil {
+			return b.symTarget(s.mod, im, 0)
 		}
 	}
 	m := fs.mod

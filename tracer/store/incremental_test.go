@@ -562,3 +562,53 @@ func TestKeptEventsBounded(t *testing.T) {
 	}
 	compareWith(t, dir, nil, st2, -1)
 }
+
+// TestReopenLongRecords reopens a journal whose records are longer than the buffer the store
+// reads it through a line at a time (a 3 MB tool result in one of them) and cut short by a
+// crash at its end, and wants the projection of a whole read, and the spans counted.
+func TestReopenLongRecords(t *testing.T) {
+	body, _ := readFixture(t, "vercel-ai_03_parallel_tools")
+	req := &collpb.ExportTraceServiceRequest{}
+	if err := receiver.UnmarshalJSON(body, req); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("0123456789abcdef", 3<<16) // 3 MB
+	var journal []byte
+	spans := 0
+	for k := range 3 {
+		r := renamed([]*collpb.ExportTraceServiceRequest{req}, 9000+k)[0]
+		for _, rs := range r.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				spans += len(ss.Spans)
+				if k == 1 {
+					ss.Spans[0].Attributes = append(ss.Spans[0].Attributes, &commonpb.KeyValue{Key: "ai.toolCall.result", Value: &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: big}}})
+				}
+			}
+		}
+		line, err := store.AppendJSON(nil, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		journal = append(append(journal, line...), '\n')
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, store.SpansFile), journal, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, store.IndexFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tearJournal(t, dir)
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got := st.Counters().Spans; got != int64(spans) {
+		t.Errorf("reopened with %d spans, the journal has %d", got, spans)
+	}
+	if got := st.Counters().Runs; got != 3 {
+		t.Errorf("reopened with %d runs, want 3", got)
+	}
+	compareWith(t, dir, nil, st, -1)
+}

@@ -23,6 +23,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -86,6 +87,7 @@ type Store struct {
 	dirty   chan struct{}
 
 	inflight atomic.Int64 // batches queued or being written (Append calls the writer has not answered)
+	appends  atomic.Int64 // batches ever queued (yield: whether batches are still coming)
 	received atomic.Int64 // spans acknowledged since the store was opened, plus those replayed
 	rejected atomic.Int64 // spans rejected by the receiver (counted through CountRejected)
 	evCount  atomic.Int64
@@ -211,14 +213,16 @@ func openJournal1(path string, count func(line []byte) (int, error)) (*os.File, 
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
-	data, err := io.ReadAll(f)
+	good, err := lastNewline(f)
 	if err != nil {
 		f.Close()
 		return nil, 0, fmt.Errorf("store: reading %s: %w", path, err)
 	}
-	good := bytes.LastIndexByte(data, '\n') + 1
-	if good < len(data) {
-		if err := f.Truncate(int64(good)); err != nil {
+	if fi, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: %w", err)
+	} else if good < fi.Size() {
+		if err := f.Truncate(good); err != nil {
 			f.Close()
 			return nil, 0, fmt.Errorf("store: truncating the torn last line of %s: %w", path, err)
 		}
@@ -227,24 +231,63 @@ func openJournal1(path string, count func(line []byte) (int, error)) (*os.File, 
 			return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 		}
 	}
-	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
-		f.Close()
-		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
-	}
+	// the records a line at a time (the journal is not read into memory whole)
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, good), 1<<20)
 	var n int64
-	line := 0
-	for rest := data[:good]; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		line++
-		c, err := count(rest[:i])
+	var long []byte // a line longer than the reader's buffer
+	for line := 1; ; {
+		part, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, part...)
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("store: reading %s: %w", path, err)
+		}
+		rec := part
+		if long != nil {
+			rec = append(long, part...)
+		}
+		c, err := count(rec[:len(rec)-1])
+		long = nil
 		if err != nil {
 			f.Close()
 			return nil, 0, fmt.Errorf("store: %s:%d: %w", path, line, err)
 		}
 		n += int64(c)
-		rest = rest[i+1:]
+		line++
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("store: %s: %w", path, err)
 	}
 	return f, n, nil
+}
+
+// lastNewline is the length of f up to its last newline (0 when it has none): what is after
+// it is a line cut short, never acknowledged. It reads f backwards from its end.
+func lastNewline(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	for end := fi.Size(); end > 0; {
+		start := max(0, end-int64(len(buf)))
+		b := buf[:end-start]
+		if _, err := f.ReadAt(b, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
 }
 
 func countSpans(line []byte) (int, error) {
@@ -296,6 +339,7 @@ func (s *Store) Append(ctx context.Context, b Batch) error {
 	default:
 	}
 	s.inflight.Add(1)
+	s.appends.Add(1)
 	select {
 	case s.queue <- p:
 	default:
@@ -420,16 +464,18 @@ func appendSync(f *os.File, b []byte) error {
 func (s *Store) projector() {
 	defer s.wg.Done()
 	var worked time.Duration
+	seen := s.appends.Load()
 	for {
 		select {
 		case <-s.closing:
 			return
 		case <-s.dirty:
 		}
-		if !s.yield(worked) {
+		if !s.yield(worked, seen) {
 			return // closing: the next open projects the rest
 		}
 		start := time.Now()
+		seen = s.appends.Load()
 		more, _ := s.project() // an index error leaves the index behind; the next batch tries again
 		worked = time.Since(start)
 		if more {
@@ -507,21 +553,31 @@ func (s *Store) project() (more bool, err error) {
 	return !done, err
 }
 
-// yield waits as yieldFor says after a chunk that took worked, less if the batches in
-// flight are all written meanwhile; it returns false when the store is closing.
-func (s *Store) yield(worked time.Duration) bool {
-	d := yieldFor(worked, s.inflight.Load() > 0)
+// yield waits as yieldFor says after a chunk that took worked, while batches are coming: one
+// was queued since the appends count was seen (when the chunk started), and one is in flight
+// or was queued within the last quiet; it returns false when the store is closing.
+func (s *Store) yield(worked time.Duration, seen int64) bool {
+	d := yieldFor(worked, s.appends.Load() != seen || s.inflight.Load() > 0)
 	if d <= 0 {
 		return true
 	}
-	const step = 5 * time.Millisecond // how often it looks whether batches are still in flight
+	const (
+		step  = 5 * time.Millisecond   // how often it looks whether batches are still coming
+		quiet = 100 * time.Millisecond // no batch for that long: they stopped
+	)
 	t := time.NewTicker(min(step, d))
 	defer t.Stop()
-	for end := time.Now().Add(d); time.Now().Before(end) && s.inflight.Load() > 0; {
+	last, seen := time.Now(), s.appends.Load()
+	for end := last.Add(d); time.Now().Before(end); {
 		select {
 		case <-s.closing:
 			return false
 		case <-t.C:
+		}
+		if n := s.appends.Load(); n != seen || s.inflight.Load() > 0 {
+			last, seen = time.Now(), n
+		} else if time.Since(last) > quiet {
+			return true
 		}
 	}
 	return true

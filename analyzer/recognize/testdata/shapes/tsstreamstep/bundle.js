@@ -4,7 +4,8 @@
 // parameter's default and handed over as an option; the model is called through a thunk of the
 // step (const callModel = () => inSpan(() => retry(async () => callStream(…)))), and its stream
 // is re-read by a ReadableStream whose pull enqueues each part; the tools run through a
-// concurrency helper from a transform stage.
+// concurrency helper from a transform stage. A hook prepares each step's messages: what it
+// returns is the model call's input, it is no model call.
 function isStepCount(n) {
 	return ({ steps }) => steps.length === n;
 }
@@ -14,6 +15,9 @@ async function isStopConditionMet({ stopConditions, steps }) {
 async function mapWithConcurrency({ items, execute }) {
 	return Promise.all(items.map(execute));
 }
+function isAttemptBoundary(part) {
+	return part.type === "attempt-boundary";
+}
 function getOwn(obj, key) {
 	return obj != null && Object.hasOwn(obj, key) ? obj[key] : void 0;
 }
@@ -21,7 +25,7 @@ async function callStream({ model, messages, tools }) {
 	const { stream } = await model.doStream({ messages, tools });
 	return { stream };
 }
-function executeToolsFromStream({ stream, tools }) {
+function executeToolsFromStream({ stream, tools, messages }) {
 	const pending = [];
 	return stream.pipeThrough(new TransformStream({ async transform(chunk, controller) {
 		controller.enqueue(chunk);
@@ -34,19 +38,21 @@ function executeToolsFromStream({ stream, tools }) {
 					items: pending,
 					execute: async (toolCall) => {
 						const tool = getOwn(tools, toolCall.toolName);
-						controller.enqueue({ type: "tool-result", output: await tool.execute(toolCall.input) });
+						controller.enqueue({ type: "tool-result", output: await tool.execute(toolCall.input, { messages }) });
 					}
 				});
 		}
 	} }));
 }
 class StreamResult {
-	constructor({ model, tools, messages, stopConditions, retry, inSpan }) {
+	constructor({ model, tools, messages, stopConditions, retry, inSpan, prepareStep }) {
 		const self = this;
 		const steps = [];
 		(async () => {
 			async function step({ current }) {
-				const callModel = () => inSpan(() => retry(async () => callStream({ model, messages, tools })));
+				const prepared = await prepareStep?.({ steps, messages });
+				const stepMessages = prepared?.messages ?? messages;
+				const callModel = () => inSpan(() => retry(async () => callStream({ model, messages: stepMessages, tools })));
 				const first = await callModel();
 				const reader = first.stream.getReader();
 				const modelStream = new ReadableStream({ async pull(controller) {
@@ -57,11 +63,15 @@ class StreamResult {
 					}
 					controller.enqueue(value);
 				} });
-				const withResults = executeToolsFromStream({ stream: modelStream, tools });
+				const withResults = executeToolsFromStream({ stream: modelStream, tools, messages: stepMessages });
 				const calls = [];
 				const results = [];
 				self.add(withResults.pipeThrough(new TransformStream({
 					transform(chunk, controller) {
+						if (isAttemptBoundary(chunk)) {
+							calls.length = 0;
+							return;
+						}
 						if (chunk.type === "tool-call") calls.push(chunk);
 						if (chunk.type === "tool-result") results.push(chunk);
 						controller.enqueue(chunk);
@@ -83,7 +93,7 @@ class StreamResult {
 		})().catch((error) => self.fail(error));
 	}
 }
-function streamSteps({ model, tools, prompt, stopWhen = isStepCount(1), retry, inSpan }) {
-	return new StreamResult({ model, tools, messages: [{ role: "user", content: prompt }], stopConditions: Array.isArray(stopWhen) ? stopWhen : [stopWhen], retry, inSpan });
+function streamSteps({ model, tools, prompt, stopWhen = isStepCount(1), retry, inSpan, prepareStep }) {
+	return new StreamResult({ model, tools, messages: [{ role: "user", content: prompt }], stopConditions: Array.isArray(stopWhen) ? stopWhen : [stopWhen], retry, inSpan, prepareStep });
 }
 export { streamSteps };
