@@ -87,7 +87,8 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 				p := fmt.Sprintf("returns %s: %s; %s", callee.Short, r.rel(callee.Pos), it.path)
 				gx.loops = append(gx.loops, l)
 				gx.path[l] = p
-				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d + 1})
+				// (no deeper: the parent hands back the run its closure holds)
+				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d})
 			}
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
@@ -115,7 +116,11 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 				p := fmt.Sprintf("calls %s: %s; %s", calleeName(c), r.rel(c.Pos), it.path)
 				gx.loops = append(gx.loops, l)
 				gx.path[l] = p
-				queue = append(queue, item{f: g.ID, conc: conc, path: p, d: it.d + 1})
+				d := it.d + 1
+				if callee.Parent == g.ID && (callee.Launch == "go" || callee.Launch == "errgroup") {
+					d = it.d // a goroutine its own function starts for the run: no deeper
+				}
+				queue = append(queue, item{f: g.ID, conc: conc, path: p, d: d})
 			}
 		}
 	}
@@ -449,7 +454,9 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			ex.Outcome = model.OutcomeNotStarted
 		case ret.Err == nil:
 			ex.Outcome = model.OutcomePropagated
-			if launched && concOnly {
+			if launched && concOnly && !(len(f.Results) == 1 && f.Results[0] == "iterator") {
+				// (an iterator handed back runs nothing until the caller drains it, whatever
+				// goroutine it starts then: the caller drains the run)
 				ex.Outcome = model.OutcomeStarted
 			}
 		case ret.Err.Kind == ir.ValNil:

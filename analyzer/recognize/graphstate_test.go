@@ -19,7 +19,9 @@ import (
 // superstep loop is the turn loop, reached from the node's model call ten calls down; its
 // bound is the superstep limit checked (with ctx.Err()) in a helper called first in every
 // iteration, which returns the sentinel; the tools node's call runs sequentially; the retry
-// helper's attempt loop and the worker loop are not turn loops.
+// helper's attempt loop and the worker loop are not turn loops. Graph.Stream hands the caller an
+// iterator that runs the graph only when drained, through run middleware, an Executor
+// interface and a goroutine: its return is propagated (the caller drains the run), not started.
 func TestGraphState(t *testing.T) {
 	res := recognizeShapes(t)
 	if os.Getenv("RECOG_PRINT") != "" {
@@ -30,6 +32,9 @@ func TestGraphState(t *testing.T) {
 		exits map[int]string
 	}{
 		{"graph.Graph.Run", map[int]string{210: "not_started ", 222: "failed error", 224: "completed goal_reached", 82: "failed max_steps"}},
+		// Stream returns an iterator through run middleware, an executor interface and a
+		// goroutine ten calls above the loop: nothing runs until the caller drains it
+		{"graph.Graph.Stream", map[int]string{86: "propagated ", 73: "completed goal_reached", 82: "failed max_steps"}},
 		{"pregel.Runtime.Run", map[int]string{70: "propagated ", 73: "completed goal_reached", 82: "failed max_steps"}},
 	}
 	for _, tt := range tests {

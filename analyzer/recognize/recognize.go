@@ -127,7 +127,9 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	r.engineLoops()
 	// A call that only carries another candidate's result on (a helper returning the pending
-	// tool calls of a reply it was handed) is not a model call of its own.
+	// tool calls of a reply it was handed) is not a model call of its own; a loop left without
+	// a candidate (it had only such carriers) is no turn loop.
+	var dropped map[*Loop]bool
 	for _, l := range r.order {
 		carried := map[ir.CallRef]bool{}
 		for _, s := range r.cands[l] {
@@ -152,7 +154,22 @@ func Recognize(p *ir.Program, o Options) *Result {
 				kept = append(kept, s)
 			}
 		}
+		if len(r.cands[l]) > 0 && len(kept) == 0 {
+			if dropped == nil {
+				dropped = map[*Loop]bool{}
+			}
+			dropped[l] = true
+		}
 		r.cands[l] = kept
+	}
+	if dropped != nil {
+		order := r.order[:0]
+		for _, l := range r.order {
+			if !dropped[l] {
+				order = append(order, l)
+			}
+		}
+		r.order = order
 	}
 	// A call whose result only prepares another candidate's input (a prepareStep hook whose
 	// messages the step's model call receives) is not a model call of its own.
@@ -838,7 +855,7 @@ func (r *rec) lookupDispatch(s *site) {
 				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
-					conc := it.conc || e.Concurrent != "" && len(e.Loops) > 0
+					conc := it.conc || e.Concurrent != ""
 					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
 						queue = append(queue, item{t, it.depth + 1, conc})
 					}
@@ -1701,6 +1718,12 @@ var reasonWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([_:-][A-Za-z0-9]+)*$`
 // an invocation's call counter), nearest first, up to three calls below the loop: a counter
 // comparison outside any loop of the helper that leaves it. Dynamic calls with many
 // implementations are not followed.
+// maxHelperBoundDepth is how many calls deep helperBound looks for the bound's test: a step
+// generator's model call counts its calls in a cost manager five calls below the loop
+// (run_async -> _run_one_step_async -> _call_llm_async -> call_llm_async -> a tracing
+// closure -> increment_llm_call_count -> increment_and_enforce_llm_calls_limit).
+const maxHelperBoundDepth = 6
+
 func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 	seen := map[int]bool{f.ID: true}
 	var level []int
@@ -1715,7 +1738,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 			}
 		}
 	}
-	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+	for depth := 0; depth < maxHelperBoundDepth && len(level) > 0; depth++ {
 		var next []int
 		for _, t := range level {
 			g := r.p.Funcs[t]

@@ -275,3 +275,46 @@ func TestTemplateAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepStepGenerator: pystepdeep, a step loop of async generators whose tools are looked
+// up by name eight calls below the step (issue 11, the way google-adk writes it): the reply's
+// function calls travel through a generator relay, a module imported from the package
+// (from . import functions, named in the package's __init__ only under TYPE_CHECKING), a
+// re-export, a function-level import (from .. import functions) and a task per call to
+// tools_dict[function_call.name]. The step's reply handed down that chain dispatches the
+// tools (in parallel: a task per call on the way); the model calls are counted in a cost
+// manager five calls below the loop, which raises past RunConfig.max_llm_calls, a pydantic
+// Field whose default_factory falls back to a constant after an environment override.
+func TestDeepStepGenerator(t *testing.T) {
+	res := recognizeSrc(t, filepath.Join("pystepdeep", "adkish"))
+	e := srcEntry(res, "base.Flow.run_async")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("want entry base.Flow.run_async with one loop, got %+v", res.Entries)
+	}
+	l := e.Loops[0]
+	if l.Kind != model.LoopFor || l.Pos.Line != 16 {
+		t.Errorf("loop %s at %d, want for at 16", l.Kind, l.Pos.Line)
+	}
+	if ls := lines(l.ModelCalls); len(ls) != 1 || ls[0] != 29 {
+		t.Errorf("model calls at %v, want 29 (the relayed stream's call)", ls)
+	}
+	if ls := lines(l.ToolCalls); len(ls) == 0 || ls[0] != 31 || !l.ParallelTools {
+		t.Errorf("tool calls at %v (parallel %v), want the postprocessing call at 31 first, parallel", ls, l.ParallelTools)
+	}
+	if !l.ChecksCancel || l.CancelPos.Line != 17 {
+		t.Errorf("checks cancel %v at %d, want at 17", l.ChecksCancel, l.CancelPos.Line)
+	}
+	if l.Bound == nil || l.Bound.Expr != "run_config.max_llm_calls" || l.Bound.Default != "500" || l.Bound.DefaultPos.Line != 8 ||
+		l.OnBound == nil || l.OnBound.Kind != model.OnBoundError {
+		t.Errorf("bound %+v at bound %+v, want run_config.max_llm_calls default 500 (run_config.py:8), an error at it", l.Bound, l.OnBound)
+	}
+	got := map[string]string{}
+	for _, x := range e.Exits {
+		got[fmt.Sprintf("%s:%d", filepath.Base(x.Pos.File), x.Pos.Line)] = x.Outcome
+	}
+	for at, want := range map[string]string{"context.py:16": "failed", "base.py:18": "cancelled", "base.py:25": "completed"} {
+		if got[at] != want {
+			t.Errorf("exit %s: %q, want %q (exits %v)", at, got[at], want, got)
+		}
+	}
+}

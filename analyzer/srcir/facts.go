@@ -473,6 +473,9 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 				return op
 			}
 		}
+		if ut.cls == nil && len(ut.inst) == 1 {
+			ut.cls = ut.inst[0] // a typed parameter (run_config: RunConfig | None): its class's field
+		}
 		if owners := b.fieldOwners[prop]; ut.cls == nil && len(owners) == 1 {
 			ut.cls = owners[0] // the one class whose instances have the field
 		}
@@ -567,6 +570,20 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 			for _, a := range args.NamedChildren() {
 				if a.Kind == "keyword_argument" && m.text(a.Child("name")) == "default" {
 					return b.literal(m, a.Child("value"), depth+1)
+				}
+				if a.Kind == "keyword_argument" && m.text(a.Child("name")) == "default_factory" && t.idents.has(strip(a.Child("value"))) && depth < 6 {
+					// Field(default_factory=_default_max_llm_calls): what the factory returns
+					// last (its fallback after reading an override: return _DEFAULT_MAX = 500)
+					tg := b.resolveSym(m.name, m.text(strip(a.Child("value"))), 0)
+					if len(tg.fns) == 1 {
+						f := tg.fns[0]
+						for i := len(f.retNodes) - 1; i >= 0; i-- {
+							rn := f.retNodes[i]
+							if k := rn.NamedChildren(); !f.mod.t.raises.has(rn) && len(k) > 0 {
+								return b.literal(f.mod, k[0], depth+1)
+							}
+						}
+					}
 				}
 			}
 		}

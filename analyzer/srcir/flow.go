@@ -53,6 +53,11 @@ func (b *builder) flows(fs *fnState) {
 		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
 			continue // a constructor of a class of the set builds a value: no decision
 		}
+		if len(c.Targets) == 0 && b.wrapsGenerator(fs, ci.node) {
+			// Aclosing(self._call_llm_async(...)): a manager around one generator of the set,
+			// whose own call carries the flow (the with item binds that generator)
+			continue
+		}
 		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members.has(fn) && derives(m, fn.Child("object"), results, 0) &&
 			!strings.HasPrefix(m.text(fn), m.t.self+".") {
 			continue
@@ -161,6 +166,9 @@ func (b *builder) flows(fs *fnState) {
 func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 	m := fs.mod
 	var out []ir.Pos
+	if len(fs.index().lookups) == 0 && len(fs.conds) == 0 {
+		return nil // nothing selects anything here
+	}
 	for _, p := range fs.f.Params {
 		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
 			continue
@@ -2593,6 +2601,17 @@ func (b *builder) handlerAssigns(fs *fnState, li int, x string) bool {
 // wrapsOnly reports whether expr is a call whose one argument is call: a context manager
 // built around a generator (aclosing(gen), closing(gen)), whose entered value is that
 // generator.
+// wrapsGenerator reports whether call node n of fs (a call outside the set) takes one
+// argument, a call of a generator of the set that yields results.
+func (b *builder) wrapsGenerator(fs *fnState, n *syntax.Node) bool {
+	for j, cj := range fs.callInfo {
+		if j < len(fs.f.Calls) && cj.node != n && wrapsOnly(fs.mod, n, cj.node) {
+			return b.yieldsResults(&fs.f.Calls[j])
+		}
+	}
+	return false
+}
+
 func wrapsOnly(m *module, expr, call *syntax.Node) bool {
 	e := strip(expr)
 	if e == nil || !m.t.calls.has(e) || e == call {
