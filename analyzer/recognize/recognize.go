@@ -127,7 +127,9 @@ func Recognize(p *ir.Program, o Options) *Result {
 	}
 	r.engineLoops()
 	// A call that only carries another candidate's result on (a helper returning the pending
-	// tool calls of a reply it was handed) is not a model call of its own.
+	// tool calls of a reply it was handed) is not a model call of its own; a loop left without
+	// a candidate (it had only such carriers) is no turn loop.
+	var dropped map[*Loop]bool
 	for _, l := range r.order {
 		carried := map[ir.CallRef]bool{}
 		for _, s := range r.cands[l] {
@@ -152,7 +154,22 @@ func Recognize(p *ir.Program, o Options) *Result {
 				kept = append(kept, s)
 			}
 		}
+		if len(r.cands[l]) > 0 && len(kept) == 0 {
+			if dropped == nil {
+				dropped = map[*Loop]bool{}
+			}
+			dropped[l] = true
+		}
 		r.cands[l] = kept
+	}
+	if dropped != nil {
+		order := r.order[:0]
+		for _, l := range r.order {
+			if !dropped[l] {
+				order = append(order, l)
+			}
+		}
+		r.order = order
 	}
 	// A call whose result only prepares another candidate's input (a prepareStep hook whose
 	// messages the step's model call receives) is not a model call of its own.

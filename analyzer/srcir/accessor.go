@@ -24,8 +24,31 @@ func (b *builder) accessors() {
 				all = all && t < len(b.funcs) && part[b.funcs[t]]
 			}
 			c.Accessor = all
+			if i < len(fs.callInfo) {
+				c.Descends = b.delegates(fs, fs.callInfo[i].node)
+			}
 		}
 	}
+}
+
+// delegates reports whether call node n of method fs hands the call on to an object the
+// receiver holds, under the method's own name (return self.wrapped.prepare_messages(...) in
+// prepare_messages, this.inner.run(...) in run): a wrapper delegating to what it wraps, one
+// link down a chain of wrappers (ir.Call.Descends), not the method running again.
+func (b *builder) delegates(fs *fnState, n *syntax.Node) bool {
+	m, t := fs.mod, fs.mod.t
+	if fs.cls == nil || fs.name == "" || n == nil {
+		return false
+	}
+	fn := strip(unAwait(m, n.Child("function")))
+	if fn == nil || !t.members.has(fn) || m.text(fn.Child(t.memberProp)) != fs.name {
+		return false
+	}
+	obj := strip(fn.Child("object"))
+	if obj == nil || !t.members.has(obj) {
+		return false
+	}
+	return m.text(strip(obj.Child("object"))) == t.self
 }
 
 // returnsPart reports whether every return of fs hands back a part of its parameters or

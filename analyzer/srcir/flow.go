@@ -166,6 +166,9 @@ func (b *builder) flows(fs *fnState) {
 func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 	m := fs.mod
 	var out []ir.Pos
+	if len(fs.index().lookups) == 0 && len(fs.conds) == 0 {
+		return nil // nothing selects anything here
+	}
 	for _, p := range fs.f.Params {
 		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
 			continue

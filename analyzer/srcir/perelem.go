@@ -55,6 +55,20 @@ func (b *builder) applications(fs *fnState, depth int) map[string]application {
 	if depth > 3 || fs.body == nil {
 		return nil
 	}
+	if a, ok := b.apps[fs]; ok {
+		return a
+	}
+	if b.apps == nil {
+		b.apps = map[*fnState]map[string]application{}
+	}
+	b.apps[fs] = nil // (a helper handing both on to itself applies nothing more)
+	out := b.applicationsOf(fs, depth)
+	b.apps[fs] = out
+	return out
+}
+
+// applicationsOf is applications without the memo.
+func (b *builder) applicationsOf(fs *fnState, depth int) map[string]application {
 	locals := map[string]bool{}
 	for _, v := range paramLocals(fs) {
 		locals[v] = true
@@ -224,15 +238,7 @@ func boundArgs(m *module, tg *fnState, args []*syntax.Node) map[string]*syntax.N
 // concurrently as launched concurrently ("all"). It runs once, on one goroutine, after the
 // calls are resolved and before the flows.
 func (b *builder) perElementLaunches() {
-	apps := map[*fnState]map[string]application{}
-	appsOf := func(tg *fnState) map[string]application {
-		if a, ok := apps[tg]; ok {
-			return a
-		}
-		a := b.applications(tg, 0)
-		apps[tg] = a
-		return a
-	}
+	appsOf := func(tg *fnState) map[string]application { return b.applications(tg, 0) }
 	lookup := map[int]bool{}
 	for _, fs := range b.funcs {
 		_, _, ok := lookupParams(fs)

@@ -318,3 +318,64 @@ export async function modelRequest(model, messages, params) {
 		t.Errorf("a continuation loop read as a turn loop:\n%s", got)
 	}
 }
+
+// TestWrapperDelegationNoRecursion: a wrapper model that hands each call on to the model it
+// wraps under the method's own name (return self.wrapped.respond(...)) calls the next link of
+// a chain of wrappers (ir.Call.Descends), not itself again: the wrapper's method is no turn
+// recursion around the wrapped model's decision, whatever subclass the field may hold.
+func TestWrapperDelegationNoRecursion(t *testing.T) {
+	py := `class Model:
+    def __init__(self, client):
+        self.client = client
+
+    def respond(self, messages, tools):
+        reply = self.client.create(messages=messages, tools=tools)
+        if not reply.tool_calls:
+            return reply
+        for call in reply.tool_calls:
+            messages.append(tools[call.name](call.args))
+        return reply
+
+
+class Wrapper(Model):
+    def __init__(self, wrapped: Model):
+        self.wrapped = wrapped
+
+    def respond(self, messages, tools):
+        return self.wrapped.respond(messages, tools)
+`
+	ts := `export class Model {
+  constructor(client) {
+    this.client = client;
+  }
+
+  respond(messages, tools) {
+    const reply = this.client.create({ messages, tools });
+    if (reply.toolCalls.length === 0) {
+      return reply;
+    }
+    for (const call of reply.toolCalls) {
+      messages.push(tools[call.name](call.args));
+    }
+    return reply;
+  }
+}
+
+export class Wrapper extends Model {
+  constructor(wrapped) {
+    super(null);
+    this.wrapped = wrapped;
+  }
+
+  respond(messages, tools) {
+    return this.wrapped.respond(messages, tools);
+  }
+}
+`
+	for _, tt := range []struct{ name, src string }{{"wrap.py", py}, {"wrap.js", ts}} {
+		got := recognizeSrc(t, tt.name, tt.src)
+		if strings.Contains(got, "loop recursion") {
+			t.Errorf("%s: a wrapper's delegation read as a turn recursion:\n%s", tt.name, got)
+		}
+	}
+}

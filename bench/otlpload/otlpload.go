@@ -42,6 +42,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // SpansPerTrace is how many spans one generated trace (one agent run) has: an invoke_agent
@@ -187,16 +188,16 @@ func exporter(c Config) (exportFunc, func(), error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("otlpload: %w", err)
 		}
-		client := collpb.NewTraceServiceClient(conn)
 		return func(ctx context.Context, body []byte) (int64, error) {
-			req := &collpb.ExportTraceServiceRequest{}
-			if err := proto.Unmarshal(body, req); err != nil {
-				return 0, err
-			}
+			// the request's wire bytes as they are: an empty message carrying them as its
+			// unknown fields marshals to exactly them (no decode and encode again a request)
+			req := &emptypb.Empty{}
+			req.ProtoReflect().SetUnknown(body)
 			if c.Token != "" {
 				ctx = withToken(ctx, c.Token)
 			}
-			resp, err := client.Export(ctx, req)
+			resp := &collpb.ExportTraceServiceResponse{}
+			err := conn.Invoke(ctx, collpb.TraceService_Export_FullMethodName, req, resp)
 			switch status.Code(err) {
 			case codes.OK:
 				return resp.GetPartialSuccess().GetRejectedSpans(), nil
