@@ -17,7 +17,6 @@ import (
 	"github.com/lifeline-dev/lifeline/render/sarif"
 	"github.com/spf13/cobra"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 )
 
 type vetFlags struct {
@@ -340,7 +339,7 @@ func vetGo(args []string, f vetFlags, checks []*analysis.Analyzer) ([]diag.Diagn
 	if err != nil {
 		return nil, nil, nil, &exitError{code: exitFailure, err: err}
 	}
-	graph, err := checker.Analyze(checks, pkgs, nil)
+	graph, err := lifemap.Analyze(checks, pkgs)
 	if err != nil {
 		return nil, nil, nil, &exitError{code: exitFailure, err: fmt.Errorf("analyzing: %w", err)}
 	}

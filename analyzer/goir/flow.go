@@ -65,6 +65,9 @@ type frame struct {
 	depth  int
 	caller *funcState
 	up     *frame
+	// wrapper: entered as the callback site handed to a wrapper (not through a parameter):
+	// the wrapper's call hands the callback's result back up, it does not consume it
+	wrapper bool
 }
 
 type tracer struct {
@@ -1030,7 +1033,11 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			t.feed(x.Pos(), fs)
 		}
 	case *ssa.FreeVar:
-		// a captured variable: the parent's cell
+		// a captured variable: the parent's cell; the parent hands back what the closure
+		// stored there as a caller hands back what a callee returned (var resp *R; err :=
+		// span.WithSpan(ctx, …, func(ctx) error { resp, err = m.Get(…) }); return resp, err),
+		// so its returns are followed as a helper's
+		depth := max(it.depth, 1)
 		fn := a.Parent()
 		for i, fv := range fn.FreeVars {
 			if fv != a || fn.Parent() == nil {
@@ -1040,7 +1047,7 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			for _, blk := range fn.Parent().Blocks {
 				for _, in := range blk.Instrs {
 					if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) && pfs != nil {
-						t.push(mc.Bindings[i], k, pfs, it.depth)
+						t.push(mc.Bindings[i], k, pfs, depth)
 					}
 				}
 			}
@@ -1205,7 +1212,9 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 		// back to the site the trace came in through, at its depth
 		if cv, ok := f.site.(*ssa.Call); ok && f.caller != nil {
 			if (it.k == kResult || it.k == kElem) && f.caller.callIdx != nil {
-				if idx, ok := f.caller.callIdx[cv]; ok {
+				if idx, ok := f.caller.callIdx[cv]; ok && f.wrapper {
+					t.through(ir.CallRef{Func: f.caller.f.ID, Call: idx})
+				} else if ok {
 					t.carrier(ir.CallRef{Func: f.caller.f.ID, Call: idx})
 				}
 			}
@@ -1249,7 +1258,17 @@ func (t *tracer) returned(it titem, r *ssa.Return) {
 					t.through(ir.CallRef{Func: cfs.f.ID, Call: idx})
 				}
 			}
-			t.push(cv, it.k, cfs, up)
+			if site, pfs := t.handedAt(it.fs, cfs, cv); site != nil {
+				// a closure run by the wrapper it was handed to (span.WithSpan(ctx, …,
+				// func(ctx) error { … })): what the wrapper returns goes back to that call
+				// only, not to every caller of the wrapper
+				saved := t.cur.stack
+				t.cur.stack = &frame{site: site, depth: it.depth, caller: pfs, wrapper: true}
+				t.push(cv, it.k, cfs, up)
+				t.cur.stack = saved
+			} else {
+				t.push(cv, it.k, cfs, up)
+			}
 			if it.k == kResult || it.k == kOut {
 				t.nodeState(cfs, cv, it.fs, it.k)
 			}
@@ -1448,6 +1467,44 @@ func (t *tracer) nodeState(cfs *funcState, cv *ssa.Call, from *funcState, k tain
 			t.pushFresh(p, k, gfs, 0)
 		}
 	}
+}
+
+// handedAt returns the call of its parent that hands closure fs to wrapper cfs, when cv is
+// cfs's call of its own function parameter (the wrapper running the callback it was handed)
+// and the parent hands fs to cfs at one call; nil otherwise.
+func (t *tracer) handedAt(fs, cfs *funcState, cv *ssa.Call) (ssa.CallInstruction, *funcState) {
+	par := fs.fn.Parent()
+	if par == nil {
+		return nil, nil
+	}
+	if p, ok := cv.Common().Value.(*ssa.Parameter); !ok || p.Parent() != cfs.fn {
+		return nil, nil
+	}
+	pfs := t.fsOf(par)
+	if pfs == nil {
+		return nil, nil
+	}
+	var site ssa.CallInstruction
+	for _, blk := range par.Blocks {
+		for _, in := range blk.Instrs {
+			ci, ok := in.(ssa.CallInstruction)
+			if !ok || ci.Common().StaticCallee() != cfs.fn {
+				continue
+			}
+			for _, a := range ci.Common().Args {
+				if mc, ok := a.(*ssa.MakeClosure); ok && mc.Fn == fs.fn || a == ssa.Value(fs.fn) {
+					if site != nil {
+						return nil, nil
+					}
+					site = ci
+				}
+			}
+		}
+	}
+	if _, ok := site.(*ssa.Call); !ok {
+		return nil, nil
+	}
+	return site, pfs
 }
 
 // resolvesTo reports whether call site cv of cfs may run fs: a call of a func value (a graph

@@ -34,6 +34,8 @@ func TestProducerSites(t *testing.T) {
 		{"agentrt.Runner.Run", "runner.go:91", "runner.go:96", "agentrt.Model.GetResponse", "tools.go:134"},
 		{"agentrt.Runner.RunStreamed", "stream.go:22", "stream.go:24", "agentrt.Model.StreamResponse", "tools.go:134"},
 		{"hookrun.Runner.Run", "hookrun.go:102", "hookrun.go:103", "llm.ResponseService.New", "hookrun.go:135"},
+		// the request and each tool run in the same span helper; the parser takes the context
+		{"chatloop.Agent.Chat", "chatloop.go:41", "chatloop.go:42", "llm.ChatCompletionService.New", "chatloop.go:69"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.entry, func(t *testing.T) {

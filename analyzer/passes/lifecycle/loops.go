@@ -634,11 +634,27 @@ func sigHasContext(sig *types.Signature) bool {
 		vars = append(vars, sig.Params().At(i))
 	}
 	for _, v := range vars {
-		if roles.IsContext(v.Type()) || carriesContext(v.Type()) {
+		if roles.IsContext(v.Type()) || carriesContext(v.Type()) || actsAsContext(v.Type()) {
 			return true
 		}
 	}
 	return false
+}
+
+// actsAsContext reports whether t is an interface that is a context.Context too (it embeds
+// it, or has its Deadline, Done, Err and Value methods): an invocation context a framework
+// hands its flows (adk's agent.InvocationContext) carries the run's cancellation.
+func actsAsContext(t types.Type) bool {
+	if !types.IsInterface(t) {
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"Deadline", "Done", "Err", "Value"} {
+		if ms.Lookup(nil, name) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // carriesContext reports whether t is a struct, or a pointer to one, with a context.Context

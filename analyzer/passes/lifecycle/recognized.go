@@ -103,6 +103,13 @@ func (a *state) recognizeLoops(result *Result, table *roles.Table) {
 				l.HasContext = l.HasContext || p.Kind == "context"
 			}
 		}
+		for _, f := range a.order {
+			// the declaration a closure holding the loop is in (an iterator body of a Run
+			// that takes an invocation context)
+			if !l.HasContext && f.decl.Pos() <= node.Pos() && node.End() <= f.decl.End() {
+				l.HasContext = sigHasContext(a.sigOf(f.decl))
+			}
+		}
 		result.Loops = append(result.Loops, l)
 	}
 }

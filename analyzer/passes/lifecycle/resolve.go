@@ -341,6 +341,9 @@ func (r *resolver) infer(obj types.Object) []roles.Binding {
 		if roles.InferModelCall(sig) {
 			return inferred(roles.ModelCall, "interface method returns tool calls")
 		}
+		if impl, ok := crossModel(roles.Key(o)); ok {
+			return inferred(roles.ModelCall, "interface method implemented in another package by "+impl+", which calls the model")
+		}
 		if n := roles.NamedOf(sig.Recv().Type()); n != nil {
 			if m, ok := roles.InferToolInterface(n.Obj()); ok && m == o {
 				return inferred(roles.ToolCall, "method of a tool interface")
@@ -349,6 +352,11 @@ func (r *resolver) infer(obj types.Object) []roles.Binding {
 	case *types.TypeName:
 		if sig, ok := o.Type().Underlying().(*types.Signature); ok && roles.InferModelCall(sig) {
 			return inferred(roles.ModelCall, "func type returns tool calls")
+		}
+		if _, ok := o.Type().Underlying().(*types.Signature); ok {
+			if impl, ok := crossModel(roles.Key(o)); ok {
+				return inferred(roles.ModelCall, "func type given "+impl+" in another package, which calls the model")
+			}
 		}
 		if roles.InferStopReasonType(o) {
 			return inferred(roles.StopReason, "type with stop reason constants")

@@ -167,3 +167,28 @@ func carriedChecked(cc *CallContext, m fw.Model, maxSteps int) error {
 	}
 	return nil
 }
+
+// InvocationContext is a framework's context for one invocation: a context.Context too.
+type InvocationContext interface {
+	context.Context
+	AgentName() string
+}
+
+func invocationNoCheck(ctx InvocationContext, m fw.Model, maxSteps int) error {
+	for i := 0; i < maxSteps; i++ { // want `turn loop never checks cancellation between steps`
+		if _, err := m.Generate(ctx, nil); err != nil {
+			return err
+		}
+	}
+	return fw.ErrMaxSteps
+}
+
+func invocationChecks(ctx InvocationContext, m fw.Model, maxSteps int) error {
+	for i := 0; i < maxSteps; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m.Generate(ctx, nil)
+	}
+	return nil
+}

@@ -2,7 +2,6 @@ package agentrt
 
 import (
 	"context"
-	"errors"
 
 	"example.com/shapes/spanmodel/llm"
 	"example.com/shapes/spanmodel/span"
@@ -102,16 +101,14 @@ func (m *ChatModel) GetResponse(ctx context.Context, req ModelRequest) (*ModelRe
 	if err != nil {
 		return nil, err
 	}
-	if len(cc.Choices) == 0 {
-		return nil, errors.New("chat: no choices")
-	}
 	var out []llm.OutputItem
-	msg := cc.Choices[0].Message
-	if msg.Content != "" {
-		out = append(out, llm.OutputItem{Type: "message", Text: msg.Content})
-	}
-	for _, tc := range msg.ToolCalls {
-		out = append(out, llm.OutputItem{Type: "function_call", CallID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	for _, ch := range cc.Choices {
+		if ch.Message.Content != "" {
+			out = append(out, llm.OutputItem{Type: "message", Text: ch.Message.Content})
+		}
+		for _, tc := range ch.Message.ToolCalls {
+			out = append(out, llm.OutputItem{Type: "function_call", CallID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		}
 	}
 	return &ModelResponse{Output: out, ResponseID: cc.ID,
 		Usage: llm.Usage{InputTokens: cc.Usage.PromptTokens, OutputTokens: cc.Usage.CompletionTokens}}, nil
