@@ -2244,6 +2244,11 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 			return refs
 		}
 	}
+	if !contains(g.f.Calls[j].Targets, h.f.ID) {
+		// (a closure of the helper hands back what it looked up to the helper, not to the
+		// caller of the helper)
+		return nil
+	}
 	returned := false
 	for _, r := range h.retNodes {
 		if r.Start <= sel.Start && sel.End <= r.End || len(vars) > 0 && mentions(m, r, vars) {
