@@ -113,8 +113,13 @@ func (b *builder) applicationsOf(fs *fnState, depth int) map[string]application 
 			conc := launched || ci.conc != "" || c.Concurrent != ""
 			args := ci.node.Child("arguments").NamedChildren()
 			callee := calleeText(m, ci.node)
-			// execute(items[i], i): the parameter called with an element
+			// execute(items[i], i): the parameter called with an element; started without
+			// waiting for it in a loop (running.push(fn(item)), awaited together later), the
+			// applications overlap
 			if locals[callee] {
+				if len(ci.loops) > 0 && b.collected(x, ci.node) {
+					conc = true
+				}
 				for _, a := range args {
 					for coll := range locals {
 						if coll != callee && ir.IdentIn(m.text(a), coll) {
@@ -337,4 +342,19 @@ func atoiSafe(s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// collected reports whether call n of x is handed, as it is (not awaited), to a method that
+// appends it to a collection (running.push(fn(item))): started and awaited later together.
+func (b *builder) collected(x *fnState, n *syntax.Node) bool {
+	p := b.parentIn(x, n)
+	if p == nil || p.Kind != "arguments" && p.Kind != "argument_list" {
+		return false
+	}
+	pc := b.parentIn(x, p)
+	if pc == nil {
+		return false
+	}
+	id, ok := x.callOf[pc]
+	return ok && appendMeths[x.f.Calls[id].Method]
 }
