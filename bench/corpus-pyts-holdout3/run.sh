@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Score lifeline on the Python/TypeScript/JavaScript agent corpus (third held-out set): install them (install.sh, pinned), build
+# lifeline from this checkout (or use $LIFELINE), and run the corpus scorer
+# (bench/corpus-go/score) on the installed package roots. Arguments go to the scorer:
+#
+#   bench/corpus-pyts-holdout3/run.sh                         # Markdown table
+#   bench/corpus-pyts-holdout3/run.sh -v                      # plus every missed fact and false positive
+#   bench/corpus-pyts-holdout3/run.sh -json llm                # JSON, one project
+#   LIFELINE=/tmp/lifeline bench/corpus-pyts-holdout3/run.sh -keep /tmp/corpus-pyts-holdout3-out
+#
+# CORPUS_PYTS_HOLDOUT3_DIR says where the projects are installed (default $TMPDIR/lifeline-corpus-pyts-holdout3); they are
+# kept between runs.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+export CORPUS_PYTS_HOLDOUT3_DIR=${CORPUS_PYTS_HOLDOUT3_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-pyts-holdout3}
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+"$here/install.sh" --list "$CORPUS_PYTS_HOLDOUT3_DIR" >"$list"
+bin=${LIFELINE:-}
+if [ -z "$bin" ]; then
+	bin=$(mktemp -d)/lifeline
+	(cd "$root" && go build -o "$bin" .)
+fi
+cd "$root"
+go run ./bench/corpus-go/score -lifeline "$bin" -truth "$here" -projects "$list" "$@"
