@@ -20,7 +20,7 @@ DIR=${1:-${CORPUS_PYTS_HOLDOUT3_DIR:-/tmp/lifeline-corpus-pyts-holdout3}}
 mkdir -p "$DIR/py" "$DIR/npm"
 
 PY="mini-swe-agent==2.4.6 llm==0.36"
-NPM="@huggingface/mcp-client@0.2.3"
+NPM="@huggingface/mcp-client@0.2.3 openai@7.55.0"
 
 stamp() { echo "$1" | tr ' /@=' '____'; }
 
@@ -49,4 +49,5 @@ nm=$DIR/npm/node_modules
 printf '%s\t%s\t%s\n' \
 	mini-swe-agent "$DIR/py" minisweagent/agents \
 	llm "$DIR/py" llm \
-	hf-mcp-client "$nm/@huggingface/mcp-client" dist/src
+	hf-mcp-client "$nm/@huggingface/mcp-client" dist/src \
+	openai-node "$nm/openai" lib
