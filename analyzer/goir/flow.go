@@ -1160,7 +1160,7 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			if _, ok := a.X.(*ssa.Alloc); ok {
 				t.push(a.X, k, fs, it.depth)
 			}
-			if ms, ok := a.X.(*ssa.MakeSlice); ok && k == kElem {
+			if ms, ok := a.X.(*ssa.MakeSlice); ok && k == kElem && isLiteralLoad(x.Val) {
 				// calls := make([]Call, len(tcs)); calls[i] = Call{Name: tc.Name, …}: the
 				// converted tool calls, a collection of elements like append's
 				t.push(ms, kResult, fs, it.depth)

@@ -137,6 +137,9 @@ func TestSourceShapes(t *testing.T) {
 		// tsmapconc/seq.ts: a helper that awaits the callback for each element in turn: the
 		// elements reach the callback, the tools run sequentially.
 		{dir: "tsmapconc", entry: "seq.loop", kind: model.LoopFor, loopLine: 13, modelLine: 14, toolLine: 21},
+		// tsmapconc/pool.ts: a helper that starts the callback for each element without
+		// awaiting it (running.push(fn(item))) and awaits them together: parallel.
+		{dir: "tsmapconc", entry: "pool.drive", kind: model.LoopFor, loopLine: 13, modelLine: 14, toolLine: 21, parallel: true},
 		// tsstreamstep: a streamed step loop as a recursion through a stream's callbacks: the
 		// model's stream is piped through a transform stage that runs the tools as their calls
 		// arrive (each chunk the stage's transform takes is an element of the result), then

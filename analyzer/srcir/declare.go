@@ -11,6 +11,8 @@ import (
 )
 
 type builder struct {
+	// apps memoizes applications (perelem.go), filled on one goroutine before the flows
+	apps    map[*fnState]map[string]application
 	prog    *ir.Program
 	mods    map[string]*module
 	byFile  map[string]*module

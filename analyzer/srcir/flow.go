@@ -416,7 +416,7 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 		if oc >= len(fs.callInfo) {
 			continue
 		}
-		if l.Kind == ir.LoopRangeIter && len(f.Calls[oc].Targets) == 0 && !ignoredCall(fs.mod, &f.Calls[oc]) && b.yieldsItem(fs, l) {
+		if l.Kind == ir.LoopRangeIter && len(f.Calls[oc].Targets) == 0 && !ignoredCall(fs.mod, &f.Calls[oc]) && !b.wrapsSetCall(fs, oc) && b.yieldsItem(fs, l) {
 			// async for response in self.llm.generate_content_async(request): yield response —
 			// the items of a stream from outside the set, each handed on whole: what the
 			// caller drains is what that call returns, item by item
@@ -427,6 +427,20 @@ func (b *builder) relaysResults(t int, seen map[int]bool, depth int) bool {
 				b.yieldsResultsIn(&f.Calls[j], seen, depth+1) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// wrapsSetCall reports whether call oc of fs (outside the set) only wraps a call of a
+// function of the set (Aclosing(self._step(ctx))): that call's items are what it hands on.
+func (b *builder) wrapsSetCall(fs *fnState, oc int) bool {
+	if oc >= len(fs.callInfo) {
+		return false
+	}
+	for j := range fs.f.Calls {
+		if j < len(fs.callInfo) && j != oc && len(fs.f.Calls[j].Targets) > 0 && wrapsOnly(fs.mod, fs.callInfo[oc].node, fs.callInfo[j].node) {
+			return true
 		}
 	}
 	return false
@@ -2229,6 +2243,11 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 		if len(refs) > 0 {
 			return refs
 		}
+	}
+	if !contains(g.f.Calls[j].Targets, h.f.ID) {
+		// (a closure of the helper hands back what it looked up to the helper, not to the
+		// caller of the helper)
+		return nil
 	}
 	returned := false
 	for _, r := range h.retNodes {

@@ -55,6 +55,20 @@ func (b *builder) applications(fs *fnState, depth int) map[string]application {
 	if depth > 3 || fs.body == nil {
 		return nil
 	}
+	if a, ok := b.apps[fs]; ok {
+		return a
+	}
+	if b.apps == nil {
+		b.apps = map[*fnState]map[string]application{}
+	}
+	b.apps[fs] = nil // (a helper handing both on to itself applies nothing more)
+	out := b.applicationsOf(fs, depth)
+	b.apps[fs] = out
+	return out
+}
+
+// applicationsOf is applications without the memo.
+func (b *builder) applicationsOf(fs *fnState, depth int) map[string]application {
 	locals := map[string]bool{}
 	for _, v := range paramLocals(fs) {
 		locals[v] = true
@@ -99,8 +113,13 @@ func (b *builder) applications(fs *fnState, depth int) map[string]application {
 			conc := launched || ci.conc != "" || c.Concurrent != ""
 			args := ci.node.Child("arguments").NamedChildren()
 			callee := calleeText(m, ci.node)
-			// execute(items[i], i): the parameter called with an element
+			// execute(items[i], i): the parameter called with an element; started without
+			// waiting for it in a loop (running.push(fn(item)), awaited together later), the
+			// applications overlap
 			if locals[callee] {
+				if len(ci.loops) > 0 && b.collected(x, ci.node) {
+					conc = true
+				}
 				for _, a := range args {
 					for coll := range locals {
 						if coll != callee && ir.IdentIn(m.text(a), coll) {
@@ -224,15 +243,7 @@ func boundArgs(m *module, tg *fnState, args []*syntax.Node) map[string]*syntax.N
 // concurrently as launched concurrently ("all"). It runs once, on one goroutine, after the
 // calls are resolved and before the flows.
 func (b *builder) perElementLaunches() {
-	apps := map[*fnState]map[string]application{}
-	appsOf := func(tg *fnState) map[string]application {
-		if a, ok := apps[tg]; ok {
-			return a
-		}
-		a := b.applications(tg, 0)
-		apps[tg] = a
-		return a
-	}
+	appsOf := func(tg *fnState) map[string]application { return b.applications(tg, 0) }
 	lookup := map[int]bool{}
 	for _, fs := range b.funcs {
 		_, _, ok := lookupParams(fs)
@@ -331,4 +342,19 @@ func atoiSafe(s string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// collected reports whether call n of x is handed, as it is (not awaited), to a method that
+// appends it to a collection (running.push(fn(item))): started and awaited later together.
+func (b *builder) collected(x *fnState, n *syntax.Node) bool {
+	p := b.parentIn(x, n)
+	if p == nil || p.Kind != "arguments" && p.Kind != "argument_list" {
+		return false
+	}
+	pc := b.parentIn(x, p)
+	if pc == nil {
+		return false
+	}
+	id, ok := x.callOf[pc]
+	return ok && appendMeths[x.f.Calls[id].Method]
 }

@@ -31,9 +31,11 @@ type (
 // Stream fed each new record, which emits a trace once its root span arrived and FlushLag more
 // spans passed (as it does over a file); the traces it still holds are shown as the end of a
 // file would show them by a provisional flush over copies (Stream.Provisional), redone at
-// each pass and cheap because the held traces are few. Events are kept per session; a pass
-// re-projects (model.Projector, model.Checker) only the sessions that got events, or whose
-// provisional events changed, and the run index is updated for those sessions only.
+// each pass and cheap because the held traces are few. Events are kept per session, a
+// session's span events only while it is among those projected last (keep, evict): the others
+// are emitted again from the journal (sealedAll) when needed. A pass re-projects
+// (model.Projector, model.Checker) only the sessions that got events, or whose provisional
+// events changed, and the run index is updated for those sessions only.
 //
 // A session is projected alone, in the order the file readers give its events: its span events,
 // then its provisional ones, then its canonical ones. Per session this is the order a whole

@@ -20,6 +20,10 @@
 // fsyncs once (group commit); the queue is bounded and Append fails fast with ErrBusy when it is
 // full, which the receiver turns into 429 with Retry-After. A line cut short by a crash is
 // never acknowledged (its fsync did not return) and is truncated when the store is opened.
+//
+// The projection runs in a goroutine of its own, off the acknowledgement path: it reads the
+// records acknowledged back from the journal a chunk at a time, and while batches keep coming
+// it works only part of the time (yield), so the index may lag the journal under load.
 package store
 
 import (

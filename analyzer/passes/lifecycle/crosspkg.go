@@ -49,6 +49,33 @@ func crossModel(key string) (string, bool) {
 // ImplModelsFlag is the name of the flag CrossPackageModels' result is set to.
 const ImplModelsFlag = "implmodels"
 
+// loopCalls adds to keys the interface methods and named func types called in body (closures
+// included): p.Next(ctx, h) through an interface, step(ctx, st) through a func type.
+func loopCalls(info *types.Info, body *ast.BlockStmt, keys map[string]bool) {
+	if body == nil {
+		return
+	}
+	ast.Inspect(body, func(node ast.Node) bool {
+		call, ok := node.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if fn, ok := info.Uses[sel.Sel].(*types.Func); ok {
+				if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+					keys[roles.Key(fn)] = true
+				}
+			}
+		}
+		if n, ok := types.Unalias(info.TypeOf(call.Fun)).(*types.Named); ok {
+			if _, ok := n.Underlying().(*types.Signature); ok {
+				keys[roles.Key(n.Obj())] = true
+			}
+		}
+		return true
+	})
+}
+
 // funcValue returns the declared function or method a value expression names (f, pkg.F,
 // c.Method), nil for anything else.
 func funcValue(info *types.Info, e ast.Expr) *types.Func {
@@ -69,8 +96,8 @@ func funcValue(info *types.Info, e ast.Expr) *types.Func {
 // method (or a named func type) that takes a context.Context first and returns an error, that
 // nothing else makes a model call, implemented in another package by a method (or, for a func
 // type, a function or method converted to it there) whose summary reaches a model call and runs
-// no turn loop of its own (an agent run through an interface is a run, not a model call). The
-// value is "" when there is none.
+// no turn loop of its own (an agent run through an interface is a run, not a model call), and
+// that some loop calls. The value is "" when there is none.
 func CrossPackageModels(acts iter.Seq[*checker.Action]) string {
 	type impl struct {
 		fn  *types.Func
@@ -80,6 +107,9 @@ func CrossPackageModels(acts iter.Seq[*checker.Action]) string {
 	var ifaces, funcTypes []*types.TypeName
 	// func types a function is converted or assigned to, by the package that does it
 	uses := map[*types.TypeName][]impl{}
+	// the keys of the interface methods and func types called inside a loop somewhere: only
+	// those can make a loop a turn loop
+	inLoop := map[string]bool{}
 	seenPkg := map[*types.Package]bool{}
 	table, _ := ProfileTable()
 	for act := range acts {
@@ -131,6 +161,12 @@ func CrossPackageModels(acts iter.Seq[*checker.Action]) string {
 		}
 		for _, f := range act.Package.Syntax {
 			ast.Inspect(f, func(node ast.Node) bool {
+				switch x := node.(type) {
+				case *ast.ForStmt:
+					loopCalls(info, x.Body, inLoop)
+				case *ast.RangeStmt:
+					loopCalls(info, x.Body, inLoop)
+				}
 				switch x := node.(type) {
 				case *ast.CallExpr:
 					if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
@@ -218,6 +254,9 @@ func CrossPackageModels(acts iter.Seq[*checker.Action]) string {
 	}
 	var out []string
 	for k, v := range found {
+		if !inLoop[k] {
+			continue
+		}
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)
