@@ -133,3 +133,39 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestDepthKeepsCounts: timeline --depth cuts the nodes shown, not the counts. The summary and
+// each run's counts stay those of the whole runs (what stats reports), at every depth.
+func TestDepthKeepsCounts(t *testing.T) {
+	const file = "testdata/traces/otel-late/together.otlp.jsonl"
+	type counts struct {
+		Summary json.RawMessage   `json:"summary"`
+		Runs    []json.RawMessage `json:"runs"`
+	}
+	read := func(args ...string) counts {
+		out, stderr, code := lifeline(t, "", append([]string{"timeline", "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("timeline %v: exit %d: %s", args, code, stderr)
+		}
+		var c counts
+		if err := json.Unmarshal([]byte(out), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	whole := read(file)
+	for depth := range 4 {
+		got := read("--depth", string(rune('0'+depth)), file)
+		if string(got.Summary) != string(whole.Summary) {
+			t.Errorf("--depth %d: summary %s, want %s", depth, got.Summary, whole.Summary)
+		}
+		if depth > 0 && len(got.Runs) != len(whole.Runs) {
+			t.Fatalf("--depth %d: %d runs, want %d", depth, len(got.Runs), len(whole.Runs))
+		}
+		for i := range got.Runs {
+			if string(got.Runs[i]) != string(whole.Runs[i]) {
+				t.Errorf("--depth %d: run %s, want %s", depth, got.Runs[i], whole.Runs[i])
+			}
+		}
+	}
+}
