@@ -160,6 +160,29 @@ func TestSourceShapes(t *testing.T) {
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).
 		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
+		// flagloop: the loop ends through a flag, no break or return (issue 11): the branch
+		// with no tool calls clears the boolean the loop's condition tests beside the cap
+		// (while (more && i < max), do { … } while (more && turn < max), while more and …).
+		{dir: "flagloop", entry: "agent.Agent.chat", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 18,
+			exits: map[int]string{26: "completed"}, bound: "this.maxIterations", onBound: model.OnBoundSilent},
+		{dir: "flagloop", entry: "looper.Looper.run", kind: model.LoopFor, loopLine: 14, modelLine: 16, toolLine: 24,
+			exits: map[int]string{29: "completed"}, bound: "this.maxTurns", onBound: model.OnBoundSilent},
+		{dir: "flagloop", entry: "assistant.Agent.chat", kind: model.LoopFor, loopLine: 14, modelLine: 16, toolLine: 24,
+			exits: map[int]string{25: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent},
+		// localmodel: the model object is a local of the run method made once before the loop
+		// (const p = createProvider(…); model = Model(name)), its method called on the local
+		// in each iteration (issue 11): a call of its own, not a step of a result's flow.
+		{dir: "localmodel", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 12, toolLine: 19,
+			exits: map[int]string{15: "completed", 22: "completed"}},
+		{dir: "localmodel", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 18, modelLine: 19, toolLine: 25,
+			exits: map[int]string{22: "completed", 26: "completed"}},
+		// ctxcounter: the step counter is a field of a context object the loop tests
+		// (while ctx.counter < self.max_steps) and the step helper it is handed increments
+		// (ctx.counter += 1, state.iteration += 1): the loop's bound.
+		{dir: "ctxcounter", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 28,
+			exits: map[int]string{21: "completed", 23: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent},
+		{dir: "ctxcounterts", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 12, modelLine: 13, toolLine: 26,
+			exits: map[int]string{16: "completed", 20: "completed"}, bound: "this.maxSteps", onBound: model.OnBoundSilent},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
