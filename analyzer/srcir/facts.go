@@ -969,6 +969,10 @@ func (b *builder) defaults() {
 			}
 			if val, pos, ok := b.literal(m, d, 0); ok {
 				add(fs.key()+"."+name, val, pos, "option")
+				if fs.paramProps[name] && fs.cls != nil {
+					// constructor(private maxIter: number = 0): the field this.maxIter
+					add(fs.cls.key+"."+name, val, pos, "constructor")
+				}
 			}
 		}
 		k := fs.cls

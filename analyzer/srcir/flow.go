@@ -160,6 +160,17 @@ func (b *builder) flows(fs *fnState) {
 	}
 }
 
+// fieldOf reports whether n is a field, or a field of a field, of the variable v (msg.tools,
+// msg.function.calls): no call, no subscript on the way.
+func fieldOf(m *module, n *syntax.Node, v string) bool {
+	n = strip(n)
+	steps := 0
+	for n != nil && m.t.members.has(n) && steps < 8 {
+		n, steps = strip(n.Child("object")), steps+1
+	}
+	return steps > 0 && n != nil && m.t.idents.has(n) && m.text(n) == v
+}
+
 // opaque reports whether c runs no body of the set that does something: a method of a
 // library (no target), of an interface, or a stub (pass, ..., a docstring, raise
 // NotImplementedError) a subclass elsewhere overrides. A method with a body of its own is
@@ -1789,7 +1800,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
-			continue // elements are not followed further (their names are, below)
+			// elements are not followed further (their names are, below), but for a collection
+			// of an element's own (for msg in reply.messages: for call in msg.tool_calls)
+			for _, g := range sc {
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; a.iter && fieldOf(g.mod, a.rhs, v) {
+						for _, n := range a.lhs {
+							if !elems[n] && !res[n] {
+								elems[n] = true
+								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
+								queue = append(queue, n)
+							}
+						}
+					}
+				}
+			}
+			continue
 		}
 		one := map[string]bool{v: true}
 		for _, g := range sc {
@@ -1821,8 +1847,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
 							if a.loop >= 0 && (g.f.Loops[a.loop].Kind == ir.LoopRangeIter || drainsCall(g, a.loop, model)) {
 								streamElem[n] = true
-								queue = append(queue, n)
 							}
+							queue = append(queue, n)
 						}
 					} else if !res[n] && !appendLike(m, a) {
 						res[n] = true
