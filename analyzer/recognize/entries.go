@@ -529,25 +529,51 @@ func (r *rec) failsUnstarted(c *ir.Call, reaches map[int]*reach, depth int) bool
 		if reaches[t] == nil {
 			continue
 		}
-		g := r.p.Funcs[t]
-		outcome := map[model.Position]string{}
-		for _, ex := range r.exits(g, reaches, depth+1, map[int]bool{}) {
-			if o, ok := outcome[ex.Pos]; ok && o != ex.Outcome {
-				ex.Outcome = "" // several outcomes at one return: not only before the start
-			}
-			outcome[ex.Pos] = ex.Outcome
+		errs, ok := r.unstartedErrs(t, reaches, depth)
+		if !ok {
+			return false
 		}
-		for _, ret := range g.Returns {
-			if ret.Err == nil || ret.Err.Kind == ir.ValNil || ret.Raise || !ret.Pos.IsValid() {
-				continue
-			}
-			if outcome[pos(ret.Pos)] != model.OutcomeNotStarted {
-				return false
-			}
-			n++
-		}
+		n += errs
 	}
 	return n > 0
+}
+
+// unstartedErrs counts the error returns of function id, and reports whether every one of
+// them is an exit before the run starts (memoized: the exits are followed once per function).
+func (r *rec) unstartedErrs(id int, reaches map[int]*reach, depth int) (int, bool) {
+	if m, ok := r.unstarted[id]; ok {
+		return m.n, m.ok
+	}
+	if r.unstarted == nil {
+		r.unstarted = map[int]struct {
+			n  int
+			ok bool
+		}{}
+	}
+	g := r.p.Funcs[id]
+	outcome := map[model.Position]string{}
+	for _, ex := range r.exits(g, reaches, depth+1, map[int]bool{}) {
+		if o, ok := outcome[ex.Pos]; ok && o != ex.Outcome {
+			ex.Outcome = "" // several outcomes at one return: not only before the start
+		}
+		outcome[ex.Pos] = ex.Outcome
+	}
+	n, ok := 0, true
+	for _, ret := range g.Returns {
+		if ret.Err == nil || ret.Err.Kind == ir.ValNil || ret.Raise || !ret.Pos.IsValid() {
+			continue
+		}
+		if outcome[pos(ret.Pos)] != model.OutcomeNotStarted {
+			ok = false
+			break
+		}
+		n++
+	}
+	r.unstarted[id] = struct {
+		n  int
+		ok bool
+	}{n, ok}
+	return n, ok
 }
 
 // startsStep reports whether call ci of f runs, through the call graph, one of the model call

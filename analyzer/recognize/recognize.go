@@ -88,6 +88,12 @@ type rec struct {
 	agentTypes map[string]bool
 	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
 	modelUp map[*Loop]map[int]bool
+	// unstarted memoizes unstartedErrs: a function's error returns, and whether all come
+	// before the run starts.
+	unstarted map[int]struct {
+		n  int
+		ok bool
+	}
 }
 
 // Recognize runs the recognizer on a program.
