@@ -79,3 +79,26 @@ func TestEqualityLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTextToolCalls checks two sibling tool loops of one type: one over the reply's
+// structured ToolCalls, one over the tool calls a parser of the package finds in the reply's
+// text (calls := ParseToolCalls(content)): both are turn loops with their model and tool
+// calls.
+func TestTextToolCalls(t *testing.T) {
+	res := recognizeShapes(t)
+	for name, want := range map[string][3]int{ // loop, model, tool lines
+		"textcalls.Agent.RunText":       {50, 51, 66},
+		"textcalls.Agent.RunStructured": {79, 80, 96},
+	} {
+		e := entry(res, name)
+		if e == nil || len(e.Loops) != 1 {
+			t.Errorf("%s: want a run entry with one loop, got %+v", name, e)
+			continue
+		}
+		l := e.Loops[0]
+		if l.Pos.Line != want[0] || len(l.ModelCalls) != 1 || l.ModelCalls[0].Pos.Line != want[1] ||
+			len(l.ToolCalls) != 1 || l.ToolCalls[0].Pos.Line != want[2] {
+			t.Errorf("%s: want loop %d, model %d, tool %d, got loop %d, model %+v, tool %+v", name, want[0], want[1], want[2], l.Pos.Line, l.ModelCalls, l.ToolCalls)
+		}
+	}
+}

@@ -4,10 +4,9 @@ package batchrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	openai "example.com/shapes/goopenai"
 )
@@ -71,22 +70,22 @@ func (a *Agent) Answer(ctx context.Context, q string) (string, error) {
 	return "", fmt.Errorf("max steps %d reached", a.Max)
 }
 
-// AnswerAll answers every question at once (in an errgroup) and returns when all the runs
-// are over.
+// AnswerAll answers every question at once (in a sync.WaitGroup) and returns when all the
+// runs are over.
 func (a *Agent) AnswerAll(ctx context.Context, qs []string) ([]string, error) {
 	if len(qs) == 0 {
 		return nil, nil
 	}
 	out := make([]string, len(qs))
-	var errs errgroup.Group
+	errs := make([]error, len(qs))
+	var wg sync.WaitGroup
 	for i, q := range qs {
-		errs.Go(func() error {
-			ans, err := a.Answer(ctx, q)
-			out[i] = ans
-			return err
+		wg.Go(func() {
+			out[i], errs[i] = a.Answer(ctx, q)
 		})
 	}
-	if err := errs.Wait(); err != nil {
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return out, nil
