@@ -198,6 +198,11 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 		format = f
 		src = io.MultiReader(bytes.NewReader(head), br)
 	}
+	if name != "-" {
+		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+			src = reopenable{src, name}
+		}
+	}
 	em.File = display
 	before := em.Events()
 	errsBefore, droppedBefore := em.Errors()
@@ -215,6 +220,15 @@ func readOne(name string, opts Options, em *ingest.Emitter) (int, string, error)
 	}
 	return n, format.Name, nil
 }
+
+// reopenable is a regular file's reader that can read the file again from its start
+// (ingest.Reopener), for decoders that read an input ahead.
+type reopenable struct {
+	io.Reader
+	name string
+}
+
+func (r reopenable) Reopen() (io.ReadCloser, error) { return os.Open(r.name) }
 
 // readHead reads the first HeadSize bytes of br, and on until the first non-blank line is whole
 // (up to MaxHeadSize), for Detect; the bytes are consumed from br.

@@ -142,6 +142,12 @@ func (b *builder) flows() {
 			}
 			t.run()
 			for _, p := range t.pending {
+				if com := p.ci.Common(); com.StaticCallee() == nil && !com.IsInvoke() && com.Signature().Results().Len() == 0 {
+					// r.OnCall(ctx, call.Name, call.Arguments): a hook held in a func value, told
+					// the name, hands nothing back that could feed the next model input: an
+					// observer, not a runner of the tool it names
+					continue
+				}
 				if idx, ok := p.fs.callIdx[p.ci]; ok && !t.toolCalls[ir.CallRef{Func: p.fs.f.ID, Call: idx}] {
 					t.addToolD(p.fs, p.ci, t.dispatch(p.fs, p.ci.Common().Pos(), "name_arg", p.ci))
 				}

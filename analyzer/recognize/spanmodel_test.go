@@ -23,8 +23,9 @@ import (
 //   - The streamed run gets its response through the callback it hands to
 //     Model.StreamResponse (final = ev.Done): that call is the producer.
 //   - Hooks are told of the tool chosen by name (OnToolStart(ctx, agent, tool) error, or
-//     handing back a context for OnToolEnd) and are not tool calls; neither is the span told
-//     of an unknown tool in the branch of a switch on the item's kind around the lookup.
+//     handing back a context for OnToolEnd), or of the call's name and arguments (a func
+//     field returning nothing), and are not tool calls; neither is the span told of an
+//     unknown tool in the branch of a switch on the item's kind around the lookup.
 func TestProducerSites(t *testing.T) {
 	res := recognizeShapes(t)
 	at := func(p model.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line) }
@@ -33,7 +34,7 @@ func TestProducerSites(t *testing.T) {
 	}{
 		{"agentrt.Runner.Run", "runner.go:91", "runner.go:96", "agentrt.Model.GetResponse", "tools.go:134"},
 		{"agentrt.Runner.RunStreamed", "stream.go:22", "stream.go:24", "agentrt.Model.StreamResponse", "tools.go:134"},
-		{"hookrun.Runner.Run", "hookrun.go:102", "hookrun.go:103", "llm.ResponseService.New", "hookrun.go:135"},
+		{"hookrun.Runner.Run", "hookrun.go:104", "hookrun.go:105", "llm.ResponseService.New", "hookrun.go:140"},
 		// the request and each tool run in the same span helper; the parser takes the context
 		{"chatloop.Agent.Chat", "chatloop.go:41", "chatloop.go:42", "llm.ChatCompletionService.New", "chatloop.go:69"},
 	}

@@ -152,6 +152,12 @@ func (b *builder) branches(fs *fnState) {
 				if i := strings.LastIndexByte(s, '.'); i > 0 && len(c.loops) == 0 && b.incFields[s[i+1:]] && !strings.HasPrefix(s, m.t.self+".") {
 					return -1, true
 				}
+				// a counter in a context object the loop hands to the step helper that counts
+				// (while ctx.counter < self.max_steps: … self._step(ctx) doing ctx.counter += 1)
+				if i := strings.LastIndexByte(s, '.'); i > 0 && c.loop >= 0 && !strings.HasPrefix(s, m.t.self+".") &&
+					b.countedBy(fs, c.loop, s[:i], s[i+1:]) {
+					return c.loop, true
+				}
 				return -1, false
 			}
 			loop, okL := isCounter(lt)
@@ -219,6 +225,54 @@ func (b *builder) branches(fs *fnState) {
 		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// countedBy reports whether a call in loop hands obj (a local or parameter) to a function of
+// the set that increments the field of the parameter receiving it (def _step(self, ctx):
+// ctx.counter += 1).
+func (b *builder) countedBy(fs *fnState, loop int, obj, field string) bool {
+	m := fs.mod
+	if !b.incFields[field] {
+		return false
+	}
+	for i, ci := range fs.callInfo {
+		if i >= len(fs.f.Calls) || !contains(ci.loops, loop) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+			continue
+		}
+		args := ci.node.Child("arguments")
+		if args == nil {
+			continue
+		}
+		for j, a := range args.NamedChildren() {
+			name := ""
+			if m.t.keywordArgs.has(a) {
+				name, a = m.text(a.Child("name")), a.Child("value")
+			}
+			if a == nil || m.text(strip(a)) != obj {
+				continue
+			}
+			for _, t := range fs.f.Calls[i].Targets {
+				tg := b.funcs[t]
+				pn := name
+				if pn == "" {
+					// a method's parameters may list its receiver (self) first
+					ps := tg.f.Params
+					if len(ps) > 0 && ps[0].Name == m.t.self {
+						ps = ps[1:]
+					}
+					if j < len(ps) {
+						pn = ps[j].Name
+					}
+				}
+				for _, in := range tg.incs {
+					if pn != "" && in.target == pn+"."+field {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // returnsLimit reports whether return ret of fs hands back a string literal naming a step
@@ -915,6 +969,10 @@ func (b *builder) defaults() {
 			}
 			if val, pos, ok := b.literal(m, d, 0); ok {
 				add(fs.key()+"."+name, val, pos, "option")
+				if fs.paramProps[name] && fs.cls != nil {
+					// constructor(private maxIter: number = 0): the field this.maxIter
+					add(fs.cls.key+"."+name, val, pos, "constructor")
+				}
 			}
 		}
 		k := fs.cls

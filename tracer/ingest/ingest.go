@@ -228,3 +228,12 @@ func (l *LineReader) Next() (line []byte, num int, final bool, err error) {
 		return bytes.TrimRight(l.buf[:len(l.buf)-1], "\r"), l.line, false, nil
 	}
 }
+
+// Reopener is implemented by the reader a decoder is given when its input can be read again from
+// its start (a regular file, not a pipe): a decoder may read it once ahead, say to learn which
+// records belong together before it emits anything (the OTLP reader finding the traces whose
+// spans come far apart, see otlp.Decode), and then read the reader itself.
+type Reopener interface {
+	// Reopen returns the input again from its first byte; the caller closes it.
+	Reopen() (io.ReadCloser, error)
+}

@@ -60,9 +60,15 @@ func Detect(head []byte) int {
 }
 
 // Decode reads OTLP JSON and emits canonical events. Each bad record is reported with its line
-// and reading goes on.
+// and reading goes on. When r can be read again (an ingest.Reopener: a file), it is first read
+// ahead for the traces whose spans come far apart (a child exported in a later batch than its
+// parent), which are held back until their last span so that no span is left unplaced; from a
+// pipe, a span coming more than spantree.FlushLag spans after its trace was emitted is reported.
 func Decode(r io.Reader, em *ingest.Emitter) error {
 	b := spantree.NewBuilder(Name, em)
+	if b.Holds = holdsOf(r); b.Holds == nil {
+		b.LateHint = "; read from a file rather than a pipe, the file is read ahead and such a span placed"
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if workers > 4 {
 		workers = 4

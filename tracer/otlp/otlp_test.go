@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,6 +250,37 @@ func TestUnexportedParent(t *testing.T) {
 			}
 			if got := model.Project(evs).Sessions[0].Runs[0].Status; got != tt.want {
 				t.Errorf("status %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDecodeSeekerPlacesLateSpans decodes the late-span fixture from an io.ReadSeeker (read
+// ahead, then put back) and from a plain reader (a pipe: the late span is reported).
+func TestDecodeSeekerPlacesLateSpans(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/traces/otel-late/late_child.otlp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		r      io.Reader
+		tools  int
+		errors int
+	}{
+		{"seeker", bytes.NewReader(data), 22, 0},
+		{"pipe", io.MultiReader(bytes.NewReader(data)), 21, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var evs []model.Event
+			em := ingest.NewEmitter(func(e *model.Event) { evs = append(evs, *e) })
+			if err := otlp.Decode(c.r, em); err != nil {
+				t.Fatal(err)
+			}
+			errs, _ := em.Errors()
+			tools := model.Project(evs).Summarize().ToolCalls
+			if tools != c.tools || len(errs) != c.errors {
+				t.Errorf("%d tool calls and %d errors (%v), want %d and %d", tools, len(errs), errs, c.tools, c.errors)
 			}
 		})
 	}

@@ -142,6 +142,15 @@ type Builder struct {
 	Late func(sp *Span)
 	// Flushing, when set, is called with a trace's id as the Builder starts emitting it.
 	Flushing func(traceID string)
+	// LateHint, when set, ends the report of a late span not placed (how it would be).
+	LateHint string
+	// Holds, when set, names traces to hold back until a span of a line at or after the one
+	// given has been added (their spans come far apart in the input), whatever FlushLag says.
+	Holds *Holds
+	// line is the last line a span was added from; held are the traces whose root came more
+	// than FlushLag spans ago, held back by Holds.
+	line int
+	held []readyTrace
 }
 
 type readyTrace struct {
@@ -192,6 +201,7 @@ func (b *Builder) SetTraceInfo(traceID, session, name string, line int) {
 func (b *Builder) Add(sp *Span) {
 	b.order++
 	sp.Order = b.order
+	b.line = max(b.line, sp.Line)
 	if sp.File == "" {
 		sp.File = b.em.File
 	}
@@ -200,7 +210,7 @@ func (b *Builder) Add(sp *Span) {
 			b.Late(sp)
 			return
 		}
-		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together)", b.Format, sp.ID, sp.TraceID, FlushLag)
+		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together%s)", b.Format, sp.ID, sp.TraceID, FlushLag, b.LateHint)
 		return
 	}
 	t := b.trace(sp.TraceID)
@@ -283,9 +293,27 @@ func (b *Builder) Held() int {
 
 // FlushReady emits the traces whose root span arrived at least FlushLag spans ago.
 func (b *Builder) FlushReady() {
+	if len(b.held) > 0 {
+		kept := b.held[:0]
+		for _, r := range b.held {
+			if t := b.traces[r.id]; t != nil {
+				if b.Holds.Until(r.id) > b.line {
+					kept = append(kept, r)
+					continue
+				}
+				b.flush(t)
+			}
+		}
+		clear(b.held[len(kept):])
+		b.held = kept
+	}
 	i := 0
 	for ; i < len(b.ready) && b.order-b.ready[i].at >= FlushLag; i++ {
 		if t := b.traces[b.ready[i].id]; t != nil {
+			if b.Holds.Until(t.id) > b.line {
+				b.held = append(b.held, b.ready[i])
+				continue
+			}
 			b.flush(t)
 		}
 	}
@@ -302,7 +330,7 @@ func (b *Builder) Flush() {
 	for _, t := range ts {
 		b.flush(t)
 	}
-	b.ready = nil
+	b.ready, b.held = nil, nil
 }
 
 func (b *Builder) flush(t *trace) {

@@ -82,6 +82,8 @@ type Runner struct {
 	Hooks     *HookSet
 	MaxTurns  int
 	listeners []func(Event)
+	// OnCall, when set, is told of each call the model asks for before it runs.
+	OnCall func(ctx context.Context, name, args string)
 }
 
 func (r *Runner) emit(ev Event) {
@@ -119,6 +121,9 @@ func (r *Runner) Run(ctx context.Context, agent *Agent, input string) (string, e
 			return text, nil
 		}
 		for _, call := range calls {
+			if r.OnCall != nil {
+				r.OnCall(ctx, call.Name, call.Arguments)
+			}
 			tool, ok := byName[call.Name]
 			if !ok {
 				items = append(items, llm.InputItem{Type: "function_call_output", CallID: call.CallID, Output: "no such tool"})
