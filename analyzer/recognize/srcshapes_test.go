@@ -198,6 +198,11 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{23: "completed"}, bound: "self.max_steps", onBound: model.OnBoundStopReason, def: "8"},
 		{dir: "whileelse", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 7, modelLine: 12, toolLine: 19,
 			exits: map[int]string{22: "completed"}, bound: "this.maxSteps", onBound: model.OnBoundStopReason, def: "8"},
+		// reacttext: a ReAct text loop (issue 11): the reply is text a helper parses into an
+		// action or a finish (answer = parse(text)), one action per reply, the loop going on
+		// while not isinstance(answer, Finish); the action's tool is looked up by its name.
+		{dir: "reacttext", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 31, modelLine: 35, toolLine: 39,
+			exits: map[int]string{33: "completed", 41: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
