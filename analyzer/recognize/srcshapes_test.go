@@ -191,6 +191,18 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{13: "completed", 17: "completed"}, bound: "this.maxIter", onBound: model.OnBoundSilent, def: "0"},
 		{dir: "nesteddispatchpy", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 28,
 			exits: map[int]string{17: "completed", 19: "completed"}, bound: "self.max_iter", onBound: model.OnBoundSilent, def: "0"},
+		// whileelse: the bound's outcome is a stop reason stored under its key in a state
+		// container (state.set("stop_reason", "max_steps")), in the loop's else branch
+		// (reached only without a break) or in the bound's own branch.
+		{dir: "whileelse", entry: "runner.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 20,
+			exits: map[int]string{23: "completed"}, bound: "self.max_steps", onBound: model.OnBoundStopReason, def: "8"},
+		{dir: "whileelse", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 7, modelLine: 12, toolLine: 19,
+			exits: map[int]string{22: "completed"}, bound: "this.maxSteps", onBound: model.OnBoundStopReason, def: "8"},
+		// reacttext: a ReAct text loop (issue 11): the reply is text a helper parses into an
+		// action or a finish (answer = parse(text)), one action per reply, the loop going on
+		// while not isinstance(answer, Finish); the action's tool is looked up by its name.
+		{dir: "reacttext", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 31, modelLine: 35, toolLine: 39,
+			exits: map[int]string{33: "completed", 41: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

@@ -334,6 +334,33 @@ func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
 
 var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)
 
+// keyedReason returns the value a setter call stores under a key naming a stop reason
+// (state.set("stop_reason", "max_steps"), ctx.set_state('status', Status.MAX_STEPS)), "" for
+// any other call: the method's name says it sets, the first argument is a string literal key,
+// the second a string or a named constant.
+func keyedReason(m *module, call *syntax.Node) string {
+	fn := strip(call.Child("function"))
+	if fn == nil || !m.t.members.has(fn) {
+		return ""
+	}
+	meth := strings.ToLower(m.text(fn.Child(m.t.memberProp)))
+	if meth != "set" && meth != "setstate" && meth != "put" && !strings.HasPrefix(meth, "set_") {
+		return ""
+	}
+	args := call.Child("arguments")
+	if args == nil {
+		return ""
+	}
+	a := args.NamedChildren()
+	if len(a) != 2 || !m.t.stringKinds.has(strip(a[0])) || !reasonLHS.MatchString(m.text(a[0])) {
+		return ""
+	}
+	if v := strip(a[1]); v != nil && (m.t.stringKinds.has(v) || m.t.members.has(v)) {
+		return clip(m.text(v), 80)
+	}
+	return ""
+}
+
 // atBound fills what the bound branch does: the return or raise it reaches, a stop reason
 // written there, and its first line.
 func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx map[*syntax.Node]int) {
@@ -358,6 +385,12 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			return false
 		}
 		if m.t.calls.has(n) && br.StopText == "" {
+			// a stop reason stored under its key in a state container (state.set("stop_reason",
+			// "max_steps"), state.update(...) is not: one key, one value)
+			if v := keyedReason(m, n); v != "" {
+				br.StopText = v
+				return true
+			}
 			// an error that names the bound recorded, not raised (a step's error =
 			// AgentMaxStepsError(...)), here or in a helper called here
 			br.StopText = b.boundErrorIn(fs, n)

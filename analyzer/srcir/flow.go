@@ -160,6 +160,27 @@ func (b *builder) flows(fs *fnState) {
 	}
 }
 
+// typeTested reports whether a condition of g tests v's type (isinstance(v, Action)).
+func typeTested(g *fnState, v string) bool {
+	m := g.mod
+	for _, c := range g.conds {
+		found := false
+		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
+			if found || !m.t.calls.has(n) || calleeText(m, n) != "isinstance" {
+				return !found
+			}
+			if args := n.Child("arguments"); args != nil && len(args.NamedChildren()) == 2 && m.text(strip(args.NamedChildren()[0])) == v {
+				found = true
+			}
+			return false
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // fieldOf reports whether n is a field, or a field of a field, of the variable v (msg.tools,
 // msg.function.calls): no call, no subscript on the way.
 func fieldOf(m *module, n *syntax.Node, v string) bool {
@@ -1958,6 +1979,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for n := range elems {
 		if !merged[n] {
 			de[n] = true
+		}
+	}
+	// one action per reply (a text parsed into an action or a finish: answer = parse(text);
+	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
+	// for its type is the one element that may be a tool call
+	for _, ref := range fl.Carriers {
+		for _, g := range sc {
+			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
+				continue
+			}
+			call := g.callInfo[ref.Call].node
+			for _, a := range g.assigns {
+				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && typeTested(g, a.lhs[0]) {
+					de[a.lhs[0]] = true
+				}
+			}
 		}
 	}
 	rebuilt := map[string]bool{}
