@@ -196,7 +196,7 @@ func funcWords(fn string) []string {
 func counted(id string) []string {
 	var out []string
 	for _, w := range splitWords(id) {
-		if boundWords[w] || receiverWords[w] {
+		if boundWords[w] || receiverWords[w] || len(w) < 2 {
 			continue
 		}
 		out = append(out, w)
@@ -286,7 +286,8 @@ func lastIdent(expr string) string {
 	}
 	ids := idents(expr)
 	for i := len(ids) - 1; i >= 0; i-- {
-		if len(kept(ids[i])) > 0 {
+		// a name that only says "limit" (Max, stop) is not the framework's word for it
+		if len(counted(ids[i])) > 0 || len(kept(ids[i])) > 1 {
 			return ids[i]
 		}
 	}
