@@ -120,7 +120,7 @@ func TestLateSpansPlaced(t *testing.T) {
 
 	// from a pipe the input cannot be read ahead: the late span is still reported, not lost
 	_, stderr, _ = lifeline(t, string(mustRead(t, "../"+dir+"late_child.otlp.jsonl")), "stats", "-")
-	if !strings.Contains(stderr, "<stdin>:") || !strings.Contains(stderr, "a06022177af6065a") {
+	if !strings.Contains(stderr, "<stdin>:22: ") || !strings.Contains(stderr, "a06022177af6065a") || !strings.Contains(stderr, "rather than a pipe") {
 		t.Errorf("stats -: the late span read from a pipe is not reported:\n%s", stderr)
 	}
 }
