@@ -35,9 +35,10 @@ func newCheckCmd() *cobra.Command {
 		Long: `check reads logs in any supported format (auto-detected, or forced with --input-format),
 maps them onto the canonical model and checks invariants L1–L13 of the lifecycle model.
 Each finding names its invariant, the ids involved and the source record (file:line).
-A directory stands for the logs in it (the other files are named and skipped); with no FILE,
-check reads standard input unless it is a terminal. --list shows the invariants, --explain
-one of them. --run, --session, --status, --stop-reason, --since and --until keep the findings
+A directory stands for the logs in it (the other files are skipped, counted in one line on
+stderr; --verbose names each); with no FILE, check reads standard input unless it is a
+terminal. --list shows the invariants, --explain one of them. --run, --session,
+--status, --stop-reason, --since and --until keep the findings
 about the runs they select (and their sessions); every event is still checked.
 
 --code PATHS also joins each run with the lifecycle map of the code that ran it (see
@@ -60,6 +61,7 @@ read, or records that cannot be decoded; the readable rest is still checked).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
+	addVerboseFlag(c)
 	c.Flags().StringVar(&f.format, "format", "text", "output format: text or json")
 	c.Flags().DurationVar(&f.skew, "skew", 5*time.Millisecond, "clock-skew tolerance for interval checks (L2, L10)")
 	c.Flags().BoolVar(&f.showOpen, "open", false, "also list runs still live (reported open, not a violation)")

@@ -25,7 +25,8 @@ func newConvertCmd() *cobra.Command {
 line, numbered per session, each with the source record (file:line) it came from and what was
 inferred rather than read. Several files are merged; "-" reads standard input, as does no FILE
 when standard input is not a terminal; a directory stands for the logs in it (the other files are
-named and skipped). The output streams: memory does not grow with the input.
+skipped, counted in one line on stderr; --verbose names each). The output streams: memory does
+not grow with the input.
 
 Records that cannot be decoded are reported on stderr as file:line: message and the rest is
 still converted. Exit status: 0, or 1 when an input could not be read at all.`,
@@ -35,6 +36,7 @@ still converted. Exit status: 0, or 1 when an input could not be read at all.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runConvert(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format instead of detecting it")
+	addVerboseFlag(c)
 	c.Flags().StringVar(&f.to, "to", "canonical", "output format: canonical")
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
 	addPayloadFlags(c, &f.payload)

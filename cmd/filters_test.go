@@ -17,6 +17,11 @@ func TestTimelineCheckFilters(t *testing.T) {
 			Status     string `json:"status"`
 			StopReason string `json:"stop_reason"`
 		} `json:"runs"`
+		Sessions []struct {
+			Runs []struct {
+				Turns []json.RawMessage `json:"turns"`
+			} `json:"runs"`
+		} `json:"sessions"`
 	}
 	timeline := func(t *testing.T, flags string) summary {
 		t.Helper()
@@ -65,8 +70,17 @@ func TestTimelineCheckFilters(t *testing.T) {
 			if tt.stop != "" && s.Runs[0].StopReason != tt.stop {
 				t.Errorf("stop reason %s, want %s", s.Runs[0].StopReason, tt.stop)
 			}
-			if strings.Contains(tt.flags, "--depth 1") && s.Summary.Turns != 0 {
-				t.Errorf("--depth 1 kept %d turns", s.Summary.Turns)
+			if strings.Contains(tt.flags, "--depth 1") {
+				for _, se := range s.Sessions {
+					for _, r := range se.Runs {
+						if len(r.Turns) != 0 {
+							t.Errorf("--depth 1 kept %d turns in the tree", len(r.Turns))
+						}
+					}
+				}
+				if s.Summary != all.Summary { // the cut is of the nodes shown, not of the counts
+					t.Errorf("--depth 1: summary %+v, want %+v", s.Summary, all.Summary)
+				}
 			}
 		})
 	}

@@ -173,9 +173,14 @@ func TestDirectoryArgument(t *testing.T) {
 	if tree.Summary.Runs <= one.Summary.Runs {
 		t.Errorf("timeline DIR read %d runs, a.jsonl alone has %d: b.otlp.json was not read", tree.Summary.Runs, one.Summary.Runs)
 	}
+	// What is skipped is counted in one line for the directory; --verbose names each.
+	if want := "lifeline: skipped 2 entries under " + dir + ": 1 not a log of a known format (notes.txt), 1 subdirectory not read recursively (old); --verbose lists them\n"; errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+	_, errOut, _ = lifeline(t, "", "timeline", "--verbose", "--format", "json", dir)
 	for _, want := range []string{"skipped " + filepath.Join(dir, "notes.txt") + ": not a log of a known format", "skipped " + filepath.Join(dir, "old") + ": a directory"} {
 		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+			t.Errorf("--verbose: stderr does not say %q:\n%s", want, errOut)
 		}
 	}
 	// check reads a directory of fixtures, naming the generator it skips.

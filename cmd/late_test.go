@@ -120,7 +120,7 @@ func TestLateSpansPlaced(t *testing.T) {
 
 	// from a pipe the input cannot be read ahead: the late span is still reported, not lost
 	_, stderr, _ = lifeline(t, string(mustRead(t, "../"+dir+"late_child.otlp.jsonl")), "stats", "-")
-	if !strings.Contains(stderr, "<stdin>:") || !strings.Contains(stderr, "a06022177af6065a") {
+	if !strings.Contains(stderr, "<stdin>:22: ") || !strings.Contains(stderr, "a06022177af6065a") || !strings.Contains(stderr, "rather than a pipe") {
 		t.Errorf("stats -: the late span read from a pipe is not reported:\n%s", stderr)
 	}
 }
@@ -132,4 +132,40 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestDepthKeepsCounts: timeline --depth cuts the nodes shown, not the counts. The summary and
+// each run's counts stay those of the whole runs (what stats reports), at every depth.
+func TestDepthKeepsCounts(t *testing.T) {
+	const file = "testdata/traces/otel-late/together.otlp.jsonl"
+	type counts struct {
+		Summary json.RawMessage   `json:"summary"`
+		Runs    []json.RawMessage `json:"runs"`
+	}
+	read := func(args ...string) counts {
+		out, stderr, code := lifeline(t, "", append([]string{"timeline", "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("timeline %v: exit %d: %s", args, code, stderr)
+		}
+		var c counts
+		if err := json.Unmarshal([]byte(out), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	whole := read(file)
+	for depth := range 4 {
+		got := read("--depth", string(rune('0'+depth)), file)
+		if string(got.Summary) != string(whole.Summary) {
+			t.Errorf("--depth %d: summary %s, want %s", depth, got.Summary, whole.Summary)
+		}
+		if depth > 0 && len(got.Runs) != len(whole.Runs) {
+			t.Fatalf("--depth %d: %d runs, want %d", depth, len(got.Runs), len(whole.Runs))
+		}
+		for i := range got.Runs {
+			if string(got.Runs[i]) != string(whole.Runs[i]) {
+				t.Errorf("--depth %d: run %s, want %s", depth, got.Runs[i], whole.Runs[i])
+			}
+		}
+	}
 }

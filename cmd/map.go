@@ -90,6 +90,7 @@ Exit status: 0 on success, 1 when the packages cannot be loaded or do not type-c
 	c.Flags().BoolVar(&f.tests, "tests", false, "include test packages")
 	c.Flags().StringSliceVar(&f.tags, "tags", nil, "build tags")
 	c.Flags().StringSliceVar(&f.traces, "traces", nil, "logs whose runs are joined with the map: every element shows how many runs took it")
+	addVerboseFlag(c)
 	mustComplete(c, "format", complete("text\tthe map, indented", "json\tentries, loops, calls and exits, for programs", "mermaid\ta flowchart", "html\tone self-contained page: each entry a flow, source lines, coverage", "markdown\twith --diff: the lifecycle changes as a pull-request comment"))
 	c.Flags().StringVar(&f.diff, "diff", "", "compare with the map at `BASE`: a git revision of this checkout or a directory")
 	return c

@@ -56,6 +56,7 @@ Exit status: 0, or 1 when an input could not be read at all.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runStats(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format ("+strings.Join(tracer.Names(), ", ")+") instead of detecting it")
+	addVerboseFlag(c)
 	c.Flags().StringVar(&f.format, "format", "text", "output format: text, json or html")
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
 	c.Flags().StringVar(&f.by, "by", stats.ByAgent, "group the percentiles by "+strings.Join(stats.GroupKeys, ", "))

@@ -34,7 +34,7 @@ func newTimelineCmd() *cobra.Command {
 --input-format), maps them onto the canonical lifecycle model and prints the tree. Several files
 are merged (one session may span several files); "-" reads standard input, as does no FILE
 when standard input is not a terminal. A directory stands for the logs in it (the other files
-are named and skipped).
+are skipped, counted in one line on stderr; --verbose names each).
 
 --format selects the output (` + "text, waterfall, html, mermaid, chrome, otlp, json" + `);
 --format json prints the canonical tree with a "summary" object (sessions, runs, turns, steps,
@@ -68,6 +68,7 @@ still shown. Exit status: 0, or 1 when an input could not be read at all.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTimeline(cmd, args, f) },
 	}
 	c.Flags().StringVar(&f.inputFormat, "input-format", "", "force the input format ("+strings.Join(tracer.Names(), ", ")+") instead of detecting it")
+	addVerboseFlag(c)
 	c.Flags().StringVar(&f.format, "format", "text", "output format: "+strings.Join(timelineFormats(), ", "))
 	c.Flags().StringVarP(&f.out, "output", "o", "", "write to this file instead of standard output")
 	c.Flags().BoolVar(&f.check, "check", false, "also check invariants L1–L13 and attach the findings (json and renderers that show them)")

@@ -134,6 +134,8 @@ type Selection struct {
 	ids      map[string]bool
 	runs     int
 	events   int
+	// cut counts the selected runs' nodes before the depth cut dropped some.
+	cut Summary
 }
 
 type selSession struct {
@@ -185,6 +187,11 @@ func (s *Selection) take(se *Session, r *Run) {
 	if s.KeepIDs {
 		return
 	}
+	if s.Depth >= 0 && s.Depth < DepthCalls {
+		c := r.Counts()
+		s.cut = s.cut.add(c)
+		r.cut = &c
+	}
 	cut(r, s.Depth)
 	out := s.sessions[r.SessionID]
 	if out == nil {
@@ -231,6 +238,10 @@ func (s *Selection) Runs() int { return s.runs }
 func (s *Selection) Tree() *Tree {
 	notes := s.proj.Drain()
 	t := &Tree{Sessions: []*Session{}, Notes: notes, Timeless: s.proj.events > 0 && !s.proj.stamped}
+	if s.Depth >= 0 && s.Depth < DepthCalls {
+		c := s.cut
+		t.cut = &c
+	}
 	// sessions in the order the log opened them, as an unfiltered tree has them
 	slices.SortStableFunc(s.order, func(a, b *selSession) int { return a.srcs[0].order - b.srcs[0].order })
 	for _, out := range s.order {

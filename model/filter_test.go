@@ -166,13 +166,15 @@ func TestSelectionFixtures(t *testing.T) {
 		{"max_steps", model.RunFilter{StopReasons: []model.StopReason{model.StopMaxSteps}}, -1, byStop[model.StopMaxSteps],
 			func(t *model.Tree) bool { return t.Summarize().Steps > 0 }},
 		{"goal reached, runs only", model.RunFilter{StopReasons: []model.StopReason{model.StopGoalReached}}, model.DepthRuns, byStop[model.StopGoalReached],
-			func(t *model.Tree) bool { return t.Summarize().Turns == 0 }},
+			func(t *model.Tree) bool { return shown(t).Turns == 0 }},
 		{"completed, to turns", model.RunFilter{Statuses: []model.RunStatus{model.StatusCompleted}}, model.DepthTurns, byStatus[model.StatusCompleted],
-			func(t *model.Tree) bool { s := t.Summarize(); return s.Turns > 0 && s.Steps == 0 }},
+			func(t *model.Tree) bool { s := shown(t); return s.Turns > 0 && s.Steps == 0 }},
 		{"to steps", model.RunFilter{}, model.DepthSteps, whole.Summarize().Runs,
 			func(t *model.Tree) bool {
-				s := t.Summarize()
-				return s.Steps == whole.Summarize().Steps && s.ModelCalls == 0
+				s, c, w := shown(t), t.Summarize(), whole.Summarize()
+				c.Sessions, w.Sessions = 0, 0
+				// the cut is of the nodes shown; the counts stay those of the whole runs
+				return s.Steps == w.Steps && s.ModelCalls == 0 && c == w
 			}},
 		{"one run", model.RunFilter{RunID: some.ID}, -1, 1,
 			func(t *model.Tree) bool { return t.Sessions[0].Runs[0].ID == some.ID && t.Summarize().Steps > 0 }},
@@ -196,4 +198,30 @@ func TestSelectionFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shown counts the nodes a tree holds (Summarize counts what a depth cut left out too).
+func shown(t *model.Tree) model.Summary {
+	var s model.Summary
+	t.Walk(func(n any, _ int) bool {
+		switch n := n.(type) {
+		case *model.Session:
+			s.Sessions++
+		case *model.Run:
+			s.Runs++
+		case *model.Turn:
+			s.Turns++
+		case *model.Step:
+			s.Steps++
+		case *model.ModelCall:
+			s.ModelCalls++
+		case *model.ToolCall:
+			s.ToolCalls++
+			if n.Failed() {
+				s.FailedToolCalls++
+			}
+		}
+		return true
+	})
+	return s
 }

@@ -137,18 +137,32 @@ type Map struct {
 	// Entries are the run entry points, ordered by position.
 	Entries []Entry `json:"entries"`
 	// Terms are the mapped framework's own words for lifeline's layers, from the profiles of
-	// the frameworks found in the mapped code ("turn, max_turns = Step"): the map teaches the
-	// mapping. Empty when no such profile sets a vocabulary.
+	// the frameworks found in the mapped code ("turn, max_turns = Step") and inferred from the
+	// structure the recognizer found (Source "inferred"): the map teaches the mapping.
 	Terms []Term `json:"terms,omitempty"`
 }
 
 // Term is one framework word (or a few synonyms) for one lifeline layer.
 type Term struct {
-	// Profile is the profile that names the word.
-	Profile string `json:"profile"`
+	// Profile is the profile that names the word; empty for an inferred word.
+	Profile string `json:"profile,omitempty"`
 	// Text is "words = Layer", with a note after a dash when there is one
 	// ("turn, max_turns = Step — one model call and its tool calls").
 	Text string `json:"text"`
+	// Source is "inferred" for words read off the mapped code's own structure (the name of
+	// the function one loop iteration calls, the bound's name, the entry's name); empty for
+	// a profile's words.
+	Source string `json:"source,omitempty"`
+	// Pos is where an inferred word was read.
+	Pos Position `json:"pos,omitzero"`
+}
+
+// Origin names where the words come from: the profile, or "inferred".
+func (t Term) Origin() string {
+	if t.Profile != "" {
+		return t.Profile
+	}
+	return t.Source
 }
 
 // Entry is one run entry point: a function that starts (or drives) a Run.

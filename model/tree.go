@@ -81,6 +81,8 @@ type Tree struct {
 	Timeless bool `json:"timeless,omitempty"`
 	// Notes say what the projection had to repair (placeholders for orphans, seq gaps, ...).
 	Notes []string `json:"notes,omitempty"`
+	// cut, set on a tree a depth cut left without some nodes, counts what its runs had.
+	cut *Summary
 }
 
 // Session is a durable conversation.
@@ -130,6 +132,8 @@ type Run struct {
 	Inputs     []*Input       `json:"inputs,omitempty"`
 	// Usage is the sum of the run's own turns (child runs are counted at their own run).
 	Usage Usage `json:"usage,omitzero"`
+	// cut, set on a run a depth cut left without some nodes, counts what it had (see Counts).
+	cut *Summary
 }
 
 // Turn is continuous agent work until a stop boundary.
@@ -246,24 +250,48 @@ type Summary struct {
 	FailedToolCalls int `json:"failed_tool_calls"`
 }
 
-// Summarize counts sessions, runs, turns, steps, model and tool calls and failed tool calls.
+// Summarize counts sessions, runs, turns, steps, model and tool calls and failed tool calls. A
+// tree a depth cut (timeline --depth, see Selection) left without some nodes counts those its
+// runs had.
 func (t *Tree) Summarize() Summary {
+	if t.cut != nil {
+		s := *t.cut
+		s.Sessions = len(t.Sessions)
+		return s
+	}
 	var s Summary
 	for _, se := range t.Sessions {
 		s.Sessions++
 		for _, r := range se.Runs {
-			s.Runs++
-			for _, tu := range r.Turns {
-				s.Turns++
-				for _, st := range tu.Steps {
-					s.Steps++
-					s.ModelCalls += len(st.ModelCalls)
-					s.ToolCalls += len(st.ToolCalls)
-					for _, c := range st.ToolCalls {
-						if c.Failed() {
-							s.FailedToolCalls++
-						}
-					}
+			s = s.add(r.Counts())
+		}
+	}
+	return s
+}
+
+// add sums two summaries.
+func (s Summary) add(o Summary) Summary {
+	return Summary{Sessions: s.Sessions + o.Sessions, Runs: s.Runs + o.Runs, Turns: s.Turns + o.Turns,
+		Steps: s.Steps + o.Steps, ModelCalls: s.ModelCalls + o.ModelCalls, ToolCalls: s.ToolCalls + o.ToolCalls,
+		FailedToolCalls: s.FailedToolCalls + o.FailedToolCalls}
+}
+
+// Counts counts the run (Runs 1) and its turns, steps, model and tool calls and failed tool
+// calls; for a run a depth cut left without some of its nodes, those it had.
+func (r *Run) Counts() Summary {
+	if r.cut != nil {
+		return *r.cut
+	}
+	s := Summary{Runs: 1}
+	for _, tu := range r.Turns {
+		s.Turns++
+		for _, st := range tu.Steps {
+			s.Steps++
+			s.ModelCalls += len(st.ModelCalls)
+			s.ToolCalls += len(st.ToolCalls)
+			for _, c := range st.ToolCalls {
+				if c.Failed() {
+					s.FailedToolCalls++
 				}
 			}
 		}

@@ -355,6 +355,7 @@ func (b *builder) calls(fs *funcState) {
 					}
 				}
 			}
+			c.Joins = joins(com, c.Keys)
 			for _, a := range com.Args {
 				if isContext(a.Type()) {
 					c.PassesContext = true
@@ -445,6 +446,40 @@ func isSpawner(keys []string) bool {
 			"github.com/sourcegraph/conc.WaitGroup.Go", "github.com/sourcegraph/conc/pool.Pool.Go",
 			"github.com/sourcegraph/conc/pool.ErrorPool.Go", "github.com/sourcegraph/conc/pool.ContextPool.Go":
 			return true
+		}
+	}
+	return false
+}
+
+// joinKeys are the methods that wait for the goroutines a group launched.
+var joinKeys = map[string]bool{
+	"sync.WaitGroup.Wait": true, "golang.org/x/sync/errgroup.Group.Wait": true,
+	"github.com/sourcegraph/conc.WaitGroup.Wait": true, "github.com/sourcegraph/conc/pool.Pool.Wait": true,
+	"github.com/sourcegraph/conc/pool.ErrorPool.Wait": true, "github.com/sourcegraph/conc/pool.ContextPool.Wait": true,
+}
+
+// joins reports whether a call waits for the goroutines launched before it: a join method of
+// the table, or a method named Wait whose body calls one (a small error group of the program's
+// own over a sync.WaitGroup).
+func joins(com *ssa.CallCommon, keys []string) bool {
+	for _, k := range keys {
+		if joinKeys[k] {
+			return true
+		}
+	}
+	sc := com.StaticCallee()
+	if sc == nil || sc.Name() != "Wait" {
+		return false
+	}
+	for _, blk := range sc.Blocks {
+		for _, in := range blk.Instrs {
+			if ci, ok := in.(ssa.CallInstruction); ok {
+				if cal := ci.Common().StaticCallee(); cal != nil {
+					if o, ok := cal.Object().(*types.Func); ok && joinKeys[roles.Key(o)] {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false
@@ -1033,7 +1068,9 @@ func (b *builder) branches(fs *funcState) {
 			}
 			if br.Bound.Kind == "param" {
 				b.paramDefault(fs, boundV, &br.Bound)
-			} else if br.Bound.Kind != "const" && br.Bound.Key == "" {
+			} else if br.Bound.Key == "" {
+				// (a local limit := 14 never assigned again is folded into a constant: its
+				// default is still the declaration's)
 				b.localDefault(fs, bx, &br.Bound)
 			}
 			if tv, ok := b.info(fn).Types[bx]; ok && tv.Value != nil {

@@ -1684,6 +1684,13 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 		if argIdx >= 0 && tfs != nil && (it.depth < maxDepth || t.b.plumbing(target)) {
 			t.param(ci, target, tfs, argIdx, kResult, t.b.helperDepth(target, it.depth))
 		}
+		if argIdx >= 0 && tfs != nil && !recv && cv != nil && com.Method == nil && target.Signature.Recv() == nil &&
+			!isStdFunc(target) && isElemCollection(cv.Type()) {
+			// a parser of the program picking a collection of elements out of the result's text
+			// (calls := ParseToolCalls(content)), whose body loses the trace in the standard
+			// library's string and JSON functions: the collection derived from it
+			t.push(cv, kResult, fs, it.depth)
+		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
 			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out

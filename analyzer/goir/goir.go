@@ -568,6 +568,11 @@ func (b *builder) describe(fs *funcState) {
 								break
 							}
 						}
+						if !f.Exported {
+							if by := handedOutBy(n); by != "" {
+								f.Exported, f.ExportedBy = true, by
+							}
+						}
 					}
 				}
 			}
@@ -659,6 +664,59 @@ func (b *builder) implements(n *types.Named, name string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// handedOutBy names an exported function, method of an exported type or variable of n's
+// package whose type or results hand out n or *n (an exported constructor returning the
+// unexported agent type), "" when there is none: the exported methods of n are then callable
+// from other packages although n's name is not exported.
+func handedOutBy(n *types.Named) string {
+	obj := n.Obj()
+	if obj.Pkg() == nil {
+		return ""
+	}
+	is := func(t types.Type) bool {
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		m, ok := types.Unalias(t).(*types.Named)
+		return ok && m.Origin() == n.Origin()
+	}
+	results := func(sig *types.Signature) bool {
+		for i := 0; i < sig.Results().Len(); i++ {
+			if is(sig.Results().At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	scope := obj.Pkg().Scope()
+	for _, name := range scope.Names() {
+		if !token.IsExported(name) {
+			continue
+		}
+		switch o := scope.Lookup(name).(type) {
+		case *types.Func:
+			if results(o.Type().(*types.Signature)) {
+				return o.Pkg().Path() + "." + name
+			}
+		case *types.Var:
+			if is(o.Type()) {
+				return o.Pkg().Path() + "." + name
+			}
+		case *types.TypeName:
+			t, ok := o.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			for i := 0; i < t.NumMethods(); i++ {
+				if m := t.Method(i); m.Exported() && results(m.Type().(*types.Signature)) {
+					return o.Pkg().Path() + "." + name + "." + m.Name()
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // ifaceExported reports whether the interface of an interface-method key is exported.

@@ -97,10 +97,13 @@ type Func struct {
 	Recv string `json:"recv,omitempty"`
 	// Exported: callable from other packages or modules (Go: exported name, and for a method,
 	// an exported receiver type or an unexported one whose method implements an exported
-	// interface; Python: no leading underscore; TS: exported).
+	// interface or that an exported function returns; Python: no leading underscore; TS: exported).
 	Exported bool `json:"exported"`
 	// ExportedVia names the exported interface method an unexported receiver's method implements.
 	ExportedVia string `json:"exported_via,omitempty"`
+	// ExportedBy names the exported function (or variable) handing out an unexported receiver
+	// whose exported method this is (an exported constructor returning *agent).
+	ExportedBy string `json:"exported_by,omitempty"`
 	// Implements lists the keys of the interface methods this method implements (Go), the
 	// base-class methods it overrides (Python, TS).
 	Implements []string `json:"implements,omitempty"`
@@ -206,6 +209,10 @@ type Call struct {
 	Loops []int `json:"loops,omitempty"`
 	// Concurrent says how the call is launched: "" (in place), "go", "errgroup", "all".
 	Concurrent string `json:"concurrent,omitempty"`
+	// Joins is true when the call waits for the goroutines launched before it (wg.Wait(),
+	// g.Wait() of an error group, a Wait method that does either): what follows runs after
+	// them.
+	Joins bool `json:"joins,omitempty"`
 	// PassesContext is true when a cancellation carrier is an argument.
 	PassesContext bool `json:"passes_context,omitempty"`
 	// ContextArg describes the context argument's origin: "param", "background", "derived",

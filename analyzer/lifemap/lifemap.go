@@ -355,6 +355,7 @@ func Build(pkgs []*packages.Package) (*model.Map, error) {
 	sort.Strings(m.Packages)
 	Relativize(m, rel.Rel)
 	sort.SliceStable(m.Entries, func(i, j int) bool { return m.Entries[i].Pos.Less(m.Entries[j].Pos) })
+	inferTerms(m)
 	return m, nil
 }
 

@@ -113,6 +113,7 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	m.Terms = table.Terms(keys)
 	Relativize(m, rel)
 	sort.SliceStable(m.Entries, func(i, j int) bool { return m.Entries[i].Pos.Less(m.Entries[j].Pos) })
+	inferTerms(m)
 	var warns []string
 	for _, d := range diags {
 		warns = append(warns, rel(d.Pos.File)+":"+itoa(d.Pos.Line)+": "+d.Msg)
@@ -338,6 +339,7 @@ func mapArgs(goArgs, srcs []string, opts Options) (*model.Map, []string, error) 
 		}
 		gm.Packages = append(gm.Packages, m.Packages...)
 		gm.Entries = append(gm.Entries, m.Entries...)
+		gm.Terms = append(gm.Terms, m.Terms...)
 		m = gm
 	}
 	return m, warns, nil

@@ -301,6 +301,8 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 	rule := "inferred: exported function runs a turn loop"
 	if f.ExportedVia != "" {
 		rule = "inferred: method exposed by the exported interface " + roles.ShortName(f.ExportedVia) + " runs a turn loop"
+	} else if f.ExportedBy != "" {
+		rule = "inferred: method of a type handed out by the exported " + roles.ShortName(f.ExportedBy) + " runs a turn loop"
 	}
 	return model.Provenance{Confidence: model.ConfidenceInferred, Rule: rule}, true
 }
@@ -369,6 +371,15 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					// -> Engine.Start -> complete -> Model.Call): the run is under way
 					launched = true
 					concOnly = concOnly && f.Calls[ci].Concurrent != ""
+				}
+			}
+		}
+		if launched && concOnly {
+			// wg.Wait(), g.Wait() after the launches: the runs launched in goroutines are
+			// over when the function returns (a batch runner), not left running
+			for _, ci := range ret.AfterCalls {
+				if f.Calls[ci].Joins {
+					concOnly = false
 				}
 			}
 		}
@@ -473,6 +484,10 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			}
 		case ret.Err.Kind == ir.ValCtxErr:
 			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
+		case atBound && ret.Err.Kind == ir.ValCall && r.silentBoundAt(ret.Pos):
+			// return a.final(ctx, msgs) at the bound: the last model request's outcome, on the
+			// step limit
+			ex.Outcome, ex.StopReason = model.OutcomePropagated, boundReason
 		case atBound:
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), boundReason
 		case ret.Err.Kind == ir.ValCall && r.valueOnly(f, ret.Err.Call):
@@ -882,6 +897,17 @@ func boundExits(loops []model.Loop, have []model.Exit) []model.Exit {
 		}
 	}
 	return out
+}
+
+// silentBoundAt reports whether a loop ends silently at its bound with the return at p (a
+// last model request's answer handed back, see finalBound).
+func (r *rec) silentBoundAt(p ir.Pos) bool {
+	for _, l := range r.order {
+		if ob := l.Map.OnBound; ob != nil && ob.Kind == model.OnBoundSilent && ob.Pos == pos(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // atBound reports whether the return ret of f is what a loop does at its bound: the on-bound

@@ -52,6 +52,9 @@ type Loop struct {
 	LoopID int
 	// Entries are the entries that reach it.
 	Entries []string
+	// atBound is the return the bound's test reaches (boundFunc.Returns[atBound], -1 if none).
+	atBound   int
+	boundFunc *ir.Func
 }
 
 // Result is what the recognizer found.
@@ -239,6 +242,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 	for _, l := range r.order {
 		r.cancelAfterStep(l)
 		r.profileTools(l)
+		r.finalBound(l)
 		finishLoop(l)
 	}
 	res.Entries = r.entries()
@@ -1184,7 +1188,7 @@ func (r *rec) recursiveAvoiding(f *ir.Func, s *site) bool {
 }
 
 func (r *rec) newLoop(f *ir.Func, id int) *Loop {
-	l := &Loop{Func: f, LoopID: id}
+	l := &Loop{Func: f, LoopID: id, atBound: -1}
 	m := &l.Map
 	if id < 0 {
 		m.Kind, m.Pos, m.Source = model.LoopRecursion, pos(f.Pos), f.Source
@@ -1679,7 +1683,81 @@ func (r *rec) bound(l *Loop) {
 			ob.StopReason = sr
 		}
 	}
+	l.atBound, l.boundFunc = b.Return, bestFunc
 	l.Map.OnBound = ob
+}
+
+// finalBound, once the loop's model calls are known, turns an error at the bound that is only
+// the error of a last model request (return a.final(ctx, msgs): at the bound the run asks the
+// loop's model API for an answer without tools and hands it back) into the loop's silent end
+// on its step limit.
+func (r *rec) finalBound(l *Loop) {
+	ob, f := l.Map.OnBound, l.boundFunc
+	if ob == nil || ob.Kind != model.OnBoundError || f == nil || l.atBound < 0 || l.atBound >= len(f.Returns) {
+		return
+	}
+	ret := &f.Returns[l.atBound]
+	if pos(ret.Pos) != ob.Pos || !r.finalAnswer(l, f, ret) {
+		return
+	}
+	ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+}
+
+// finalAnswer reports whether ret passes on the results of a call that reaches (three calls
+// deep at most) a call of the API of one of the loop's model calls: a last model request made
+// at the bound, whose answer ends the run.
+func (r *rec) finalAnswer(l *Loop, f *ir.Func, ret *ir.Return) bool {
+	if ret.Err == nil || ret.Err.Kind != ir.ValCall || ret.Err.Call < 0 || ret.Err.Call >= len(f.Calls) {
+		return false
+	}
+	at := map[model.Position]bool{}
+	for _, m := range l.Map.ModelCalls {
+		at[m.Pos] = true
+	}
+	keys := map[string]bool{}
+	for i := range r.p.Funcs {
+		for _, c := range r.p.Funcs[i].Calls {
+			if at[pos(c.Pos)] {
+				for _, k := range c.Keys {
+					keys[k] = true
+				}
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return false
+	}
+	c := &f.Calls[ret.Err.Call]
+	if len(c.Targets) != 1 {
+		return false
+	}
+	seen := map[int]bool{f.ID: true}
+	queue := []int{c.Targets[0]}
+	for d := 0; len(queue) > 0 && d < 3; d++ {
+		var next []int
+		for _, id := range queue {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			g := r.p.Funcs[id]
+			if g.ID == l.Func.ID {
+				return false // the loop again, not a last request
+			}
+			for _, gc := range g.Calls {
+				for _, k := range gc.Keys {
+					if keys[k] {
+						return true
+					}
+				}
+				if len(gc.Targets) <= 2 {
+					next = append(next, gc.Targets...)
+				}
+			}
+		}
+		queue = next
+	}
+	return false
 }
 
 // onBound says what a function does at a bound or stop condition: the return it reaches

@@ -64,6 +64,7 @@ func TestSourceShapes(t *testing.T) {
 		also                []string       // other entries that reach the same loop
 		bound               string         // the bound's expression, if checked
 		onBound             string         // what happens at it
+		def                 string         // the bound's default, if checked
 	}
 	for _, w := range []want{
 		// pygencycle: async generators; the next cycle is a recursion through a helper
@@ -160,6 +161,48 @@ func TestSourceShapes(t *testing.T) {
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).
 		{dir: "pyfinaltool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 26, modelLine: 30, toolLine: 33},
+		// flagloop: the loop ends through a flag, no break or return (issue 11): the branch
+		// with no tool calls clears the boolean the loop's condition tests beside the cap
+		// (while (more && i < max), do { … } while (more && turn < max), while more and …).
+		{dir: "flagloop", entry: "agent.Agent.chat", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 18,
+			exits: map[int]string{26: "completed"}, bound: "this.maxIterations", onBound: model.OnBoundSilent, def: "10"},
+		{dir: "flagloop", entry: "looper.Looper.run", kind: model.LoopFor, loopLine: 14, modelLine: 16, toolLine: 24,
+			exits: map[int]string{29: "completed"}, bound: "this.maxTurns", onBound: model.OnBoundSilent, def: "5"},
+		{dir: "flagloop", entry: "assistant.Agent.chat", kind: model.LoopFor, loopLine: 14, modelLine: 16, toolLine: 24,
+			exits: map[int]string{25: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// localmodel: the model object is a local of the run method made once before the loop
+		// (const p = createProvider(…); model = Model(name)), its method called on the local
+		// in each iteration (issue 11): a call of its own, not a step of a result's flow.
+		{dir: "localmodel", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 12, toolLine: 19,
+			exits: map[int]string{15: "completed", 22: "completed"}},
+		{dir: "localmodel", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 18, modelLine: 19, toolLine: 25,
+			exits: map[int]string{22: "completed", 26: "completed"}},
+		// ctxcounter: the step counter is a field of a context object the loop tests
+		// (while ctx.counter < self.max_steps) and the step helper it is handed increments
+		// (ctx.counter += 1, state.iteration += 1): the loop's bound.
+		{dir: "ctxcounter", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 28,
+			exits: map[int]string{21: "completed", 23: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent, def: "20"},
+		{dir: "ctxcounterts", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 12, modelLine: 13, toolLine: 26,
+			exits: map[int]string{16: "completed", 20: "completed"}, bound: "this.maxSteps", onBound: model.OnBoundSilent},
+		// nesteddispatch: two-level tool dispatch (issue 11): a helper walks the reply's
+		// messages, skips those whose type is not a tool call, and walks each message's own
+		// list of tool calls, looking the tool up by name; the cap defaults to 0, no limit.
+		{dir: "nesteddispatch", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 28,
+			exits: map[int]string{13: "completed", 17: "completed"}, bound: "this.maxIter", onBound: model.OnBoundSilent, def: "0"},
+		{dir: "nesteddispatchpy", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 28,
+			exits: map[int]string{17: "completed", 19: "completed"}, bound: "self.max_iter", onBound: model.OnBoundSilent, def: "0"},
+		// whileelse: the bound's outcome is a stop reason stored under its key in a state
+		// container (state.set("stop_reason", "max_steps")), in the loop's else branch
+		// (reached only without a break) or in the bound's own branch.
+		{dir: "whileelse", entry: "runner.Agent.run", kind: model.LoopFor, loopLine: 11, modelLine: 13, toolLine: 20,
+			exits: map[int]string{23: "completed"}, bound: "self.max_steps", onBound: model.OnBoundStopReason, def: "8"},
+		{dir: "whileelse", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 7, modelLine: 12, toolLine: 19,
+			exits: map[int]string{22: "completed"}, bound: "this.maxSteps", onBound: model.OnBoundStopReason, def: "8"},
+		// reacttext: a ReAct text loop (issue 11): the reply is text a helper parses into an
+		// action or a finish (answer = parse(text)), one action per reply, the loop going on
+		// while not isinstance(answer, Finish); the action's tool is looked up by its name.
+		{dir: "reacttext", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 31, modelLine: 35, toolLine: 39,
+			exits: map[int]string{33: "completed", 41: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -193,6 +236,9 @@ func TestSourceShapes(t *testing.T) {
 			}
 			if w.bound != "" && (l.Bound == nil || l.Bound.Expr != w.bound || l.OnBound == nil || l.OnBound.Kind != w.onBound) {
 				t.Errorf("bound %+v at bound %+v, want %s, %s", l.Bound, l.OnBound, w.bound, w.onBound)
+			}
+			if w.def != "" && (l.Bound == nil || l.Bound.Default != w.def) {
+				t.Errorf("bound %+v, want default %s", l.Bound, w.def)
 			}
 			got := map[int]string{}
 			for _, x := range e.Exits {

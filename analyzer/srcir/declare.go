@@ -106,7 +106,10 @@ type fnState struct {
 	locals map[string][]*fnState
 	// paramDefaults maps parameters to their default values.
 	paramDefaults map[string]*syntax.Node
-	params        map[string]bool
+	// paramProps are a TypeScript constructor's parameter properties (constructor(private
+	// maxIter = 0)): each is also a field of the instance.
+	paramProps map[string]bool
+	params     map[string]bool
 	// paramTypes are the parameters' type annotations.
 	paramTypes map[string]*syntax.Node
 	// counterParams are parameters a caller's loop passes its counter to (counterArgs).
@@ -308,6 +311,17 @@ func (b *builder) moduleExports(m *module, name string) bool {
 	return m.exported[name] || !m.hasExportSyntax
 }
 
+// paramProperty reports whether a TypeScript parameter declares a field of the instance
+// too (an accessibility modifier or readonly before its name).
+func paramProperty(p *syntax.Node) bool {
+	for _, c := range p.Children {
+		if c.Kind == "accessibility_modifier" || c.Kind == "readonly" || c.Kind == "override_modifier" {
+			return true
+		}
+	}
+	return false
+}
+
 func hasModifier(m *module, n *syntax.Node, mods ...string) bool {
 	for _, c := range n.Children {
 		if c.Kind == "accessibility_modifier" {
@@ -411,6 +425,12 @@ func (b *builder) params(fs *fnState) {
 		case "required_parameter", "optional_parameter":
 			pat := p.Child("pattern")
 			def, typ = p.Child("value"), p.Child("type")
+			if pat != nil && m.t.idents.has(pat) && paramProperty(p) {
+				if fs.paramProps == nil {
+					fs.paramProps = map[string]bool{}
+				}
+				fs.paramProps[m.text(pat)] = true
+			}
 			if pat != nil && pat.Kind == "object_pattern" {
 				b.patternDefaults(fs, pat)
 				name = m.text(pat)

@@ -152,6 +152,12 @@ func (b *builder) branches(fs *fnState) {
 				if i := strings.LastIndexByte(s, '.'); i > 0 && len(c.loops) == 0 && b.incFields[s[i+1:]] && !strings.HasPrefix(s, m.t.self+".") {
 					return -1, true
 				}
+				// a counter in a context object the loop hands to the step helper that counts
+				// (while ctx.counter < self.max_steps: … self._step(ctx) doing ctx.counter += 1)
+				if i := strings.LastIndexByte(s, '.'); i > 0 && c.loop >= 0 && !strings.HasPrefix(s, m.t.self+".") &&
+					b.countedBy(fs, c.loop, s[:i], s[i+1:]) {
+					return c.loop, true
+				}
 				return -1, false
 			}
 			loop, okL := isCounter(lt)
@@ -221,6 +227,54 @@ func (b *builder) branches(fs *fnState) {
 	}
 }
 
+// countedBy reports whether a call in loop hands obj (a local or parameter) to a function of
+// the set that increments the field of the parameter receiving it (def _step(self, ctx):
+// ctx.counter += 1).
+func (b *builder) countedBy(fs *fnState, loop int, obj, field string) bool {
+	m := fs.mod
+	if !b.incFields[field] {
+		return false
+	}
+	for i, ci := range fs.callInfo {
+		if i >= len(fs.f.Calls) || !contains(ci.loops, loop) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+			continue
+		}
+		args := ci.node.Child("arguments")
+		if args == nil {
+			continue
+		}
+		for j, a := range args.NamedChildren() {
+			name := ""
+			if m.t.keywordArgs.has(a) {
+				name, a = m.text(a.Child("name")), a.Child("value")
+			}
+			if a == nil || m.text(strip(a)) != obj {
+				continue
+			}
+			for _, t := range fs.f.Calls[i].Targets {
+				tg := b.funcs[t]
+				pn := name
+				if pn == "" {
+					// a method's parameters may list its receiver (self) first
+					ps := tg.f.Params
+					if len(ps) > 0 && ps[0].Name == m.t.self {
+						ps = ps[1:]
+					}
+					if j < len(ps) {
+						pn = ps[j].Name
+					}
+				}
+				for _, in := range tg.incs {
+					if pn != "" && in.target == pn+"."+field {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // returnsLimit reports whether return ret of fs hands back a string literal naming a step
 // limit (a stop reason: "limit_turns", "max_steps").
 func (b *builder) returnsLimit(fs *fnState, ret int) bool {
@@ -280,6 +334,33 @@ func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
 
 var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)
 
+// keyedReason returns the value a setter call stores under a key naming a stop reason
+// (state.set("stop_reason", "max_steps"), ctx.set_state('status', Status.MAX_STEPS)), "" for
+// any other call: the method's name says it sets, the first argument is a string literal key,
+// the second a string or a named constant.
+func keyedReason(m *module, call *syntax.Node) string {
+	fn := strip(call.Child("function"))
+	if fn == nil || !m.t.members.has(fn) {
+		return ""
+	}
+	meth := strings.ToLower(m.text(fn.Child(m.t.memberProp)))
+	if meth != "set" && meth != "setstate" && meth != "put" && !strings.HasPrefix(meth, "set_") {
+		return ""
+	}
+	args := call.Child("arguments")
+	if args == nil {
+		return ""
+	}
+	a := args.NamedChildren()
+	if len(a) != 2 || !m.t.stringKinds.has(strip(a[0])) || !reasonLHS.MatchString(m.text(a[0])) {
+		return ""
+	}
+	if v := strip(a[1]); v != nil && (m.t.stringKinds.has(v) || m.t.members.has(v)) {
+		return clip(m.text(v), 80)
+	}
+	return ""
+}
+
 // atBound fills what the bound branch does: the return or raise it reaches, a stop reason
 // written there, and its first line.
 func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx map[*syntax.Node]int) {
@@ -304,6 +385,12 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			return false
 		}
 		if m.t.calls.has(n) && br.StopText == "" {
+			// a stop reason stored under its key in a state container (state.set("stop_reason",
+			// "max_steps"), state.update(...) is not: one key, one value)
+			if v := keyedReason(m, n); v != "" {
+				br.StopText = v
+				return true
+			}
 			// an error that names the bound recorded, not raised (a step's error =
 			// AgentMaxStepsError(...)), here or in a helper called here
 			br.StopText = b.boundErrorIn(fs, n)
@@ -915,6 +1002,10 @@ func (b *builder) defaults() {
 			}
 			if val, pos, ok := b.literal(m, d, 0); ok {
 				add(fs.key()+"."+name, val, pos, "option")
+				if fs.paramProps[name] && fs.cls != nil {
+					// constructor(private maxIter: number = 0): the field this.maxIter
+					add(fs.cls.key+"."+name, val, pos, "constructor")
+				}
 			}
 		}
 		k := fs.cls

@@ -59,7 +59,7 @@ func (b *builder) flows(fs *fnState) {
 			continue
 		}
 		if fn := unAwait(m, ci.node.Child("function")); fn != nil && m.t.members.has(fn) && derives(m, fn.Child("object"), results, 0) &&
-			!strings.HasPrefix(m.text(fn), m.t.self+".") {
+			!strings.HasPrefix(m.text(fn), m.t.self+".") && !(opaque(b, c) && loopInvariant(fs, ci, fn.Child("object"))) {
 			continue
 		}
 		res := map[string]bool{}
@@ -158,6 +158,95 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// typeTested reports whether a condition of g tests v's type (isinstance(v, Action)).
+func typeTested(g *fnState, v string) bool {
+	m := g.mod
+	for _, c := range g.conds {
+		found := false
+		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
+			if found || !m.t.calls.has(n) || calleeText(m, n) != "isinstance" {
+				return !found
+			}
+			if args := n.Child("arguments"); args != nil && len(args.NamedChildren()) == 2 && m.text(strip(args.NamedChildren()[0])) == v {
+				found = true
+			}
+			return false
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldOf reports whether n is a field, or a field of a field, of the variable v (msg.tools,
+// msg.function.calls): no call, no subscript on the way.
+func fieldOf(m *module, n *syntax.Node, v string) bool {
+	n = strip(n)
+	steps := 0
+	for n != nil && m.t.members.has(n) && steps < 8 {
+		n, steps = strip(n.Child("object")), steps+1
+	}
+	return steps > 0 && n != nil && m.t.idents.has(n) && m.text(n) == v
+}
+
+// opaque reports whether c runs no body of the set that does something: a method of a
+// library (no target), of an interface, or a stub (pass, ..., a docstring, raise
+// NotImplementedError) a subclass elsewhere overrides. A method with a body of its own is
+// read through that body.
+func opaque(b *builder, c *ir.Call) bool {
+	for _, t := range c.Targets {
+		if t < 0 || t >= len(b.funcs) {
+			continue
+		}
+		if fs := b.funcs[t]; fs.body != nil && !fs.raises && !stubBody(fs) {
+			return false
+		}
+	}
+	return true
+}
+
+// stubBody reports whether a function's body only passes, names a docstring or an ellipsis,
+// or raises.
+func stubBody(fs *fnState) bool {
+	m := fs.mod
+	for _, s := range fs.body.NamedChildren() {
+		switch {
+		case s.Kind == "comment" || s.Kind == "pass_statement" || s.Kind == "raise_statement" || s.Kind == "throw_statement":
+		case m.t.exprStmts.has(s) && len(s.NamedChildren()) == 1 &&
+			(m.t.stringKinds.has(s.NamedChildren()[0]) || s.NamedChildren()[0].Kind == "ellipsis"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// loopInvariant reports whether obj, the object a call inside a loop is a method of, is a
+// local bound only outside that loop (const p = createProvider(…); new Model(); chat =
+// client.start_chat(), then p.infer(…) in each iteration): an object the loop uses, made
+// once before it, not a value an iteration produced, so the method call is a call of its own.
+func loopInvariant(fs *fnState, ci callInfo, obj *syntax.Node) bool {
+	m := fs.mod
+	obj = strip(obj)
+	if obj == nil || !m.t.idents.has(obj) || len(ci.loops) == 0 {
+		return false
+	}
+	name, bound := m.text(obj), false
+	for _, a := range fs.assigns {
+		for _, n := range a.lhs {
+			if n != name {
+				continue
+			}
+			if a.iter || contains(a.loops, ci.loops[0]) {
+				return false
+			}
+			bound = true
+		}
+	}
+	return bound
 }
 
 // paramLookups lists where fs selects a value by the name of one of its parameters (see
@@ -684,6 +773,16 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			}
 			if branch != nil {
 				ch.Leaves, ch.Return = b.leaves(g, branch)
+				// if (calls.length === 0) { more = false } under while (more && i < max): the
+				// empty branch clears the flag the loop's condition tests, the loop ends
+				if !ch.Leaves {
+					if loop := b.setsLoopFlag(g, c, branch); loop != nil {
+						ch.Leaves = true
+						if n := b.after(g, loop); n != nil {
+							_, ch.Return = b.leaves(g, n)
+						}
+					}
+				}
 			} else if !emptyTrue {
 				// if pending { ...; continue } / return answer: what follows the if
 				for n := b.after(g, c.stmt); n != nil; n = nil {
@@ -695,7 +794,7 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 					ch.Leaves, ch.Return = b.leavesAfter(g, c.stmt)
 				}
 				// if pending { more = true } under while more: the loop ends when empty
-				if !ch.Leaves && b.setsLoopFlag(g, c) {
+				if !ch.Leaves && b.setsLoopFlag(g, c, c.stmt.Child("consequence")) != nil {
 					ch.Leaves = true
 				}
 			}
@@ -1722,7 +1821,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
-			continue // elements are not followed further (their names are, below)
+			// elements are not followed further (their names are, below), but for a collection
+			// of an element's own (for msg in reply.messages: for call in msg.tool_calls)
+			for _, g := range sc {
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; a.iter && fieldOf(g.mod, a.rhs, v) {
+						for _, n := range a.lhs {
+							if !elems[n] && !res[n] {
+								elems[n] = true
+								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
+								queue = append(queue, n)
+							}
+						}
+					}
+				}
+			}
+			continue
 		}
 		one := map[string]bool{v: true}
 		for _, g := range sc {
@@ -1754,8 +1868,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
 							if a.loop >= 0 && (g.f.Loops[a.loop].Kind == ir.LoopRangeIter || drainsCall(g, a.loop, model)) {
 								streamElem[n] = true
-								queue = append(queue, n)
 							}
+							queue = append(queue, n)
 						}
 					} else if !res[n] && !appendLike(m, a) {
 						res[n] = true
@@ -1865,6 +1979,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for n := range elems {
 		if !merged[n] {
 			de[n] = true
+		}
+	}
+	// one action per reply (a text parsed into an action or a finish: answer = parse(text);
+	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
+	// for its type is the one element that may be a tool call
+	for _, ref := range fl.Carriers {
+		for _, g := range sc {
+			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
+				continue
+			}
+			call := g.callInfo[ref.Call].node
+			for _, a := range g.assigns {
+				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && typeTested(g, a.lhs[0]) {
+					de[a.lhs[0]] = true
+				}
+			}
 		}
 	}
 	rebuilt := map[string]bool{}
@@ -2365,15 +2495,16 @@ func containsCall(n *syntax.Node, calls []*syntax.Node) bool {
 	return false
 }
 
-// setsLoopFlag reports whether the branch of a positive test assigns a variable that the
-// condition of an enclosing loop reads (while has_more_tool_calls: ... if tool_calls: ...
-// has_more_tool_calls = ...): when nothing is pending the flag keeps its value and the loop
-// ends.
-func (b *builder) setsLoopFlag(g *fnState, c cond) bool {
+// setsLoopFlag returns the enclosing loop statement whose condition reads a variable that
+// branch, a branch of the test c, assigns, nil if none: the branch of a positive test (while
+// has_more_tool_calls: ... if tool_calls: ... has_more_tool_calls = ...), where when nothing
+// is pending the flag keeps its value and the loop ends, or the branch of the empty case
+// (else { more = false } under while (more && i < max), or do { … } while (more)), which
+// clears the flag and so leaves the loop without a break.
+func (b *builder) setsLoopFlag(g *fnState, c cond, branch *syntax.Node) *syntax.Node {
 	m := g.mod
-	branch := c.stmt.Child("consequence")
 	if branch == nil {
-		return false
+		return nil
 	}
 	set := map[string]bool{}
 	for _, a := range g.assigns {
@@ -2384,14 +2515,14 @@ func (b *builder) setsLoopFlag(g *fnState, c cond) bool {
 		}
 	}
 	if len(set) == 0 {
-		return false
+		return nil
 	}
 	for _, lc := range g.conds {
 		if lc.loop >= 0 && contains(c.loops, lc.loop) && mentions(m, lc.expr, set) {
-			return true
+			return lc.stmt
 		}
 	}
-	return false
+	return nil
 }
 
 func contains(xs []int, x int) bool {

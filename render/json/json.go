@@ -759,24 +759,12 @@ func (e *enc) runSummary(r *model.Run) {
 		e.key("duration_ms")
 		e.float(view.Between(r.Start, r.End) / float64(time.Millisecond)) // no overflow on an absurd clock
 	}
-	var steps, tools, failed, models int64
-	for _, t := range r.Turns {
-		steps += int64(len(t.Steps))
-		for _, st := range t.Steps {
-			models += int64(len(st.ModelCalls))
-			tools += int64(len(st.ToolCalls))
-			for _, c := range st.ToolCalls {
-				if c.Failed() {
-					failed++
-				}
-			}
-		}
-	}
-	e.intField("turns", int64(len(r.Turns)), false)
-	e.intField("steps", steps, false)
-	e.intField("model_calls", models, false)
-	e.intField("tool_calls", tools, false)
-	e.intField("failed_tool_calls", failed, false)
+	c := r.Counts() // those of the whole run when --depth cut its nodes
+	e.intField("turns", int64(c.Turns), false)
+	e.intField("steps", int64(c.Steps), false)
+	e.intField("model_calls", int64(c.ModelCalls), false)
+	e.intField("tool_calls", int64(c.ToolCalls), false)
+	e.intField("failed_tool_calls", int64(c.FailedToolCalls), false)
 	e.usage(r.Usage)
 	e.errInfo(r.Error)
 	e.buf = append(e.buf, '}')

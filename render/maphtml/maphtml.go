@@ -273,7 +273,7 @@ func Data(m *model.Map, opts Options) ([]byte, error) {
 	b.p.Profiles = clipAll(m.Profiles)
 	b.p.Timeline = opts.Timeline
 	for _, t := range m.Terms {
-		b.p.Terms = append(b.p.Terms, clip(t.Profile+": "+t.Text))
+		b.p.Terms = append(b.p.Terms, clip(t.Origin()+": "+t.Text))
 	}
 	b.p.Entries = []entry{}
 	b.p.Loops = []loop{}

@@ -211,10 +211,10 @@ func (p *lifemapPrinter) terms(ts []model.Term) {
 	for i := 0; i < len(ts); {
 		j := i
 		var texts []string
-		for ; j < len(ts) && ts[j].Profile == ts[i].Profile; j++ {
+		for ; j < len(ts) && ts[j].Origin() == ts[i].Origin(); j++ {
 			texts = append(texts, ts[j].Text)
 		}
-		p.line("", "framework words (%s): %s", ts[i].Profile, strings.Join(texts, "; "))
+		p.line("", "framework words (%s): %s", ts[i].Origin(), strings.Join(texts, "; "))
 		i = j
 	}
 }

@@ -66,7 +66,9 @@ func Detect(head []byte) int {
 // pipe, a span coming more than spantree.FlushLag spans after its trace was emitted is reported.
 func Decode(r io.Reader, em *ingest.Emitter) error {
 	b := spantree.NewBuilder(Name, em)
-	b.Holds = holdsOf(r)
+	if b.Holds = holdsOf(r); b.Holds == nil {
+		b.LateHint = "; read from a file rather than a pipe, the file is read ahead and such a span placed"
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if workers > 4 {
 		workers = 4

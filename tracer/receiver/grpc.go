@@ -8,7 +8,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/lifeline-dev/lifeline/tracer/store"
@@ -65,6 +67,38 @@ func (t *traceService) exportRaw(ctx context.Context, body []byte) (*collpb.Expo
 	return t.Export(ctx, req)
 }
 
+// grpcError is the status an Append error answers: RESOURCE_EXHAUSTED for a full queue and
+// UNAVAILABLE for a server shutting down (or a request that ended first), both with a
+// google.rpc.RetryInfo detail of RetryAfter seconds. The detail is what makes exporters retry
+// RESOURCE_EXHAUSTED: the OTLP specification has a client retry it only when the server says
+// it can recover (RetryInfo), and the OpenTelemetry Go exporter and the Collector's otlp
+// exporter drop the batch without it.
+func grpcError(err error) error {
+	var st *status.Status
+	switch {
+	case errors.Is(err, store.ErrBusy):
+		st = status.New(codes.ResourceExhausted, "lifeline: the write queue is full; retry later")
+	case errors.Is(err, store.ErrClosed):
+		st = status.New(codes.Unavailable, "lifeline: shutting down; retry later")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		st = status.New(codes.Unavailable, "lifeline: request ended before the batch was on disk")
+	default:
+		return status.Error(codes.Internal, "lifeline: "+err.Error())
+	}
+	p := st.Proto()
+	p.Details = append(p.Details, retryInfo(RetryAfter))
+	return status.FromProto(p).Err()
+}
+
+// retryInfo is a google.rpc.RetryInfo{retry_delay: seconds} detail, encoded by hand (field 1,
+// a google.protobuf.Duration whose field 1 is the seconds): the message's Go type lives in a
+// module this one uses only indirectly.
+func retryInfo(seconds int64) *anypb.Any {
+	d := protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), uint64(seconds))
+	v := protowire.AppendBytes(protowire.AppendTag(nil, 1, protowire.BytesType), d)
+	return &anypb.Any{TypeUrl: "type.googleapis.com/google.rpc.RetryInfo", Value: v}
+}
+
 // Export journals one batch and answers once it is on disk.
 func (t *traceService) Export(ctx context.Context, req *collpb.ExportTraceServiceRequest) (*collpb.ExportTraceServiceResponse, error) {
 	rejected, why := validate(req)
@@ -76,15 +110,7 @@ func (t *traceService) append(ctx context.Context, b store.Batch, rejected int, 
 		t.st.CountRejected(rejected)
 	}
 	if err := t.st.Append(ctx, b); err != nil {
-		switch {
-		case errors.Is(err, store.ErrBusy):
-			return nil, status.Error(codes.ResourceExhausted, "lifeline: the write queue is full; retry later")
-		case errors.Is(err, store.ErrClosed):
-			return nil, status.Error(codes.Unavailable, "lifeline: shutting down; retry later")
-		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-			return nil, status.Error(codes.Unavailable, "lifeline: request ended before the batch was on disk")
-		}
-		return nil, status.Error(codes.Internal, "lifeline: "+err.Error())
+		return nil, grpcError(err)
 	}
 	resp := &collpb.ExportTraceServiceResponse{}
 	if rejected > 0 {

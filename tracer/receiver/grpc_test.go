@@ -115,3 +115,46 @@ func splitLines(b []byte) [][]byte {
 	}
 	return out
 }
+
+// TestGRPCRetryInfo: the statuses a full queue and a shutdown answer carry a google.rpc.RetryInfo
+// of RetryAfter seconds (without it OTLP exporters do not retry RESOURCE_EXHAUSTED); other
+// errors are INTERNAL without one.
+func TestGRPCRetryInfo(t *testing.T) {
+	for _, c := range []struct {
+		err   error
+		code  codes.Code
+		retry bool
+	}{
+		{store.ErrBusy, codes.ResourceExhausted, true},
+		{store.ErrClosed, codes.Unavailable, true},
+		{context.Canceled, codes.Unavailable, true},
+		{os.ErrPermission, codes.Internal, false},
+	} {
+		st := status.Convert(grpcError(c.err))
+		if st.Code() != c.code {
+			t.Errorf("%v: code %v, want %v", c.err, st.Code(), c.code)
+		}
+		var delay int64 = -1
+		for _, d := range st.Proto().GetDetails() {
+			if d.GetTypeUrl() != "type.googleapis.com/google.rpc.RetryInfo" {
+				continue
+			}
+			// RetryInfo{retry_delay (1): Duration{seconds (1)}}
+			b := d.GetValue()
+			num, typ, n := protowire.ConsumeTag(b)
+			if num != 1 || typ != protowire.BytesType || n < 0 {
+				t.Fatalf("%v: RetryInfo %x", c.err, b)
+			}
+			dur, m := protowire.ConsumeBytes(b[n:])
+			num, typ, n = protowire.ConsumeTag(dur)
+			if m < 0 || num != 1 || typ != protowire.VarintType || n < 0 {
+				t.Fatalf("%v: Duration %x", c.err, dur)
+			}
+			v, _ := protowire.ConsumeVarint(dur[n:])
+			delay = int64(v)
+		}
+		if c.retry && delay != RetryAfter || !c.retry && delay != -1 {
+			t.Errorf("%v: RetryInfo delay %d s, want %v (retry %v)", c.err, delay, RetryAfter, c.retry)
+		}
+	}
+}

@@ -142,6 +142,8 @@ type Builder struct {
 	Late func(sp *Span)
 	// Flushing, when set, is called with a trace's id as the Builder starts emitting it.
 	Flushing func(traceID string)
+	// LateHint, when set, ends the report of a late span not placed (how it would be).
+	LateHint string
 	// Holds, when set, names traces to hold back until a span of a line at or after the one
 	// given has been added (their spans come far apart in the input), whatever FlushLag says.
 	Holds *Holds
@@ -208,7 +210,7 @@ func (b *Builder) Add(sp *Span) {
 			b.Late(sp)
 			return
 		}
-		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together)", b.Format, sp.ID, sp.TraceID, FlushLag)
+		b.em.Errorf(sp.Line, "%s: span %s of trace %s arrived more than %d spans after the trace's root span and was not placed (expected a trace's spans close together%s)", b.Format, sp.ID, sp.TraceID, FlushLag, b.LateHint)
 		return
 	}
 	t := b.trace(sp.TraceID)
