@@ -24,10 +24,15 @@ var genericWords = set("run", "runs", "do", "get", "set", "self", "this", "cls",
 	"opts", "options", "len", "args", "kwargs", "ctx", "context", "state", "params", "props",
 	"default", "defaults", "loop", "result", "results", "from", "by", "return", "raise", "throw", "error", "err", "f", "s", "i", "n", "x")
 
+// receiverWords are the words of a bound's name that say where it is kept, not what it counts
+// (self.config.default_max_turns).
+var receiverWords = set("self", "this", "cls", "config", "cfg", "opts", "options", "params",
+	"settings", "default", "defaults", "run", "agent", "ctx", "context", "state")
+
 // boundWords are the words of a bound's name that say it is a limit, not what it counts
 // (max_turns counts turns; limit_turns counts turns).
 var boundWords = set("max", "maximum", "limit", "limits", "num", "count", "total", "allowed",
-	"exceeded", "exceeds", "reached", "error", "exception", "err", "stop", "stopped")
+	"exceeded", "exceeds", "reached", "error", "exception", "err", "stop", "stopped", "cap", "budget", "threshold", "when", "until", "while", "condition", "conditions")
 
 // maxRunTerms is how many entries' names a map shows as the words for Run.
 const maxRunTerms = 4
@@ -89,10 +94,8 @@ func inferTerms(m *model.Map) {
 			var bound []string
 			if l.Bound != nil {
 				if id := lastIdent(l.Bound.Expr); id != "" {
-					if nouns := counted(id); len(nouns) > 0 {
-						step = append(step, nouns...)
-						bound = append(bound, id)
-					}
+					step = append(step, counted(id)...)
+					bound = append(bound, id)
 				}
 			}
 			if l.OnBound != nil && l.OnBound.Kind == model.OnBoundError {
@@ -128,9 +131,15 @@ func raisedAt(typ string, bound []string) bool {
 		}
 		return false
 	}
+	named := map[string]bool{}
 	for _, b := range counted(bound[0]) {
-		for _, w := range counted(typ) {
-			if w == b {
+		for _, w := range strings.Fields(b) {
+			named[w] = true
+		}
+	}
+	for _, t := range counted(typ) {
+		for _, w := range strings.Fields(t) {
+			if named[w] {
 				return true
 			}
 		}
@@ -181,20 +190,35 @@ func funcWords(fn string) []string {
 	return ws
 }
 
-// counted returns what a bound's name counts, singular ("max_turns" → turn); nil when the
+// counted returns what a bound's name counts, as one singular phrase ("max_turns" → turn,
+// "max_tool_iterations" → tool iteration, "totalMaxRetries" → retry); nil when the
 // name says nothing beyond being a limit.
 func counted(id string) []string {
 	var out []string
 	for _, w := range splitWords(id) {
-		if boundWords[w] || genericWords[w] {
+		if boundWords[w] || receiverWords[w] || len(w) < 2 {
 			continue
-		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = w[:len(w)-1]
 		}
 		out = append(out, w)
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	for i, w := range out {
+		out[i] = singular(w)
+	}
+	return []string{strings.Join(out, " ")}
+}
+
+// singular is a word's singular by the English plural endings (turns → turn, retries → retry).
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
 }
 
 // kept returns the identifier's words outside genericWords.
@@ -262,7 +286,8 @@ func lastIdent(expr string) string {
 	}
 	ids := idents(expr)
 	for i := len(ids) - 1; i >= 0; i-- {
-		if len(kept(ids[i])) > 0 {
+		// a name that only says "limit" (Max, stop) is not the framework's word for it
+		if len(counted(ids[i])) > 0 || len(kept(ids[i])) > 1 {
 			return ids[i]
 		}
 	}

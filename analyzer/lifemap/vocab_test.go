@@ -58,9 +58,15 @@ func TestInferTerms(t *testing.T) {
 			model.Entry{Func: "(*agent.Executor).Call", Loops: []model.Loop{loop(model.LoopFor, "(*agent.Executor).Call", "",
 				"e.MaxIterations", `fmt.Errorf("too many")`)}},
 			[]string{"Executor.Call, Executor = Run", "iteration = Step", "MaxIterations = Bound"}},
-		{"bound of a stop condition: nothing counted",
+		{"a bound named only stop teaches nothing",
 			model.Entry{Func: "g.Graph.stream", Loops: []model.Loop{loop(model.LoopFor, "g.Graph.stream", "g.Graph.tick", "stop", "")}},
 			[]string{"Graph.stream, Graph = Run", "tick = Step"}},
+		{"a bound's phrase and an error sharing one of its words",
+			model.Entry{Func: "p.Flow.run", Loops: []model.Loop{loop(model.LoopFor, "p.Flow.run", "",
+				"self.config.max_tool_iterations", "GraphToolError()")}},
+			[]string{"Flow.run, Flow = Run", "tool iteration = Step", "max_tool_iterations, GraphToolError = Bound"}},
+		{"plural in -ies", model.Entry{Func: "p.F.run", Loops: []model.Loop{loop(model.LoopFor, "p.F.run", "", "totalMaxRetries", "")}},
+			[]string{"F.run, F = Run", "retry = Step", "totalMaxRetries = Bound"}},
 		{"entry without a loop teaches nothing", model.Entry{Func: "a.helper"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
