@@ -2596,23 +2596,10 @@ func formattedID(v ssa.Value, depth int) bool {
 	if depth > 6 || v == nil {
 		return false
 	}
+	if ok, done := derivedID(v, depth, formattedID); done {
+		return ok
+	}
 	switch x := v.(type) {
-	case *ssa.Convert:
-		return formattedID(x.X, depth+1)
-	case *ssa.ChangeType:
-		return formattedID(x.X, depth+1)
-	case *ssa.MakeInterface:
-		return formattedID(x.X, depth+1)
-	case *ssa.BinOp:
-		return formattedID(x.X, depth+1) || formattedID(x.Y, depth+1)
-	case *ssa.Slice:
-		for _, e := range varargValues(x) {
-			if formattedID(e, depth+1) {
-				return true
-			}
-		}
-	case *ssa.Extract:
-		return formattedID(x.Tuple, depth+1)
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
 			return incrementedBefore(x)
@@ -2697,23 +2684,10 @@ func fromCounter(v ssa.Value, depth int) bool {
 	if depth > 6 {
 		return false
 	}
+	if ok, done := derivedID(v, depth, fromCounter); done {
+		return ok
+	}
 	switch x := v.(type) {
-	case *ssa.Convert:
-		return fromCounter(x.X, depth+1)
-	case *ssa.ChangeType:
-		return fromCounter(x.X, depth+1)
-	case *ssa.MakeInterface:
-		return fromCounter(x.X, depth+1)
-	case *ssa.BinOp:
-		return fromCounter(x.X, depth+1) || fromCounter(x.Y, depth+1)
-	case *ssa.Slice:
-		for _, e := range varargValues(x) {
-			if fromCounter(e, depth+1) {
-				return true
-			}
-		}
-	case *ssa.Extract:
-		return fromCounter(x.Tuple, depth+1)
 	case *ssa.Call:
 		com := x.Common()
 		if sc := com.StaticCallee(); sc != nil && sc.Pkg != nil && sc.Pkg.Pkg.Path() == "sync/atomic" {
@@ -2740,6 +2714,32 @@ func fromCounter(v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// derivedID follows v through what an id is built with — conversions, arithmetic, the variadic
+// slice of a formatting call, a tuple's extract — asking of about each operand; done is false
+// when v is none of those, for the caller's own cases.
+func derivedID(v ssa.Value, depth int, of func(ssa.Value, int) bool) (ok, done bool) {
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return of(x.X, depth+1), true
+	case *ssa.ChangeType:
+		return of(x.X, depth+1), true
+	case *ssa.MakeInterface:
+		return of(x.X, depth+1), true
+	case *ssa.BinOp:
+		return of(x.X, depth+1) || of(x.Y, depth+1), true
+	case *ssa.Slice:
+		for _, e := range varargValues(x) {
+			if of(e, depth+1) {
+				return true, true
+			}
+		}
+		return false, true
+	case *ssa.Extract:
+		return of(x.Tuple, depth+1), true
+	}
+	return false, false
 }
 
 // isGlobalAddr reports whether v is the address of a package-level variable (or of a field

@@ -12,15 +12,6 @@
 # kept between runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 export CORPUS_PYTS_HOLDOUT3_DIR=${CORPUS_PYTS_HOLDOUT3_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-pyts-holdout3}
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
-"$here/install.sh" --list "$CORPUS_PYTS_HOLDOUT3_DIR" >"$list"
-bin=${LIFELINE:-}
-if [ -z "$bin" ]; then
-	bin=$(mktemp -d)/lifeline
-	(cd "$root" && go build -o "$bin" .)
-fi
-cd "$root"
-go run ./bench/corpus-go/score -lifeline "$bin" -truth "$here" -projects "$list" "$@"
+. "$here/../corpus-pyts/lib.sh"
+pyts_score "$here" "$CORPUS_PYTS_HOLDOUT3_DIR" "$@"

@@ -12,15 +12,6 @@
 # kept between runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 export CORPUS_PYTS_DIR=${CORPUS_PYTS_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-pyts}
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
-"$here/install.sh" --list "$CORPUS_PYTS_DIR" >"$list"
-bin=${LIFELINE:-}
-if [ -z "$bin" ]; then
-	bin=$(mktemp -d)/lifeline
-	(cd "$root" && go build -o "$bin" .)
-fi
-cd "$root"
-go run ./bench/corpus-go/score -lifeline "$bin" -truth "$here" -projects "$list" "$@"
+. "$here/lib.sh"
+pyts_score "$here" "$CORPUS_PYTS_DIR" "$@"

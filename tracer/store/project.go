@@ -282,14 +282,11 @@ func (p *proj) settle() {
 	clear(p.pendN)
 }
 
-// replace re-places the late spans of traces already emitted: the sessions those traces gave
-// events to (and the sessions of every trace those sessions got events from) drop their span
-// events, and their traces are emitted again, in the order they were first emitted, each with
-// all its spans, as a read with a trace's spans together gives them. The cost is that of the
-// sessions the late spans belong to.
-func (p *proj) replace(late []string) {
-	sessions, traces := map[string]bool{}, map[string]bool{}
-	todo := append([]string(nil), late...)
+// connected returns the traces reachable from start through the sessions they share, and
+// marks those sessions in sessions.
+func (p *proj) connected(start []string, sessions map[string]bool) map[string]bool {
+	traces := map[string]bool{}
+	todo := append([]string(nil), start...)
 	for len(todo) > 0 {
 		id := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -304,6 +301,17 @@ func (p *proj) replace(late []string) {
 			}
 		}
 	}
+	return traces
+}
+
+// replace re-places the late spans of traces already emitted: the sessions those traces gave
+// events to (and the sessions of every trace those sessions got events from) drop their span
+// events, and their traces are emitted again, in the order they were first emitted, each with
+// all its spans, as a read with a trace's spans together gives them. The cost is that of the
+// sessions the late spans belong to.
+func (p *proj) replace(late []string) {
+	sessions := map[string]bool{}
+	traces := p.connected(late, sessions)
 	order := make([]string, 0, len(traces))
 	for id := range traces {
 		order = append(order, id)
@@ -497,22 +505,8 @@ func (p *proj) sealedAll(s *sess) ([]model.Event, error) {
 	if !s.dropped {
 		return s.sealed, nil
 	}
-	sessions, traces := map[string]bool{s.id: true}, map[string]bool{}
-	todo := append([]string(nil), p.sessTraces[s.id]...)
-	for len(todo) > 0 {
-		id := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		if traces[id] {
-			continue
-		}
-		traces[id] = true
-		for _, se := range p.traceSess[id] {
-			if !sessions[se] {
-				sessions[se] = true
-				todo = append(todo, p.sessTraces[se]...)
-			}
-		}
-	}
+	sessions := map[string]bool{s.id: true}
+	traces := p.connected(p.sessTraces[s.id], sessions)
 	order := make([]string, 0, len(traces))
 	for id := range traces {
 		order = append(order, id)
