@@ -604,14 +604,43 @@ func (r *rec) callsParam(targets []int) bool {
 					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
 				})
 			}
-			for _, gc := range g.Calls {
-				name, args, _ := strings.Cut(gc.Text, "(")
-				for _, pn := range names {
-					if name == pn || ir.IdentIn(args, pn) {
-						return true
-					}
-				}
+			if r.callsName(g, names, 0) {
+				return true
 			}
+		}
+	}
+	return false
+}
+
+// callsName reports whether g, or a closure of g that does not rebind them, calls one of the
+// names or hands one on to a call: a parameter the function runs later in a callback of its
+// own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run all the same.
+func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
+	for _, gc := range g.Calls {
+		name, args, _ := strings.Cut(gc.Text, "(")
+		for _, pn := range names {
+			if name == pn || ir.IdentIn(args, pn) {
+				return true
+			}
+		}
+	}
+	if depth >= 2 {
+		return false
+	}
+	for _, k := range r.closures[g.ID] {
+		h := r.p.Funcs[k]
+		free := []string{}
+		for _, pn := range names {
+			bound := false
+			for _, prm := range h.Params {
+				bound = bound || prm.Name == pn
+			}
+			if !bound {
+				free = append(free, pn)
+			}
+		}
+		if len(free) > 0 && r.callsName(h, free, depth+1) {
+			return true
 		}
 	}
 	return false

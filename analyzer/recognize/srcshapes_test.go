@@ -65,6 +65,7 @@ func TestSourceShapes(t *testing.T) {
 		bound               string         // the bound's expression, if checked
 		onBound             string         // what happens at it
 		def                 string         // the bound's default, if checked
+		not                 []string       // functions that are no entry
 	}
 	for _, w := range []want{
 		// pygencycle: async generators; the next cycle is a recursion through a helper
@@ -108,6 +109,17 @@ func TestSourceShapes(t *testing.T) {
 		// the instance itself (for await (const _ of this)), runs it.
 		{dir: "tsasynciter", entry: "runner.ToolRunner.runUntilDone", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 35,
 			parallel: true, also: []string{"runner.ToolRunner.[Symbol.asyncIterator]"}},
+		// tsprivloop / jsprivloop (issue 11): a subclass's public static factory hands a closure
+		// calling the private _runTools (the counted loop: model call, tools under
+		// Promise.allSettled, abort check) to _run(fn), inherited from a base class in another
+		// file, which calls fn in a callback of its own (Promise.resolve().then(async () => {
+		// await fn() })): the factory is the loop's entry, the private method alone is not.
+		{dir: "tsprivloop", entry: "runner.ToolLoop.runTools", kind: model.LoopFor, loopLine: 15, modelLine: 16, toolLine: 21,
+			parallel: true, cancel: true, cancelLine: 25, bound: "maxRounds", onBound: model.OnBoundSilent, def: "10",
+			not: []string{"runner.ToolLoop._runTools"}},
+		{dir: "jsprivloop", entry: "runner.ToolLoop.runTools", kind: model.LoopFor, loopLine: 18, modelLine: 19, toolLine: 24,
+			parallel: true, cancel: true, cancelLine: 28, bound: "maxRounds", onBound: model.OnBoundSilent, def: "10",
+			not: []string{"runner.ToolLoop._runTools"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
@@ -251,6 +263,11 @@ func TestSourceShapes(t *testing.T) {
 			}
 			if a := srcEntry(res, "looper.wait"); a != nil {
 				t.Errorf("wait: entry %+v, want none (a promise's then)", a)
+			}
+			for _, name := range w.not {
+				if a := srcEntry(res, name); a != nil {
+					t.Errorf("%s: entry %+v, want none", name, a)
+				}
 			}
 			for _, name := range w.also {
 				if a := srcEntry(res, name); a == nil || len(a.Loops) != 1 || a.Loops[0].Pos != l.Pos {
