@@ -612,8 +612,8 @@ func (r *rec) callsParam(targets []int) bool {
 	return false
 }
 
-// callsName reports whether g, or a closure of g that does not rebind them, calls one of the
-// names or hands one on to a call: a parameter the function runs later in a callback of its
+// callsName reports whether g, or a callback g hands to a call that does not rebind them,
+// calls one of the names or hands one on to a call: a parameter the function runs later in a callback of its
 // own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run all the same.
 func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
 	for _, gc := range g.Calls {
@@ -627,7 +627,21 @@ func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
 	if depth >= 2 {
 		return false
 	}
+	// (only a callback g hands to a call; a closure g calls itself, go func() { f() }(), is
+	// already a call the walk follows)
+	handed, called := map[int]bool{}, map[int]bool{}
+	for _, gc := range g.Calls {
+		for _, a := range gc.ArgFuncs {
+			handed[a] = true
+		}
+		for _, t := range gc.Targets {
+			called[t] = true
+		}
+	}
 	for _, k := range r.closures[g.ID] {
+		if !handed[k] || called[k] {
+			continue
+		}
 		h := r.p.Funcs[k]
 		free := []string{}
 		for _, pn := range names {
