@@ -338,7 +338,7 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			}
 		}
 	}
-	for _, ret := range f.Returns {
+	for ri, ret := range f.Returns {
 		if !ret.Pos.IsValid() {
 			continue
 		}
@@ -447,6 +447,11 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			continue
 		}
 		atBound, boundReason := r.atBound(f, ret)
+		if atBound && r.sharedBoundAt(f, ri) {
+			// the return the final answer leaves to, reached at the bound too (the loop falls
+			// out at its bound): what the call made after the loop returns decides, not the bound
+			atBound = false
+		}
 		startFailed := false
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
@@ -502,6 +507,10 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			} else {
 				ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 			}
+		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call):
+			// return a.cfg.OnDone(ctx, answer) after the loop: the error of a call that runs
+			// nothing of the run (a completion hook, a save) ends the run that is under way
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -897,6 +906,30 @@ func boundExits(loops []model.Loop, have []model.Exit) []model.Exit {
 		}
 	}
 	return out
+}
+
+// sharedBoundAt reports whether return ri of f is a loop's return at the bound that is also
+// its final answer's, handing back what a call made after the loop returns (see finalBound).
+func (r *rec) sharedBoundAt(f *ir.Func, ri int) bool {
+	for _, l := range r.order {
+		if l.sharedBound && l.boundFunc == f && l.atBound == ri {
+			return true
+		}
+	}
+	return false
+}
+
+// afterRun reports whether call ci of f runs nothing of the run f drives: it is made outside
+// the loops, leads to no turn loop and makes none of the run's model calls (a completion
+// hook, a save after the loop). Its error is the run's failure, not an outcome passed through.
+func (r *rec) afterRun(f *ir.Func, x *reach, reaches map[int]*reach, ci int) bool {
+	if x == nil || ci < 0 || ci >= len(f.Calls) || len(f.Calls[ci].Loops) > 0 {
+		return false
+	}
+	if _, ok := x.launch[ci]; ok {
+		return false
+	}
+	return !r.startsStep(f, ci, x, reaches)
 }
 
 // silentBoundAt reports whether a loop ends silently at its bound with the return at p (a
