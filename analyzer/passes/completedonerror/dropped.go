@@ -78,10 +78,31 @@ func leftOnError(pass *analysis.Pass, res *lifecycle.Result, fn ast.Node, g *cfg
 				continue
 			}
 			info := pass.TypesInfo
-			found := analysisutil.ErrPath(info, g, as, obj, false, func(n ast.Node, nonNil bool) bool {
+			// a later model call of the loop on the path is the next step: what it decides
+			// supersedes the dropped error (L5 asks that the last step succeeded; the drop
+			// itself is toolerror's finding)
+			nextStep := func(n ast.Node) bool {
+				if n == as || !inLoop(n) {
+					return false
+				}
+				found := false
+				ast.Inspect(n, func(m ast.Node) bool {
+					switch x := m.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.CallExpr:
+						if res.CallReaches(x, roles.ModelCall) || res.LoopSiteVia(x, roles.ModelCall) {
+							found = true
+						}
+					}
+					return !found
+				})
+				return found
+			}
+			found := analysisutil.ErrPathUntil(info, g, as, obj, false, func(n ast.Node, nonNil bool) bool {
 				ret, ok := n.(*ast.ReturnStmt)
 				return ok && nonNil && len(ret.Results) > 0 && analysisutil.IsNil(info, ret.Results[len(ret.Results)-1]) && !analysisutil.Mentions(info, ret, obj)
-			})
+			}, nextStep)
 			ret, _ := found.(*ast.ReturnStmt)
 			if ret == nil || reported[ret.Pos()] {
 				continue
