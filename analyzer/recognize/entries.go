@@ -229,7 +229,61 @@ func (r *rec) entries() []model.Entry {
 		e.IDs = r.ids(f)
 		out = append(out, e)
 	}
+	out = append(out, r.stepEntries(reaches)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
+}
+
+// stepEntries are the exported functions without a turn loop that start a goroutine making one
+// model decision and running its tools once, and return the channel it streams on: a run of
+// one step, started when the goroutine is (its exits not_started before, started after).
+func (r *rec) stepEntries(reaches map[int]*reach) []model.Entry {
+	var out []model.Entry
+	done := map[int]bool{}
+	for _, s := range r.steps {
+		g := s.f
+		if g.Test || g.Launch != "go" || g.Parent < 0 {
+			continue
+		}
+		f := r.p.Funcs[g.Parent]
+		if done[f.ID] || f.Test || f.Parent >= 0 || reaches[f.ID] != nil || len(f.Results) == 0 ||
+			f.Results[0] != "chan" && f.Results[0] != "stream" || (r.o.EntryPkgs != nil && !r.o.EntryPkgs[f.Pkg]) {
+			continue
+		}
+		prov, ok := r.entryProv(f)
+		if !ok {
+			continue
+		}
+		x := &reach{launch: map[int]bool{}, holds: map[int]bool{}, path: map[*Loop]string{}}
+		for _, c := range f.Calls {
+			if contains(c.Targets, g.ID) {
+				x.launch[c.ID] = true
+			}
+		}
+		if len(x.launch) == 0 {
+			continue
+		}
+		done[f.ID] = true
+		with := make(map[int]*reach, len(reaches)+1)
+		for k, v := range reaches {
+			with[k] = v
+		}
+		with[f.ID] = x
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Rule = "inferred: exported function starts a goroutine that makes one model step (no turn loop)"
+			prov.Evidence = append(prov.Evidence, fmt.Sprintf("starts %s: %s; model call %s: %s", g.Short, r.rel(g.Pos), calleeName(s.c), r.rel(s.c.Pos)))
+			prov.Evidence = append(prov.Evidence, s.evidence...)
+			prov.Score = s.score
+		}
+		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
+		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
+		if e.Exits == nil {
+			e.Exits = []model.Exit{}
+		}
+		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+		e.IDs = r.ids(f)
+		out = append(out, e)
+	}
 	return out
 }
 

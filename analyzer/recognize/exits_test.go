@@ -26,7 +26,8 @@ func exitsByLine(e *model.Entry) map[int]string {
 // back the callee's exits), hooks of a func-typed configuration field before, inside and
 // after the loop (a failure before the run starts is not_started, after it failed, never
 // completed), a session created before the loop, the completion hook's error returned
-// directly after the loop (failed, not the bound's).
+// directly after the loop (failed, not the bound's), a streaming entry without a turn loop
+// (one step in a goroutine) and a turn loop around a retrying helper.
 func TestHelperAndHookExits(t *testing.T) {
 	res := recognizeShapes(t)
 	tests := []struct {
@@ -40,6 +41,11 @@ func TestHelperAndHookExits(t *testing.T) {
 		{"helperexit.Agent.Hooked", map[int]string{75: "not_started", 78: "not_started", 85: "failed (error)",
 			90: "failed (error)", 101: "failed (error)", 103: "completed (goal_reached)"}},
 		{"helperexit.Agent.Finish", map[int]string{113: "failed (error)", 125: "failed (error)"}},
+		// no turn loop: a goroutine makes one model call and runs its tools once, the entry
+		// returns the channel it streams on
+		{"streamonce.Agent.Stream", map[int]string{28: "not_started", 48: "started"}},
+		// a retry of the model call in a helper (no pause) is no turn loop of its own
+		{"retryhelper.Agent.Run", map[int]string{35: "cancelled (cancelled)", 39: "failed (error)", 44: "completed (goal_reached)", 50: "failed (max_steps)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
@@ -57,6 +63,12 @@ func TestHelperAndHookExits(t *testing.T) {
 				t.Errorf("exits %v, want the lines of %v", got, tt.exits)
 			}
 		})
+	}
+	if e := entry(res, "streamonce.Agent.Stream"); e != nil && len(e.Loops) != 0 {
+		t.Errorf("streamonce.Agent.Stream loops %+v, want none", e.Loops)
+	}
+	if e := entry(res, "retryhelper.Agent.Run"); e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 33 {
+		t.Errorf("retryhelper.Agent.Run: want the turn loop at line 33, got %+v", e)
 	}
 	if e := entry(res, "helperexit.Agent.Finish"); e != nil && len(e.Loops) == 1 {
 		if ob := e.Loops[0].OnBound; ob == nil || ob.Kind != model.OnBoundSilent {

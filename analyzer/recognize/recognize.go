@@ -100,6 +100,8 @@ type rec struct {
 		n  int
 		ok bool
 	}
+	// steps are the accepted model call sites no loop repeats: one step each.
+	steps []*site
 	// answerRets memoizes answerReturn: the returns (function id, return index) a loop's
 	// final answer leaves to.
 	answerRets map[[2]int]bool
@@ -796,6 +798,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
+	inLoop := false
+	defer func() {
+		if !inLoop && s.leaves && s.dispatch {
+			// one decision and one round of its tools, with no loop to repeat them (a
+			// goroutine streaming one answer): a run of one step (see stepEntries)
+			r.steps = append(r.steps, s)
+		}
+	}()
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
@@ -818,6 +828,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.order = append(r.order, l)
 		}
 		r.cands[l] = append(r.cands[l], s)
+		inLoop = true
 		if i > 0 {
 			if r.extra[l] == nil {
 				r.extra[l] = map[*site]bool{}
