@@ -19,9 +19,10 @@ fi
 . "$(dirname "$0")/../corpus-pyts/lib.sh"
 # name	package root	paths to map (relative to the root)
 pyts_install lifeline-corpus-pyts-holdout4 "${1:-${CORPUS_PYTS_HOLDOUT4_DIR:-/tmp/lifeline-corpus-pyts-holdout4}}" "$list" \
-	"dspy==3.4.1 qwen-agent==0.0.34" \
+	"dspy==3.4.1 qwen-agent==0.0.34 agno==3.1.10" \
 	"@google/gemini-cli-core@0.61.0 multi-llm-ts@5.1.1" \
 	dspy @py dspy/predict \
 	qwen-agent @py "qwen_agent/agent.py qwen_agent/settings.py qwen_agent/agents" \
 	gemini-cli-core @npm/@google/gemini-cli-core "dist/src/agents dist/src/agent" \
+	agno @py agno/models/base.py \
 	multi-llm-ts @npm/multi-llm-ts dist/index.js
