@@ -333,6 +333,10 @@ type Dispatch struct {
 	// goroutine or an errgroup/WaitGroup.Go closure started in a loop, a worker fed from a
 	// channel): those tool calls run in parallel, whatever other paths reach the same call.
 	Launched []CallRef `json:"launched,omitempty"`
+	// Feeds is true when what the one call of an element_arg dispatch returns reaches the
+	// input of the next call of the site (outputs = [env.execute(a) for a in reply.actions]
+	// appended to the messages the model is sent next): one executor runs every tool call.
+	Feeds bool `json:"feeds,omitempty"`
 }
 
 // CallRef names a call of any Func.

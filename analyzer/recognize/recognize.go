@@ -420,14 +420,24 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				// node kinds, not a tool dispatch
 				w = 2
 			}
+			executor := false
+			if d.How == "element_arg" && d.Feeds && len(d.Calls) > 0 && (r.inIteration(fl, d) || iteratedAt(fl, d.Pos)) {
+				// outputs = [self.env.execute(a) for a in reply["actions"]] fed to the next
+				// decision: one executor runs every action the result carries, no lookup by
+				// name (the back edge of the loop's data flow goes through it)
+				w, executor = 2, true
+			}
 			if len(d.Calls) == 0 {
 				w = 0 // a name compared or looked up without a callable run: a filter
 				if d.How == "map_lookup" {
 					w = 1
 				}
 			}
-			if w > best {
+			if w > best || w == best && executor {
 				best, how, at = w, d.How, d.Pos
+				if executor {
+					how = "executor"
+				}
 			}
 			s.tools = append(s.tools, d.Calls...)
 			for _, ref := range d.Launched {
@@ -449,7 +459,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		if best > 0 {
 			s.score += best
 			s.dispatch = best >= 2
-			s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
+			if how == "executor" {
+				s.evidence = append(s.evidence, "each element handed to one executor whose result feeds the next call: "+r.rel(at))
+			} else {
+				s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
+			}
 		}
 		if fl.FeedsNext {
 			s.score += 2
@@ -674,6 +688,17 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	}
 	for _, t := range c.Targets {
 		if t == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// iteratedAt reports whether a collection of the result is iterated on the line of p (a
+// comprehension over it: [execute(a) for a in reply.actions]).
+func iteratedAt(fl *ir.Flow, p ir.Pos) bool {
+	for _, it := range fl.Iterated {
+		if it.File == p.File && it.Line == p.Line {
 			return true
 		}
 	}

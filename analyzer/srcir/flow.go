@@ -143,11 +143,11 @@ func (b *builder) flows(fs *fnState) {
 		if len(fl.Checked) > 0 || len(elems) > 0 {
 			// what the tools produced: elements, their names, the dispatched calls' results
 			// (not the model call's own result: x = next(x) walks a list, it feeds nothing)
-			fci := ci
+			fci, fc := ci, c
 			if wg != nil {
-				fci = wg.callInfo[wj]
+				fci, fc = wg.callInfo[wj], &wg.f.Calls[wj]
 			}
-			b.feeds(fs, sc, fl, fci, union(elems, union(names, toolVars)))
+			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)))
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
@@ -1395,28 +1395,8 @@ func truthValue(m *module, e *syntax.Node) bool {
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an
 // append into (or a rebuild of) a collection the model call receives.
-func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, vals map[string]bool) {
+func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals map[string]bool) {
 	m := fs.mod
-	// what holds the tools' results: collections they are appended to, variables bound to
-	// them, elements of those (two rounds)
-	vals = union(vals, nil)
-	for range 2 {
-		for _, g := range sc {
-			for _, j := range g.index().appends {
-				fn := strip(g.callInfo[j].node.Child("function"))
-				if fn != nil && g.mod.t.members.has(fn) && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
-					vals[g.mod.text(strip(fn.Child("object")))] = true
-				}
-			}
-			for _, a := range g.assigns {
-				if a.rhs != nil && mentions(g.mod, a.rhs, vals) {
-					for _, n := range a.lhs {
-						vals[n] = true
-					}
-				}
-			}
-		}
-	}
 	var toolNodes []*syntax.Node
 	for _, d := range fl.Dispatch {
 		for _, ref := range d.Calls {
@@ -1459,6 +1439,136 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 	if len(inputs) == 0 {
 		return
 	}
+	var at ir.Pos
+	var exec bool
+	if opaque(b, mc) {
+		at, exec = b.executorFeeds(sc, fl, inputs, ci.node)
+	}
+	if pos, ok := reachesInputs(sc, inputs, vals, toolNodes); ok {
+		if exec {
+			pos = at // where the executor's results go back, not some other append
+		}
+		fl.FeedsNext, fl.FeedPos = true, pos
+	}
+}
+
+// executorFeeds marks the element_arg dispatches of fl (a call in the function or its
+// closures handed an element of the result: self.env.execute(action), executor.run(call))
+// whose own result reaches what the next call of the site receives (outputs = [...];
+// messages.append(out), results.push(await executor.run(call)); conversation.push(...results)):
+// the data flow's back edge through that call, what makes it the one executor of every tool
+// call rather than a helper the element is merely handed to. Both the call of the site
+// (feeds checks) and the executor run nothing of the set (opaque: an object handed in, an
+// interface, a stub): a parser whose helper advances a cursor the next read takes
+// (cursor = advance(anchor, cursor)) computes in place, it hands nothing to the outside.
+func (b *builder) executorFeeds(sc []*fnState, fl *ir.Flow, inputs map[string]bool, model *syntax.Node) (at ir.Pos, ok bool) {
+	in := map[int]bool{}
+	for _, g := range sc {
+		in[g.f.ID] = true
+	}
+	for i := range fl.Dispatch {
+		d := &fl.Dispatch[i]
+		if d.How != "element_arg" || !in[d.Func] || len(d.Calls) != 1 || !in[d.Calls[0].Func] ||
+			!opaque(b, &b.funcs[d.Calls[0].Func].f.Calls[d.Calls[0].Call]) {
+			continue
+		}
+		node := b.funcs[d.Func].callInfo[d.Calls[0].Call].node
+		if node == nil {
+			continue
+		}
+		// what holds the call's result: a variable bound to an expression holding it
+		// (outputs = [execute(a) for a in acts]), a collection it is appended to
+		seeds := map[string]bool{}
+		for _, g := range sc {
+			gm := g.mod
+			for _, a := range g.assigns {
+				if a.rhs != nil && (a.rhs == node || containsCall(a.rhs, []*syntax.Node{node})) {
+					for _, n := range a.lhs {
+						seeds[n] = true
+					}
+				}
+			}
+			for _, j := range g.index().appends {
+				gci := g.callInfo[j]
+				fn := strip(gci.node.Child("function"))
+				if fn != nil && gm.t.members.has(fn) && containsCall(gci.node.Child("arguments"), []*syntax.Node{node}) {
+					seeds[gm.text(strip(fn.Child("object")))] = true
+				}
+			}
+		}
+		if pos, feeds := resultReaches(sc, inputs, seeds, node, model); feeds {
+			d.Feeds = true
+			if !ok {
+				at, ok = pos, true
+			}
+		}
+	}
+	return at, ok
+}
+
+// resultReaches reports where the result of call (held in vals) is appended to or assigned
+// into one of inputs, following it for three rounds through the assignments and appends of
+// the scope, but never through an input (what reaches it is the answer) nor through the model
+// call itself (response = model(messages) mentions the messages, it does not carry them).
+func resultReaches(sc []*fnState, inputs, vals map[string]bool, call, model *syntax.Node) (ir.Pos, bool) {
+	vals = union(vals, nil)
+	into := func(g *fnState, recv string) bool { return inputs[recv] || inputs[rootOf(recv)] }
+	for range 3 {
+		for _, g := range sc {
+			gm := g.mod
+			for _, j := range g.index().appends {
+				gci := g.callInfo[j]
+				fn := strip(gci.node.Child("function"))
+				if fn == nil || !gm.t.members.has(fn) {
+					continue
+				}
+				recv := gm.text(strip(fn.Child("object")))
+				if !mentions(gm, gci.node.Child("arguments"), vals) && !containsCall(gci.node.Child("arguments"), []*syntax.Node{call}) {
+					continue
+				}
+				if into(g, recv) {
+					return g.f.Calls[j].Pos, true
+				}
+				vals[recv] = true
+			}
+			for _, a := range g.assigns {
+				if a.rhs == nil || a.rhs == model || containsCall(a.rhs, []*syntax.Node{model}) || !mentions(gm, a.rhs, vals) {
+					continue
+				}
+				for _, n := range a.lhs {
+					if into(g, n) {
+						return gm.pos(a.node), true
+					}
+					vals[n] = true
+				}
+			}
+		}
+	}
+	return ir.Pos{}, false
+}
+
+// reachesInputs reports where a value of vals (grown by two rounds of assignments and
+// appends), or a call of toolNodes, is appended to or assigned into one of inputs (what the
+// model call receives, its roots included).
+func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syntax.Node) (ir.Pos, bool) {
+	vals = union(vals, nil)
+	for range 2 {
+		for _, g := range sc {
+			for _, j := range g.index().appends {
+				fn := strip(g.callInfo[j].node.Child("function"))
+				if fn != nil && g.mod.t.members.has(fn) && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
+					vals[g.mod.text(strip(fn.Child("object")))] = true
+				}
+			}
+			for _, a := range g.assigns {
+				if a.rhs != nil && mentions(g.mod, a.rhs, vals) {
+					for _, n := range a.lhs {
+						vals[n] = true
+					}
+				}
+			}
+		}
+	}
 	for _, g := range sc {
 		gm := g.mod
 		for _, j := range g.index().appends {
@@ -1473,8 +1583,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 				continue
 			}
 			if mentions(gm, gci.node.Child("arguments"), vals) || containsCall(gci.node, toolNodes) {
-				fl.FeedsNext, fl.FeedPos = true, c.Pos
-				return
+				return c.Pos, true
 			}
 		}
 		var cand []int
@@ -1488,11 +1597,11 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 				continue
 			}
 			if (appendLike(gm, a) || mentions(gm, a.rhs, map[string]bool{a.lhs[0]: true})) && mentions(gm, a.rhs, vals) {
-				fl.FeedsNext, fl.FeedPos = true, gm.pos(a.node)
-				return
+				return gm.pos(a.node), true
 			}
 		}
 	}
+	return ir.Pos{}, false
 }
 
 // feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
