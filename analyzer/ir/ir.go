@@ -311,6 +311,11 @@ type Check struct {
 	// Indirect is true when the tested value comes from the result only through another
 	// call's parameters or results (what a helper returns may merely mix the result in).
 	Indirect bool `json:"indirect,omitempty"`
+	// State is true when the test reads state the call's function (or a method of the same
+	// receiver it calls) wrote, not the result itself: a loop that repeats a step helper
+	// (self.step()) and leaves on what the step appended (if self.messages[-1]["role"] ==
+	// "exit": return). Func is the function holding that loop.
+	State bool `json:"state,omitempty"`
 }
 
 // Dispatch is a selection of a callable by an element's name.

@@ -373,14 +373,20 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		for _, ch := range fl.Checked {
 			if leaving != nil && ch.Pos == leaving.Pos && ch.Text == leaving.Text {
 				s.score += 2
-				if ch.Func != f.ID && ch.Func != f.Parent {
-					s.score-- // a helper's early return: weaker than leaving the loop itself
+				if ch.Func != f.ID && ch.Func != f.Parent && !ch.State {
+					// a helper's early return: weaker than leaving the loop itself (a test
+					// of the state the step wrote is the test of the loop that repeats it)
+					s.score--
 				}
 				if ch.Indirect {
 					s.score -= 0.5 // reached through what another call returns
 				}
 				s.leaves = true
-				s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+				if ch.State {
+					s.evidence = append(s.evidence, fmt.Sprintf("the loop repeating the step tests the state the step wrote (%s), leaves: %s", ch.Text, r.rel(ch.Pos)))
+				} else {
+					s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+				}
 				break
 			}
 		}

@@ -122,6 +122,11 @@ func (b *builder) flows(fs *fnState) {
 			}
 		}
 		if len(res) == 0 && len(elems) == 0 {
+			// self.get_observation(self.query()): the result handed as it is, without a
+			// name, to a function of the set is followed into that function's parameter
+			if b.argFlow(fs, fl, ci.node) {
+				c.Flow = fl
+			}
 			continue
 		}
 		fl.Fields = b.fieldsRead(sc, res)
@@ -146,6 +151,9 @@ func (b *builder) flows(fs *fnState) {
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
+			if !fl.FeedsNext && len(fl.Checked) == 0 && wg == nil {
+				b.toolsReturned(fs, sc, fl, union(elems, union(names, toolVars)))
+			}
 		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
@@ -158,6 +166,72 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// argFlow follows the result of call, written as an argument of a call of fs to a function
+// of the set (self.get_observation(self.query())), into the parameter that receives it, as
+// follow does for a variable handed over: what the helper tests, iterates and dispatches.
+// It reports whether the helper does any of it.
+func (b *builder) argFlow(fs *fnState, fl *ir.Flow, call *syntax.Node) bool {
+	m := fs.mod
+	arg := call
+	for p := b.parentIn(fs, arg); p != nil && strip(p) == call; p = b.parentIn(fs, p) {
+		arg = p // (await self.query()), self.query()!
+	}
+	key := ""
+	if p := b.parentIn(fs, arg); p != nil && p.Kind == "keyword_argument" && p.Child("value") == arg {
+		key, arg = m.text(p.Child("name")), p
+	}
+	args := b.parentIn(fs, arg)
+	if args == nil || args.Kind != "arguments" && args.Kind != "argument_list" {
+		return false
+	}
+	outer, ok := fs.callOf[b.parentIn(fs, args)]
+	if !ok {
+		return false
+	}
+	oc := &fs.f.Calls[outer]
+	if len(oc.Targets) == 0 || len(oc.Targets) > 3 || appendMeths[oc.Method] {
+		return false
+	}
+	idx := -1
+	for i, a := range args.NamedChildren() {
+		if a == arg {
+			idx = i
+		}
+	}
+	for _, t := range oc.Targets {
+		tg := b.funcs[t]
+		name := ""
+		switch {
+		case key != "":
+			if tg.params[key] {
+				name = key
+			}
+		case idx >= 0 && idx < len(tg.f.Params):
+			name = tg.f.Params[idx].Name
+		}
+		if name == "" || strings.ContainsAny(name, "{[*") {
+			continue
+		}
+		one := map[string]bool{name: true}
+		part := b.followHelper(tg, one, map[string]bool{}, followUnit)
+		// a helper the parameter is handed to that returns what it derived (actions =
+		// self.parse_actions(response)) carries the result on: no model call of its own
+		for _, a := range tg.assigns {
+			if !a.iter && a.rhs != nil && b.helperOf(tg, a.rhs, one) {
+				ref := ir.CallRef{Func: tg.f.ID, Call: tg.callOf[strip(a.rhs)]}
+				if !slices.Contains(fl.Carriers, ref) {
+					fl.Carriers = append(fl.Carriers, ref)
+				}
+			}
+		}
+		fl.Checked = append(fl.Checked, part.Checked...)
+		fl.Iterated = append(fl.Iterated, part.Iterated...)
+		fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+		fl.Fields = append(fl.Fields, part.Fields...)
+	}
+	return len(fl.Checked) > 0 || len(fl.Iterated) > 0 || len(fl.Dispatch) > 0
 }
 
 // typeTested reports whether a condition of g tests v's type (isinstance(v, Action)).
@@ -190,6 +264,17 @@ func fieldOf(m *module, n *syntax.Node, v string) bool {
 		n, steps = strip(n.Child("object")), steps+1
 	}
 	return steps > 0 && n != nil && m.t.idents.has(n) && m.text(n) == v
+}
+
+// fieldOfAlt reports whether n, or an alternative of it (x ?? [], x or []), is a field of v
+// (see fieldOf).
+func fieldOfAlt(m *module, n *syntax.Node, v string) bool {
+	for _, a := range alternatives(m, n) {
+		if fieldOf(m, a, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // opaque reports whether c runs no body of the set that does something: a method of a
@@ -1522,6 +1607,101 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 	return ir.Pos{}, false
 }
 
+// toolsReturned follows the tools' results a function hands back to its callers (for tc in
+// self.tool_calls(): results.append(tool(**tc.arguments)); return results) when the call's
+// own function tests nothing of them: a caller's test of what it got (if tool_results: …
+// else: break) is the "nothing pending" test, and the results going back into the receiver
+// or the arguments of that caller's call (current = Response(Prompt(tool_results=
+// tool_results))), what the next round's call of the function reads, feed the next call.
+func (b *builder) toolsReturned(fs *fnState, sc []*fnState, fl *ir.Flow, vals map[string]bool) {
+	runs := false
+	for _, d := range fl.Dispatch {
+		runs = runs || len(d.Calls) > 0 && d.How != "element_arg"
+	}
+	if !runs || fs.gen {
+		return
+	}
+	m := fs.mod
+	held := union(vals, nil)
+	for range 2 {
+		for _, j := range fs.index().appends {
+			fn := strip(fs.callInfo[j].node.Child("function"))
+			if fn != nil && m.t.members.has(fn) && mentions(m, fs.callInfo[j].node.Child("arguments"), held) {
+				held[m.text(strip(fn.Child("object")))] = true
+			}
+		}
+		for _, a := range fs.assigns {
+			if a.rhs != nil && mentions(m, a.rhs, held) {
+				for _, n := range a.lhs {
+					held[n] = true
+				}
+			}
+		}
+	}
+	returned := false
+	for _, n := range fs.retNodes {
+		if k := n.NamedChildren(); len(k) > 0 && !m.t.raises.has(n) && mentions(m, k[0], held) {
+			returned = true
+		}
+	}
+	if !returned {
+		return
+	}
+	for _, g := range b.funcs {
+		if g.f.Test {
+			continue
+		}
+		gm := g.mod
+		for j := range g.f.Calls {
+			c := &g.f.Calls[j]
+			if j >= len(g.callInfo) || len(c.Targets) == 0 || len(c.Targets) > 3 || !slices.Contains(c.Targets, fs.f.ID) {
+				continue
+			}
+			node := g.callInfo[j].node
+			got := map[string]bool{}
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(unAwait(gm, a.rhs)) == node {
+					for _, n := range a.lhs {
+						got[n] = true
+					}
+				}
+			}
+			if len(got) == 0 {
+				continue
+			}
+			part := &ir.Flow{}
+			b.checks(g, part, got, nil)
+			leaves := false
+			for _, ch := range part.Checked {
+				leaves = leaves || ch.Leaves
+			}
+			if !leaves {
+				continue
+			}
+			inputs := map[string]bool{}
+			if fn := strip(unAwait(gm, node.Child("function"))); fn != nil && gm.t.members.has(fn) {
+				if r := gm.text(strip(fn.Child("object"))); r != gm.t.self {
+					inputs[r] = true
+				}
+			}
+			eachNode(gm.t, node.Child("arguments"), func(x *syntax.Node) bool {
+				if gm.t.idents.has(x) && gm.text(x) != gm.t.self {
+					inputs[gm.text(x)] = true
+				}
+				return true
+			})
+			if len(inputs) == 0 {
+				continue
+			}
+			if pos, ok := resultReaches(scope(g), inputs, got, node, node); ok {
+				fl.Checked = append(fl.Checked, part.Checked...)
+				fl.FeedsNext, fl.FeedPos = true, pos
+				return
+			}
+		}
+	}
+}
+
 // feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
 // what holds the model call's input (_handle_tool_execution(message, agent=agent), where the
 // model was called with agent): the helper fills a collection through the calls that run the
@@ -1874,6 +2054,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
 	streamElem := map[string]bool{}
+	// chunkItem are the items of a collection of a stream's chunk (chunk.delta.tool_calls)
+	chunkItem := map[string]bool{}
 	// merged are the chunks a helper merges into a collection (that collection is the result)
 	merged := map[string]bool{}
 	for _, g := range sc {
@@ -1895,6 +2077,27 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for len(queue) > 0 && len(queue) < 10000 {
 		v := queue[0]
 		queue = queue[1:]
+		if streamElem[v] || !res[v] {
+			// a collection of an element's own (for msg in reply.messages: for call in
+			// msg.tool_calls; for (const tc of chunk.delta.tool_calls ?? []) of a stream's
+			// chunk): its items are elements too
+			for _, g := range sc {
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; a.iter && fieldOfAlt(g.mod, a.rhs, v) {
+						for _, n := range a.lhs {
+							if !elems[n] && !res[n] {
+								elems[n] = true
+								if streamElem[v] {
+									chunkItem[n] = true
+								}
+								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
+								queue = append(queue, n)
+							}
+						}
+					}
+				}
+			}
+		}
 		if streamElem[v] {
 			// a stream's chunks collected into an accumulator (assembler.push(chunk)): the
 			// accumulator holds the result
@@ -1930,17 +2133,25 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
-			// elements are not followed further (their names are, below), but for a collection
-			// of an element's own (for msg in reply.messages: for call in msg.tool_calls)
+			// elements are not followed further (their names are, below; their own
+			// collections above), but for an item of a stream chunk's collection collected
+			// as it is into a local list (for (const tc of chunk.delta.tool_calls ?? [])
+			// calls.push(tc)): the list holds the streamed reply's elements, iterated
+			// after the stream ends (for (const call of calls))
 			for _, g := range sc {
-				for _, ai := range g.index().assigns[v] {
-					if a := g.assigns[ai]; a.iter && fieldOf(g.mod, a.rhs, v) {
-						for _, n := range a.lhs {
-							if !elems[n] && !res[n] {
-								elems[n] = true
-								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
-								queue = append(queue, n)
-							}
+				if !chunkItem[v] {
+					break
+				}
+				for _, j := range g.index().appends {
+					fn := strip(g.callInfo[j].node.Child("function"))
+					args := g.callInfo[j].node.Child("arguments").NamedChildren()
+					if fn == nil || !g.mod.t.members.has(fn) || len(args) != 1 || g.mod.text(strip(args[0])) != v {
+						continue
+					}
+					if obj := strip(fn.Child("object")); obj != nil && g.mod.t.idents.has(obj) && g.mod.text(obj) != g.mod.t.self {
+						if acc := g.mod.text(obj); !res[acc] && !elems[acc] {
+							res[acc] = true
+							queue = append(queue, acc)
 						}
 					}
 				}
