@@ -131,11 +131,11 @@ func TestSourceShapes(t *testing.T) {
 		// CommonJS output, the loop in a #private method (__classPrivateFieldGet(this,
 		// _X_instances, "m", _X_loop)); pyfactory a class method that builds cls().
 		{dir: "tsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 37,
-			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent,
+			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools"}},
 		{dir: "jsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 40,
-			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent,
+			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
 		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
