@@ -138,6 +138,13 @@ func TestSourceShapes(t *testing.T) {
 			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsoptchain: jsfactory compiled for ES2017, its optional chains written out as tests
+		// of temporaries ((_a = chatCompletion.choices[0]) === null || _a === void 0 ? void 0 :
+		// _a.message): read back, the reply's message is tested and its tool calls dispatched.
+		{dir: "jsoptchain", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 31, modelLine: 32, toolLine: 41,
+			parallel: true, cancel: true, cancelLine: 45, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
 		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
