@@ -21,7 +21,7 @@ import (
 //	    .done; more = false) { const c = temp.value; …       !_a; _f = true) { _c = s_1_1.value; _f = false;
 //	                                                         const c = _c; …
 //	(_a = x.y) != null ? _a : d                          (_a = x.y) !== null && _a !== void 0 ? _a : d
-//	(_a = x.y) == null ? void 0 : _a.z                   (_a = x.y) === null || _a === void 0 ? void 0 : _a.z
+//	(_a = x.y) == null ? void 0 : _a.z                   (tsc's: desugarOptional)
 //
 // desugarAsyncGen rewrites these back into the source forms they stand for (async *m(x) { … },
 // await p, yield* g, for await (const c of s), x.y ?? d, x.y?.z), on the source text and line
@@ -38,7 +38,6 @@ var (
 	nullishEsb  = regexp.MustCompile(`\((_[\w$]*) = ([^()?:\n]+?)\) != null \? ([\w$]+) : `)
 	nullishTsc  = regexp.MustCompile(`\((_[\w$]*) = ([^()?:\n]+?)\) !== null && ([\w$]+) !== void 0 \? ([\w$]+) : `)
 	optionalEsb = regexp.MustCompile(`\((_[\w$]*) = ([^()?:\n]+?)\) == null \? void 0 : ([\w$]+)\.`)
-	optionalTsc = regexp.MustCompile(`\((_[\w$]*) = ([^()?:\n]+?)\) === null \|\| ([\w$]+) === void 0 \? void 0 : ([\w$]+)\.`)
 )
 
 // desugarAsyncGen returns src with the compiled async generators rewritten, and whether
@@ -81,13 +80,6 @@ func desugarAsyncGen(src []byte, t *table) ([]byte, bool) {
 	out = optionalEsb.ReplaceAllStringFunc(out, func(m string) string {
 		g := optionalEsb.FindStringSubmatch(m)
 		if g[3] != g[1] {
-			return m
-		}
-		return "(" + g[2] + ")?."
-	})
-	out = optionalTsc.ReplaceAllStringFunc(out, func(m string) string {
-		g := optionalTsc.FindStringSubmatch(m)
-		if g[3] != g[1] || g[4] != g[1] {
 			return m
 		}
 		return "(" + g[2] + ")?."

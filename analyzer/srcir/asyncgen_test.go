@@ -29,8 +29,8 @@ func TestDesugarAsyncGen(t *testing.T) {
 			"for (var _f = true, s_1 = __asyncValues(s), s_1_1; s_1_1 = yield __await(s_1.next()), _a = s_1_1.done, !_a; _f = true) {\n    _c = s_1_1.value;\n    _f = false;\n    const c = _c;\n    use(c);\n}",
 			"for await (const c of s) {\n    \n    \n    \n    use(c);\n}"},
 		{"nullish and optional",
-			"x = (_b = chunk.delta.calls) != null ? _b : [];\ny = (_e = a.b) !== null && _e !== void 0 ? _e : [];\nz = (_a = opts.signal) == null ? void 0 : _a.aborted;\nw = (_d = o.s) === null || _d === void 0 ? void 0 : _d.aborted;\n__asyncValues;",
-			"x = (chunk.delta.calls) ?? [];\ny = (a.b) ?? [];\nz = (opts.signal)?.aborted;\nw = (o.s)?.aborted;\n__asyncValues;"},
+			"x = (_b = chunk.delta.calls) != null ? _b : [];\ny = (_e = a.b) !== null && _e !== void 0 ? _e : [];\nz = (_a = opts.signal) == null ? void 0 : _a.aborted;\n__asyncValues;",
+			"x = (chunk.delta.calls) ?? [];\ny = (a.b) ?? [];\nz = (opts.signal)?.aborted;\n__asyncValues;"},
 		{"not the wrapper's return", "const g = __asyncGenerator(this, null, function* () {});", "const g = __asyncGenerator(this, null, function* () {});"},
 		{"another temporary", "x = (_b = a.b) != null ? _c : [];\n__forAwait;", "x = (_b = a.b) != null ? _c : [];\n__forAwait;"},
 	} {
