@@ -106,10 +106,13 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					// callback over (a caller of it already), not by every caller of the wrapper
 					continue
 				}
-				if it.ret && !returnsCall(g, c.ID) {
+				if it.ret && r.p.Lang == "go" && !returnsCall(g, c.ID) {
 					// h = logged(a.handle(c)), &Server{h: h}: the closure that runs the loop
-					// kept, to be called later (through the call graph, by whoever calls it):
-					// making it runs nothing
+					// kept, to be called later: making it runs nothing. (Go's call graph
+					// resolves the later call of the func value to the closure itself, VTA, so
+					// whoever runs it reaches the loop as its caller; the Python/TS call graph
+					// does not follow a returned closure handed on, middleware.run(p,
+					// self._make_terminal()), so there the maker stays on the way.)
 					continue
 				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
@@ -457,10 +460,11 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					inner = append(inner, r.exitsOf(r.p.Funcs[t], reaches, depth+1, seen, underway || launched && x.holds[-1])...)
 				}
 				if handsSeq {
-					// (the adapters' and the maker's own returns only hand the iterator on)
+					// (the adapters' and the maker's own returns only hand the iterator on, and
+					// an iterator handed on starts nothing: the caller drains it)
 					kept := inner[:0]
 					for _, e := range inner {
-						if e.Outcome != model.OutcomePropagated || e.StopReason != "" {
+						if (e.Outcome != model.OutcomePropagated || e.StopReason != "") && e.Outcome != model.OutcomeStarted {
 							kept = append(kept, e)
 						}
 					}
