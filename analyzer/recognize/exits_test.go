@@ -34,7 +34,7 @@ func TestHelperAndHookExits(t *testing.T) {
 		entry string
 		exits map[int]string
 	}{
-		{"helperexit.Agent.Run", map[int]string{40: "not_started", 53: "cancelled (cancelled)", 57: "failed (error)",
+		{"helperexit.Agent.Answer", map[int]string{40: "not_started", 53: "cancelled (cancelled)", 57: "failed (error)",
 			62: "completed (goal_reached)", 68: "failed (max_steps)"}},
 		// the final answer's branch breaks to a hook run after the loop: still the loop's
 		// decision (the loop is recognized), the hook's failure fails the run
@@ -45,7 +45,7 @@ func TestHelperAndHookExits(t *testing.T) {
 		// returns the channel it streams on
 		{"streamonce.Agent.Stream", map[int]string{28: "not_started", 48: "started"}},
 		// a retry of the model call in a helper (no pause) is no turn loop of its own
-		{"retryhelper.Agent.Run", map[int]string{35: "cancelled (cancelled)", 39: "failed (error)", 44: "completed (goal_reached)", 50: "failed (max_steps)"}},
+		{"retryhelper.Agent.Answer", map[int]string{35: "cancelled (cancelled)", 39: "failed (error)", 44: "completed (goal_reached)", 50: "failed (max_steps)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
@@ -67,8 +67,8 @@ func TestHelperAndHookExits(t *testing.T) {
 	if e := entry(res, "streamonce.Agent.Stream"); e != nil && len(e.Loops) != 0 {
 		t.Errorf("streamonce.Agent.Stream loops %+v, want none", e.Loops)
 	}
-	if e := entry(res, "retryhelper.Agent.Run"); e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 33 {
-		t.Errorf("retryhelper.Agent.Run: want the turn loop at line 33, got %+v", e)
+	if e := entry(res, "retryhelper.Agent.Answer"); e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 33 {
+		t.Errorf("retryhelper.Agent.Answer: want the turn loop at line 33, got %+v", e)
 	}
 	if e := entry(res, "helperexit.Agent.Finish"); e != nil && len(e.Loops) == 1 {
 		if ob := e.Loops[0].OnBound; ob == nil || ob.Kind != model.OnBoundSilent {

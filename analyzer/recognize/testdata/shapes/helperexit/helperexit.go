@@ -34,8 +34,8 @@ type Agent struct {
 	max   int
 }
 
-// Run hands the run to its helpers.
-func (a *Agent) Run(ctx context.Context, prompt string) (string, error) {
+// Answer hands the run to its helpers.
+func (a *Agent) Answer(ctx context.Context, prompt string) (string, error) {
 	if prompt == "" {
 		return "", errors.New("empty prompt")
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-func TestRun(t *testing.T) {
+func TestAnswer(t *testing.T) {
 	a := &Agent{max: 1}
-	if _, err := a.Run(context.Background(), ""); err == nil {
+	if _, err := a.Answer(context.Background(), ""); err == nil {
 		t.Fatal("want an error")
 	}
 }

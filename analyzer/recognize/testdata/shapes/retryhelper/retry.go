@@ -27,8 +27,8 @@ func (a *Agent) generate(ctx context.Context, msgs []llm.Message) (*llm.Response
 	return nil, last
 }
 
-// Run runs the turns.
-func (a *Agent) Run(ctx context.Context, prompt string) (string, error) {
+// Answer runs the turns.
+func (a *Agent) Answer(ctx context.Context, prompt string) (string, error) {
 	msgs := []llm.Message{{Role: "user", Content: prompt}}
 	for i := 0; i < 10; i++ {
 		if err := ctx.Err(); err != nil {
