@@ -394,6 +394,7 @@ func (b *builder) finish() {
 	b.objectDefaults()
 	b.keyDefaults()
 	b.argDefaults()
+	b.deadDefaults()
 	b.fieldDefaults()
 	b.directives()
 	b.sentinels()
