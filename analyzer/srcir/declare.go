@@ -37,6 +37,8 @@ type builder struct {
 	// position literal returns for them.
 	envs  map[ir.Pos]string
 	envMu sync.Mutex
+	// callSites are, while stopSets runs, the call sites of each function by its id.
+	callSites [][]callSite
 }
 
 type module struct {
