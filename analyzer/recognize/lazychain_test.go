@@ -4,6 +4,7 @@ package recognize_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -54,6 +55,8 @@ func TestLazyChain(t *testing.T) {
 			}
 			if ls := lines(l.ModelCalls); len(ls) != 1 || ls[0] != w.model {
 				t.Errorf("model calls at %v, want %d", ls, w.model)
+			} else if v := l.ModelCalls[0].Via; len(v) != 3 || !strings.HasSuffix(v[2], ".model.execute") {
+				t.Errorf("model call via %v, want the forcing method, the iterator method and the model's execute", v)
 			}
 			if ls := lines(l.ToolCalls); len(ls) != 1 || ls[0] != w.tool || l.ParallelTools != w.parallel {
 				t.Errorf("tool calls at %v (parallel %v), want %d (parallel %v)", ls, l.ParallelTools, w.tool, w.parallel)
