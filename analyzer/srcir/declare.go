@@ -1047,3 +1047,16 @@ func isProperty(m *module, fn, parent *syntax.Node) bool {
 	}
 	return false
 }
+
+// firstParam is the name of the function's first parameter as written ("" when none).
+func (fs *fnState) firstParam() string {
+	ps := fs.node.Child("parameters")
+	if ps == nil {
+		return ""
+	}
+	list := ps.NamedChildren()
+	if len(list) == 0 || list[0].Kind != "identifier" {
+		return ""
+	}
+	return fs.mod.text(list[0])
+}

@@ -1054,6 +1054,21 @@ func (b *builder) defaults() {
 		}
 		k := fs.cls
 		for _, a := range fs.assigns {
+			// const { maxSteps = DEFAULT_MAX_STEPS } = options || {}: the binding's default
+			// (an object destructured in the body, as a parameter's pattern is)
+			l := a.node.Child("left")
+			if m.t.declarators.has(a.node) {
+				l = a.node.Child("name")
+			}
+			if l = strip(l); !a.iter && l != nil && l.Kind == "object_pattern" {
+				for name, d := range patternBindings(m, l) {
+					if isBoundish(name) {
+						if val, pos, ok := b.literal(m, d, 0); ok {
+							add(fs.key()+"."+name, val, pos, "option")
+						}
+					}
+				}
+			}
 			if a.iter || len(a.lhs) != 1 || !isBoundish(a.lhs[0]) {
 				continue
 			}
@@ -1158,6 +1173,25 @@ func (b *builder) passedArgs() map[int]map[string][]argAt {
 					out[id] = map[string][]argAt{}
 				}
 				out[id][name] = args
+			}
+		}
+	}
+	return out
+}
+
+// patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })
+// to their default values.
+func patternBindings(m *module, pat *syntax.Node) map[string]*syntax.Node {
+	out := map[string]*syntax.Node{}
+	for _, c := range pat.NamedChildren() {
+		switch c.Kind {
+		case "object_assignment_pattern":
+			if l, r := c.Child("left"), c.Child("right"); l != nil && r != nil {
+				out[m.text(l)] = r
+			}
+		case "pair_pattern":
+			if v := c.Child("value"); v != nil && v.Kind == "assignment_pattern" && v.Child("left") != nil && v.Child("right") != nil {
+				out[m.text(v.Child("left"))] = v.Child("right")
 			}
 		}
 	}

@@ -21,6 +21,14 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 		}
 		src = ds
 	}
+	if lang != syntax.Python {
+		if ds, ok := desugarOptional(src); ok {
+			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+				t.Fatalf("desugarOptional: %d lines, want %d", b, a)
+			}
+			src = ds
+		}
+	}
 	tr, err := syntax.Parse(name, lang, src)
 	if err != nil {
 		t.Fatal(err)

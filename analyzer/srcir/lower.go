@@ -225,6 +225,10 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 			sub.conc = "all"
 		case concurrentTask[last]:
 			sub.conc = "go"
+		case t.detaches[last] && last != callee && b.continuation(fs, n):
+			// p.then(cb) that nothing awaits or keeps: cb runs beside the caller, after it
+			// goes on
+			sub.conc = "go"
 		}
 		for _, ch := range n.Children {
 			if ch.Field == "arguments" {

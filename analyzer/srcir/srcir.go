@@ -209,6 +209,15 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 						results[i].orig = src
 						src = ds
 					}
+					if tb.lang != "python" {
+						// and so are tsc's compiled optional chains (optchain.go)
+						if ds, ok := desugarOptional(src); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
+					}
 				}
 				t, err := syntax.Parse(f, lang, src)
 				switch {
