@@ -145,6 +145,12 @@ func TestSourceShapes(t *testing.T) {
 			parallel: true, cancel: true, cancelLine: 45, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsawaiter: jsfactory compiled for ES2015, every async method a generator run by
+		// tslib's __awaiter (yield for await): read back as the async body it stands for.
+		{dir: "jsawaiter", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 34, modelLine: 35, toolLine: 44,
+			parallel: true, cancel: true, cancelLine: 48, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
 		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
@@ -184,6 +190,17 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
+		// the async generator methods are methods returning __asyncGenerator(this, …,
+		// function* (…) { … }), their awaits yields of __await, the delegation yield*
+		// __yieldStar(…) / __asyncDelegator(__asyncValues(…)), the for await a loop over
+		// __forAwait / __asyncValues, ?? and ?. written out with temporaries, and esbuild's
+		// exports getters of __export: read back as the source they stand for, they map as
+		// it does.
+		{dir: "jsstephelper/esbuild", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 130, modelLine: 91, toolLine: 85,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{135: "completed"}},
+		{dir: "jsstephelper/tsc", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 49, toolLine: 41,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{93: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

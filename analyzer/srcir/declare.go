@@ -839,6 +839,23 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 						}
 					}
 				}
+				// esbuild's CommonJS output: __export(mod_exports, { Agent: () => Agent }),
+				// each getter handing out a name of the module
+				if fn == "__export" {
+					if args := e.Child("arguments"); args != nil && len(args.NamedChildren()) == 2 && args.NamedChildren()[1].Kind == "object" {
+						for _, p := range args.NamedChildren()[1].NamedChildren() {
+							v := p.Child("value")
+							if p.Kind != "pair" || v == nil || !t.lambdas.has(v) {
+								continue
+							}
+							if body := strip(v.Child("body")); body != nil && body.Kind == "identifier" {
+								m.exported[unquote(m.text(p.Child("key")))] = true
+								m.exported[m.text(body)] = true
+								m.hasExportSyntax = true
+							}
+						}
+					}
+				}
 			}
 		case "if_statement", "try_statement", "block", "else_clause", "except_clause", "finally_clause",
 			"with_statement", "elif_clause":

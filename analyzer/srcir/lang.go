@@ -35,6 +35,10 @@ type table struct {
 	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument; and
 	// privateSets the helpers that write a private field (see privates.go)
 	invokes, privateGets, privateSets set
+	// awaiters are the compiler helpers that run a generator as an async function body
+	// (tsc's __awaiter(this, args, P, function* () { … }), esbuild's __async(this, args,
+	// function* () { … })), see awaiter.go
+	awaiters set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -123,6 +127,7 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
+	awaiters: mk("__awaiter", "__async"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
