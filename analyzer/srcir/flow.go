@@ -2319,6 +2319,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	rebuilt := map[string]bool{}
 	for range 2 {
+		if len(de) == 0 {
+			break // nothing to rebuild from (mentions of an empty set are false)
+		}
 		for _, g := range sc {
 			for _, a := range g.assigns {
 				if a.iter || len(a.lhs) != 1 || de[a.lhs[0]] || rebuilt[a.lhs[0]] || res[a.lhs[0]] || a.rhs == nil {
@@ -3100,8 +3103,10 @@ func wrapsOnly(m *module, expr, call *syntax.Node) bool {
 // statement; -1 if none.
 func (b *builder) reachingBind(fs *fnState, name string, use *syntax.Node) int {
 	best, at := -1, -1
-	for i, a := range fs.assigns {
-		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at || !slices.Contains(a.lhs, name) {
+	// (the bindings of name, in source order: index().byLHS, not a scan of every assignment)
+	for _, i := range fs.index().byLHS[name] {
+		a := fs.assigns[i]
+		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at {
 			continue
 		}
 		if a.node.Kind == "with_item" {
