@@ -589,6 +589,9 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		return m.text(n), m.pos(n), true
 	case n.Kind == "unary_operator" || n.Kind == "unary_expression" && m.text(n.Child("operator")) == "-":
 		return m.text(n), m.pos(n), true
+	case t.assigns.has(n) && m.t.lang != "python":
+		// const DEFAULT_MAX_TURNS = exports.DEFAULT_MAX_TURNS = 8 (babel): the value assigned
+		return b.literal(m, n.Child("right"), depth+1)
 	case t.idents.has(n):
 		s := m.syms[m.text(n)]
 		if s == nil {

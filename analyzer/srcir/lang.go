@@ -35,6 +35,9 @@ type table struct {
 	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument; and
 	// privateSets the helpers that write a private field (see privates.go)
 	invokes, privateGets, privateSets set
+	// fieldDefines are the compilers' helpers that define an instance field in a constructor
+	// (helper(this, "name", value), for a class field name = value)
+	fieldDefines set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -123,7 +126,8 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
-	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
+	fieldDefines: mk("__publicField", "_defineProperty", "_define_property"),
+	callArgs:     "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
 	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
