@@ -71,7 +71,7 @@ func TestCompiledMaps(t *testing.T) {
 	if len(want) != 3 {
 		t.Fatalf("the TS source maps %d entries, want 3:\n%s", len(want), strings.Join(want, "\n"))
 	}
-	for _, out := range []string{"tsup", "esbuild-files", "rollup", "babel"} {
+	for _, out := range []string{"tsup", "esbuild-files", "rollup", "babel", "swc", "tsc", "esbuild-es2016"} {
 		t.Run(out, func(t *testing.T) {
 			got := mapShape(t, filepath.Join(root, "out", out))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {

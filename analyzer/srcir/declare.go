@@ -215,6 +215,7 @@ func (m *module) short() string {
 func (b *builder) declare(m *module) {
 	m.exported = map[string]bool{}
 	m.aliases = map[string][]string{}
+	desugarAsync(m)
 	b.topLevel(m, m.tree.Root, false)
 	b.walkDecl(m, m.tree.Root, nil, nil)
 }

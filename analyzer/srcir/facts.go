@@ -606,6 +606,14 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		}
 	case t.members.has(n):
 		obj := strip(n.Child("object"))
+		if ot := m.text(obj); (ot == "exports" || ot == "module.exports") && m.t.lang != "python" {
+			// this.maxTurns = exports.DEFAULT_MAX_TURNS (tsc): the module's own export
+			if s := m.syms[m.text(n.Child(t.memberProp))]; s != nil && s.kind == symValue && s.value != nil && s.value != n {
+				if v, _, ok := b.literal(m, s.value, depth+1); ok {
+					return v, s.pos, true
+				}
+			}
+		}
 		if obj != nil && t.idents.has(obj) {
 			if s := m.syms[m.text(obj)]; s != nil {
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {

@@ -38,6 +38,9 @@ type table struct {
 	// fieldDefines are the compilers' helpers that define an instance field in a constructor
 	// (helper(this, "name", value), for a class field name = value)
 	fieldDefines set
+	// asyncHelpers run a generator function as an async function, asyncGenHelpers as an
+	// async generator, in which awaitHelpers mark the awaits (see lowered.go)
+	asyncHelpers, asyncGenHelpers, awaitHelpers set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -126,8 +129,11 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
-	fieldDefines: mk("__publicField", "_defineProperty", "_define_property"),
-	callArgs:     "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
+	fieldDefines:    mk("__publicField", "_defineProperty", "_define_property"),
+	asyncHelpers:    mk("__awaiter", "__async", "_async_to_generator", "_asyncToGenerator"),
+	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
+	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
+	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
 	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),

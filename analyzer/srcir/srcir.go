@@ -209,6 +209,13 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 						results[i].orig = src
 						src = ds
 					}
+					// and lowered optional chains as chains (lowered.go)
+					if ds, ok := desugarOptional(src); ok {
+						if results[i].orig == nil {
+							results[i].orig = src
+						}
+						src = ds
+					}
 				}
 				t, err := syntax.Parse(f, lang, src)
 				switch {
