@@ -104,7 +104,8 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					continue
 				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
-					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) || // a callback an unknown callee runs later
+					len(c.Targets) > 0 && contains(c.ArgFuncs, callee.ID) && r.paramLater(c.Targets) // or one the callee launches
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc

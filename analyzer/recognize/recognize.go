@@ -611,6 +611,17 @@ func (r *rec) inMemoryFunc(id, depth int) bool {
 // parameters: calls it, or hands it on to another call (AsyncLocalStorage.run(ctx, fn),
 // startActiveSpan(name, fn)) that runs it in turn.
 func (r *rec) callsParam(targets []int) bool {
+	runs, _ := r.paramRun(targets)
+	return runs
+}
+
+// paramRun reports whether one of the target functions runs one of its function parameters
+// (callsParam), and whether every one that does runs it only later, in a callback it
+// launches and does not wait for (_run(fn) { setTimeout(() => { fn() }, 0) },
+// threading.Thread(target=lambda: fn()).start()): the call hands back before what it was
+// handed runs.
+func (r *rec) paramRun(targets []int) (runs, later bool) {
+	later = true
 	for _, t := range targets {
 		g := r.p.Funcs[t]
 		for _, prm := range g.Params {
@@ -624,40 +635,54 @@ func (r *rec) callsParam(targets []int) bool {
 					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
 				})
 			}
-			if r.callsName(g, names, 0) {
-				return true
+			if ok, l := r.callsName(g, names, 0); ok {
+				runs, later = true, later && l
 			}
 		}
 	}
-	return false
+	return runs, runs && later
+}
+
+// paramLater reports whether the targets run the function parameters they are handed only
+// later, in callbacks they launch (paramRun).
+func (r *rec) paramLater(targets []int) bool {
+	_, later := r.paramRun(targets)
+	return later
 }
 
 // callsName reports whether g, or a callback g hands to a call that does not rebind them,
-// calls one of the names or hands one on to a call: a parameter the function runs later in a callback of its
-// own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run all the same.
-func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
+// calls one of the names or hands one on to a call: a parameter the function runs later in a
+// callback of its own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run
+// all the same. later is true when it is run only in callbacks launched beside g (a task, a
+// thread, a timer, a promise continuation: ir.Func.Launch "go").
+func (r *rec) callsName(g *ir.Func, names []string, depth int) (runs, later bool) {
 	for _, gc := range g.Calls {
 		name, args, _ := strings.Cut(gc.Text, "(")
 		for _, pn := range names {
 			if name == pn || ir.IdentIn(args, pn) {
-				return true
+				return true, false
 			}
 		}
 	}
 	if depth >= 2 {
-		return false
+		return false, false
 	}
 	// (only a callback g hands to a call; a closure g calls itself, go func() { f() }(), is
-	// already a call the walk follows)
-	handed, called := map[int]bool{}, map[int]bool{}
+	// already a call the walk follows; a callback handed to a launcher that runs it,
+	// threading.Thread(target=run), executor.submit(run), is handed all the same)
+	handed, called, launched := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	for _, gc := range g.Calls {
 		for _, a := range gc.ArgFuncs {
 			handed[a] = true
+			launched[a] = launched[a] || gc.Concurrent == "go"
 		}
 		for _, t := range gc.Targets {
-			called[t] = true
+			if !contains(gc.ArgFuncs, t) {
+				called[t] = true
+			}
 		}
 	}
+	later = true
 	for _, k := range r.closures[g.ID] {
 		if !handed[k] || called[k] {
 			continue
@@ -673,11 +698,14 @@ func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
 				free = append(free, pn)
 			}
 		}
-		if len(free) > 0 && r.callsName(h, free, depth+1) {
-			return true
+		if len(free) == 0 {
+			continue
+		}
+		if ok, l := r.callsName(h, free, depth+1); ok {
+			runs, later = true, later && (l || h.Launch == "go" || launched[k])
 		}
 	}
-	return false
+	return runs, runs && later
 }
 
 // near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or

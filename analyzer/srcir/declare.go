@@ -37,6 +37,8 @@ type builder struct {
 	// position literal returns for them.
 	envs  map[ir.Pos]string
 	envMu sync.Mutex
+	// callSites are, while stopSets runs, the call sites of each function by its id.
+	callSites [][]callSite
 }
 
 type module struct {
@@ -1148,4 +1150,17 @@ func isProperty(m *module, fn, parent *syntax.Node) bool {
 		}
 	}
 	return false
+}
+
+// firstParam is the name of the function's first parameter as written ("" when none).
+func (fs *fnState) firstParam() string {
+	ps := fs.node.Child("parameters")
+	if ps == nil {
+		return ""
+	}
+	list := ps.NamedChildren()
+	if len(list) == 0 || list[0].Kind != "identifier" {
+		return ""
+	}
+	return fs.mod.text(list[0])
 }

@@ -160,7 +160,8 @@ var (
 		"gather", "asyncio.wait", "anyio.gather")
 	// concurrentTask start one task: the callback or coroutine runs beside the caller.
 	concurrentTask = mk("create_task", "ensure_future", "submit", "run_in_executor", "start_soon", "to_thread",
-		"run_coroutine_threadsafe", "Thread", "setImmediate", "queueMicrotask")
+		"run_coroutine_threadsafe", "Thread", "setImmediate", "queueMicrotask",
+		"setTimeout", "call_soon", "call_later", "call_soon_threadsafe")
 	// mintCalls mint ids.
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",

@@ -140,23 +140,22 @@ func awaits(m *module, n *syntax.Node, gen bool, depth int) {
 	}
 }
 
-// optionalChain matches how compilers write an optional chain (reply.toolCalls?.length) for
-// a JavaScript without one: (_a = reply.toolCalls) === null || _a === void 0 ? void 0 : _a
-// (tsc, swc) or (_a = reply.toolCalls) == null ? void 0 : _a (esbuild), before .length.
-var optionalChain = regexp.MustCompile(`\(([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\) ===? null (?:\|\| ([A-Za-z_$][\w$]*) === void 0 )?\? void 0 : ([A-Za-z_$][\w$]*)\.`)
+// looseOptional matches how esbuild writes an optional chain (reply.toolCalls?.length) for a
+// JavaScript without one: (_a = reply.toolCalls) == null ? void 0 : _a, before .length (tsc's
+// and swc's strict form is optchain.go's).
+var looseOptional = regexp.MustCompile(`\(([A-Za-z_$][\w$]*) = ([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\) == null \? void 0 : ([A-Za-z_$][\w$]*)\.`)
 
-// desugarOptional rewrites the lowered optional chains of a compiled file back into the
+// desugarLooseOptional rewrites the lowered optional chains of a compiled file back into the
 // chains they were written as, in place: the text is padded with spaces before it, so every
 // other byte keeps its offset and line.
-func desugarOptional(src []byte) ([]byte, bool) {
-	if !bytes.Contains(src, []byte("void 0 : ")) {
+func desugarLooseOptional(src []byte) ([]byte, bool) {
+	if !bytes.Contains(src, []byte(" == null ? void 0 : ")) {
 		return src, false
 	}
 	var out []byte
 	changed := false
-	for _, loc := range optionalChain.FindAllSubmatchIndex(src, -1) {
-		tmp := string(src[loc[2]:loc[3]])
-		if string(src[loc[8]:loc[9]]) != tmp || loc[6] >= 0 && string(src[loc[6]:loc[7]]) != tmp {
+	for _, loc := range looseOptional.FindAllSubmatchIndex(src, -1) {
+		if tmp := string(src[loc[2]:loc[3]]); string(src[loc[6]:loc[7]]) != tmp {
 			continue
 		}
 		if out == nil {

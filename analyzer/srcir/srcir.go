@@ -209,12 +209,21 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 						results[i].orig = src
 						src = ds
 					}
-					// and lowered optional chains as chains (lowered.go)
-					if ds, ok := desugarOptional(src); ok {
-						if results[i].orig == nil {
-							results[i].orig = src
+					if tb.lang != "python" {
+						// and so are tsc's compiled optional chains (optchain.go)
+						if ds, ok := desugarOptional(src); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
 						}
-						src = ds
+						// and esbuild's (lowered.go)
+						if ds, ok := desugarLooseOptional(src); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
 					}
 				}
 				t, err := syntax.Parse(f, lang, src)
