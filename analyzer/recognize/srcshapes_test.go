@@ -184,6 +184,17 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
+		// the async generator methods are methods returning __asyncGenerator(this, …,
+		// function* (…) { … }), their awaits yields of __await, the delegation yield*
+		// __yieldStar(…) / __asyncDelegator(__asyncValues(…)), the for await a loop over
+		// __forAwait / __asyncValues, ?? and ?. written out with temporaries, and esbuild's
+		// exports getters of __export: read back as the source they stand for, they map as
+		// it does.
+		{dir: "jsstephelper/esbuild", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 130, modelLine: 91, toolLine: 85,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{135: "completed"}},
+		{dir: "jsstephelper/tsc", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 49, toolLine: 41,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{93: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

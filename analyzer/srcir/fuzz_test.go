@@ -21,6 +21,13 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 		}
 		src = ds
 	}
+	if ds, ok := desugarAsyncGen(src, tableOf(lang)); ok {
+		// so does the rewrite of compiled async generators
+		if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+			t.Fatalf("desugarAsyncGen: %d lines, want %d", b, a)
+		}
+		src = ds
+	}
 	if lang != syntax.Python {
 		if ds, ok := desugarOptional(src); ok {
 			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {

@@ -3,6 +3,7 @@ package srcir
 import (
 	"bytes"
 	"regexp"
+	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
 )
@@ -48,6 +49,10 @@ func desugarAsync(m *module) {
 					n.Children = append(n.Children, token(n, "*"))
 				}
 				awaits(m, n.Child("body"), gen, 0)
+			} else if n.Has("async") && (n.Has("*") || strings.HasPrefix(n.Kind, "generator")) {
+				// an async generator unwrapped on the text (asyncgen.go) whose awaits are a
+				// helper's of a module (yield tslib_1.__await(p))
+				awaits(m, n.Child("body"), true, 0)
 			}
 		}
 		for _, c := range n.Children {
