@@ -212,24 +212,22 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.cands[l] = kept
 		}
 	}
-	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
+	// Rank: a loop's model calls are its best-scoring candidates (ties kept). The candidates
+	// of each implementation the loop's dynamic call may run (a step interface with a
+	// provider per implementation) are ranked apart: one of them runs per step.
 	for _, l := range r.order {
-		best, withTools := 0.0, false
+		groups := map[routeKey][]*site{}
+		var keys []routeKey
 		for _, s := range r.cands[l] {
-			withTools = withTools || len(s.tools) > 0
-		}
-		for _, s := range r.cands[l] {
-			if s.score > best && (len(s.tools) > 0 || !withTools) {
-				best = s.score
+			k := r.route(l, s)
+			if _, ok := groups[k]; !ok {
+				keys = append(keys, k)
 			}
+			groups[k] = append(groups[k], s)
 		}
 		var kept []*site
-		for _, s := range r.cands[l] {
-			// every call a profile confirms is a model call of its loop (a polymorphic step
-			// with one provider call per subclass)
-			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				kept = append(kept, s)
-			}
+		for _, k := range keys {
+			kept = append(kept, rank(groups[k])...)
 		}
 		for _, s := range kept {
 			if !s.confirmed && wrapped(s, kept) {
@@ -510,6 +508,77 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		s.prov = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: the result drives the tool-call decision"}
 	}
 	return s
+}
+
+// rank returns the best-scoring candidates (ties kept; those with tools before those
+// without) and every candidate a profile confirms (a polymorphic step with one provider call
+// per subclass).
+func rank(cands []*site) []*site {
+	best, withTools := 0.0, false
+	for _, s := range cands {
+		withTools = withTools || len(s.tools) > 0
+	}
+	for _, s := range cands {
+		if s.score > best && (len(s.tools) > 0 || !withTools) {
+			best = s.score
+		}
+	}
+	var kept []*site
+	for _, s := range cands {
+		if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// routeKey is a dynamic call of a loop's function and one implementation it may run.
+type routeKey struct {
+	call ir.CallRef
+	impl int
+}
+
+// route returns, for a candidate of loop l that is a whole step (it leaves, dispatches and is
+// fed back) reached from the loop's function through a call (in the loop) of an interface or
+// abstract method that may run several implementations, that call and the implementation it
+// goes through, found by walking up callers and closures' parents, at most six steps; the
+// zero key for every other candidate.
+func (r *rec) route(l *Loop, s *site) routeKey {
+	none := routeKey{call: ir.CallRef{Func: -1, Call: -1}, impl: -1}
+	h := l.Func
+	if s.f.ID == h.ID || r.within(s.f, h) || !(s.leaves && s.dispatch && s.feeds) {
+		return none // (only a whole step of its own: it decides, dispatches and is fed back)
+	}
+	type item struct{ g, d int }
+	seen := map[int]bool{s.f.ID: true}
+	queue := []item{{s.f.ID, 0}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.d > 6 {
+			continue
+		}
+		g := r.p.Funcs[it.g]
+		for _, ref := range r.callers[g.ID] {
+			if ref.Func == h.ID || r.within(r.p.Funcs[ref.Func], h) {
+				c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+				inLoop := ref.Func != h.ID || l.LoopID < 0 || contains(c.Loops, l.LoopID)
+				if len(c.Targets) > 1 && c.Abstract != "" && inLoop {
+					return routeKey{call: ref, impl: g.ID}
+				}
+				continue
+			}
+			if !seen[ref.Func] {
+				seen[ref.Func] = true
+				queue = append(queue, item{ref.Func, it.d + 1})
+			}
+		}
+		if g.Parent >= 0 && !seen[g.Parent] {
+			seen[g.Parent] = true
+			queue = append(queue, item{g.Parent, it.d + 1})
+		}
+	}
+	return none
 }
 
 // wrapped reports whether the result of site s is handed back up through another of the sites:

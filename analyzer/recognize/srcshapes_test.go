@@ -145,6 +145,12 @@ func TestSourceShapes(t *testing.T) {
 			parallel: true, cancel: true, cancelLine: 45, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsawaiter: jsfactory compiled for ES2015, every async method a generator run by
+		// tslib's __awaiter (yield for await): read back as the async body it stands for.
+		{dir: "jsawaiter", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 34, modelLine: 35, toolLine: 44,
+			parallel: true, cancel: true, cancelLine: 48, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
 		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},

@@ -216,7 +216,14 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 						src = ds
 					}
 					if tb.lang != "python" {
-						// and so are tsc's compiled optional chains (optchain.go)
+						// and so are tsc's compiled optional chains (optchain.go) and async
+						// functions (awaiter.go)
+						if ds, ok := desugarAwaiter(src, tb); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
 						if ds, ok := desugarOptional(src); ok {
 							if results[i].orig == nil {
 								results[i].orig = src
