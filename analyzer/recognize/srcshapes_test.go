@@ -155,6 +155,15 @@ func TestSourceShapes(t *testing.T) {
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
 			not: []string{"AbstractRunner._run_tools"}},
+		// subscriptdispatch: the tool looked up by name is a record whose callable is read by
+		// its quoted key (tool["function"](args), by_name[name]["function"](args)): that call
+		// runs the selected tool.
+		{dir: "subscriptdispatch", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 15,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 17: "failed"}},
+		{dir: "subscriptdispatch", entry: "lookup.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 14,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 16: "failed"}},
+		{dir: "subscriptdispatch", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 6, modelLine: 7, toolLine: 11,
+			bound: "maxTurns", onBound: model.OnBoundError, def: "8", exits: map[int]string{9: "completed", 15: "failed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper

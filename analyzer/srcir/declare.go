@@ -152,9 +152,8 @@ type fnState struct {
 	rangeBounds []rangeBound
 	retLoops    [][]int
 	// callOf maps a call node to its index in f.Calls.
-	callOf  map[*syntax.Node]int
-	parents map[*syntax.Node]*syntax.Node
-	idx     *fnIndex
+	callOf map[*syntax.Node]int
+	idx    *fnIndex
 	// perElem are, by call index, the callbacks the call hands to a helper that applies
 	// them per element of another argument (perElementLaunches).
 	perElem map[int][]perElemArg

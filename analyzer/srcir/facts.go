@@ -355,25 +355,25 @@ func (b *builder) after(fs *fnState, loop *syntax.Node) *syntax.Node {
 	return nil
 }
 
-// parentIn finds n's parent in the function body.
+// parentIn finds n's parent in the function body: n lies in fs.body, and not inside a
+// function or lambda nested in it (whose own node is in it); nil otherwise. It walks up
+// the tree's parent links (a map of every body's nodes, built per function, cost more than
+// the walks).
 func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
-	if fs.parents == nil {
-		fs.parents = map[*syntax.Node]*syntax.Node{}
-		var walk func(x *syntax.Node)
-		walk = func(x *syntax.Node) {
-			for _, c := range x.Children {
-				fs.parents[c] = x
-				if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) {
-					continue
-				}
-				walk(c)
-			}
+	if n == nil || fs.body == nil {
+		return nil
+	}
+	t := fs.mod.t
+	p := n.Parent
+	for x := p; x != nil; x = x.Parent {
+		if x == fs.body {
+			return p
 		}
-		if fs.body != nil {
-			walk(fs.body)
+		if t.funcs.has(x) || t.lambdas.has(x) {
+			return nil
 		}
 	}
-	return fs.parents[n]
+	return nil
 }
 
 var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)

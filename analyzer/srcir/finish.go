@@ -372,7 +372,6 @@ func (b *builder) finish() {
 		b.cancels(fs)
 		b.mints(fs)
 		fs.index()
-		b.parentIn(fs, fs.node)
 	})
 	b.each(b.markRaises)
 	b.each(b.raisingCalls)
