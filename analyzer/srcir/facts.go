@@ -633,6 +633,9 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		return m.text(n), m.pos(n), true
 	case n.Kind == "unary_operator" || n.Kind == "unary_expression" && m.text(n.Child("operator")) == "-":
 		return m.text(n), m.pos(n), true
+	case t.assigns.has(n) && m.t.lang != "python":
+		// const DEFAULT_MAX_TURNS = exports.DEFAULT_MAX_TURNS = 8 (babel): the value assigned
+		return b.literal(m, n.Child("right"), depth+1)
 	case t.idents.has(n):
 		s := m.syms[m.text(n)]
 		if s == nil {
@@ -647,6 +650,14 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		}
 	case t.members.has(n):
 		obj := strip(n.Child("object"))
+		if ot := m.text(obj); (ot == "exports" || ot == "module.exports") && m.t.lang != "python" {
+			// this.maxTurns = exports.DEFAULT_MAX_TURNS (tsc): the module's own export
+			if s := m.syms[m.text(n.Child(t.memberProp))]; s != nil && s.kind == symValue && s.value != nil && s.value != n {
+				if v, _, ok := b.literal(m, s.value, depth+1); ok {
+					return v, s.pos, true
+				}
+			}
+		}
 		if obj != nil && t.idents.has(obj) {
 			if s := m.syms[m.text(obj)]; s != nil {
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {
