@@ -963,7 +963,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		for _, h := range scope(g) {
 			for j := range h.callInfo {
 				ct := calleeText(m, h.callInfo[j].node)
-				if ct == v || strings.HasPrefix(ct, v+".") {
+				// (tool["function"](…): a member read by its quoted name runs it too)
+				if ct == v || strings.HasPrefix(ct, v+".") || strings.HasPrefix(ct, v+`["`) || strings.HasPrefix(ct, v+"['") {
 					refs = append(refs, ir.CallRef{Func: h.f.ID, Call: j})
 				}
 			}
@@ -973,7 +974,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	consumer := func(lookup *syntax.Node) []ir.CallRef {
 		// tools[name](...) / tools[name].invoke(...) / const tool = tools[name]
 		p := b.parentIn(g, lookup)
-		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression") {
+		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression" ||
+			t.subscripts.has(p) && p.Child(t.subObj) == lookup && t.stringKinds.has(strip(p.Child(t.subIndex)))) {
 			lookup, p = p, b.parentIn(g, p)
 		}
 		if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == lookup {
