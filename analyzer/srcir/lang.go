@@ -42,6 +42,8 @@ type table struct {
 	// async generator, in which awaitHelpers mark the awaits (see lowered.go: what the text
 	// rewrites of awaiter.go and asyncgen.go leave, swc's and babel's helpers, tslib_1.__await)
 	asyncHelpers, asyncGenHelpers, awaitHelpers set
+	// nameHelpers give a function or class its name and return it (esbuild's __name)
+	nameHelpers set
 	// awaiters are the compiler helpers that run a generator as an async function body
 	// (tsc's __awaiter(this, args, P, function* () { … }), esbuild's __async(this, args,
 	// function* () { … })), see awaiter.go
@@ -138,6 +140,7 @@ var typescript = &table{
 	asyncHelpers:    mk("__awaiter", "__async", "_async_to_generator", "_asyncToGenerator"),
 	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
 	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
+	nameHelpers:     mk("__name"),
 	awaiters:        mk("__awaiter", "__async"),
 	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
