@@ -206,6 +206,13 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// pysteppred: the loop's leave test is a predicate of the receiver reading the
+		// history the step appended to (while not self.finished(); done, why = self.done();
+		// if done: return why): the state test of the step's model call.
+		{dir: "pysteppred", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 14, modelLine: 26, toolLine: 29,
+			bound: "self.max_turns", onBound: model.OnBoundStopReason, def: "10", exits: map[int]string{19: "completed"}},
+		{dir: "pysteppred", entry: "runner.Session.run", kind: model.LoopFor, loopLine: 43, modelLine: 55, toolLine: 58,
+			exits: map[int]string{47: "completed"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*
