@@ -1834,6 +1834,35 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			}
 		}
 	}
+	return r.forced(g, depth)
+}
+
+// forced is the way a getter reaches the lazy call it forces (tool_calls → _force → iterate
+// self → __iter__ draining self.model.execute(…)): the iteration of the receiver whose
+// iterator method loops over a call of no function of the program, through the methods g
+// calls (up to three deep), nil if none.
+func (r *rec) forced(g *ir.Func, depth int) []string {
+	if depth > 3 {
+		return nil
+	}
+	for i := range g.Calls {
+		c := &g.Calls[i]
+		if len(c.Targets) != 1 || c.Targets[0] == g.ID {
+			continue
+		}
+		t := r.p.Funcs[c.Targets[0]]
+		if c.Method == "iterate" {
+			for _, l := range t.Loops {
+				if l.OverCall >= 0 && l.OverCall < len(t.Calls) && len(t.Calls[l.OverCall].Targets) == 0 && t.Calls[l.OverCall].Method != "iterate" {
+					return []string{calleeName(c), calleeName(&t.Calls[l.OverCall])}
+				}
+			}
+			continue
+		}
+		if rest := r.forced(t, depth+1); rest != nil {
+			return append([]string{calleeName(c)}, rest...)
+		}
+	}
 	return nil
 }
 

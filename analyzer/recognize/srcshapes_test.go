@@ -155,6 +155,15 @@ func TestSourceShapes(t *testing.T) {
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
 			not: []string{"AbstractRunner._run_tools"}},
+		// subscriptdispatch: the tool looked up by name is a record whose callable is read by
+		// its quoted key (tool["function"](args), by_name[name]["function"](args)): that call
+		// runs the selected tool.
+		{dir: "subscriptdispatch", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 15,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 17: "failed"}},
+		{dir: "subscriptdispatch", entry: "lookup.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 14,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 16: "failed"}},
+		{dir: "subscriptdispatch", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 6, modelLine: 7, toolLine: 11,
+			bound: "maxTurns", onBound: model.OnBoundError, def: "8", exits: map[int]string{9: "completed", 15: "failed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
@@ -190,6 +199,13 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// pysteppred: the loop's leave test is a predicate of the receiver reading the
+		// history the step appended to (while not self.finished(); done, why = self.done();
+		// if done: return why): the state test of the step's model call.
+		{dir: "pysteppred", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 14, modelLine: 26, toolLine: 29,
+			bound: "self.max_turns", onBound: model.OnBoundStopReason, def: "10", exits: map[int]string{19: "completed"}},
+		{dir: "pysteppred", entry: "runner.Session.run", kind: model.LoopFor, loopLine: 43, modelLine: 55, toolLine: 58,
+			exits: map[int]string{47: "completed"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*

@@ -963,7 +963,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		for _, h := range scope(g) {
 			for j := range h.callInfo {
 				ct := calleeText(m, h.callInfo[j].node)
-				if ct == v || strings.HasPrefix(ct, v+".") {
+				// (tool["function"](…): a member read by its quoted name runs it too)
+				if ct == v || strings.HasPrefix(ct, v+".") || strings.HasPrefix(ct, v+`["`) || strings.HasPrefix(ct, v+"['") {
 					refs = append(refs, ir.CallRef{Func: h.f.ID, Call: j})
 				}
 			}
@@ -973,7 +974,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	consumer := func(lookup *syntax.Node) []ir.CallRef {
 		// tools[name](...) / tools[name].invoke(...) / const tool = tools[name]
 		p := b.parentIn(g, lookup)
-		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression") {
+		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression" ||
+			t.subscripts.has(p) && p.Child(t.subObj) == lookup && t.stringKinds.has(strip(p.Child(t.subIndex)))) {
 			lookup, p = p, b.parentIn(g, p)
 		}
 		if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == lookup {
@@ -2319,6 +2321,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	rebuilt := map[string]bool{}
 	for range 2 {
+		if len(de) == 0 {
+			break // nothing to rebuild from (mentions of an empty set are false)
+		}
 		for _, g := range sc {
 			for _, a := range g.assigns {
 				if a.iter || len(a.lhs) != 1 || de[a.lhs[0]] || rebuilt[a.lhs[0]] || res[a.lhs[0]] || a.rhs == nil {
@@ -3100,8 +3105,10 @@ func wrapsOnly(m *module, expr, call *syntax.Node) bool {
 // statement; -1 if none.
 func (b *builder) reachingBind(fs *fnState, name string, use *syntax.Node) int {
 	best, at := -1, -1
-	for i, a := range fs.assigns {
-		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at || !slices.Contains(a.lhs, name) {
+	// (the bindings of name, in source order: index().byLHS, not a scan of every assignment)
+	for _, i := range fs.index().byLHS[name] {
+		a := fs.assigns[i]
+		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at {
 			continue
 		}
 		if a.node.Kind == "with_item" {

@@ -41,6 +41,12 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 			}
 			src = ds
 		}
+		if ds, ok := desugarLooseOptional(src); ok {
+			if len(ds) != len(src) || bytes.Count(src, []byte("\n")) != bytes.Count(ds, []byte("\n")) {
+				t.Fatalf("desugarLooseOptional moved text: %d bytes, want %d", len(ds), len(src))
+			}
+			src = ds
+		}
 	}
 	tr, err := syntax.Parse(name, lang, src)
 	if err != nil {
@@ -109,5 +115,20 @@ func FuzzJavaScript(f *testing.F) {
 	f.Add([]byte("exports.x = void 0; const a = require('./a'); await (0, a.f)(1)"))
 	f.Add([]byte("class A { m() { tslib_1.__classPrivateFieldSet(this, _A_x, `${f(\n1)}`, \"f\");\n" +
 		"return __classPrivateFieldGet(this, _A_instances, \"m\", _A_run).call(this, __classPrivateFieldGet(this, _A_x, \"f\")); } }"))
+	// compiled shapes (lowered.go, declare.go): async helpers, lowered optional chains,
+	// esbuild's export map and class expressions
+	f.Add([]byte("class A { m(x) { return __awaiter(this, void 0, void 0, function* () { var _a; while (!((_a = (yield this.f(x))) === null || _a === void 0 ? void 0 : _a.y)) {} }); }\n" +
+		"s() { return __asyncGenerator(this, arguments, function* s_1() { yield yield __await(1); yield new __await(g()); return yield __await(void 0); }); } }\n" +
+		"const g = (x) => _async_to_generator(function* () { yield x; })(); if ((_b = a.b) == null ? void 0 : _b.c) {}"))
+	f.Add([]byte("var i_exports = {};\n__export(i_exports, { A: () => A, b: () => b_default });\nmodule.exports = __toCommonJS(i_exports);\n" +
+		"const _A = class _A extends (0, import_x.B) { constructor() { super(), __publicField(this, \"n\", 3); } };\nlet A = _A;\n0 && (module.exports = { A });"))
+	for _, dir := range []string{"testdata/jsbundle/out/tsc", "testdata/jsbundle/out/esbuild-es2016", "testdata/jsbundle/out/swc"} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				f.Add(data)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.JavaScript, "fuzz.js", src) })
 }

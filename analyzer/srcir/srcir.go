@@ -230,6 +230,13 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 							}
 							src = ds
 						}
+						// and esbuild's (lowered.go)
+						if ds, ok := desugarLooseOptional(src); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
 					}
 				}
 				t, err := syntax.Parse(f, lang, src)
