@@ -55,6 +55,9 @@ type Loop struct {
 	// atBound is the return the bound's test reaches (boundFunc.Returns[atBound], -1 if none).
 	atBound   int
 	boundFunc *ir.Func
+	// sharedBound: the return at the bound is also the one the final answer leaves to, and it
+	// hands back what a call made after the loop returns (see finalBound)
+	sharedBound bool
 }
 
 // Result is what the recognizer found.
@@ -97,6 +100,11 @@ type rec struct {
 		n  int
 		ok bool
 	}
+	// steps are the accepted model call sites no loop repeats: one step each.
+	steps []*site
+	// answerRets memoizes answerReturn: the returns (function id, return index) a loop's
+	// final answer leaves to.
+	answerRets map[[2]int]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -918,6 +926,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
+	inLoop := false
+	defer func() {
+		if !inLoop && s.leaves && s.dispatch {
+			// one decision and one round of its tools, with no loop to repeat them (a
+			// goroutine streaming one answer): a run of one step (see stepEntries)
+			r.steps = append(r.steps, s)
+		}
+	}()
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
@@ -940,6 +956,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.order = append(r.order, l)
 		}
 		r.cands[l] = append(r.cands[l], s)
+		inLoop = true
 		if i > 0 {
 			if r.extra[l] == nil {
 				r.extra[l] = map[*site]bool{}
@@ -1897,10 +1914,44 @@ func (r *rec) finalBound(l *Loop) {
 		return
 	}
 	ret := &f.Returns[l.atBound]
-	if pos(ret.Pos) != ob.Pos || !r.finalAnswer(l, f, ret) {
+	if pos(ret.Pos) != ob.Pos {
 		return
 	}
-	ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+	switch {
+	case r.finalAnswer(l, f, ret):
+		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+	case ret.Err != nil && ret.Err.Kind == ir.ValCall && r.answerReturn(f.ID, l.atBound):
+		// the loop leaves at the bound to the return its final answer leaves to, one that
+		// hands back what a call made after the loop returns (a completion hook's error:
+		// return a.cfg.OnDone(ctx, answer)): the bound is silent, the call decides the exit
+		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		l.sharedBound = true
+	}
+}
+
+// answerReturn reports whether return ret of function f is where a recognized loop's final
+// answer leaves to: the return a leaving test of one of its model calls' results reaches.
+func (r *rec) answerReturn(f, ret int) bool {
+	if r.answerRets == nil {
+		r.answerRets = map[[2]int]bool{}
+		for _, l := range r.order {
+			at := map[model.Position]bool{}
+			for _, m := range l.Map.ModelCalls {
+				at[m.Pos] = true
+			}
+			for _, s := range r.cands[l] {
+				if s.c.Flow == nil || !at[pos(s.c.Pos)] {
+					continue
+				}
+				for _, ch := range s.c.Flow.Checked {
+					if ch.Leaves && ch.Return >= 0 {
+						r.answerRets[[2]int{ch.Func, ch.Return}] = true
+					}
+				}
+			}
+		}
+	}
+	return r.answerRets[[2]int{f, ret}]
 }
 
 // finalAnswer reports whether ret passes on the results of a call that reaches (three calls
@@ -2026,6 +2077,11 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 		var next []int
 		for _, t := range level {
 			g := r.p.Funcs[t]
+			if g.Test && !f.Test {
+				// a test's fake of the model or a tool (if f.n == 1 { return tool calls }):
+				// its counter scripts the test, it bounds no run of the package
+				continue
+			}
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				if b := &g.Branches[i]; b.Loop < 0 && b.Bound.Kind != "call" && b.Bound.Kind != "other" {

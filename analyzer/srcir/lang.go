@@ -42,10 +42,6 @@ type table struct {
 	// async generator, in which awaitHelpers mark the awaits (see lowered.go: what the text
 	// rewrites of awaiter.go and asyncgen.go leave, swc's and babel's helpers, tslib_1.__await)
 	asyncHelpers, asyncGenHelpers, awaitHelpers set
-	// awaiters are the compiler helpers that run a generator as an async function body
-	// (tsc's __awaiter(this, args, P, function* () { … }), esbuild's __async(this, args,
-	// function* () { … })), see awaiter.go
-	awaiters set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -138,7 +134,6 @@ var typescript = &table{
 	asyncHelpers:    mk("__awaiter", "__async", "_async_to_generator", "_asyncToGenerator"),
 	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
 	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
-	awaiters:        mk("__awaiter", "__async"),
 	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
