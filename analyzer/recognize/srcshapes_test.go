@@ -304,6 +304,10 @@ func TestSourceShapes(t *testing.T) {
 		// while not isinstance(answer, Finish); the action's tool is looked up by its name.
 		{dir: "reacttext", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 31, modelLine: 35, toolLine: 39,
 			exits: map[int]string{33: "completed", 41: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
+		// reactflag: the same loop tested by a flag of the parsed reply rather than its type
+		// (while answer is None or not answer.final; if not answer.final:).
+		{dir: "reactflag", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 37, toolLine: 41,
+			exits: map[int]string{35: "completed", 43: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

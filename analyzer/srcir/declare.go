@@ -1174,6 +1174,15 @@ func isProperty(m *module, fn, parent *syntax.Node) bool {
 			return true
 		}
 	}
+	if nm := fn.Child("name"); nm != nil && fn.Kind == "method_definition" && nm.Start > fn.Start && nm.Start <= len(m.tree.Src) {
+		// the grammar may keep the get keyword as no token of its own: the words before
+		// the name say it (static get maxTurns())
+		for _, w := range strings.Fields(string(m.tree.Src[fn.Start:nm.Start])) {
+			if w == "get" {
+				return true
+			}
+		}
+	}
 	if parent == nil || parent.Kind != "decorated_definition" {
 		return false
 	}
