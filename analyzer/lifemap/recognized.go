@@ -78,6 +78,11 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 				if rl, ok := byPos[l.Pos]; ok && inferredLoop(l) && l.Bound == nil && rl.Bound != nil {
 					m.Entries[i].Loops[j].Bound, m.Entries[i].Loops[j].OnBound = rl.Bound, rl.OnBound
 				}
+				// and the tool calls the recognizer follows to (over a channel to a
+				// dispatcher goroutine, through a helper) when the pass found none
+				if rl, ok := byPos[l.Pos]; ok && inferredLoop(l) && len(l.ToolCalls) == 0 && len(rl.ToolCalls) > 0 {
+					m.Entries[i].Loops[j].ToolCalls, m.Entries[i].Loops[j].ParallelTools = rl.ToolCalls, rl.ParallelTools
+				}
 			}
 		}
 	}
