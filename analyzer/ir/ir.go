@@ -315,6 +315,11 @@ type Check struct {
 	// Indirect is true when the tested value comes from the result only through another
 	// call's parameters or results (what a helper returns may merely mix the result in).
 	Indirect bool `json:"indirect,omitempty"`
+	// State is true when the test reads state the call's function (or a method of the same
+	// receiver it calls) wrote, not the result itself: a loop that repeats a step helper
+	// (self.step()) and leaves on what the step appended (if self.messages[-1]["role"] ==
+	// "exit": return). Func is the function holding that loop.
+	State bool `json:"state,omitempty"`
 }
 
 // Dispatch is a selection of a callable by an element's name.
@@ -332,6 +337,10 @@ type Dispatch struct {
 	// goroutine or an errgroup/WaitGroup.Go closure started in a loop, a worker fed from a
 	// channel): those tool calls run in parallel, whatever other paths reach the same call.
 	Launched []CallRef `json:"launched,omitempty"`
+	// Feeds is true when what the one call of an element_arg dispatch returns reaches the
+	// input of the next call of the site (outputs = [env.execute(a) for a in reply.actions]
+	// appended to the messages the model is sent next): one executor runs every tool call.
+	Feeds bool `json:"feeds,omitempty"`
 }
 
 // CallRef names a call of any Func.

@@ -373,14 +373,20 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		for _, ch := range fl.Checked {
 			if leaving != nil && ch.Pos == leaving.Pos && ch.Text == leaving.Text {
 				s.score += 2
-				if ch.Func != f.ID && ch.Func != f.Parent {
-					s.score-- // a helper's early return: weaker than leaving the loop itself
+				if ch.Func != f.ID && ch.Func != f.Parent && !ch.State {
+					// a helper's early return: weaker than leaving the loop itself (a test
+					// of the state the step wrote is the test of the loop that repeats it)
+					s.score--
 				}
 				if ch.Indirect {
 					s.score -= 0.5 // reached through what another call returns
 				}
 				s.leaves = true
-				s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+				if ch.State {
+					s.evidence = append(s.evidence, fmt.Sprintf("the loop repeating the step tests the state the step wrote (%s), leaves: %s", ch.Text, r.rel(ch.Pos)))
+				} else {
+					s.evidence = append(s.evidence, fmt.Sprintf("result tested (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
+				}
 				break
 			}
 		}
@@ -415,14 +421,24 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				// node kinds, not a tool dispatch
 				w = 2
 			}
+			executor := false
+			if d.How == "element_arg" && d.Feeds && len(d.Calls) > 0 && (r.inIteration(fl, d) || iteratedAt(fl, d.Pos)) {
+				// outputs = [self.env.execute(a) for a in reply["actions"]] fed to the next
+				// decision: one executor runs every action the result carries, no lookup by
+				// name (the back edge of the loop's data flow goes through it)
+				w, executor = 2, true
+			}
 			if len(d.Calls) == 0 {
 				w = 0 // a name compared or looked up without a callable run: a filter
 				if d.How == "map_lookup" {
 					w = 1
 				}
 			}
-			if w > best {
+			if w > best || w == best && executor {
 				best, how, at = w, d.How, d.Pos
+				if executor {
+					how = "executor"
+				}
 			}
 			s.tools = append(s.tools, d.Calls...)
 			for _, ref := range d.Launched {
@@ -444,7 +460,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 		if best > 0 {
 			s.score += best
 			s.dispatch = best >= 2
-			s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
+			if how == "executor" {
+				s.evidence = append(s.evidence, "each element handed to one executor whose result feeds the next call: "+r.rel(at))
+			} else {
+				s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
+			}
 		}
 		if fl.FeedsNext {
 			s.score += 2
@@ -669,6 +689,17 @@ func (r *rec) near(f *ir.Func, c *ir.Call, fn int) bool {
 	}
 	for _, t := range c.Targets {
 		if t == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// iteratedAt reports whether a collection of the result is iterated on the line of p (a
+// comprehension over it: [execute(a) for a in reply.actions]).
+func iteratedAt(fl *ir.Flow, p ir.Pos) bool {
+	for _, it := range fl.Iterated {
+		if it.File == p.File && it.Line == p.Line {
 			return true
 		}
 	}

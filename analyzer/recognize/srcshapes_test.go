@@ -135,6 +135,23 @@ func TestSourceShapes(t *testing.T) {
 		// call; a break under the aborted flag before the step ends the run cancelled.
 		{dir: "pystepgen", entry: "flow.Flow.run_async", kind: model.LoopFor, loopLine: 30, modelLine: 46, toolLine: 80,
 			cancel: true, cancelLine: 31, exits: map[int]string{32: "cancelled", 39: "completed"}},
+		// pystephelper: a while True loop repeats a step helper (self.step() ->
+		// self.get_observation(self.query())) whose model call's result never comes back to
+		// the loop: the query's result is handed, without a name, to the helper that looks
+		// the tools up by name, and the loop leaves on a test of the conversation the step's
+		// methods appended to (self.messages[-1]["role"] == "exit"), the same conversation
+		// the model call is handed. The queue consumer, the retry loop and the stream drain
+		// of neg.py are none: the consumer's source is handed no state its loop tests.
+		{dir: "pystephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 53, modelLine: 64, toolLine: 77,
+			exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
+		// tsstephelper: the same in TypeScript: the loop delegates each step to an async
+		// generator (yield* this.processSingleTurnWithTools(...)) that streams the model's
+		// reply, collects the tool calls of its chunks (calls.push(tc)) and runs them
+		// after the stream through a helper that finds the tool by name; the loop leaves on
+		// the last message the step pushed (const last = this.messages.at(-1); if
+		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
+		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

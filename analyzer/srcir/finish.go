@@ -387,6 +387,7 @@ func (b *builder) finish() {
 	b.perElementLaunches()
 	b.each(b.flows)
 	b.wrappedFlows()
+	b.stateLeaves()
 	b.stopSets()
 	b.accessors()
 	b.defaults()

@@ -122,6 +122,11 @@ func (b *builder) flows(fs *fnState) {
 			}
 		}
 		if len(res) == 0 && len(elems) == 0 {
+			// self.get_observation(self.query()): the result handed as it is, without a
+			// name, to a function of the set is followed into that function's parameter
+			if b.argFlow(fs, fl, ci.node) {
+				c.Flow = fl
+			}
 			continue
 		}
 		fl.Fields = b.fieldsRead(sc, res)
@@ -138,11 +143,11 @@ func (b *builder) flows(fs *fnState) {
 		if len(fl.Checked) > 0 || len(elems) > 0 {
 			// what the tools produced: elements, their names, the dispatched calls' results
 			// (not the model call's own result: x = next(x) walks a list, it feeds nothing)
-			fci := ci
+			fci, fc := ci, c
 			if wg != nil {
-				fci = wg.callInfo[wj]
+				fci, fc = wg.callInfo[wj], &wg.f.Calls[wj]
 			}
-			b.feeds(fs, sc, fl, fci, union(elems, union(names, toolVars)))
+			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)))
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
@@ -158,6 +163,72 @@ func (b *builder) flows(fs *fnState) {
 		}
 		c.Flow = fl
 	}
+}
+
+// argFlow follows the result of call, written as an argument of a call of fs to a function
+// of the set (self.get_observation(self.query())), into the parameter that receives it, as
+// follow does for a variable handed over: what the helper tests, iterates and dispatches.
+// It reports whether the helper does any of it.
+func (b *builder) argFlow(fs *fnState, fl *ir.Flow, call *syntax.Node) bool {
+	m := fs.mod
+	arg := call
+	for p := b.parentIn(fs, arg); p != nil && strip(p) == call; p = b.parentIn(fs, p) {
+		arg = p // (await self.query()), self.query()!
+	}
+	key := ""
+	if p := b.parentIn(fs, arg); p != nil && p.Kind == "keyword_argument" && p.Child("value") == arg {
+		key, arg = m.text(p.Child("name")), p
+	}
+	args := b.parentIn(fs, arg)
+	if args == nil || args.Kind != "arguments" && args.Kind != "argument_list" {
+		return false
+	}
+	outer, ok := fs.callOf[b.parentIn(fs, args)]
+	if !ok {
+		return false
+	}
+	oc := &fs.f.Calls[outer]
+	if len(oc.Targets) == 0 || len(oc.Targets) > 3 || appendMeths[oc.Method] {
+		return false
+	}
+	idx := -1
+	for i, a := range args.NamedChildren() {
+		if a == arg {
+			idx = i
+		}
+	}
+	for _, t := range oc.Targets {
+		tg := b.funcs[t]
+		name := ""
+		switch {
+		case key != "":
+			if tg.params[key] {
+				name = key
+			}
+		case idx >= 0 && idx < len(tg.f.Params):
+			name = tg.f.Params[idx].Name
+		}
+		if name == "" || strings.ContainsAny(name, "{[*") {
+			continue
+		}
+		one := map[string]bool{name: true}
+		part := b.followHelper(tg, one, map[string]bool{}, followUnit)
+		// a helper the parameter is handed to that returns what it derived (actions =
+		// self.parse_actions(response)) carries the result on: no model call of its own
+		for _, a := range tg.assigns {
+			if !a.iter && a.rhs != nil && b.helperOf(tg, a.rhs, one) {
+				ref := ir.CallRef{Func: tg.f.ID, Call: tg.callOf[strip(a.rhs)]}
+				if !slices.Contains(fl.Carriers, ref) {
+					fl.Carriers = append(fl.Carriers, ref)
+				}
+			}
+		}
+		fl.Checked = append(fl.Checked, part.Checked...)
+		fl.Iterated = append(fl.Iterated, part.Iterated...)
+		fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+		fl.Fields = append(fl.Fields, part.Fields...)
+	}
+	return len(fl.Checked) > 0 || len(fl.Iterated) > 0 || len(fl.Dispatch) > 0
 }
 
 // typeTested reports whether a condition of g tests v's type (isinstance(v, Action)).
@@ -190,6 +261,17 @@ func fieldOf(m *module, n *syntax.Node, v string) bool {
 		n, steps = strip(n.Child("object")), steps+1
 	}
 	return steps > 0 && n != nil && m.t.idents.has(n) && m.text(n) == v
+}
+
+// fieldOfAlt reports whether n, or an alternative of it (x ?? [], x or []), is a field of v
+// (see fieldOf).
+func fieldOfAlt(m *module, n *syntax.Node, v string) bool {
+	for _, a := range alternatives(m, n) {
+		if fieldOf(m, a, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // opaque reports whether c runs no body of the set that does something: a method of a
@@ -1313,28 +1395,8 @@ func truthValue(m *module, e *syntax.Node) bool {
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an
 // append into (or a rebuild of) a collection the model call receives.
-func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, vals map[string]bool) {
+func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals map[string]bool) {
 	m := fs.mod
-	// what holds the tools' results: collections they are appended to, variables bound to
-	// them, elements of those (two rounds)
-	vals = union(vals, nil)
-	for range 2 {
-		for _, g := range sc {
-			for _, j := range g.index().appends {
-				fn := strip(g.callInfo[j].node.Child("function"))
-				if fn != nil && g.mod.t.members.has(fn) && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
-					vals[g.mod.text(strip(fn.Child("object")))] = true
-				}
-			}
-			for _, a := range g.assigns {
-				if a.rhs != nil && mentions(g.mod, a.rhs, vals) {
-					for _, n := range a.lhs {
-						vals[n] = true
-					}
-				}
-			}
-		}
-	}
 	var toolNodes []*syntax.Node
 	for _, d := range fl.Dispatch {
 		for _, ref := range d.Calls {
@@ -1377,6 +1439,136 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 	if len(inputs) == 0 {
 		return
 	}
+	var at ir.Pos
+	var exec bool
+	if opaque(b, mc) {
+		at, exec = b.executorFeeds(sc, fl, inputs, ci.node)
+	}
+	if pos, ok := reachesInputs(sc, inputs, vals, toolNodes); ok {
+		if exec {
+			pos = at // where the executor's results go back, not some other append
+		}
+		fl.FeedsNext, fl.FeedPos = true, pos
+	}
+}
+
+// executorFeeds marks the element_arg dispatches of fl (a call in the function or its
+// closures handed an element of the result: self.env.execute(action), executor.run(call))
+// whose own result reaches what the next call of the site receives (outputs = [...];
+// messages.append(out), results.push(await executor.run(call)); conversation.push(...results)):
+// the data flow's back edge through that call, what makes it the one executor of every tool
+// call rather than a helper the element is merely handed to. Both the call of the site
+// (feeds checks) and the executor run nothing of the set (opaque: an object handed in, an
+// interface, a stub): a parser whose helper advances a cursor the next read takes
+// (cursor = advance(anchor, cursor)) computes in place, it hands nothing to the outside.
+func (b *builder) executorFeeds(sc []*fnState, fl *ir.Flow, inputs map[string]bool, model *syntax.Node) (at ir.Pos, ok bool) {
+	in := map[int]bool{}
+	for _, g := range sc {
+		in[g.f.ID] = true
+	}
+	for i := range fl.Dispatch {
+		d := &fl.Dispatch[i]
+		if d.How != "element_arg" || !in[d.Func] || len(d.Calls) != 1 || !in[d.Calls[0].Func] ||
+			!opaque(b, &b.funcs[d.Calls[0].Func].f.Calls[d.Calls[0].Call]) {
+			continue
+		}
+		node := b.funcs[d.Func].callInfo[d.Calls[0].Call].node
+		if node == nil {
+			continue
+		}
+		// what holds the call's result: a variable bound to an expression holding it
+		// (outputs = [execute(a) for a in acts]), a collection it is appended to
+		seeds := map[string]bool{}
+		for _, g := range sc {
+			gm := g.mod
+			for _, a := range g.assigns {
+				if a.rhs != nil && (a.rhs == node || containsCall(a.rhs, []*syntax.Node{node})) {
+					for _, n := range a.lhs {
+						seeds[n] = true
+					}
+				}
+			}
+			for _, j := range g.index().appends {
+				gci := g.callInfo[j]
+				fn := strip(gci.node.Child("function"))
+				if fn != nil && gm.t.members.has(fn) && containsCall(gci.node.Child("arguments"), []*syntax.Node{node}) {
+					seeds[gm.text(strip(fn.Child("object")))] = true
+				}
+			}
+		}
+		if pos, feeds := resultReaches(sc, inputs, seeds, node, model); feeds {
+			d.Feeds = true
+			if !ok {
+				at, ok = pos, true
+			}
+		}
+	}
+	return at, ok
+}
+
+// resultReaches reports where the result of call (held in vals) is appended to or assigned
+// into one of inputs, following it for three rounds through the assignments and appends of
+// the scope, but never through an input (what reaches it is the answer) nor through the model
+// call itself (response = model(messages) mentions the messages, it does not carry them).
+func resultReaches(sc []*fnState, inputs, vals map[string]bool, call, model *syntax.Node) (ir.Pos, bool) {
+	vals = union(vals, nil)
+	into := func(g *fnState, recv string) bool { return inputs[recv] || inputs[rootOf(recv)] }
+	for range 3 {
+		for _, g := range sc {
+			gm := g.mod
+			for _, j := range g.index().appends {
+				gci := g.callInfo[j]
+				fn := strip(gci.node.Child("function"))
+				if fn == nil || !gm.t.members.has(fn) {
+					continue
+				}
+				recv := gm.text(strip(fn.Child("object")))
+				if !mentions(gm, gci.node.Child("arguments"), vals) && !containsCall(gci.node.Child("arguments"), []*syntax.Node{call}) {
+					continue
+				}
+				if into(g, recv) {
+					return g.f.Calls[j].Pos, true
+				}
+				vals[recv] = true
+			}
+			for _, a := range g.assigns {
+				if a.rhs == nil || a.rhs == model || containsCall(a.rhs, []*syntax.Node{model}) || !mentions(gm, a.rhs, vals) {
+					continue
+				}
+				for _, n := range a.lhs {
+					if into(g, n) {
+						return gm.pos(a.node), true
+					}
+					vals[n] = true
+				}
+			}
+		}
+	}
+	return ir.Pos{}, false
+}
+
+// reachesInputs reports where a value of vals (grown by two rounds of assignments and
+// appends), or a call of toolNodes, is appended to or assigned into one of inputs (what the
+// model call receives, its roots included).
+func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syntax.Node) (ir.Pos, bool) {
+	vals = union(vals, nil)
+	for range 2 {
+		for _, g := range sc {
+			for _, j := range g.index().appends {
+				fn := strip(g.callInfo[j].node.Child("function"))
+				if fn != nil && g.mod.t.members.has(fn) && mentions(g.mod, g.callInfo[j].node.Child("arguments"), vals) {
+					vals[g.mod.text(strip(fn.Child("object")))] = true
+				}
+			}
+			for _, a := range g.assigns {
+				if a.rhs != nil && mentions(g.mod, a.rhs, vals) {
+					for _, n := range a.lhs {
+						vals[n] = true
+					}
+				}
+			}
+		}
+	}
 	for _, g := range sc {
 		gm := g.mod
 		for _, j := range g.index().appends {
@@ -1391,8 +1583,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 				continue
 			}
 			if mentions(gm, gci.node.Child("arguments"), vals) || containsCall(gci.node, toolNodes) {
-				fl.FeedsNext, fl.FeedPos = true, c.Pos
-				return
+				return c.Pos, true
 			}
 		}
 		var cand []int
@@ -1406,11 +1597,11 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, va
 				continue
 			}
 			if (appendLike(gm, a) || mentions(gm, a.rhs, map[string]bool{a.lhs[0]: true})) && mentions(gm, a.rhs, vals) {
-				fl.FeedsNext, fl.FeedPos = true, gm.pos(a.node)
-				return
+				return gm.pos(a.node), true
 			}
 		}
 	}
+	return ir.Pos{}, false
 }
 
 // feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
@@ -1765,6 +1956,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
 	streamElem := map[string]bool{}
+	// chunkItem are the items of a collection of a stream's chunk (chunk.delta.tool_calls)
+	chunkItem := map[string]bool{}
 	// merged are the chunks a helper merges into a collection (that collection is the result)
 	merged := map[string]bool{}
 	for _, g := range sc {
@@ -1786,6 +1979,27 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for len(queue) > 0 && len(queue) < 10000 {
 		v := queue[0]
 		queue = queue[1:]
+		if streamElem[v] || !res[v] {
+			// a collection of an element's own (for msg in reply.messages: for call in
+			// msg.tool_calls; for (const tc of chunk.delta.tool_calls ?? []) of a stream's
+			// chunk): its items are elements too
+			for _, g := range sc {
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; a.iter && fieldOfAlt(g.mod, a.rhs, v) {
+						for _, n := range a.lhs {
+							if !elems[n] && !res[n] {
+								elems[n] = true
+								if streamElem[v] {
+									chunkItem[n] = true
+								}
+								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
+								queue = append(queue, n)
+							}
+						}
+					}
+				}
+			}
+		}
 		if streamElem[v] {
 			// a stream's chunks collected into an accumulator (assembler.push(chunk)): the
 			// accumulator holds the result
@@ -1821,17 +2035,25 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
-			// elements are not followed further (their names are, below), but for a collection
-			// of an element's own (for msg in reply.messages: for call in msg.tool_calls)
+			// elements are not followed further (their names are, below; their own
+			// collections above), but for an item of a stream chunk's collection collected
+			// as it is into a local list (for (const tc of chunk.delta.tool_calls ?? [])
+			// calls.push(tc)): the list holds the streamed reply's elements, iterated
+			// after the stream ends (for (const call of calls))
 			for _, g := range sc {
-				for _, ai := range g.index().assigns[v] {
-					if a := g.assigns[ai]; a.iter && fieldOf(g.mod, a.rhs, v) {
-						for _, n := range a.lhs {
-							if !elems[n] && !res[n] {
-								elems[n] = true
-								fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
-								queue = append(queue, n)
-							}
+				if !chunkItem[v] {
+					break
+				}
+				for _, j := range g.index().appends {
+					fn := strip(g.callInfo[j].node.Child("function"))
+					args := g.callInfo[j].node.Child("arguments").NamedChildren()
+					if fn == nil || !g.mod.t.members.has(fn) || len(args) != 1 || g.mod.text(strip(args[0])) != v {
+						continue
+					}
+					if obj := strip(fn.Child("object")); obj != nil && g.mod.t.idents.has(obj) && g.mod.text(obj) != g.mod.t.self {
+						if acc := g.mod.text(obj); !res[acc] && !elems[acc] {
+							res[acc] = true
+							queue = append(queue, acc)
 						}
 					}
 				}

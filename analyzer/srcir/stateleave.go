@@ -1,0 +1,286 @@
+package srcir
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lifeline-dev/lifeline/analyzer/ir"
+	"github.com/lifeline-dev/lifeline/analyzer/syntax"
+)
+
+// Leave tests on shared state (a step helper's loop): the loop repeats a helper (self.step(),
+// yield* this.processTurn(...)) that calls the model and runs the tools, and leaves on a test
+// of the state the helper wrote, not of a value returned to it (if self.messages[-1]["role"]
+// == "exit": return ...; const last = this.messages.at(-1); if (last.role !== "tool") return).
+// The model call's result never comes back to the loop; what the step appended to a field of
+// the receiver is what the loop decides on. Such a test is recorded among the Checked of the
+// flow of each call below the loop that dispatches tools (ir.Check.State).
+
+// maxStateDepth is how many calls above the function holding a call the loop testing the
+// state may sit (run -> step -> query), and how deep the methods writing the state are looked
+// for (query -> add_message).
+const maxStateDepth = 3
+
+// stateLeaves adds the state tests of the loops above every call whose flow dispatches tools.
+func (b *builder) stateLeaves() {
+	callers := map[int][]ir.CallRef{}
+	for _, fs := range b.funcs {
+		for j, c := range fs.f.Calls {
+			for _, t := range c.Targets {
+				callers[t] = append(callers[t], ir.CallRef{Func: fs.f.ID, Call: j})
+			}
+		}
+	}
+	written := map[int]map[string]bool{}
+	for _, fs := range b.funcs {
+		if fs.f.Test || fs.mod.t.self == "" {
+			continue
+		}
+		for j := range fs.f.Calls {
+			c := &fs.f.Calls[j]
+			fl := c.Flow
+			if fl == nil || len(fl.Dispatch) == 0 {
+				continue
+			}
+			fields := map[string]bool{}
+			for k := range b.writes(fs, written, 0) {
+				fields[k] = true
+			}
+			for _, t := range c.Targets {
+				if tg := b.funcs[t]; tg.cls != nil && selfCall(fs, j) {
+					for k := range b.writes(tg, written, 0) {
+						fields[k] = true
+					}
+				}
+			}
+			// the state the call decides on: what it (or the self method it calls) is
+			// handed of the receiver (self.model.query(self.messages)); a queue's get() or
+			// an event source reads no state the loop tests
+			in := b.inputs(fs, j, 0)
+			for k := range fields {
+				if !in[k] {
+					delete(fields, k)
+				}
+			}
+			if len(fields) == 0 {
+				continue
+			}
+			fl.Checked = append(fl.Checked, b.stateTests(fs, j, fields, callers)...)
+		}
+	}
+}
+
+// writes returns the fields of the receiver fs writes (self.F.append(...), this.F.push(...),
+// self.F = ..., self.F[k] = ...), itself or through methods of its class it calls on the
+// receiver (self.add_message(...)), by the fields' texts (self.messages).
+func (b *builder) writes(fs *fnState, memo map[int]map[string]bool, depth int) map[string]bool {
+	if w, ok := memo[fs.f.ID]; ok {
+		return w
+	}
+	w := map[string]bool{}
+	memo[fs.f.ID] = w // (a recursion sees what is found so far)
+	if depth > maxStateDepth {
+		return w
+	}
+	for _, g := range scope(fs) {
+		m := g.mod
+		self := m.t.self + "."
+		field := func(s string) string {
+			if !strings.HasPrefix(s, self) {
+				return ""
+			}
+			s = s[len(self):]
+			if i := strings.IndexAny(s, ".[("); i >= 0 {
+				s = s[:i]
+			}
+			if s == "" {
+				return ""
+			}
+			return self + s
+		}
+		for _, j := range g.index().appends {
+			fn := strip(unAwait(m, g.callInfo[j].node.Child("function")))
+			if fn == nil || !m.t.members.has(fn) {
+				continue
+			}
+			if f := field(m.text(strip(fn.Child("object")))); f != "" {
+				w[f] = true
+			}
+		}
+		for _, a := range g.assigns {
+			if a.iter {
+				continue
+			}
+			for _, n := range a.lhs {
+				if f := field(n); f != "" {
+					w[f] = true
+				}
+			}
+		}
+		for j, ci := range g.callInfo {
+			if j >= len(g.f.Calls) {
+				break
+			}
+			fn := strip(unAwait(m, ci.node.Child("function")))
+			if fn == nil || !m.t.members.has(fn) || m.text(strip(fn.Child("object"))) != m.t.self {
+				continue
+			}
+			for _, t := range g.f.Calls[j].Targets {
+				if tg := b.funcs[t]; tg.cls != nil && tg != fs {
+					for k := range b.writes(tg, memo, depth+1) {
+						w[k] = true
+					}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// inputs returns the fields of the receiver call j of fs is handed (self.F, this.F in its
+// arguments), or, for a call of a method on the receiver, those the calls of that method are
+// handed (self.query() -> self.model.query(self.messages)), two methods deep.
+func (b *builder) inputs(fs *fnState, j, depth int) map[string]bool {
+	m := fs.mod
+	out := map[string]bool{}
+	self := m.t.self + "."
+	eachNode(m.t, fs.callInfo[j].node.Child("arguments"), func(n *syntax.Node) bool {
+		if m.t.members.has(n) {
+			if t := m.text(n); strings.HasPrefix(t, self) && !strings.ContainsAny(t[len(self):], ".[(") {
+				out[t] = true
+			}
+		}
+		return true
+	})
+	if depth >= 2 || !selfCall(fs, j) {
+		return out
+	}
+	for _, t := range fs.f.Calls[j].Targets {
+		tg := b.funcs[t]
+		if tg == fs || tg.cls == nil {
+			continue
+		}
+		for k := range tg.callInfo {
+			if k >= len(tg.f.Calls) {
+				break
+			}
+			for f := range b.inputs(tg, k, depth+1) {
+				out[f] = true
+			}
+		}
+	}
+	return out
+}
+
+// stateTests climbs from call j of fs to the loops that repeat it (in fs, or in the callers
+// up to maxStateDepth calls above, when each call on the way is one of the receiver's own
+// methods) and returns the tests in those loops that read one of fields and leave the loop.
+func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers map[int][]ir.CallRef) []ir.Check {
+	type at struct {
+		g    *fnState
+		call int
+	}
+	var out []ir.Check
+	frontier := []at{{fs, j}}
+	seen := map[int]bool{fs.f.ID: true}
+	for depth := 0; depth <= maxStateDepth && len(frontier) > 0; depth++ {
+		var next []at
+		for _, x := range frontier {
+			g := x.g
+			c := &g.f.Calls[x.call]
+			found := false
+			for _, li := range c.Loops {
+				l := g.f.Loops[li]
+				if l.Kind != ir.LoopFor || l.Retry || l.OverCall == x.call {
+					continue
+				}
+				if cs := b.loopStateTests(g, li, fields); len(cs) > 0 {
+					out = append(out, cs...)
+					found = true
+				}
+				break // the innermost repeating loop
+			}
+			if found || depth == maxStateDepth {
+				continue
+			}
+			// the callers that call g as a method of their own receiver
+			fn := g
+			for fn.parent != nil && len(fn.f.ParentLoops) == 0 && fn.f.Launch == "" {
+				fn = fn.parent
+			}
+			if fn != g {
+				continue // (a closure: its calls are not its class's)
+			}
+			if len(callers[g.f.ID]) > 4 {
+				continue
+			}
+			for _, ref := range callers[g.f.ID] {
+				h := b.funcs[ref.Func]
+				if seen[h.f.ID] || h.cls == nil || !selfCall(h, ref.Call) {
+					continue
+				}
+				seen[h.f.ID] = true
+				next = append(next, at{h, ref.Call})
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// selfCall reports whether call j of h is a call of a method on h's receiver (self.step(),
+// yield* this.turn(...)).
+func selfCall(h *fnState, j int) bool {
+	m := h.mod
+	fn := strip(unAwait(m, h.callInfo[j].node.Child("function")))
+	return fn != nil && m.t.members.has(fn) && m.text(strip(fn.Child("object"))) == m.t.self
+}
+
+// loopStateTests returns the tests of loop li of g that read one of fields (or a local bound
+// from one: last = this.messages.at(-1)) and leave the loop: the loop's own condition, or an
+// if in its body whose branch returns or breaks out of it.
+func (b *builder) loopStateTests(g *fnState, li int, fields map[string]bool) []ir.Check {
+	m := g.mod
+	vars := map[string]bool{}
+	for f := range fields {
+		vars[f] = true
+	}
+	for range 2 {
+		for _, a := range g.assigns {
+			if a.iter || a.rhs == nil || len(a.lhs) != 1 || vars[a.lhs[0]] || !contains(a.loops, li) && a.loop != li {
+				continue
+			}
+			if mentions(m, a.rhs, vars) {
+				vars[a.lhs[0]] = true
+			}
+		}
+	}
+	var out []ir.Check
+	idx := g.condsMentioning(vars)
+	sort.Ints(idx)
+	for _, ci := range idx {
+		c := g.conds[ci]
+		if c.stmt == nil {
+			continue
+		}
+		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID, State: true}
+		switch {
+		case c.loop == li:
+			ch.Leaves = true
+			if n := b.after(g, c.stmt); n != nil {
+				_, ch.Return = b.leaves(g, n)
+			}
+		case len(c.loops) > 0 && c.loops[0] == li && m.t.ifs.has(c.stmt):
+			for _, branch := range []*syntax.Node{c.stmt.Child("consequence"), c.stmt.Child("alternative")} {
+				if branch == nil || ch.Leaves {
+					continue
+				}
+				ch.Leaves, ch.Return = b.leaves(g, branch)
+			}
+		}
+		if ch.Leaves {
+			out = append(out, ch)
+		}
+	}
+	return out
+}

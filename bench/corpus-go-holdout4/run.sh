@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Score lifeline on the fourth held-out Go agent corpus: bench/corpus-go/run.sh (fetch, build, scorer)
+# with this directory's projects.tsv and *.truth.json, projects in $CORPUS_DIR (or $CORPUS_GO_HOLDOUT4_DIR; default
+# $TMPDIR/lifeline-corpus-go-holdout4). Arguments go to the scorer:
+#
+#   bench/corpus-go-holdout4/run.sh
+#   LIFELINE=/tmp/lifeline bench/corpus-go-holdout4/run.sh -keep /tmp/holdout-out -v
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+export CORPUS_DIR=${CORPUS_DIR:-${CORPUS_GO_HOLDOUT4_DIR:-${TMPDIR:-/tmp}/lifeline-corpus-go-holdout4}}
+export PROJECTS=$here/projects.tsv TRUTH=$here
+exec "$here/../corpus-go/run.sh" "$@"
