@@ -52,6 +52,9 @@ func TestToolSitesThroughChannelsAndHelpers(t *testing.T) {
 		"helpertool.Agent.Recurse": {loop: "agent.go:79", kind: model.LoopRecursion, model: "agent.go:83", tools: []string{"agent.go:42"}, bound: "a.max",
 			exits: map[string]string{"agent.go:81": "not_started", "agent.go:85": "failed (error)", "agent.go:88": "completed (goal_reached)",
 				"agent.go:93": "failed (error)", "agent.go:97": "propagated"}},
+		// the sibling: tool calls a parser reads out of a text-only model's reply
+		"planner.Coder.Solve": {loop: "textcalls.go:38", kind: model.LoopFor, model: "textcalls.go:39", tools: []string{"textcalls.go:53"}, bound: "12",
+			exits: map[string]string{"textcalls.go:41": "failed (error)", "textcalls.go:45": "completed (goal_reached)", "textcalls.go:60": "failed (max_steps)"}},
 		"planner.Researcher.Run":        plan,
 		"planner.Orchestrator.Delegate": delegate,
 		"planner.Orchestrator.Route":    plan,
