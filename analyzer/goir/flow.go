@@ -819,10 +819,23 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 	c, isConst := other.(*ssa.Const)
 	switch k {
 	case kOut:
-		if x.Op == token.ADD && isStringType(x.Type()) {
-			// notes += "\n-> " + obs: a tool's output appended to the text the next
-			// request is made of
-			t.push(x, kOut, fs, it.depth)
+		// notes += "\n-> " + obs: a tool's output appended to the text the next request is
+		// made of (the concatenation is the prompt itself; text built on the way to some
+		// other call, an error message, feeds nothing)
+		for cur, n := x, 0; cur != nil && n < 8 && x.Op == token.ADD && isStringType(x.Type()); n++ {
+			if t.seedRoots[valueRoot(cur)] {
+				t.feed(cur.Pos(), fs)
+				break
+			}
+			var next *ssa.BinOp
+			if refs := cur.Referrers(); refs != nil {
+				for _, r := range *refs {
+					if b, ok := r.(*ssa.BinOp); ok && b.Op == token.ADD {
+						next = b
+					}
+				}
+			}
+			cur = next
 		}
 	case kLen:
 		if isConst && isCollectionLen(v) {
@@ -1716,7 +1729,7 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			// library's string and JSON functions: the collection derived from it
 			t.push(cv, kResult, fs, it.depth)
 		}
-		if argIdx >= 0 && tfs != nil && !recv && cv != nil && isStringType(v.Type()) && plainParser(target) && elemLike(cv.Type()) {
+		if argIdx >= 0 && tfs != nil && !recv && cv != nil && t.replyText(v) && plainParser(target) && elemLike(cv.Type()) {
 			// the reply's text parsed into the next action by a plain function of the program
 			// (act, ok := parse(reply)): the decision, and the one element it names (its verb
 			// selects what runs, its argument is handed to it)
@@ -2826,6 +2839,23 @@ func (t *tracer) sendsAll(fs *funcState, send *ssa.Send) bool {
 		}
 	}
 	return true
+}
+
+// replyText reports whether v is the text the seed call returned (a model reply that is plain
+// text), not a string derived from it on the way.
+func (t *tracer) replyText(v ssa.Value) bool {
+	if !isStringType(v.Type()) {
+		return false
+	}
+	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok || t.seedFS == nil {
+		return false
+	}
+	idx, ok := t.seedFS.callIdx[c]
+	return ok && idx == t.seedCall && c.Parent() == t.seedFS.fn
 }
 
 // plainParser reports whether fn is a plain function of the program that reads what it is handed
