@@ -1880,7 +1880,34 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
 		return c, ok && id.Name == name
 	}
+	// yielded is the error a statement yields (yield(nil, err)), nil when it yields none
+	yielded := func(st ast.Stmt) *ir.Value {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return nil
+		}
+		c, ok := isYield(es.X)
+		if !ok || len(c.Args) == 0 {
+			return nil
+		}
+		last := c.Args[len(c.Args)-1]
+		if isNilIdent(b.info(fn), last) {
+			return nil
+		}
+		v := &ir.Value{Kind: ir.ValError, Call: -1, Text: render(c)}
+		if cv := b.classifyAST(fs, last); cv.Kind == ir.ValCtxErr || cv.Kind == ir.ValSentinel {
+			v.Kind, v.Key = cv.Kind, cv.Key
+		}
+		return v
+	}
 	out := map[*ast.ReturnStmt]*ir.Value{nil: {Kind: ir.ValNil, Call: -1}}
+	if n := len(lit.Body.List); n > 0 {
+		// the body ends by yielding an error, with no return after it (a loop's bound:
+		// yield(nil, ErrMaxIterations) as its last statement): the implicit return fails
+		if v := yielded(lit.Body.List[n-1]); v != nil {
+			out[nil] = v
+		}
+	}
 	var list func(stmts []ast.Stmt, stopped bool)
 	var stmt func(st ast.Stmt, stopped bool)
 	list = func(stmts []ast.Stmt, stopped bool) {
@@ -1892,15 +1919,8 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 			}
 			v := &ir.Value{Kind: ir.ValNil, Call: -1}
 			if i > 0 {
-				if es, ok := stmts[i-1].(*ast.ExprStmt); ok {
-					if c, ok := isYield(es.X); ok && len(c.Args) > 0 {
-						if last := c.Args[len(c.Args)-1]; !isNilIdent(b.info(fn), last) {
-							v = &ir.Value{Kind: ir.ValError, Call: -1, Text: render(c)}
-							if cv := b.classifyAST(fs, last); cv.Kind == ir.ValCtxErr || cv.Kind == ir.ValSentinel {
-								v.Kind, v.Key = cv.Kind, cv.Key
-							}
-						}
-					}
+				if y := yielded(stmts[i-1]); y != nil {
+					v = y
 				}
 			}
 			if stopped && i == 0 {

@@ -267,6 +267,18 @@ func isStdCall(keys []string) bool {
 	return true
 }
 
+// reflectCall reports whether a call is reflect.Value.Call or CallSlice: the func value the
+// receiver holds runs (a registry of Go funcs called by reflection, fn.Call(args)), as if it
+// were called in place.
+func reflectCall(keys []string) bool {
+	for _, k := range keys {
+		if k != "reflect.Value.Call" && k != "reflect.Value.CallSlice" {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
 // keyPkg returns the package path of a key ("pkg/path.Type.Method" → "pkg/path").
 func keyPkg(key string) string {
 	i := strings.LastIndexByte(key, '/')
@@ -543,7 +555,7 @@ func (t *tracer) step(it titem) {
 			nk := k
 			if k == kGather {
 				nk = kResult // results[i]: one of the gathered results
-			} else if _, isConst := idx.(*ssa.Const); !isConst && k == kResult {
+			} else if _, isConst := idx.(*ssa.Const); !isConst && k == kResult && !lastIndex(idx, coll) {
 				nk = kElem
 				t.iterated(fs, r)
 			}
@@ -664,6 +676,42 @@ func (t *tracer) step(it titem) {
 	}
 }
 
+// lastIndex reports whether idx is len(coll)-1: the last element of a collection (the reply a
+// step just appended to the conversation), one value, not an iteration over the collection.
+func lastIndex(idx, coll ssa.Value) bool {
+	b, ok := idx.(*ssa.BinOp)
+	if !ok || b.Op != token.SUB {
+		return false
+	}
+	if c, ok := b.Y.(*ssa.Const); !ok || c.Value == nil || c.Value.ExactString() != "1" {
+		return false
+	}
+	l, ok := b.X.(*ssa.Call)
+	if !ok || len(l.Call.Args) != 1 {
+		return false
+	}
+	if bi, ok := l.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" {
+		return false
+	}
+	same := func(x, y ssa.Value) bool {
+		if x == y {
+			return true
+		}
+		lx, ok1 := x.(*ssa.UnOp)
+		ly, ok2 := y.(*ssa.UnOp)
+		if !ok1 || !ok2 || lx.Op != token.MUL || ly.Op != token.MUL {
+			return false
+		}
+		if lx.X == ly.X {
+			return true
+		}
+		fx, ok1 := lx.X.(*ssa.FieldAddr)
+		fy, ok2 := ly.X.(*ssa.FieldAddr)
+		return ok1 && ok2 && fx.X == fy.X && fx.Field == fy.Field
+	}
+	return same(l.Call.Args[0], coll)
+}
+
 // iterated records an iteration of a derived collection.
 func (t *tracer) iterated(fs *funcState, in ssa.Instruction) {
 	p := t.b.pos(in.Pos())
@@ -751,8 +799,8 @@ func (t *tracer) addToolD(fs *funcState, ci ssa.CallInstruction, disp int) {
 	if !ok {
 		return
 	}
-	if c := fs.f.Calls[idx]; !c.Pos.IsValid() || isStdCall(c.Keys) && (c.Abstract == "" || isStdPath(keyPkg(c.Abstract))) {
-		return // the standard library runs no tools
+	if c := fs.f.Calls[idx]; !c.Pos.IsValid() || isStdCall(c.Keys) && (c.Abstract == "" || isStdPath(keyPkg(c.Abstract))) && !reflectCall(c.Keys) {
+		return // the standard library runs no tools (but reflection runs the func it holds)
 	}
 	ref := ir.CallRef{Func: fs.f.ID, Call: idx}
 	if t.cur.conc || t.perElement(fs) {
@@ -838,7 +886,7 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			cur = next
 		}
 	case kLen:
-		if isConst && isCollectionLen(v) {
+		if isConst && isCollectionLen(v) && isComparison(x.Op) {
 			t.check(fs, x, emptyBranch(x, v == x.X))
 		}
 	case kResult:
@@ -917,6 +965,14 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			t.pushD(base, kTool, fs, it.depth, t.dispatch(fs, x.Pos(), "name_compare", x))
 		}
 	}
+}
+
+func isComparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
 }
 
 // emptyBranch returns the successor index (0 true, 1 false) of an If on len(x) OP c taken
@@ -1148,6 +1204,17 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			t.push(al, kResult, fs, it.depth)
 		}
 		if k == kResult || k == kElem {
+			// kept in the state a pointer parameter shares with the caller (s.Messages =
+			// append(s.Messages, reply) in a step handed *State): what the caller reads from
+			// that field of its argument after the call
+			t.paramOut(a, k, fs, it.depth)
+			if al, ok := a.X.(*ssa.Alloc); ok && isElemCollection(fv.Type()) {
+				// a reply built locally (reply.ToolCalls = append(…)) and then appended to the
+				// shared state: the state's field holds the result
+				for _, fa := range paramFields(al, fs.fn) {
+					t.paramOut(fa, kResult, fs, it.depth)
+				}
+			}
 			// accumulated into a struct field: every load of that field in this function
 			for _, blk := range fs.fn.Blocks {
 				for _, in := range blk.Instrs {
@@ -1205,6 +1272,118 @@ func (t *tracer) store(it titem, x *ssa.Store) {
 			}
 		}
 	}
+}
+
+// paramOut follows a value stored into a field of what a pointer parameter points to (not the
+// receiver) back to the callers: the loads of that field from the argument each caller passed,
+// one call further (a step that appends the model's reply to the state its caller hands it,
+// and the caller's loop testing the last message of that state).
+func (t *tracer) paramOut(fa *ssa.FieldAddr, k taintKind, fs *funcState, depth int) {
+	p, ok := fa.X.(*ssa.Parameter)
+	if !ok || depth >= maxDepth || !isStructPtr(p.Type()) {
+		return
+	}
+	fn := fs.fn
+	idx := -1
+	for i, q := range fn.Params {
+		if q == p {
+			idx = i
+		}
+	}
+	if idx < 0 || idx == 0 && fn.Signature.Recv() != nil {
+		return
+	}
+	node := t.b.cg.Nodes[fn]
+	if node == nil {
+		return
+	}
+	fv := fieldOf(fa.X.Type(), fa.Field)
+	n := 0
+	for _, e := range node.In {
+		cfs := t.fsOf(e.Caller.Func)
+		if cfs == nil || e.Site == nil || n >= 8 {
+			continue
+		}
+		com := e.Site.Common()
+		ai := idx
+		if com.IsInvoke() {
+			ai-- // the receiver is com.Value
+		}
+		if ai < 0 || ai >= len(com.Args) {
+			continue
+		}
+		n++
+		arg := com.Args[ai]
+		if arg.Referrers() == nil {
+			continue
+		}
+		for _, r := range *arg.Referrers() {
+			if fa2, ok := r.(*ssa.FieldAddr); ok && fa2.X == arg && fieldOf(arg.Type(), fa2.Field) == fv {
+				t.pushFresh(fa2, k, cfs, depth+1)
+			}
+		}
+	}
+}
+
+// paramFields returns the fields of what pointer parameters of fn point to that the value of
+// local al is stored into, as it is or appended (s.Messages = append(s.Messages, reply)).
+func paramFields(al *ssa.Alloc, fn *ssa.Function) []*ssa.FieldAddr {
+	var out []*ssa.FieldAddr
+	into := func(v ssa.Value) {
+		// v (a value or a slice holding it) stored into a parameter's field, or appended to
+		// what is then stored there
+		var vals []ssa.Value
+		vals = append(vals, v)
+		if v.Referrers() != nil {
+			for _, r := range *v.Referrers() {
+				if c, ok := r.(*ssa.Call); ok {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" {
+						vals = append(vals, c)
+					}
+				}
+			}
+		}
+		for _, x := range vals {
+			if x.Referrers() == nil {
+				continue
+			}
+			for _, r := range *x.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Val == x {
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+						if _, isParam := fa.X.(*ssa.Parameter); isParam {
+							out = append(out, fa)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, r := range *al.Referrers() {
+		ld, ok := r.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || ld.Referrers() == nil {
+			continue
+		}
+		into(ld)
+		for _, rr := range *ld.Referrers() {
+			// append(s.Messages, reply): reply stored into the varargs array, sliced
+			st, ok := rr.(*ssa.Store)
+			if !ok || st.Val != ld {
+				continue
+			}
+			ia, ok := st.Addr.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			if arr, ok := ia.X.(*ssa.Alloc); ok && arr.Referrers() != nil {
+				for _, ar := range *arr.Referrers() {
+					if sl, ok := ar.(*ssa.Slice); ok {
+						into(sl)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // slots pushes, as results, the reads of the slots of slice sl (a slice value, or the load of

@@ -75,8 +75,23 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 				byPos[l.Pos] = l
 			}
 			for j, l := range m.Entries[i].Loops {
-				if rl, ok := byPos[l.Pos]; ok && inferredLoop(l) && l.Bound == nil && rl.Bound != nil {
+				rl, ok := byPos[l.Pos]
+				if !ok || !inferredLoop(l) {
+					continue
+				}
+				if l.Bound == nil && rl.Bound != nil {
 					m.Entries[i].Loops[j].Bound, m.Entries[i].Loops[j].OnBound = rl.Bound, rl.OnBound
+				} else if b := l.Bound; b != nil && b.Default == "" && rl.Bound != nil && rl.Bound.Expr == b.Expr && rl.Bound.Default != "" {
+					// the same bound, whose default the recognizer found (a constant stored
+					// into the unexported field by a constructor)
+					nb := *b
+					nb.Default, nb.DefaultPos, nb.DefaultEnv = rl.Bound.Default, rl.Bound.DefaultPos, rl.Bound.DefaultEnv
+					m.Entries[i].Loops[j].Bound = &nb
+				}
+				if len(l.ToolCalls) == 0 && len(rl.ToolCalls) > 0 {
+					// the tool calls the recognizer followed from the model call's result
+					// (interface methods the name rules do not take for tools)
+					m.Entries[i].Loops[j].ToolCalls, m.Entries[i].Loops[j].ParallelTools = rl.ToolCalls, rl.ParallelTools
 				}
 				// and the tool calls the recognizer follows to (over a channel to a
 				// dispatcher goroutine, through a helper) when the pass found none

@@ -64,6 +64,9 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 			conc bool
 			path string
 			d    int
+			// ret: f reaches the loop only in the closure it returns (a handler the caller
+			// must call, an iterator to drain)
+			ret bool
 		}
 		x := get(l.Func.ID)
 		x.loops = append(x.loops, l)
@@ -88,7 +91,7 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 				gx.loops = append(gx.loops, l)
 				gx.path[l] = p
 				// (no deeper: the parent hands back the run its closure holds)
-				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d})
+				queue = append(queue, item{f: g.ID, conc: it.conc, path: p, d: it.d, ret: true})
 			}
 			for _, ref := range r.callers[it.f] {
 				g := r.p.Funcs[ref.Func]
@@ -103,8 +106,18 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					// callback over (a caller of it already), not by every caller of the wrapper
 					continue
 				}
+				if it.ret && r.p.Lang == "go" && !returnsCall(g, c.ID) {
+					// h = logged(a.handle(c)), &Server{h: h}: the closure that runs the loop
+					// kept, to be called later: making it runs nothing. (Go's call graph
+					// resolves the later call of the func value to the closure itself, VTA, so
+					// whoever runs it reaches the loop as its caller; the Python/TS call graph
+					// does not follow a returned closure handed on, middleware.run(p,
+					// self._make_terminal()), so there the maker stays on the way.)
+					continue
+				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
-					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) // a callback an unknown callee runs later
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) || // a callback an unknown callee runs later
+					len(c.Targets) > 0 && contains(c.ArgFuncs, callee.ID) && r.paramLater(c.Targets) // or one the callee launches
 				gx := get(g.ID)
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
@@ -120,11 +133,26 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 				if callee.Parent == g.ID && (callee.Launch == "go" || callee.Launch == "errgroup") {
 					d = it.d // a goroutine its own function starts for the run: no deeper
 				}
-				queue = append(queue, item{f: g.ID, conc: conc, path: p, d: d})
+				queue = append(queue, item{f: g.ID, conc: conc, path: p, d: d, ret: it.ret})
 			}
 		}
 	}
 	return out
+}
+
+// returnsCall reports whether a return of g hands back the results of call ci as they are.
+func returnsCall(g *ir.Func, ci int) bool {
+	for _, ret := range g.Returns {
+		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call == ci {
+			return true
+		}
+		for _, v := range ret.Values {
+			if v.Kind == ir.ValCall && v.Call == ci {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callsOwnParam reports whether call c of g calls one of g's function-valued parameters.
@@ -407,8 +435,16 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 				}
 			}
 		}
-		if ret.Err != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil {
-			c := f.Calls[ret.Err.Call]
+		pv := ret.Err
+		handsSeq := false
+		if pv == nil && len(ret.Values) == 1 && ret.Values[0].Kind == ir.ValCall && len(f.Results) == 1 && (f.Results[0] == "iterator" || f.Results[0] == "func") {
+			// return s.h.Handle(ctx, in): the iterator a callee makes, handed on (through a
+			// handler adapter and its middlewares, each one an implementation that reaches
+			// the same closure: the first one visited gives its exits)
+			pv, handsSeq = &ret.Values[0], true
+		}
+		if pv != nil && pv.Kind == ir.ValCall && pv.Call >= 0 && x != nil {
+			c := f.Calls[pv.Call]
 			// of a dynamic call's implementations, the one that reaches the loop (an engine
 			// interface with several implementations, one of which runs the turns)
 			var reaching []int
@@ -417,16 +453,27 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					reaching = append(reaching, t)
 				}
 			}
-			if _, ok := x.launch[c.ID]; ok && (len(reaching) == 1 || len(reaching) > 1 && len(reaching) <= 8 && r.templateCall(&c)) {
+			if _, ok := x.launch[c.ID]; ok && (len(reaching) == 1 || len(reaching) > 1 && len(reaching) <= 8 && (r.templateCall(&c) || handsSeq)) {
 				// several: a template method each subclass implements with a loop of its own
 				// (BaseAgent.run -> this._run), each one's exits
 				var inner []model.Exit
 				for _, t := range reaching {
 					inner = append(inner, r.exitsOf(r.p.Funcs[t], reaches, depth+1, seen, underway || launched && x.holds[-1])...)
 				}
+				if handsSeq {
+					// (the adapters' and the maker's own returns only hand the iterator on, and
+					// an iterator handed on starts nothing: the caller drains it)
+					kept := inner[:0]
+					for _, e := range inner {
+						if (e.Outcome != model.OutcomePropagated || e.StopReason != "") && e.Outcome != model.OutcomeStarted {
+							kept = append(kept, e)
+						}
+					}
+					inner = kept
+				}
 				if len(inner) > 0 {
 					out = append(out, inner...)
-					if ret.Err.Stream {
+					if pv.Stream || handsSeq {
 						// a returned generator or stream: the caller drains the run
 						ex.Outcome = model.OutcomePropagated
 						out = append(out, ex)

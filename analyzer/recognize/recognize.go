@@ -212,24 +212,22 @@ func Recognize(p *ir.Program, o Options) *Result {
 			r.cands[l] = kept
 		}
 	}
-	// Rank: a loop's model calls are its best-scoring candidates (ties kept).
+	// Rank: a loop's model calls are its best-scoring candidates (ties kept). The candidates
+	// of each implementation the loop's dynamic call may run (a step interface with a
+	// provider per implementation) are ranked apart: one of them runs per step.
 	for _, l := range r.order {
-		best, withTools := 0.0, false
+		groups := map[routeKey][]*site{}
+		var keys []routeKey
 		for _, s := range r.cands[l] {
-			withTools = withTools || len(s.tools) > 0
-		}
-		for _, s := range r.cands[l] {
-			if s.score > best && (len(s.tools) > 0 || !withTools) {
-				best = s.score
+			k := r.route(l, s)
+			if _, ok := groups[k]; !ok {
+				keys = append(keys, k)
 			}
+			groups[k] = append(groups[k], s)
 		}
 		var kept []*site
-		for _, s := range r.cands[l] {
-			// every call a profile confirms is a model call of its loop (a polymorphic step
-			// with one provider call per subclass)
-			if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
-				kept = append(kept, s)
-			}
+		for _, k := range keys {
+			kept = append(kept, rank(groups[k])...)
 		}
 		for _, s := range kept {
 			if !s.confirmed && wrapped(s, kept) {
@@ -513,6 +511,77 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 	return s
 }
 
+// rank returns the best-scoring candidates (ties kept; those with tools before those
+// without) and every candidate a profile confirms (a polymorphic step with one provider call
+// per subclass).
+func rank(cands []*site) []*site {
+	best, withTools := 0.0, false
+	for _, s := range cands {
+		withTools = withTools || len(s.tools) > 0
+	}
+	for _, s := range cands {
+		if s.score > best && (len(s.tools) > 0 || !withTools) {
+			best = s.score
+		}
+	}
+	var kept []*site
+	for _, s := range cands {
+		if s.confirmed || s.score >= best-0.25 && (len(s.tools) > 0 || !withTools) {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// routeKey is a dynamic call of a loop's function and one implementation it may run.
+type routeKey struct {
+	call ir.CallRef
+	impl int
+}
+
+// route returns, for a candidate of loop l that is a whole step (it leaves, dispatches and is
+// fed back) reached from the loop's function through a call (in the loop) of an interface or
+// abstract method that may run several implementations, that call and the implementation it
+// goes through, found by walking up callers and closures' parents, at most six steps; the
+// zero key for every other candidate.
+func (r *rec) route(l *Loop, s *site) routeKey {
+	none := routeKey{call: ir.CallRef{Func: -1, Call: -1}, impl: -1}
+	h := l.Func
+	if s.f.ID == h.ID || r.within(s.f, h) || !(s.leaves && s.dispatch && s.feeds) {
+		return none // (only a whole step of its own: it decides, dispatches and is fed back)
+	}
+	type item struct{ g, d int }
+	seen := map[int]bool{s.f.ID: true}
+	queue := []item{{s.f.ID, 0}}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.d > 6 {
+			continue
+		}
+		g := r.p.Funcs[it.g]
+		for _, ref := range r.callers[g.ID] {
+			if ref.Func == h.ID || r.within(r.p.Funcs[ref.Func], h) {
+				c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+				inLoop := ref.Func != h.ID || l.LoopID < 0 || contains(c.Loops, l.LoopID)
+				if len(c.Targets) > 1 && c.Abstract != "" && inLoop {
+					return routeKey{call: ref, impl: g.ID}
+				}
+				continue
+			}
+			if !seen[ref.Func] {
+				seen[ref.Func] = true
+				queue = append(queue, item{ref.Func, it.d + 1})
+			}
+		}
+		if g.Parent >= 0 && !seen[g.Parent] {
+			seen[g.Parent] = true
+			queue = append(queue, item{g.Parent, it.d + 1})
+		}
+	}
+	return none
+}
+
 // wrapped reports whether the result of site s is handed back up through another of the sites:
 // the call of the helper or interface method that returned it, which the loop makes.
 func wrapped(s *site, sites []*site) bool {
@@ -612,6 +681,17 @@ func (r *rec) inMemoryFunc(id, depth int) bool {
 // parameters: calls it, or hands it on to another call (AsyncLocalStorage.run(ctx, fn),
 // startActiveSpan(name, fn)) that runs it in turn.
 func (r *rec) callsParam(targets []int) bool {
+	runs, _ := r.paramRun(targets)
+	return runs
+}
+
+// paramRun reports whether one of the target functions runs one of its function parameters
+// (callsParam), and whether every one that does runs it only later, in a callback it
+// launches and does not wait for (_run(fn) { setTimeout(() => { fn() }, 0) },
+// threading.Thread(target=lambda: fn()).start()): the call hands back before what it was
+// handed runs.
+func (r *rec) paramRun(targets []int) (runs, later bool) {
+	later = true
 	for _, t := range targets {
 		g := r.p.Funcs[t]
 		for _, prm := range g.Params {
@@ -625,40 +705,54 @@ func (r *rec) callsParam(targets []int) bool {
 					return !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
 				})
 			}
-			if r.callsName(g, names, 0) {
-				return true
+			if ok, l := r.callsName(g, names, 0); ok {
+				runs, later = true, later && l
 			}
 		}
 	}
-	return false
+	return runs, runs && later
+}
+
+// paramLater reports whether the targets run the function parameters they are handed only
+// later, in callbacks they launch (paramRun).
+func (r *rec) paramLater(targets []int) bool {
+	_, later := r.paramRun(targets)
+	return later
 }
 
 // callsName reports whether g, or a callback g hands to a call that does not rebind them,
-// calls one of the names or hands one on to a call: a parameter the function runs later in a callback of its
-// own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run all the same.
-func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
+// calls one of the names or hands one on to a call: a parameter the function runs later in a
+// callback of its own (_run(fn) { Promise.resolve().then(async () => { await fn() }) }) is run
+// all the same. later is true when it is run only in callbacks launched beside g (a task, a
+// thread, a timer, a promise continuation: ir.Func.Launch "go").
+func (r *rec) callsName(g *ir.Func, names []string, depth int) (runs, later bool) {
 	for _, gc := range g.Calls {
 		name, args, _ := strings.Cut(gc.Text, "(")
 		for _, pn := range names {
 			if name == pn || ir.IdentIn(args, pn) {
-				return true
+				return true, false
 			}
 		}
 	}
 	if depth >= 2 {
-		return false
+		return false, false
 	}
 	// (only a callback g hands to a call; a closure g calls itself, go func() { f() }(), is
-	// already a call the walk follows)
-	handed, called := map[int]bool{}, map[int]bool{}
+	// already a call the walk follows; a callback handed to a launcher that runs it,
+	// threading.Thread(target=run), executor.submit(run), is handed all the same)
+	handed, called, launched := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	for _, gc := range g.Calls {
 		for _, a := range gc.ArgFuncs {
 			handed[a] = true
+			launched[a] = launched[a] || gc.Concurrent == "go"
 		}
 		for _, t := range gc.Targets {
-			called[t] = true
+			if !contains(gc.ArgFuncs, t) {
+				called[t] = true
+			}
 		}
 	}
+	later = true
 	for _, k := range r.closures[g.ID] {
 		if !handed[k] || called[k] {
 			continue
@@ -674,11 +768,14 @@ func (r *rec) callsName(g *ir.Func, names []string, depth int) bool {
 				free = append(free, pn)
 			}
 		}
-		if len(free) > 0 && r.callsName(h, free, depth+1) {
-			return true
+		if len(free) == 0 {
+			continue
+		}
+		if ok, l := r.callsName(h, free, depth+1); ok {
+			runs, later = true, later && (l || h.Launch == "go" || launched[k])
 		}
 	}
-	return false
+	return runs, runs && later
 }
 
 // near reports whether Func fn is where a candidate call c of f sits, f's enclosing function, or

@@ -120,6 +120,50 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "jsprivloop", entry: "runner.ToolLoop.runTools", kind: model.LoopFor, loopLine: 18, modelLine: 19, toolLine: 24,
 			parallel: true, cancel: true, cancelLine: 28, bound: "maxRounds", onBound: model.OnBoundSilent, def: "10",
 			not: []string{"runner.ToolLoop._runTools"}},
+		// tsfactory / jsfactory / pyfactory: a subclass's public static factory (in a module of
+		// its own) builds an instance and hands a closure calling the private loop it inherits
+		// from a base class in another module to _run(executor), inherited in turn from an
+		// event stream that starts executor in a timer or a thread (setTimeout(() => {
+		// executor() }, 0), threading.Thread(target=...).start()): the factory is the entry and
+		// its return hands back a run left running (started). The model call is the polymorphic
+		// this._createChatCompletion (a second subclass overrides it); the bound is a
+		// destructured option defaulting to a constant of another module. jsfactory is tsc's
+		// CommonJS output, the loop in a #private method (__classPrivateFieldGet(this,
+		// _X_instances, "m", _X_loop)); pyfactory a class method that builds cls().
+		{dir: "tsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 37,
+			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools"}},
+		{dir: "jsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 40,
+			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsoptchain: jsfactory compiled for ES2017, its optional chains written out as tests
+		// of temporaries ((_a = chatCompletion.choices[0]) === null || _a === void 0 ? void 0 :
+		// _a.message): read back, the reply's message is tested and its tool calls dispatched.
+		{dir: "jsoptchain", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 31, modelLine: 32, toolLine: 41,
+			parallel: true, cancel: true, cancelLine: 45, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsawaiter: jsfactory compiled for ES2015, every async method a generator run by
+		// tslib's __awaiter (yield for await): read back as the async body it stands for.
+		{dir: "jsawaiter", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 34, modelLine: 35, toolLine: 44,
+			parallel: true, cancel: true, cancelLine: 48, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
+			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
+			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
+			not: []string{"AbstractRunner._run_tools"}},
+		// subscriptdispatch: the tool looked up by name is a record whose callable is read by
+		// its quoted key (tool["function"](args), by_name[name]["function"](args)): that call
+		// runs the selected tool.
+		{dir: "subscriptdispatch", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 15,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 17: "failed"}},
+		{dir: "subscriptdispatch", entry: "lookup.Agent.run", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 14,
+			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 16: "failed"}},
+		{dir: "subscriptdispatch", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 6, modelLine: 7, toolLine: 11,
+			bound: "maxTurns", onBound: model.OnBoundError, def: "8", exits: map[int]string{9: "completed", 15: "failed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
@@ -141,9 +185,12 @@ func TestSourceShapes(t *testing.T) {
 		// the tools up by name, and the loop leaves on a test of the conversation the step's
 		// methods appended to (self.messages[-1]["role"] == "exit"), the same conversation
 		// the model call is handed. The queue consumer, the retry loop and the stream drain
-		// of neg.py are none: the consumer's source is handed no state its loop tests.
+		// of neg.py are none: the consumer's source is handed no state its loop tests. The
+		// bound is the query's chained limit check (0 < self.step_limit <= self.n_calls, a
+		// counter the query increments), optional, unlimited by its keyword default, and
+		// raises LimitsExceeded.
 		{dir: "pystephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 53, modelLine: 64, toolLine: 77,
-			exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
+			bound: "self.step_limit", onBound: model.OnBoundError, def: "0", exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
 		// tsstephelper: the same in TypeScript: the loop delegates each step to an async
 		// generator (yield* this.processSingleTurnWithTools(...)) that streams the model's
 		// reply, collects the tool calls of its chunks (calls.push(tc)) and runs them
@@ -152,6 +199,17 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
+		// the async generator methods are methods returning __asyncGenerator(this, …,
+		// function* (…) { … }), their awaits yields of __await, the delegation yield*
+		// __yieldStar(…) / __asyncDelegator(__asyncValues(…)), the for await a loop over
+		// __forAwait / __asyncValues, ?? and ?. written out with temporaries, and esbuild's
+		// exports getters of __export: read back as the source they stand for, they map as
+		// it does.
+		{dir: "jsstephelper/esbuild", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 130, modelLine: 91, toolLine: 85,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{135: "completed"}},
+		{dir: "jsstephelper/tsc", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 49, toolLine: 41,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{93: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

@@ -57,6 +57,9 @@ func (b *builder) returnsPart(fs *fnState) bool {
 	if fs.body == nil || fs.gen || fs.exprBody || len(fs.retNodes) == 0 {
 		return false
 	}
+	if b.forcesIteration(fs, 0) {
+		return false // self._force(); return self._tool_calls: the part is computed first
+	}
 	m, t := fs.mod, fs.mod.t
 	parts := 0
 	for _, n := range fs.retNodes {
@@ -123,6 +126,39 @@ func (b *builder) partOf(fs *fnState, n *syntax.Node, depth int) bool {
 		return b.partOf(fs, obj, depth+1)
 	case t.subscripts.has(n):
 		return b.partOf(fs, n.Child(t.subObj), depth+1)
+	}
+	return false
+}
+
+// forcesIteration reports whether fs, or a function it calls (three calls deep), iterates the
+// receiver (list(self), for x in self) with an iterator method that drains a call running
+// nothing of the set (for chunk in self.model.execute(...)): a getter that first runs the
+// lazy computation its object stands for (def tool_calls(self): self._force(); return
+// self._tool_calls), which hands back what that computation produced, not a stored part.
+func (b *builder) forcesIteration(fs *fnState, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for i := range fs.f.Calls {
+		c := &fs.f.Calls[i]
+		for _, t := range c.Targets {
+			if t < 0 || t >= len(b.funcs) || t == fs.f.ID {
+				continue
+			}
+			g := b.funcs[t]
+			if c.Method == "iterate" {
+				for _, l := range g.f.Loops {
+					if l.OverCall >= 0 && l.OverCall < len(g.f.Calls) && opaque(b, &g.f.Calls[l.OverCall]) && len(g.f.Calls[l.OverCall].Targets) == 0 &&
+						g.f.Calls[l.OverCall].Method != "iterate" && !iterBuiltins[fs.mod.t.lang][g.f.Calls[l.OverCall].Text] {
+						return true
+					}
+				}
+				continue
+			}
+			if b.forcesIteration(g, depth+1) {
+				return true
+			}
+		}
 	}
 	return false
 }

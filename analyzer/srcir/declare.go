@@ -37,6 +37,8 @@ type builder struct {
 	// position literal returns for them.
 	envs  map[ir.Pos]string
 	envMu sync.Mutex
+	// callSites are, while stopSets runs, the call sites of each function by its id.
+	callSites [][]callSite
 }
 
 type module struct {
@@ -148,9 +150,8 @@ type fnState struct {
 	rangeBounds []rangeBound
 	retLoops    [][]int
 	// callOf maps a call node to its index in f.Calls.
-	callOf  map[*syntax.Node]int
-	parents map[*syntax.Node]*syntax.Node
-	idx     *fnIndex
+	callOf map[*syntax.Node]int
+	idx    *fnIndex
 	// perElem are, by call index, the callbacks the call hands to a helper that applies
 	// them per element of another argument (perElementLaunches).
 	perElem map[int][]perElemArg
@@ -837,6 +838,23 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 						}
 					}
 				}
+				// esbuild's CommonJS output: __export(mod_exports, { Agent: () => Agent }),
+				// each getter handing out a name of the module
+				if fn == "__export" {
+					if args := e.Child("arguments"); args != nil && len(args.NamedChildren()) == 2 && args.NamedChildren()[1].Kind == "object" {
+						for _, p := range args.NamedChildren()[1].NamedChildren() {
+							v := p.Child("value")
+							if p.Kind != "pair" || v == nil || !t.lambdas.has(v) {
+								continue
+							}
+							if body := strip(v.Child("body")); body != nil && body.Kind == "identifier" {
+								m.exported[unquote(m.text(p.Child("key")))] = true
+								m.exported[m.text(body)] = true
+								m.hasExportSyntax = true
+							}
+						}
+					}
+				}
 			}
 		case "if_statement", "try_statement", "block", "else_clause", "except_clause", "finally_clause",
 			"with_statement", "elif_clause":
@@ -1044,4 +1062,17 @@ func isProperty(m *module, fn, parent *syntax.Node) bool {
 		}
 	}
 	return false
+}
+
+// firstParam is the name of the function's first parameter as written ("" when none).
+func (fs *fnState) firstParam() string {
+	ps := fs.node.Child("parameters")
+	if ps == nil {
+		return ""
+	}
+	list := ps.NamedChildren()
+	if len(list) == 0 || list[0].Kind != "identifier" {
+		return ""
+	}
+	return fs.mod.text(list[0])
 }

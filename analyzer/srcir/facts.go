@@ -122,100 +122,22 @@ func (b *builder) branches(fs *fnState) {
 			if n.Kind == "parenthesized_expression" {
 				return true
 			}
-			l, r, op, ok := compareOps(m, n)
-			if !ok || !strings.ContainsAny(op, "<>=") || op == "!=" || op == "!==" {
-				return true
-			}
-			lt, rt := m.text(strip(l)), m.text(strip(r))
-			isCounter := func(s string) (int, bool) {
-				if v := sizeOf(s); v != "" {
-					// len(history) - init_len < max_turns: a collection the loop grows
-					for _, li := range c.loops {
-						if grown[li][v] {
-							return li, true
-						}
+			pairs := comparePairs(m, n)
+			for pi, pr := range pairs {
+				l, r, op := pr.l, pr.r, pr.op
+				if !strings.ContainsAny(op, "<>=") || op == "!=" || op == "!==" {
+					continue
+				}
+				// 0 < self.step_limit <= self.n_calls: the bound applies only when set
+				guarded := false
+				for pj, o := range pairs {
+					if pj != pi && (o.r == pr.l || o.l == pr.l || o.r == pr.r || o.l == pr.r) &&
+						(m.text(strip(o.l)) == "0" || m.text(strip(o.r)) == "0") {
+						guarded = true
 					}
 				}
-				if c.loop >= 0 && counters[c.loop][s] {
-					return c.loop, true
-				}
-				for _, li := range c.loops {
-					if counters[li][s] {
-						return li, true
-					}
-				}
-				if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
-					return innermost(c.loops), true
-				}
-				// a helper's test of a field another helper increments (prepareTurn: beginTurn
-				// does state._currentTurn++, then state._currentTurn > state._maxTurns)
-				if i := strings.LastIndexByte(s, '.'); i > 0 && len(c.loops) == 0 && b.incFields[s[i+1:]] && !strings.HasPrefix(s, m.t.self+".") {
-					return -1, true
-				}
-				// a counter in a context object the loop hands to the step helper that counts
-				// (while ctx.counter < self.max_steps: … self._step(ctx) doing ctx.counter += 1)
-				if i := strings.LastIndexByte(s, '.'); i > 0 && c.loop >= 0 && !strings.HasPrefix(s, m.t.self+".") &&
-					b.countedBy(fs, c.loop, s[:i], s[i+1:]) {
-					return c.loop, true
-				}
-				return -1, false
+				b.branchOf(fs, c, n, l, r, op, guarded, counters, all, classInc, grown, sized, retIdx, seen)
 			}
-			loop, okL := isCounter(lt)
-			bound, counterLeft := r, true
-			stepCount := false
-			if !okL {
-				var okR bool
-				loop, okR = isCounter(rt)
-				if !okR {
-					// a helper comparing how many steps were recorded with a cap and returning
-					// the stop reason it is (if cycle_count >= turns_cap: return
-					// "limit_turns"): kept below only when the exceeded branch returns a
-					// literal naming a limit
-					switch {
-					case sized[lt] || sizeOf(lt) != "" && len(f.Loops) == 0:
-						loop, bound, counterLeft, stepCount = -1, r, true, true
-					case sized[rt] || sizeOf(rt) != "" && len(f.Loops) == 0:
-						loop, bound, counterLeft, stepCount = -1, l, false, true
-					default:
-						return true
-					}
-				} else {
-					bound, counterLeft = l, false
-				}
-			}
-			if c.loop >= 0 {
-				loop = c.loop
-			}
-			key := itoa(n.Start)
-			if seen[key] {
-				return true
-			}
-			seen[key] = true
-			// a first-iteration test (turn == 1, step > 0) is no bound
-			if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
-				if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
-					return true
-				}
-			}
-			exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
-			br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
-				Bound: b.operand(fs, bound), Return: -1}
-			bt := m.text(strip(bound))
-			br.Optional = strings.Count(m.text(c.expr), bt) > 1
-			var at *syntax.Node
-			switch {
-			case c.loop >= 0:
-				at = b.after(fs, c.stmt)
-			case exceeded:
-				at = c.stmt.Child("consequence")
-			default:
-				at = c.stmt.Child("alternative")
-			}
-			b.atBound(fs, &br, at, retIdx)
-			if stepCount && !b.returnsLimit(fs, br.Return) {
-				return true
-			}
-			f.Branches = append(f.Branches, br)
 			return true
 		})
 	}
@@ -225,6 +147,128 @@ func (b *builder) branches(fs *fnState) {
 		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// comparison is one comparison of a (possibly chained) comparison expression.
+type comparison struct {
+	l, r *syntax.Node
+	op   string
+}
+
+// comparePairs splits a comparison into its comparisons: a < b <= c (Python) is a < b and
+// b <= c; any other comparison is itself.
+func comparePairs(m *module, n *syntax.Node) []comparison {
+	if s := strip(n); s != nil && s.Kind == "comparison_operator" {
+		k, ops := s.NamedChildren(), s.ChildrenOf("operators")
+		if len(k) > 2 && len(ops) == len(k)-1 {
+			out := make([]comparison, 0, len(ops))
+			for i, o := range ops {
+				out = append(out, comparison{k[i], k[i+1], m.text(o)})
+			}
+			return out
+		}
+	}
+	if l, r, op, ok := compareOps(m, n); ok {
+		return []comparison{{l, r, op}}
+	}
+	return nil
+}
+
+// branchOf records the comparison l op r of condition c (at node n) as a branch when one
+// side is a loop's counter (see branches).
+func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string, guarded bool, counters map[int]map[string]bool,
+	all, classInc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
+	m, f := fs.mod, fs.f
+	lt, rt := m.text(strip(l)), m.text(strip(r))
+	isCounter := func(s string) (int, bool) {
+		if v := sizeOf(s); v != "" {
+			// len(history) - init_len < max_turns: a collection the loop grows
+			for _, li := range c.loops {
+				if grown[li][v] {
+					return li, true
+				}
+			}
+		}
+		if c.loop >= 0 && counters[c.loop][s] {
+			return c.loop, true
+		}
+		for _, li := range c.loops {
+			if counters[li][s] {
+				return li, true
+			}
+		}
+		if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
+			return innermost(c.loops), true
+		}
+		// a helper's test of a field another helper increments (prepareTurn: beginTurn
+		// does state._currentTurn++, then state._currentTurn > state._maxTurns)
+		if i := strings.LastIndexByte(s, '.'); i > 0 && len(c.loops) == 0 && b.incFields[s[i+1:]] && !strings.HasPrefix(s, m.t.self+".") {
+			return -1, true
+		}
+		// a counter in a context object the loop hands to the step helper that counts
+		// (while ctx.counter < self.max_steps: … self._step(ctx) doing ctx.counter += 1)
+		if i := strings.LastIndexByte(s, '.'); i > 0 && c.loop >= 0 && !strings.HasPrefix(s, m.t.self+".") &&
+			b.countedBy(fs, c.loop, s[:i], s[i+1:]) {
+			return c.loop, true
+		}
+		return -1, false
+	}
+	loop, okL := isCounter(lt)
+	bound, counterLeft := r, true
+	stepCount := false
+	if !okL {
+		var okR bool
+		loop, okR = isCounter(rt)
+		if !okR {
+			// a helper comparing how many steps were recorded with a cap and returning
+			// the stop reason it is (if cycle_count >= turns_cap: return
+			// "limit_turns"): kept below only when the exceeded branch returns a
+			// literal naming a limit
+			switch {
+			case sized[lt] || sizeOf(lt) != "" && len(f.Loops) == 0:
+				loop, bound, counterLeft, stepCount = -1, r, true, true
+			case sized[rt] || sizeOf(rt) != "" && len(f.Loops) == 0:
+				loop, bound, counterLeft, stepCount = -1, l, false, true
+			default:
+				return
+			}
+		} else {
+			bound, counterLeft = l, false
+		}
+	}
+	if c.loop >= 0 {
+		loop = c.loop
+	}
+	key := itoa(n.Start) + ":" + itoa(l.Start)
+	if seen[key] {
+		return
+	}
+	seen[key] = true
+	// a first-iteration test (turn == 1, step > 0) is no bound
+	if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
+		if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
+			return
+		}
+	}
+	exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
+	br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
+		Bound: b.operand(fs, bound), Return: -1}
+	bt := m.text(strip(bound))
+	br.Optional = strings.Count(m.text(c.expr), bt) > 1 || guarded
+	var at *syntax.Node
+	switch {
+	case c.loop >= 0:
+		at = b.after(fs, c.stmt)
+	case exceeded:
+		at = c.stmt.Child("consequence")
+	default:
+		at = c.stmt.Child("alternative")
+	}
+	b.atBound(fs, &br, at, retIdx)
+	if stepCount && !b.returnsLimit(fs, br.Return) {
+		return
+	}
+	f.Branches = append(f.Branches, br)
 }
 
 // countedBy reports whether a call in loop hands obj (a local or parameter) to a function of
@@ -311,25 +355,25 @@ func (b *builder) after(fs *fnState, loop *syntax.Node) *syntax.Node {
 	return nil
 }
 
-// parentIn finds n's parent in the function body.
+// parentIn finds n's parent in the function body: n lies in fs.body, and not inside a
+// function or lambda nested in it (whose own node is in it); nil otherwise. It walks up
+// the tree's parent links (a map of every body's nodes, built per function, cost more than
+// the walks).
 func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
-	if fs.parents == nil {
-		fs.parents = map[*syntax.Node]*syntax.Node{}
-		var walk func(x *syntax.Node)
-		walk = func(x *syntax.Node) {
-			for _, c := range x.Children {
-				fs.parents[c] = x
-				if fs.mod.t.funcs.has(c) || fs.mod.t.lambdas.has(c) {
-					continue
-				}
-				walk(c)
-			}
+	if n == nil || fs.body == nil {
+		return nil
+	}
+	t := fs.mod.t
+	p := n.Parent
+	for x := p; x != nil; x = x.Parent {
+		if x == fs.body {
+			return p
 		}
-		if fs.body != nil {
-			walk(fs.body)
+		if t.funcs.has(x) || t.lambdas.has(x) {
+			return nil
 		}
 	}
-	return fs.parents[n]
+	return nil
 }
 
 var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)
@@ -1010,6 +1054,21 @@ func (b *builder) defaults() {
 		}
 		k := fs.cls
 		for _, a := range fs.assigns {
+			// const { maxSteps = DEFAULT_MAX_STEPS } = options || {}: the binding's default
+			// (an object destructured in the body, as a parameter's pattern is)
+			l := a.node.Child("left")
+			if m.t.declarators.has(a.node) {
+				l = a.node.Child("name")
+			}
+			if l = strip(l); !a.iter && l != nil && l.Kind == "object_pattern" {
+				for name, d := range patternBindings(m, l) {
+					if isBoundish(name) {
+						if val, pos, ok := b.literal(m, d, 0); ok {
+							add(fs.key()+"."+name, val, pos, "option")
+						}
+					}
+				}
+			}
 			if a.iter || len(a.lhs) != 1 || !isBoundish(a.lhs[0]) {
 				continue
 			}
@@ -1048,6 +1107,25 @@ func (b *builder) defaults() {
 			}
 		}
 	}
+}
+
+// patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })
+// to their default values.
+func patternBindings(m *module, pat *syntax.Node) map[string]*syntax.Node {
+	out := map[string]*syntax.Node{}
+	for _, c := range pat.NamedChildren() {
+		switch c.Kind {
+		case "object_assignment_pattern":
+			if l, r := c.Child("left"), c.Child("right"); l != nil && r != nil {
+				out[m.text(l)] = r
+			}
+		case "pair_pattern":
+			if v := c.Child("value"); v != nil && v.Kind == "assignment_pattern" && v.Child("left") != nil && v.Child("right") != nil {
+				out[m.text(v.Child("left"))] = v.Child("right")
+			}
+		}
+	}
+	return out
 }
 
 // fallback is the literal a bound operand falls back to when unset (x ?? Infinity).

@@ -372,7 +372,6 @@ func (b *builder) finish() {
 		b.cancels(fs)
 		b.mints(fs)
 		fs.index()
-		b.parentIn(fs, fs.node)
 	})
 	b.each(b.markRaises)
 	b.each(b.raisingCalls)
@@ -968,6 +967,9 @@ func (b *builder) constructs(fs *fnState, e *syntax.Node) bool {
 	}
 	fn := strip(e.Child("function"))
 	name := m.text(fn)
+	if name == "cls" && classOfReceiver(fs) != nil {
+		return true // cls(...) in a class method: an instance of its class
+	}
 	short := name[strings.LastIndexByte(name, '.')+1:]
 	if !isClassName(short) || strings.HasSuffix(short, "Error") || strings.HasSuffix(short, "Exception") {
 		return false
@@ -1313,6 +1315,25 @@ func (b *builder) underPause(fs *fnState, n *syntax.Node) bool {
 }
 
 // detached reports whether the promise of call n is handed to a continuation and not awaited:
+// continuation reports whether call n, a continuation of a promise (p.then(cb), p.catch(cb)),
+// is a statement of its own, possibly continued by more of them (.then(ok).catch(fail)):
+// nothing awaits, returns or keeps the promise, so its callbacks run after the caller goes on.
+func (b *builder) continuation(fs *fnState, n *syntax.Node) bool {
+	m := fs.mod
+	cur := n
+	for p := b.parentIn(fs, cur); p != nil; cur, p = p, b.parentIn(fs, p) {
+		switch {
+		case m.t.exprStmts.has(p):
+			return len(p.NamedChildren()) == 1
+		case m.t.members.has(p) && p.Child("object") == cur && m.t.detaches[m.text(p.Child(m.t.memberProp))]:
+		case m.t.calls.has(p) && p.Child("function") == cur, p.Kind == "parenthesized_expression":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // n is the receiver of a chain of m.t.detaches calls (p.then(ok, fail).catch(...)) that no
 // await, return or yield takes.
 func (b *builder) detached(fs *fnState, n *syntax.Node) bool {

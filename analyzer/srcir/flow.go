@@ -151,6 +151,9 @@ func (b *builder) flows(fs *fnState) {
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
+			if !fl.FeedsNext && len(fl.Checked) == 0 && wg == nil {
+				b.toolsReturned(fs, sc, fl, union(elems, union(names, toolVars)))
+			}
 		}
 		if len(fl.Checked) == 0 && len(fl.Iterated) == 0 && len(fl.Dispatch) == 0 && !fl.FeedsNext && fl.Delivery == "return" {
 			continue
@@ -960,7 +963,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		for _, h := range scope(g) {
 			for j := range h.callInfo {
 				ct := calleeText(m, h.callInfo[j].node)
-				if ct == v || strings.HasPrefix(ct, v+".") {
+				// (tool["function"](…): a member read by its quoted name runs it too)
+				if ct == v || strings.HasPrefix(ct, v+".") || strings.HasPrefix(ct, v+`["`) || strings.HasPrefix(ct, v+"['") {
 					refs = append(refs, ir.CallRef{Func: h.f.ID, Call: j})
 				}
 			}
@@ -970,7 +974,8 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 	consumer := func(lookup *syntax.Node) []ir.CallRef {
 		// tools[name](...) / tools[name].invoke(...) / const tool = tools[name]
 		p := b.parentIn(g, lookup)
-		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression") {
+		for p != nil && (p.Kind == "await" || p.Kind == "await_expression" || p.Kind == "parenthesized_expression" || t.members.has(p) || p.Kind == "non_null_expression" ||
+			t.subscripts.has(p) && p.Child(t.subObj) == lookup && t.stringKinds.has(strip(p.Child(t.subIndex)))) {
 			lookup, p = p, b.parentIn(g, p)
 		}
 		if p != nil && (t.calls.has(p) || t.news.has(p)) && p.Child("function") == lookup {
@@ -1604,6 +1609,101 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 	return ir.Pos{}, false
 }
 
+// toolsReturned follows the tools' results a function hands back to its callers (for tc in
+// self.tool_calls(): results.append(tool(**tc.arguments)); return results) when the call's
+// own function tests nothing of them: a caller's test of what it got (if tool_results: …
+// else: break) is the "nothing pending" test, and the results going back into the receiver
+// or the arguments of that caller's call (current = Response(Prompt(tool_results=
+// tool_results))), what the next round's call of the function reads, feed the next call.
+func (b *builder) toolsReturned(fs *fnState, sc []*fnState, fl *ir.Flow, vals map[string]bool) {
+	runs := false
+	for _, d := range fl.Dispatch {
+		runs = runs || len(d.Calls) > 0 && d.How != "element_arg"
+	}
+	if !runs || fs.gen {
+		return
+	}
+	m := fs.mod
+	held := union(vals, nil)
+	for range 2 {
+		for _, j := range fs.index().appends {
+			fn := strip(fs.callInfo[j].node.Child("function"))
+			if fn != nil && m.t.members.has(fn) && mentions(m, fs.callInfo[j].node.Child("arguments"), held) {
+				held[m.text(strip(fn.Child("object")))] = true
+			}
+		}
+		for _, a := range fs.assigns {
+			if a.rhs != nil && mentions(m, a.rhs, held) {
+				for _, n := range a.lhs {
+					held[n] = true
+				}
+			}
+		}
+	}
+	returned := false
+	for _, n := range fs.retNodes {
+		if k := n.NamedChildren(); len(k) > 0 && !m.t.raises.has(n) && mentions(m, k[0], held) {
+			returned = true
+		}
+	}
+	if !returned {
+		return
+	}
+	for _, g := range b.funcs {
+		if g.f.Test {
+			continue
+		}
+		gm := g.mod
+		for j := range g.f.Calls {
+			c := &g.f.Calls[j]
+			if j >= len(g.callInfo) || len(c.Targets) == 0 || len(c.Targets) > 3 || !slices.Contains(c.Targets, fs.f.ID) {
+				continue
+			}
+			node := g.callInfo[j].node
+			got := map[string]bool{}
+			for _, a := range g.assigns {
+				if a.rhs != nil && !a.iter && strip(unAwait(gm, a.rhs)) == node {
+					for _, n := range a.lhs {
+						got[n] = true
+					}
+				}
+			}
+			if len(got) == 0 {
+				continue
+			}
+			part := &ir.Flow{}
+			b.checks(g, part, got, nil)
+			leaves := false
+			for _, ch := range part.Checked {
+				leaves = leaves || ch.Leaves
+			}
+			if !leaves {
+				continue
+			}
+			inputs := map[string]bool{}
+			if fn := strip(unAwait(gm, node.Child("function"))); fn != nil && gm.t.members.has(fn) {
+				if r := gm.text(strip(fn.Child("object"))); r != gm.t.self {
+					inputs[r] = true
+				}
+			}
+			eachNode(gm.t, node.Child("arguments"), func(x *syntax.Node) bool {
+				if gm.t.idents.has(x) && gm.text(x) != gm.t.self {
+					inputs[gm.text(x)] = true
+				}
+				return true
+			})
+			if len(inputs) == 0 {
+				continue
+			}
+			if pos, ok := resultReaches(scope(g), inputs, got, node, node); ok {
+				fl.Checked = append(fl.Checked, part.Checked...)
+				fl.FeedsNext, fl.FeedPos = true, pos
+				return
+			}
+		}
+	}
+}
+
 // feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
 // what holds the model call's input (_handle_tool_execution(message, agent=agent), where the
 // model was called with agent): the helper fills a collection through the calls that run the
@@ -2221,6 +2321,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	rebuilt := map[string]bool{}
 	for range 2 {
+		if len(de) == 0 {
+			break // nothing to rebuild from (mentions of an empty set are false)
+		}
 		for _, g := range sc {
 			for _, a := range g.assigns {
 				if a.iter || len(a.lhs) != 1 || de[a.lhs[0]] || rebuilt[a.lhs[0]] || res[a.lhs[0]] || a.rhs == nil {
@@ -3002,8 +3105,10 @@ func wrapsOnly(m *module, expr, call *syntax.Node) bool {
 // statement; -1 if none.
 func (b *builder) reachingBind(fs *fnState, name string, use *syntax.Node) int {
 	best, at := -1, -1
-	for i, a := range fs.assigns {
-		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at || !slices.Contains(a.lhs, name) {
+	// (the bindings of name, in source order: index().byLHS, not a scan of every assignment)
+	for _, i := range fs.index().byLHS[name] {
+		a := fs.assigns[i]
+		if a.node == nil || a.node.Start >= use.Start || a.node.Start < at {
 			continue
 		}
 		if a.node.Kind == "with_item" {

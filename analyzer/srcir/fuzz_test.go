@@ -21,6 +21,27 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 		}
 		src = ds
 	}
+	if ds, ok := desugarAsyncGen(src, tableOf(lang)); ok {
+		// so does the rewrite of compiled async generators
+		if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+			t.Fatalf("desugarAsyncGen: %d lines, want %d", b, a)
+		}
+		src = ds
+	}
+	if lang != syntax.Python {
+		if ds, ok := desugarAwaiter(src, tableOf(lang)); ok {
+			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+				t.Fatalf("desugarAwaiter: %d lines, want %d", b, a)
+			}
+			src = ds
+		}
+		if ds, ok := desugarOptional(src); ok {
+			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
+				t.Fatalf("desugarOptional: %d lines, want %d", b, a)
+			}
+			src = ds
+		}
+	}
 	tr, err := syntax.Parse(name, lang, src)
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,10 @@ type table struct {
 	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument; and
 	// privateSets the helpers that write a private field (see privates.go)
 	invokes, privateGets, privateSets set
+	// awaiters are the compiler helpers that run a generator as an async function body
+	// (tsc's __awaiter(this, args, P, function* () { … }), esbuild's __async(this, args,
+	// function* () { … })), see awaiter.go
+	awaiters set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -123,6 +127,7 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
+	awaiters: mk("__awaiter", "__async"),
 	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
@@ -150,7 +155,8 @@ var (
 		"gather", "asyncio.wait", "anyio.gather")
 	// concurrentTask start one task: the callback or coroutine runs beside the caller.
 	concurrentTask = mk("create_task", "ensure_future", "submit", "run_in_executor", "start_soon", "to_thread",
-		"run_coroutine_threadsafe", "Thread", "setImmediate", "queueMicrotask")
+		"run_coroutine_threadsafe", "Thread", "setImmediate", "queueMicrotask",
+		"setTimeout", "call_soon", "call_later", "call_soon_threadsafe")
 	// mintCalls mint ids.
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",

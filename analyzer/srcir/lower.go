@@ -119,6 +119,11 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 	if t.pairs.has(n) {
 		fs.pairs = append(fs.pairs, n)
 	}
+	if op := iterOperand(m, n); op != nil && (op.Kind == "this" || t.idents.has(op) && m.text(op) == t.self) {
+		// list(self), [*self], yield from self, [...this], Array.from(this), yield* this:
+		// the iteration calls the class's iterator method, as for x in self does
+		fs.callInfo = append(fs.callInfo, callInfo{node: op, loops: st.loops, top: st.top, conc: st.conc, start: op.Start})
+	}
 	switch {
 	case t.funcs.has(n) || t.lambdas.has(n):
 		if k := fs.kidsByNode[n]; k != nil {
@@ -219,6 +224,10 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		case concurrentAll[callee] || strings.HasSuffix(callee, ".gather") || concurrentAll[last] && last != "race":
 			sub.conc = "all"
 		case concurrentTask[last]:
+			sub.conc = "go"
+		case t.detaches[last] && last != callee && b.continuation(fs, n):
+			// p.then(cb) that nothing awaits or keeps: cb runs beside the caller, after it
+			// goes on
 			sub.conc = "go"
 		}
 		for _, ch := range n.Children {
@@ -493,4 +502,50 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 	}
 	walk(body, false)
 	return ok
+}
+
+// iterBuiltins are the calls that iterate their first argument to the end, by language.
+var iterBuiltins = map[string]map[string]bool{
+	"python":     {"list": true, "tuple": true, "set": true, "frozenset": true, "sorted": true},
+	"typescript": {"Array.from": true},
+	"javascript": {"Array.from": true},
+}
+
+// iterOperand returns the operand node n iterates to the end, other than by a for statement
+// (read apart): a call of an iterating builtin (list(x), Array.from(x)), a splat into a
+// collection literal or a call ([*x], [...x], f(...x)), a delegating yield (yield from x,
+// yield* x), a string join ("".join(x)); nil for other nodes.
+func iterOperand(m *module, n *syntax.Node) *syntax.Node {
+	t := m.t
+	one := func(x *syntax.Node) *syntax.Node {
+		if k := x.NamedChildren(); len(k) == 1 {
+			return strip(k[0])
+		}
+		return nil
+	}
+	switch n.Kind {
+	case "yield":
+		if n.Has("from") {
+			return one(n)
+		}
+	case "yield_expression":
+		if n.Has("*") {
+			return one(n)
+		}
+	case "list_splat", "spread_element":
+		return one(n)
+	}
+	if fn := n.Child("function"); t.calls.has(n) && fn != nil && t.lang == "python" && t.members.has(fn) && m.text(fn.Child(t.memberProp)) == "join" &&
+		t.stringKinds.has(strip(fn.Child("object"))) {
+		// "".join(x)
+		if args := n.Child("arguments").NamedChildren(); len(args) == 1 {
+			return strip(args[0])
+		}
+	}
+	if t.calls.has(n) && iterBuiltins[t.lang][m.text(n.Child("function"))] {
+		if args := n.Child("arguments").NamedChildren(); len(args) == 1 {
+			return strip(args[0])
+		}
+	}
+	return nil
 }

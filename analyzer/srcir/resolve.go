@@ -272,12 +272,9 @@ func sortedSyms(m *module) []*sym {
 	for _, s := range m.syms {
 		out = append(out, s)
 	}
-	// deterministic: by position then kind
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].pos.Line < out[j-1].pos.Line; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	// by line (a stable sort, as the insertion sort it replaces: that was quadratic in a
+	// module's symbols, and a bundled dist file declares thousands)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].pos.Line < out[j].pos.Line })
 	return out
 }
 
@@ -383,6 +380,12 @@ func (b *builder) resolveName(fs *fnState, name string) target {
 			return b.symTarget(s.mod, im, 0)
 		}
 	}
+	if name == "cls" {
+		if k := classOfReceiver(fs); k != nil {
+			// a class method's receiver is its class: cls() is an instance
+			return target{cls: k}
+		}
+	}
 	m := fs.mod
 	if s := m.syms[name]; s != nil {
 		return b.symTarget(m, s, 0)
@@ -472,6 +475,20 @@ func (b *builder) returnType(fns []*fnState) typeRef {
 		}
 	}
 	return typeRef{}
+}
+
+// classOfReceiver is, in a Python class method (def m(cls, ...), or a closure of one), the
+// class its first parameter cls stands for; nil elsewhere.
+func classOfReceiver(fs *fnState) *class {
+	for s := fs; s != nil; s = s.parent {
+		if s.cls != nil {
+			if s.mod.t.lang == "python" && s.firstParam() == "cls" {
+				return s.cls
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 func enclosingClass(fs *fnState) *class {
@@ -679,6 +696,14 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 			tr := b.typeOf(m, a.node.Child("type"))
 			if tr.empty() {
 				tr = b.valueType(nil, m, a.rhs)
+			}
+			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "call" && m.t.lang == "python" {
+				// runner = cls(): a class method constructs an instance of its class
+				if fn := strip(r.Child("function")); fn != nil && m.t.idents.has(fn) && m.text(fn) == "cls" {
+					if k := classOfReceiver(fs); k != nil {
+						tr.cls = []*class{k}
+					}
+				}
 			}
 			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "new_expression" {
 				// new this.runner(...): the class a field of the class holds

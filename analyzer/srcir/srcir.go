@@ -205,9 +205,31 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 				if tb := tableOf(lang); tb != nil {
 					// compiled private members read back as members (privates.go); the
 					// source lines shown stay the file's own
+					orig := src
 					if ds, ok := desugarPrivate(src, tb); ok {
-						results[i].orig = src
+						results[i].orig = orig
 						src = ds
+					}
+					// compiled async generators read back as written (asyncgen.go)
+					if ds, ok := desugarAsyncGen(src, tb); ok {
+						results[i].orig = orig
+						src = ds
+					}
+					if tb.lang != "python" {
+						// and so are tsc's compiled optional chains (optchain.go) and async
+						// functions (awaiter.go)
+						if ds, ok := desugarAwaiter(src, tb); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
+						if ds, ok := desugarOptional(src); ok {
+							if results[i].orig == nil {
+								results[i].orig = src
+							}
+							src = ds
+						}
 					}
 				}
 				t, err := syntax.Parse(f, lang, src)

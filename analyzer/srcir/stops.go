@@ -11,6 +11,24 @@ import (
 // value built from a parameter whose default makes predicates (stopWhen = isStepCount(1),
 // isStepCount returning an arrow function). The parameter's default is the bound's default.
 func (b *builder) stopSets() {
+	// the call sites of every function of the set, in the order of b.funcs and their calls
+	// (callerPredicate asks for them once per argument name; a scan of every call each time
+	// made stopSets quadratic in the set's size)
+	sites := make([][]callSite, len(b.funcs))
+	for _, g := range b.funcs {
+		for j, c := range g.f.Calls {
+			if j >= len(g.callInfo) {
+				continue
+			}
+			for ti, t := range c.Targets {
+				if t >= 0 && t < len(sites) && !contains(c.Targets[:ti], t) {
+					sites[t] = append(sites[t], callSite{g, g.callInfo[j].node})
+				}
+			}
+		}
+	}
+	b.callSites = sites
+	defer func() { b.callSites = nil }()
 	for _, fs := range b.funcs {
 		for li, l := range fs.f.Loops {
 			if l.Kind != ir.LoopFor {
@@ -160,22 +178,10 @@ func (b *builder) predicateArg(g *fnState, n *syntax.Node) (*fnState, string, *s
 // callerPredicate finds, at the one call of fs in the set, the argument for fs's parameter p:
 // a parameter of the calling function (or an enclosing one) whose default makes predicates.
 func (b *builder) callerPredicate(fs *fnState, p string) (*fnState, string, *syntax.Node) {
-	var site *fnState
-	var node *syntax.Node
-	for _, g := range b.funcs {
-		for j, c := range g.f.Calls {
-			if !contains(c.Targets, fs.f.ID) || j >= len(g.callInfo) {
-				continue
-			}
-			if site != nil {
-				return nil, "", nil // more than one caller: which one's default is unknown
-			}
-			site, node = g, g.callInfo[j].node
-		}
+	if fs.f.ID < 0 || fs.f.ID >= len(b.callSites) || len(b.callSites[fs.f.ID]) != 1 {
+		return nil, "", nil // no caller, or more than one: which one's default is unknown
 	}
-	if site == nil {
-		return nil, "", nil
-	}
+	site, node := b.callSites[fs.f.ID][0].fn, b.callSites[fs.f.ID][0].node
 	m := site.mod
 	for key, v := range boundArgs(m, fs, node.Child("arguments").NamedChildren()) {
 		if l, ok := fs.localOf(key); !ok || l != p {
@@ -198,6 +204,12 @@ func (b *builder) callerPredicate(fs *fnState, p string) (*fnState, string, *syn
 		}
 	}
 	return nil, "", nil
+}
+
+// callSite is a call of a function of the set: the calling function and the call's node.
+type callSite struct {
+	fn   *fnState
+	node *syntax.Node
 }
 
 // makesPredicates reports whether a default value is a function, a list of functions, or a

@@ -268,6 +268,7 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 			continue
 		}
 		kids[off[p]+fill[p]] = &nodes[i]
+		nodes[i].Parent = &nodes[p]
 		fill[p]++
 	}
 	for i := range nodes {

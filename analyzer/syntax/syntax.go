@@ -50,6 +50,8 @@ type Node struct {
 	Start, End    int
 	Line, EndLine int
 	Children      []*Node
+	// Parent is the node whose Children hold this one, nil for the root.
+	Parent *Node
 }
 
 // Child returns the first child with the given field name, nil if none.

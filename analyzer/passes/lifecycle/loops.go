@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -383,8 +384,10 @@ func (a *state) recCounters(body ast.Node, self types.Object, ft *ast.FuncType) 
 	return c
 }
 
-// comparison finds, in a condition, a relational comparison of a counter with a bound.
-func (a *state) comparison(cond ast.Expr, c counters) (cmp *ast.BinaryExpr, bound ast.Expr) {
+// comparison finds, in a condition, a relational comparison of a counter with a bound; with eq,
+// an equality too (if counter == limit { return … }: a counter stepping by one from below hits
+// its limit exactly).
+func (a *state) comparison(cond ast.Expr, c counters, eq bool) (cmp *ast.BinaryExpr, bound ast.Expr) {
 	ast.Inspect(cond, func(n ast.Node) bool {
 		if cmp != nil {
 			return false
@@ -393,8 +396,11 @@ func (a *state) comparison(cond ast.Expr, c counters) (cmp *ast.BinaryExpr, boun
 		if !ok {
 			return true
 		}
+		if be.Op == token.EQL && (!eq || be != ast.Unparen(cond)) {
+			return true // (an equality only as the whole condition)
+		}
 		switch be.Op {
-		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL:
 			if c.mentions(a, be.X) && !c.mentions(a, be.Y) {
 				cmp, bound = be, be.Y
 			} else if c.mentions(a, be.Y) && !c.mentions(a, be.X) {
@@ -404,6 +410,13 @@ func (a *state) comparison(cond ast.Expr, c counters) (cmp *ast.BinaryExpr, boun
 		}
 		return true
 	})
+	if cmp != nil && cmp.Op == token.EQL {
+		if tv, ok := a.pass.TypesInfo.Types[bound]; ok && tv.Value != nil {
+			if v, exact := constant.Int64Val(constant.ToInt(tv.Value)); !exact || v <= 1 {
+				return nil, nil // if turn == 0 { … }: the first iteration, not a limit
+			}
+		}
+	}
 	return cmp, bound
 }
 
@@ -429,7 +442,7 @@ func (a *state) makeLoop(f *funcInfo, node, fn ast.Node, kind model.LoopKind, si
 	switch n := node.(type) {
 	case *ast.ForStmt:
 		if n.Cond != nil {
-			cmp, bound = a.comparison(n.Cond, c)
+			cmp, bound = a.comparison(n.Cond, c, false)
 			if cmp != nil {
 				onBound, onBoundPos = after(parents, n), n.End()
 			}
@@ -456,7 +469,7 @@ func (a *state) makeLoop(f *funcInfo, node, fn ast.Node, kind model.LoopKind, si
 			case *ast.ForStmt, *ast.RangeStmt:
 				return false
 			case *ast.IfStmt:
-				if cm, b := a.comparison(s.Cond, c); cm != nil && exits(s.Body) {
+				if cm, b := a.comparison(s.Cond, c, true); cm != nil && exits(s.Body) {
 					cmp, bound, onBound, onBoundPos = cm, b, s.Body.List, s.Body.Pos()
 					return false
 				}
