@@ -1055,7 +1055,7 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 				ch.Return = fs.retIdx[r]
 				break
 			}
-			if ls := fs.blockLoops[ifi.Block()]; len(ls) > 0 && !fs.loops[ls[0]].blocks[succ] && !blockWithin(succ, fs.loops[ls[0]].stmt) {
+			if ls := fs.blockLoops[ifi.Block()]; len(ls) > 0 && leavesLoop(succ, fs.loops[ls[0]]) {
 				ch.Leaves = true
 				break
 			}
@@ -1073,6 +1073,26 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 		}
 	}
 	t.flow.Checked = append(t.flow.Checked, ch)
+}
+
+// leavesLoop reports whether blk leaves loop l: it lies outside the loop, or it lies in the
+// loop statement but off every path back to the loop's header and goes on, through blocks that
+// continue only one way, to a block outside the statement (if len(calls) == 0 { answer =
+// m.Content; break }, followed by a hook run after the loop: the final answer's branch).
+func leavesLoop(blk *ssa.BasicBlock, l *natLoop) bool {
+	for i := 0; i < 8 && blk != nil; i++ {
+		if l.blocks[blk] {
+			return false
+		}
+		if l.stmt == nil || !blockWithin(blk, l.stmt) {
+			return true
+		}
+		if len(blk.Succs) != 1 {
+			return false
+		}
+		blk = blk.Succs[0]
+	}
+	return false
 }
 
 // firstReturn follows blk forward (without entering a loop header) to a return; with

@@ -183,10 +183,13 @@ func VetSources(paths []string, enabled map[string]bool) (findings []SourceFindi
 		}
 		file, line := ml.Pos.File, ml.Pos.Line
 		switch {
-		case (ml.Bound == nil || infinite(ml.Bound.Default)) && !ml.ChecksCancel && on("unboundedloop"):
+		case (ml.Bound == nil || infinite(ml.Bound.Default) || ml.Bound.Optional && unset(ml.Bound.Default)) && !ml.ChecksCancel && on("unboundedloop"):
 			if !ignored(file, line, "unboundedloop") {
-				findings = append(findings, SourceFinding{Check: "unboundedloop", File: file, Line: line,
-					Message: what + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check cancellation between steps"})
+				msg := what + " has no bound and no cancellation exit: a model that keeps requesting tools runs it forever; add a max-steps bound and check cancellation between steps"
+				if ml.Bound != nil && ml.Bound.Optional && unset(ml.Bound.Default) {
+					msg = what + "'s bound " + ml.Bound.Expr + " is unset by default (" + ml.Bound.Default + ": unlimited) and there is no cancellation exit: a model that keeps requesting tools runs it forever; give the bound a default and check cancellation between steps"
+				}
+				findings = append(findings, SourceFinding{Check: "unboundedloop", File: file, Line: line, Message: msg})
 			}
 		case ml.Bound != nil && !ml.ChecksCancel && hasCarrier(r.prog, l) && on("loopcancel"):
 			if !ignored(file, line, "loopcancel") {
@@ -347,6 +350,17 @@ func mapArgs(goArgs, srcs []string, opts Options) (*model.Map, []string, error) 
 
 // infinite reports whether a bound's default is infinite (float("inf"), math.inf, Infinity):
 // with the defaults the loop has no bound.
+// unset reports whether an optional bound's default leaves it unset: a "nothing" literal
+// (None, null, undefined) that every caller hands on (chain_limit=… else self.chain_limit
+// with the field None), or no stop condition at all. An unknown default ("") is no finding.
+func unset(def string) bool {
+	switch def {
+	case "None", "null", "undefined", "nil", model.DefaultNone:
+		return true
+	}
+	return false
+}
+
 func infinite(def string) bool {
 	d := strings.ToLower(strings.NewReplacer(" ", "", "'", "\"").Replace(def))
 	switch d {

@@ -143,3 +143,24 @@ class Worker:
 		t.Errorf("unknown verb: error %v, want one naming worker.py:8", err)
 	}
 }
+
+// TestVetUnsetBound: an optional bound whose default every caller leaves unset (lazychain/py:
+// ChainResponse's chain_limit=10 is dead, Conversation.chain always passes chain_limit=…
+// else self.chain_limit, None) is unlimited, and unboundedloop says so; the same loop whose
+// constructor default nobody overrides (lazychain/pyasync: chain_limit=10) is bounded.
+func TestVetUnsetBound(t *testing.T) {
+	shapes := filepath.Join("..", "recognize", "testdata", "shapes", "lazychain")
+	for dir, want := range map[string]string{"py": "unboundedloop chain.py:74", "pyasync": ""} {
+		found, _, _, err := lifemap.VetSources([]string{filepath.Join(shapes, dir)}, map[string]bool{"unboundedloop": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range found {
+			got = append(got, f.Check+" "+filepath.Base(f.File)+":"+strconv.Itoa(f.Line))
+		}
+		if strings.Join(got, "\n") != want {
+			t.Errorf("%s: findings %v, want %q", dir, got, want)
+		}
+	}
+}

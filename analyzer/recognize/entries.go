@@ -257,7 +257,61 @@ func (r *rec) entries() []model.Entry {
 		e.IDs = r.ids(f)
 		out = append(out, e)
 	}
+	out = append(out, r.stepEntries(reaches)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
+}
+
+// stepEntries are the exported functions without a turn loop that start a goroutine making one
+// model decision and running its tools once, and return the channel it streams on: a run of
+// one step, started when the goroutine is (its exits not_started before, started after).
+func (r *rec) stepEntries(reaches map[int]*reach) []model.Entry {
+	var out []model.Entry
+	done := map[int]bool{}
+	for _, s := range r.steps {
+		g := s.f
+		if g.Test || g.Launch != "go" || g.Parent < 0 {
+			continue
+		}
+		f := r.p.Funcs[g.Parent]
+		if done[f.ID] || f.Test || f.Parent >= 0 || reaches[f.ID] != nil || len(f.Results) == 0 ||
+			f.Results[0] != "chan" && f.Results[0] != "stream" || (r.o.EntryPkgs != nil && !r.o.EntryPkgs[f.Pkg]) {
+			continue
+		}
+		prov, ok := r.entryProv(f)
+		if !ok {
+			continue
+		}
+		x := &reach{launch: map[int]bool{}, holds: map[int]bool{}, path: map[*Loop]string{}}
+		for _, c := range f.Calls {
+			if contains(c.Targets, g.ID) {
+				x.launch[c.ID] = true
+			}
+		}
+		if len(x.launch) == 0 {
+			continue
+		}
+		done[f.ID] = true
+		with := make(map[int]*reach, len(reaches)+1)
+		for k, v := range reaches {
+			with[k] = v
+		}
+		with[f.ID] = x
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Rule = "inferred: exported function starts a goroutine that makes one model step (no turn loop)"
+			prov.Evidence = append(prov.Evidence, fmt.Sprintf("starts %s: %s; model call %s: %s", g.Short, r.rel(g.Pos), calleeName(s.c), r.rel(s.c.Pos)))
+			prov.Evidence = append(prov.Evidence, s.evidence...)
+			prov.Score = s.score
+		}
+		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
+		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
+		if e.Exits == nil {
+			e.Exits = []model.Exit{}
+		}
+		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+		e.IDs = r.ids(f)
+		out = append(out, e)
+	}
 	return out
 }
 
@@ -366,7 +420,7 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			}
 		}
 	}
-	for _, ret := range f.Returns {
+	for ri, ret := range f.Returns {
 		if !ret.Pos.IsValid() {
 			continue
 		}
@@ -494,6 +548,11 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			continue
 		}
 		atBound, boundReason := r.atBound(f, ret)
+		if atBound && r.sharedBoundAt(f, ri) {
+			// the return the final answer leaves to, reached at the bound too (the loop falls
+			// out at its bound): what the call made after the loop returns decides, not the bound
+			atBound = false
+		}
 		startFailed := false
 		if ret.Err != nil && ret.Err.Kind == ir.ValError && ret.Err.Call >= 0 && x != nil {
 			if _, isLaunch := x.launch[ret.Err.Call]; isLaunch {
@@ -549,6 +608,10 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			} else {
 				ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 			}
+		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call):
+			// return a.cfg.OnDone(ctx, answer) after the loop: the error of a call that runs
+			// nothing of the run (a completion hook, a save) ends the run that is under way
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 		case ret.Err.Kind == ir.ValCall:
 			ex.Outcome = model.OutcomePropagated
 		default:
@@ -944,6 +1007,30 @@ func boundExits(loops []model.Loop, have []model.Exit) []model.Exit {
 		}
 	}
 	return out
+}
+
+// sharedBoundAt reports whether return ri of f is a loop's return at the bound that is also
+// its final answer's, handing back what a call made after the loop returns (see finalBound).
+func (r *rec) sharedBoundAt(f *ir.Func, ri int) bool {
+	for _, l := range r.order {
+		if l.sharedBound && l.boundFunc == f && l.atBound == ri {
+			return true
+		}
+	}
+	return false
+}
+
+// afterRun reports whether call ci of f runs nothing of the run f drives: it is made outside
+// the loops, leads to no turn loop and makes none of the run's model calls (a completion
+// hook, a save after the loop). Its error is the run's failure, not an outcome passed through.
+func (r *rec) afterRun(f *ir.Func, x *reach, reaches map[int]*reach, ci int) bool {
+	if x == nil || ci < 0 || ci >= len(f.Calls) || len(f.Calls[ci].Loops) > 0 {
+		return false
+	}
+	if _, ok := x.launch[ci]; ok {
+		return false
+	}
+	return !r.startsStep(f, ci, x, reaches)
 }
 
 // silentBoundAt reports whether a loop ends silently at its bound with the return at p (a

@@ -4,6 +4,7 @@ package recognize_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -21,13 +22,16 @@ func TestLazyChain(t *testing.T) {
 		dir, entry        string
 		loop, model, tool int
 		parallel          bool
-		bound             string
+		bound, def        string
 		exits             map[int]string
 		also              []string
 	}{
-		{dir: "py", entry: "chain.ChainResponse.responses", loop: 74, model: 46, tool: 53, bound: "self.chain_limit",
+		// chain_limit=10 of ChainResponse is dead: its one caller always passes chain_limit=…
+		// if … is not None else self.chain_limit, a field that is None: unset, unlimited
+		{dir: "py", entry: "chain.ChainResponse.responses", loop: 74, model: 46, tool: 53, bound: "self.chain_limit", def: "None",
 			exits: map[int]string{78: "failed", 88: "completed"}, also: []string{"chain.ChainResponse.__iter__", "chain.ChainResponse.text"}},
-		{dir: "pyasync", entry: "chain.AsyncChainResponse.responses", loop: 63, model: 40, tool: 44, parallel: true, bound: "self.chain_limit",
+		// no caller: the constructor's chain_limit=10 stands
+		{dir: "pyasync", entry: "chain.AsyncChainResponse.responses", loop: 63, model: 40, tool: 44, parallel: true, bound: "self.chain_limit", def: "10",
 			exits: map[int]string{67: "failed", 72: "completed"}},
 		{dir: "ts", entry: "chain.ChainResponse.responses", loop: 48, model: 33, tool: 36, bound: "this.chainLimit",
 			exits: map[int]string{52: "failed", 61: "completed"}},
@@ -51,12 +55,14 @@ func TestLazyChain(t *testing.T) {
 			}
 			if ls := lines(l.ModelCalls); len(ls) != 1 || ls[0] != w.model {
 				t.Errorf("model calls at %v, want %d", ls, w.model)
+			} else if v := l.ModelCalls[0].Via; len(v) != 3 || !strings.HasSuffix(v[2], ".model.execute") {
+				t.Errorf("model call via %v, want the forcing method, the iterator method and the model's execute", v)
 			}
 			if ls := lines(l.ToolCalls); len(ls) != 1 || ls[0] != w.tool || l.ParallelTools != w.parallel {
 				t.Errorf("tool calls at %v (parallel %v), want %d (parallel %v)", ls, l.ParallelTools, w.tool, w.parallel)
 			}
-			if l.Bound == nil || l.Bound.Expr != w.bound || !l.Bound.Optional {
-				t.Errorf("bound %+v, want optional %s", l.Bound, w.bound)
+			if l.Bound == nil || l.Bound.Expr != w.bound || !l.Bound.Optional || l.Bound.Default != w.def {
+				t.Errorf("bound %+v, want optional %s default %q", l.Bound, w.bound, w.def)
 			}
 			got := map[int]string{}
 			for _, x := range e.Exits {

@@ -13,6 +13,7 @@ package recognize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -55,6 +56,9 @@ type Loop struct {
 	// atBound is the return the bound's test reaches (boundFunc.Returns[atBound], -1 if none).
 	atBound   int
 	boundFunc *ir.Func
+	// sharedBound: the return at the bound is also the one the final answer leaves to, and it
+	// hands back what a call made after the loop returns (see finalBound)
+	sharedBound bool
 }
 
 // Result is what the recognizer found.
@@ -97,6 +101,11 @@ type rec struct {
 		n  int
 		ok bool
 	}
+	// steps are the accepted model call sites no loop repeats: one step each.
+	steps []*site
+	// answerRets memoizes answerReturn: the returns (function id, return index) a loop's
+	// final answer leaves to.
+	answerRets map[[2]int]bool
 }
 
 // Recognize runs the recognizer on a program.
@@ -919,6 +928,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	// a profile's model call is the decision wherever its loop is: a caller's loop too
 	// (a site that decides and dispatches, in a helper the loop calls: the executor's step
 	// method plans, its caller's loop repeats it)
+	inLoop := false
+	defer func() {
+		if !inLoop && s.leaves && s.dispatch {
+			// one decision and one round of its tools, with no loop to repeat them (a
+			// goroutine streaming one answer): a run of one step (see stepEntries)
+			r.steps = append(r.steps, s)
+		}
+	}()
 	for i, h := range r.turnLoops(f, c, s.dispatch && s.feeds || s.confirmed, s.leaves && s.dispatch) {
 		if _, vetoed := r.loopVetoed(h.f); vetoed && !s.confirmed {
 			continue // a profile says the function holds no turn loop
@@ -941,6 +958,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 			r.order = append(r.order, l)
 		}
 		r.cands[l] = append(r.cands[l], s)
+		inLoop = true
 		if i > 0 {
 			if r.extra[l] == nil {
 				r.extra[l] = map[*site]bool{}
@@ -1377,14 +1395,27 @@ func (r *rec) newLoop(f *ir.Func, id int) *Loop {
 
 func (r *rec) addModel(l *Loop, s *site) {
 	c := s.c
-	cs := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Via: r.via(c, 0),
-		Provenance: model.Provenance{Confidence: s.prov.Confidence, Rule: s.prov.Rule, Evidence: s.evidence, Score: s.score}}
-	for _, x := range l.Map.ModelCalls {
-		if x.Pos == cs.Pos {
-			return
+	prov := model.Provenance{Confidence: s.prov.Confidence, Rule: s.prov.Rule, Evidence: s.evidence, Score: s.score}
+	sites := []model.CallSite{{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Via: r.via(c, 0), Provenance: prov}}
+	if alts := r.alternatives(c); len(alts) > 1 {
+		// a helper asking the model one of several ways (streamed or not, an opener on the
+		// first step): each provider call it returns the result of is a model call of the step
+		sites = sites[:0]
+		for _, a := range alts {
+			sites = append(sites, model.CallSite{Pos: pos(a.Pos), Source: a.Source, Callee: calleeName(a),
+				Via: append([]string{calleeName(c)}, r.via(a, 1)...), Provenance: prov})
 		}
 	}
-	l.Map.ModelCalls = append(l.Map.ModelCalls, cs)
+	cs := sites[0]
+	for _, site := range sites {
+		dup := false
+		for _, x := range l.Map.ModelCalls {
+			dup = dup || x.Pos == site.Pos
+		}
+		if !dup {
+			l.Map.ModelCalls = append(l.Map.ModelCalls, site)
+		}
+	}
 	if s.score > l.Map.Provenance.Score {
 		ev := append([]string{fmt.Sprintf("iteration calls %s: %s", cs.Callee, r.rel(c.Pos))}, s.evidence...)
 		l.Map.Provenance = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: agent shape (decide, dispatch tools by name, feed results back)", Evidence: ev, Score: s.score}
@@ -1424,6 +1455,47 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.ParallelTools = true
 		}
 	}
+}
+
+// alternatives returns the calls whose results the one function call c runs hands back on
+// different paths (return a.opener.Open(…) on the first step, else r, err = m.Stream(…) or
+// r, err = m.Generate(…) merged into r): provider calls, each taking a context; none unless
+// there are two or more.
+func (r *rec) alternatives(c *ir.Call) []*ir.Call {
+	if len(c.Targets) != 1 {
+		return nil
+	}
+	g := r.p.Funcs[c.Targets[0]]
+	var ids []int
+	add := func(id int) {
+		if id >= 0 && id < len(g.Calls) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, ret := range g.Returns {
+		if len(ret.Values) == 0 || ret.Err != nil && ret.Err.Kind != ir.ValNil && ret.Err.Kind != ir.ValCall {
+			continue // an error return hands back no answer
+		}
+		v := ret.Values[0]
+		if v.Kind == ir.ValCall {
+			add(v.Call)
+		}
+		for _, a := range v.Alts {
+			add(a)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	var out []*ir.Call
+	for _, id := range ids {
+		a := &g.Calls[id]
+		if !a.PassesContext || a.InMemory || a.Accessor || a.Recursive {
+			return nil // not every one asks a provider: a helper's plumbing, no alternatives
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // engineLoops makes the engine loops profiles name: in a function an engine_call rule names
@@ -1803,6 +1875,35 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 			}
 		}
 	}
+	return r.forced(g, depth)
+}
+
+// forced is the way a getter reaches the lazy call it forces (tool_calls → _force → iterate
+// self → __iter__ draining self.model.execute(…)): the iteration of the receiver whose
+// iterator method loops over a call of no function of the program, through the methods g
+// calls (up to three deep), nil if none.
+func (r *rec) forced(g *ir.Func, depth int) []string {
+	if depth > 3 {
+		return nil
+	}
+	for i := range g.Calls {
+		c := &g.Calls[i]
+		if len(c.Targets) != 1 || c.Targets[0] == g.ID {
+			continue
+		}
+		t := r.p.Funcs[c.Targets[0]]
+		if c.Method == "iterate" {
+			for _, l := range t.Loops {
+				if l.OverCall >= 0 && l.OverCall < len(t.Calls) && len(t.Calls[l.OverCall].Targets) == 0 && t.Calls[l.OverCall].Method != "iterate" {
+					return []string{calleeName(c), calleeName(&t.Calls[l.OverCall])}
+				}
+			}
+			continue
+		}
+		if rest := r.forced(t, depth+1); rest != nil {
+			return append([]string{calleeName(c)}, rest...)
+		}
+	}
 	return nil
 }
 
@@ -1892,10 +1993,44 @@ func (r *rec) finalBound(l *Loop) {
 		return
 	}
 	ret := &f.Returns[l.atBound]
-	if pos(ret.Pos) != ob.Pos || !r.finalAnswer(l, f, ret) {
+	if pos(ret.Pos) != ob.Pos {
 		return
 	}
-	ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+	switch {
+	case r.finalAnswer(l, f, ret):
+		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+	case ret.Err != nil && ret.Err.Kind == ir.ValCall && r.answerReturn(f.ID, l.atBound):
+		// the loop leaves at the bound to the return its final answer leaves to, one that
+		// hands back what a call made after the loop returns (a completion hook's error:
+		// return a.cfg.OnDone(ctx, answer)): the bound is silent, the call decides the exit
+		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
+		l.sharedBound = true
+	}
+}
+
+// answerReturn reports whether return ret of function f is where a recognized loop's final
+// answer leaves to: the return a leaving test of one of its model calls' results reaches.
+func (r *rec) answerReturn(f, ret int) bool {
+	if r.answerRets == nil {
+		r.answerRets = map[[2]int]bool{}
+		for _, l := range r.order {
+			at := map[model.Position]bool{}
+			for _, m := range l.Map.ModelCalls {
+				at[m.Pos] = true
+			}
+			for _, s := range r.cands[l] {
+				if s.c.Flow == nil || !at[pos(s.c.Pos)] {
+					continue
+				}
+				for _, ch := range s.c.Flow.Checked {
+					if ch.Leaves && ch.Return >= 0 {
+						r.answerRets[[2]int{ch.Func, ch.Return}] = true
+					}
+				}
+			}
+		}
+	}
+	return r.answerRets[[2]int{f, ret}]
 }
 
 // finalAnswer reports whether ret passes on the results of a call that reaches (three calls
@@ -2021,6 +2156,11 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 		var next []int
 		for _, t := range level {
 			g := r.p.Funcs[t]
+			if g.Test && !f.Test {
+				// a test's fake of the model or a tool (if f.n == 1 { return tool calls }):
+				// its counter scripts the test, it bounds no run of the package
+				continue
+			}
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				if b := &g.Branches[i]; b.Loop < 0 && b.Bound.Kind != "call" && b.Bound.Kind != "other" {

@@ -164,6 +164,13 @@ func TestSourceShapes(t *testing.T) {
 			bound: "max_turns", onBound: model.OnBoundError, def: "8", exits: map[int]string{12: "completed", 16: "failed"}},
 		{dir: "subscriptdispatch", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 6, modelLine: 7, toolLine: 11,
 			bound: "maxTurns", onBound: model.OnBoundError, def: "8", exits: map[int]string{9: "completed", 15: "failed"}},
+		// singlecall: one function call per reply (the legacy function_call): the loop leaves
+		// when the reply's function_call is absent, otherwise looks up the function its name
+		// selects and runs it; no collection of the reply is iterated.
+		{dir: "singlecall", entry: "agent.FunctionAgent.run", kind: model.LoopFor, loopLine: 7, modelLine: 8, toolLine: 15,
+			bound: "max_rounds", onBound: model.OnBoundSilent, def: "6", exits: map[int]string{12: "completed", 17: "completed"}},
+		{dir: "singlecall", entry: "runner.FunctionAgent.run", kind: model.LoopFor, loopLine: 5, modelLine: 6, toolLine: 14,
+			bound: "maxRounds", onBound: model.OnBoundSilent, def: "6", exits: map[int]string{10: "completed", 17: "completed"}},
 		// jsretrywrap: the model call is made in the attempt a retry helper repeats, through a
 		// telemetry wrapper's execute option, the result spread into literals on its way back:
 		// it is the model call (not the helper), scored with the flow of what the helper
@@ -199,6 +206,13 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// pysteppred: the loop's leave test is a predicate of the receiver reading the
+		// history the step appended to (while not self.finished(); done, why = self.done();
+		// if done: return why): the state test of the step's model call.
+		{dir: "pysteppred", entry: "runner.Runner.run", kind: model.LoopFor, loopLine: 14, modelLine: 26, toolLine: 29,
+			bound: "self.max_turns", onBound: model.OnBoundStopReason, def: "10", exits: map[int]string{19: "completed"}},
+		{dir: "pysteppred", entry: "runner.Session.run", kind: model.LoopFor, loopLine: 43, modelLine: 55, toolLine: 58,
+			exits: map[int]string{47: "completed"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*

@@ -53,6 +53,8 @@ type module struct {
 	// exported are the names a JS/TS module exports.
 	exported        map[string]bool
 	hasExportSyntax bool
+	// aliases are the top-level names bound to another top-level name (let Agent = _Agent).
+	aliases map[string][]string
 }
 
 type symKind int
@@ -213,6 +215,8 @@ func (m *module) short() string {
 // declare records a module's top-level symbols and every function of the file.
 func (b *builder) declare(m *module) {
 	m.exported = map[string]bool{}
+	m.aliases = map[string][]string{}
+	desugarAsync(m)
 	b.topLevel(m, m.tree.Root, false)
 	b.walkDecl(m, m.tree.Root, nil, nil)
 }
@@ -635,6 +639,13 @@ func (b *builder) fnName(m *module, n, parent *syntax.Node) string {
 
 func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *syntax.Node) *class {
 	name := m.text(n.Child("name"))
+	inner := ""
+	if n.Kind == "class" && name != "" {
+		// var LlmEngine = class _LlmEngine {} (esbuild keeps the inner name of a class that
+		// refers to itself): the class is named by what it is bound to, the inner name
+		// refers to it too
+		inner, name = name, ""
+	}
 	if name == "" && n.Kind == "class" {
 		// var Pregel = class extends Runnable {} (how bundlers and tsc emit classes), or
 		// exports.Pregel = class {}: the class is named by what it is bound to
@@ -649,7 +660,20 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 			}
 		}
 		if name == "" {
+			name = inner
+		}
+		if name == "" {
 			name = "<class>@" + itoa(n.Line)
+		}
+		if parent == nil && !b.moduleExports(m, name) {
+			// const _Agent = class _Agent {}; let Agent = _Agent (esbuild, a class with
+			// static members or decorators): the class is what the module exports it as
+			for _, a := range m.aliases[name] {
+				if b.moduleExports(m, a) {
+					inner, name = name, a
+					break
+				}
+			}
 		}
 	}
 	k := &class{name: name, mod: m, node: n, pos: m.pos(n), methods: map[string]*fnState{}, fields: map[string]*syntax.Node{},
@@ -713,10 +737,50 @@ func (b *builder) newClass(m *module, n *syntax.Node, parent *fnState, holder *s
 			}
 		}
 	}
+	b.helperFields(m, k)
 	if parent == nil && name != "" {
 		m.syms[name] = &sym{kind: symClass, cls: k, pos: m.pos(n)}
+		if s := m.syms[inner]; inner != "" && inner != name && (s == nil || s.kind == symValue && s.value == n) {
+			m.syms[inner] = m.syms[name]
+		}
 	}
 	return k
+}
+
+// helperFields records the fields a compiled constructor defines through a helper:
+// __publicField(this, "maxTurns", DEFAULT_MAX_TURNS) (esbuild), _defineProperty(this, …)
+// (babel), _define_property(this, …) (swc), written for the class field maxTurns =
+// DEFAULT_MAX_TURNS.
+func (b *builder) helperFields(m *module, k *class) {
+	if len(m.t.fieldDefines) == 0 {
+		return
+	}
+	body := k.node.Child(m.t.classBody)
+	for _, meth := range body.NamedChildren() {
+		if meth.Kind != "method_definition" || m.text(meth.Child("name")) != "constructor" {
+			continue
+		}
+		var visit func(n *syntax.Node)
+		visit = func(n *syntax.Node) {
+			switch {
+			case n == nil:
+			case m.t.exprStmts.has(n), m.t.seqs.has(n), n.Kind == "parenthesized_expression":
+				for _, c := range n.NamedChildren() {
+					visit(c)
+				}
+			case m.t.calls.has(n) && m.t.fieldDefines[lastSeg(m.text(n.Child("function")))]:
+				args := n.Child(m.t.callArgs).NamedChildren()
+				if len(args) == 3 && m.text(args[0]) == m.t.self && m.t.stringKinds.has(args[1]) {
+					if f := unquote(m.text(args[1])); f != "" && k.fields[f] == nil {
+						k.fields[f] = args[2]
+					}
+				}
+			}
+		}
+		for _, st := range meth.Child("body").NamedChildren() {
+			visit(st)
+		}
+	}
 }
 
 // topLevel records imports, module variables and exports of a module's top level (and of
@@ -809,6 +873,9 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 				}
 				if name.Kind == "identifier" && !t.funcs.has(val) && !t.lambdas.has(val) {
 					m.syms[m.text(name)] = &sym{kind: symValue, value: val, pos: m.pos(d)}
+					if val.Kind == "identifier" {
+						m.aliases[m.text(val)] = append(m.aliases[m.text(val)], m.text(name))
+					}
 				}
 				if exported {
 					m.exported[m.text(name)] = true
@@ -835,25 +902,19 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 						if spec, ok := requireOf(m, args.NamedChildren()[0]); ok {
 							m.star = append(m.star, spec)
 							m.hasExportSyntax = true
+						} else if len(args.NamedChildren()) == 2 {
+							b.exportMap(m, args.NamedChildren()[1], c)
 						}
 					}
+				} else if args := e.Child("arguments").NamedChildren(); len(args) == 2 && t.idents.has(args[0]) && emptyObject(m, args[0]) {
+					// a minified bundle's export map: the helper renamed, its shape kept
+					b.exportMap(m, args[1], c)
 				}
-				// esbuild's CommonJS output: __export(mod_exports, { Agent: () => Agent }),
-				// each getter handing out a name of the module
-				if fn == "__export" {
-					if args := e.Child("arguments"); args != nil && len(args.NamedChildren()) == 2 && args.NamedChildren()[1].Kind == "object" {
-						for _, p := range args.NamedChildren()[1].NamedChildren() {
-							v := p.Child("value")
-							if p.Kind != "pair" || v == nil || !t.lambdas.has(v) {
-								continue
-							}
-							if body := strip(v.Child("body")); body != nil && body.Kind == "identifier" {
-								m.exported[unquote(m.text(p.Child("key")))] = true
-								m.exported[m.text(body)] = true
-								m.hasExportSyntax = true
-							}
-						}
-					}
+			case "binary_expression":
+				// 0 && (module.exports = { Agent, run }): esbuild's annotation of a CommonJS
+				// bundle's export names, for Node's lexer
+				if r := strip(e.Child("right")); r != nil && r.Kind == "assignment_expression" && m.text(e.Child("left")) == "0" {
+					b.cjsExport(m, r)
 				}
 			}
 		case "if_statement", "try_statement", "block", "else_clause", "except_clause", "finally_clause",
@@ -861,6 +922,42 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 			b.topLevel(m, c, exported)
 		case "decorated_definition":
 			b.topLevel(m, c, exported)
+		}
+	}
+}
+
+// emptyObject reports whether a top-level name is bound to {} (the exports object of a
+// bundled module: var index_exports = {}).
+func emptyObject(m *module, id *syntax.Node) bool {
+	s := m.syms[m.text(id)]
+	return s != nil && s.kind == symValue && s.value != nil && m.t.objects.has(s.value) && len(s.value.NamedChildren()) == 0
+}
+
+// exportMap reads esbuild's export map, __export(index_exports, { Agent: () => Agent,
+// default: () => index_default }): each key is an exported name, each getter returns the
+// module's local it exports.
+func (b *builder) exportMap(m *module, obj *syntax.Node, stmt *syntax.Node) {
+	if obj.Kind != "object" {
+		return
+	}
+	for _, p := range obj.NamedChildren() {
+		if p.Kind != "pair" {
+			continue
+		}
+		v := p.Child("value")
+		if v == nil || !m.t.lambdas.has(v) {
+			continue
+		}
+		body := strip(v.Child("body"))
+		if body == nil || body.Kind != "identifier" {
+			continue
+		}
+		name, local := unquote(m.text(p.Child("key"))), m.text(body)
+		m.hasExportSyntax = true
+		m.exported[name] = true
+		m.exported[local] = true
+		if name != local && m.syms[name] == nil {
+			m.syms[name] = &sym{kind: symImport, from: m.name, name: local, pos: m.pos(stmt)}
 		}
 	}
 }

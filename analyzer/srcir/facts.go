@@ -633,6 +633,9 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		return m.text(n), m.pos(n), true
 	case n.Kind == "unary_operator" || n.Kind == "unary_expression" && m.text(n.Child("operator")) == "-":
 		return m.text(n), m.pos(n), true
+	case t.assigns.has(n) && m.t.lang != "python":
+		// const DEFAULT_MAX_TURNS = exports.DEFAULT_MAX_TURNS = 8 (babel): the value assigned
+		return b.literal(m, n.Child("right"), depth+1)
 	case t.idents.has(n):
 		s := m.syms[m.text(n)]
 		if s == nil {
@@ -647,6 +650,14 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		}
 	case t.members.has(n):
 		obj := strip(n.Child("object"))
+		if ot := m.text(obj); (ot == "exports" || ot == "module.exports") && m.t.lang != "python" {
+			// this.maxTurns = exports.DEFAULT_MAX_TURNS (tsc): the module's own export
+			if s := m.syms[m.text(n.Child(t.memberProp))]; s != nil && s.kind == symValue && s.value != nil && s.value != n {
+				if v, _, ok := b.literal(m, s.value, depth+1); ok {
+					return v, s.pos, true
+				}
+			}
+		}
 		if obj != nil && t.idents.has(obj) {
 			if s := m.syms[m.text(obj)]; s != nil {
 				if tg := b.symTarget(m, s, 0); tg.mod != nil {
@@ -1109,6 +1120,76 @@ func (b *builder) defaults() {
 	}
 }
 
+// passedArgs are, by function and bound-like parameter with a default, the argument every
+// call of the function in the set passes for it (by keyword or position); a parameter some
+// call leaves out, or that a call handing on *args or **kwargs may pass, is not listed.
+func (b *builder) passedArgs() map[int]map[string][]argAt {
+	calls := map[int][]argAt{}
+	for _, g := range b.funcs {
+		for i, ci := range g.callInfo {
+			if i >= len(g.f.Calls) || g.f.Test {
+				continue
+			}
+			for _, t := range g.f.Calls[i].Targets {
+				if fs := b.funcs[t]; len(fs.paramDefaults) > 0 {
+					calls[t] = append(calls[t], argAt{g, ci.node})
+				}
+			}
+		}
+	}
+	out := map[int]map[string][]argAt{}
+	for id, sites := range calls {
+		fs := b.funcs[id]
+		for name := range fs.paramDefaults {
+			if !isBoundish(name) {
+				continue
+			}
+			idx := -1
+			for i, p := range fs.f.Params {
+				if p.Name == name {
+					idx = i
+				}
+			}
+			var args []argAt
+			for _, st := range sites {
+				m := st.g.mod
+				al := st.n.Child("arguments")
+				if al == nil {
+					break
+				}
+				var hit *syntax.Node
+				pos := 0
+				for _, a := range al.NamedChildren() {
+					switch {
+					case m.t.spreads.has(a):
+						pos = -1 << 30
+					case m.t.keywordArgs.has(a):
+						if m.text(a.Child("name")) == name {
+							hit = a.Child("value")
+						}
+					default:
+						if pos >= 0 && pos == idx {
+							hit = a
+						}
+						pos++
+					}
+				}
+				if hit == nil {
+					break
+				}
+				args = append(args, argAt{st.g, hit})
+			}
+			if len(args) == len(sites) {
+				if out[id] == nil {
+					out[id] = map[string][]argAt{}
+				}
+				out[id][name] = args
+			}
+		}
+	}
+	return out
+}
+
 // patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })
 // to their default values.
 func patternBindings(m *module, pat *syntax.Node) map[string]*syntax.Node {
@@ -1126,6 +1207,99 @@ func patternBindings(m *module, pat *syntax.Node) map[string]*syntax.Node {
 		}
 	}
 	return out
+}
+
+// argAt is an expression n of function g.
+type argAt struct {
+	g *fnState
+	n *syntax.Node
+}
+
+// deadDefaults replaces the default of a bound-like parameter that every call in the set
+// passes (ChainResponse(…, chain_limit=chain_limit if chain_limit is not None else
+// self.chain_limit) beside __init__(…, chain_limit=10)) with what those calls pass (the
+// field's None), for the parameter and the fields the function sets from it, when that
+// differs from the parameter's own literal: the literal is dead, the bound starts with what
+// the callers hand over. Calls that hand on the same value (run(max_turns=inf) forwarding to
+// run_and_stream(max_turns=inf)) change nothing.
+func (b *builder) deadDefaults() {
+	passed := b.passedArgs()
+	if len(passed) == 0 {
+		return
+	}
+	byKey := map[string][]ir.Default{}
+	for _, d := range b.prog.Defaults {
+		byKey[d.Key] = append(byKey[d.Key], d)
+	}
+	ids := make([]int, 0, len(passed))
+	for id := range passed {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	drop := map[string]bool{}
+	var added []ir.Default
+	for _, id := range ids {
+		fs := b.funcs[id]
+		m := fs.mod
+		names := make([]string, 0, len(passed[id]))
+		for n := range passed[id] {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			own, _, ok := b.literal(m, fs.paramDefaults[name], 0)
+			if !ok {
+				continue
+			}
+			var vals []ir.Default
+			known := true
+			for _, a := range passed[id][name] {
+				vs := b.argValue(a.g, a.n, byKey, 0)
+				if len(vs) == 0 {
+					known = false
+					break
+				}
+				vals = append(vals, vs...)
+			}
+			same := true
+			for _, v := range vals {
+				same = same && v.Value == own
+			}
+			if !known || same {
+				continue
+			}
+			keys := []string{fs.key() + "." + name}
+			if fs.cls != nil && (fs.name == "constructor" || fs.name == "__init__") {
+				if fs.paramProps[name] {
+					keys = append(keys, fs.cls.key+"."+name)
+				}
+				for _, a := range fs.assigns {
+					if len(a.lhs) == 1 && a.rhs != nil && !a.iter && m.text(strip(a.rhs)) == name {
+						if f, ok := strings.CutPrefix(a.lhs[0], m.t.self+"."); ok && !strings.ContainsAny(f, ".[") {
+							keys = append(keys, fs.cls.key+"."+f)
+						}
+					}
+				}
+			}
+			for _, k := range keys {
+				drop[k] = true
+				for _, v := range vals {
+					v.Key, v.Via = k, "option"
+					added = append(added, v)
+				}
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := b.prog.Defaults[:0]
+	for _, d := range b.prog.Defaults {
+		if !drop[d.Key] {
+			kept = append(kept, d)
+		}
+	}
+	b.prog.Defaults = append(kept, added...)
 }
 
 // fallback is the literal a bound operand falls back to when unset (x ?? Infinity).

@@ -393,6 +393,7 @@ func (b *builder) finish() {
 	b.objectDefaults()
 	b.keyDefaults()
 	b.argDefaults()
+	b.deadDefaults()
 	b.fieldDefaults()
 	b.directives()
 	b.sentinels()

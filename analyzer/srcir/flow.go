@@ -936,6 +936,44 @@ func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
 	return left, ret
 }
 
+// namedIn reports whether a function of sc reads the name of the value at path v into a
+// variable: name = v.name, const { name } = v.
+func namedIn(sc []*fnState, v string) bool {
+	for _, g := range sc {
+		for _, a := range g.assigns {
+			if a.iter || a.rhs == nil {
+				continue
+			}
+			rt := g.mod.text(strip(a.rhs))
+			if strings.HasPrefix(rt, v+".") && isNameProp(lastSeg(rt)) && !strings.Contains(rt[len(v)+1:], ".") {
+				return true
+			}
+			if rt == v {
+				for _, n := range a.lhs {
+					if isNameProp(n) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// negated returns the operand of a negation (!x, not x), parentheses stripped; nil when n is
+// no negation.
+func negated(m *module, n *syntax.Node) *syntax.Node {
+	n = strip(n)
+	if n == nil || !(n.Kind == "unary_expression" && m.text(n.Child("operator")) == "!" || n.Kind == "not_operator") {
+		return nil
+	}
+	x := n.Child("argument")
+	if x == nil {
+		x = n.Child("operand")
+	}
+	return strip(x)
+}
+
 // isNameExpr reports whether n is an element's name (tc.name, tc.function.name, tc["name"])
 // or a variable holding one.
 func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
@@ -2351,6 +2389,31 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	all := union(res, elems)
 	for _, g := range sc {
 		b.checks(g, fl, all, nil)
+	}
+	if len(de) == 0 {
+		// one call per reply (the legacy function_call: if (!message.function_call) return;
+		// const { name } = message.function_call): a member of the result whose absence ends
+		// the loop, when the result holds no collection, is the one element that may be a
+		// tool call
+		for _, ch := range fl.Checked {
+			if !ch.Leaves || ch.Indirect || ch.State {
+				continue
+			}
+			for _, g := range sc {
+				if g.f.ID != ch.Func {
+					continue
+				}
+				for _, c := range g.conds {
+					if c.expr == nil || g.mod.pos(c.expr) != ch.Pos {
+						continue
+					}
+					if x := negated(g.mod, c.expr); x != nil && g.mod.t.members.has(x) && derives(g.mod, x.Child("object"), res, 0) &&
+						namedIn(sc, g.mod.text(x)) {
+						de[g.mod.text(x)] = true
+					}
+				}
+			}
+		}
 	}
 	elems = de
 	names = map[string]bool{}

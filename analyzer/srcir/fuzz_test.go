@@ -29,15 +29,15 @@ func fuzzBuild(t *testing.T, lang syntax.Lang, name string, src []byte) {
 		src = ds
 	}
 	if lang != syntax.Python {
-		if ds, ok := desugarAwaiter(src, tableOf(lang)); ok {
-			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
-				t.Fatalf("desugarAwaiter: %d lines, want %d", b, a)
-			}
-			src = ds
-		}
 		if ds, ok := desugarOptional(src); ok {
 			if a, b := bytes.Count(src, []byte("\n")), bytes.Count(ds, []byte("\n")); a != b {
 				t.Fatalf("desugarOptional: %d lines, want %d", b, a)
+			}
+			src = ds
+		}
+		if ds, ok := desugarLooseOptional(src); ok {
+			if len(ds) != len(src) || bytes.Count(src, []byte("\n")) != bytes.Count(ds, []byte("\n")) {
+				t.Fatalf("desugarLooseOptional moved text: %d bytes, want %d", len(ds), len(src))
 			}
 			src = ds
 		}
@@ -109,5 +109,21 @@ func FuzzJavaScript(f *testing.F) {
 	f.Add([]byte("exports.x = void 0; const a = require('./a'); await (0, a.f)(1)"))
 	f.Add([]byte("class A { m() { tslib_1.__classPrivateFieldSet(this, _A_x, `${f(\n1)}`, \"f\");\n" +
 		"return __classPrivateFieldGet(this, _A_instances, \"m\", _A_run).call(this, __classPrivateFieldGet(this, _A_x, \"f\")); } }"))
+	// compiled shapes (lowered.go, declare.go): async helpers, lowered optional chains,
+	// esbuild's export map and class expressions
+	f.Add([]byte("class A { m(x) { return __awaiter(this, void 0, void 0, function* () { var _a; while (!((_a = (yield this.f(x))) === null || _a === void 0 ? void 0 : _a.y)) {} }); }\n" +
+		"s() { return __asyncGenerator(this, arguments, function* s_1() { yield yield __await(1); yield new __await(g()); return yield __await(void 0); }); } }\n" +
+		"const g = (x) => _async_to_generator(function* () { yield x; })(); if ((_b = a.b) == null ? void 0 : _b.c) {}"))
+	f.Add([]byte("var i_exports = {};\n__export(i_exports, { A: () => A, b: () => b_default });\nmodule.exports = __toCommonJS(i_exports);\n" +
+		"const _A = class _A extends (0, import_x.B) { constructor() { super(), __publicField(this, \"n\", 3); } };\nlet A = _A;\n0 && (module.exports = { A });"))
+	f.Add([]byte("var R={};w(R,{A:()=>a});module.exports=T(R);var a=class t{static c(){return new t}};var d=__name(async(t)=>__async(void 0,null,function*(){yield t}),\"d\");"))
+	for _, dir := range []string{"testdata/jsbundle/out/tsc", "testdata/jsbundle/out/esbuild-es2016", "testdata/jsbundle/out/swc", "testdata/jsbundle/out/esbuild-min"} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				f.Add(data)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzBuild(t, syntax.JavaScript, "fuzz.js", src) })
 }

@@ -35,10 +35,15 @@ type table struct {
 	// __classPrivateFieldGet(this, _X_instances, "m", _X_send)): its fourth argument; and
 	// privateSets the helpers that write a private field (see privates.go)
 	invokes, privateGets, privateSets set
-	// awaiters are the compiler helpers that run a generator as an async function body
-	// (tsc's __awaiter(this, args, P, function* () { … }), esbuild's __async(this, args,
-	// function* () { … })), see awaiter.go
-	awaiters set
+	// fieldDefines are the compilers' helpers that define an instance field in a constructor
+	// (helper(this, "name", value), for a class field name = value)
+	fieldDefines set
+	// asyncHelpers run a generator function as an async function, asyncGenHelpers as an
+	// async generator, in which awaitHelpers mark the awaits (see lowered.go; asyncgen.go rewrites
+	// some async generators on the text first)
+	asyncHelpers, asyncGenHelpers, awaitHelpers set
+	// nameHelpers give a function or class its name and return it (esbuild's __name)
+	nameHelpers set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -127,8 +132,12 @@ var typescript = &table{
 	memberProp: "property", subObj: "object", subIndex: "index", classBases: "", classBody: "body",
 	cases: mkKinds("switch_case"), caseValue: "value", detaches: mk("then", "catch", "finally"),
 	invokes: mk("call", "apply"), privateGets: mk("__classPrivateFieldGet"), privateSets: mk("__classPrivateFieldSet"),
-	awaiters: mk("__awaiter", "__async"),
-	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
+	fieldDefines:    mk("__publicField", "_defineProperty", "_define_property"),
+	asyncHelpers:    mk("__awaiter", "__async", "_async_to_generator", "_asyncToGenerator"),
+	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
+	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
+	nameHelpers:     mk("__name"),
+	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
 	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),

@@ -216,18 +216,14 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 						src = ds
 					}
 					if tb.lang != "python" {
-						// and so are tsc's compiled optional chains (optchain.go) and async
-						// functions (awaiter.go)
-						if ds, ok := desugarAwaiter(src, tb); ok {
-							if results[i].orig == nil {
-								results[i].orig = src
-							}
+						// and so are tsc's compiled optional chains (optchain.go)
+						if ds, ok := desugarOptional(src); ok {
+							results[i].orig = orig
 							src = ds
 						}
-						if ds, ok := desugarOptional(src); ok {
-							if results[i].orig == nil {
-								results[i].orig = src
-							}
+						// and esbuild's (lowered.go)
+						if ds, ok := desugarLooseOptional(src); ok {
+							results[i].orig = orig
 							src = ds
 						}
 					}

@@ -255,6 +255,31 @@ func (b *builder) loopStateTests(g *fnState, li int, fields map[string]bool) []i
 			}
 		}
 	}
+	// a predicate reading the state (done, status = self.done(); while not is_finish()):
+	// a call, in the loop, of a method on the receiver or a closure of g that reads one of
+	// fields; what it answers, and a condition calling it, read the state
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) || !contains(ci.loops, li) {
+			continue
+		}
+		reads := false
+		for _, t := range g.f.Calls[j].Targets {
+			if tg := b.funcs[t]; (selfCall(g, j) || tg.parent == g) && readsFields(tg, fields) {
+				reads = true
+			}
+		}
+		if !reads {
+			continue
+		}
+		vars[m.text(strip(ci.node.Child("function")))] = true
+		for _, a := range g.assigns {
+			if !a.iter && a.rhs != nil && strip(a.rhs) == ci.node {
+				for _, n := range a.lhs {
+					vars[n] = true
+				}
+			}
+		}
+	}
 	var out []ir.Check
 	idx := g.condsMentioning(vars)
 	sort.Ints(idx)
@@ -283,4 +308,22 @@ func (b *builder) loopStateTests(g *fnState, li int, fields map[string]bool) []i
 		}
 	}
 	return out
+}
+
+// readsFields reports whether fs (or a closure of it) reads one of fields (self.messages).
+func readsFields(fs *fnState, fields map[string]bool) bool {
+	for _, g := range scope(fs) {
+		m := g.mod
+		found := false
+		eachNode(m.t, g.body, func(n *syntax.Node) bool {
+			if !found && m.t.members.has(n) && fields[m.text(n)] {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

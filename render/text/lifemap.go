@@ -141,6 +141,8 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 		switch {
 		case l.Bound.Optional && l.Bound.Default == model.DefaultNone:
 			def = " (stop conditions: none unless set)"
+		case l.Bound.Optional && noneLiteral(l.Bound.Default):
+			def += " (" + l.Bound.Default + " = unlimited)"
 		case l.Bound.Optional:
 			def += " (0 = unlimited)"
 		}
@@ -285,4 +287,14 @@ func coverageLine(m *model.Map) string {
 		return fmt.Sprintf("%d of %d (%.0f%%)", t.taken, t.all, 100*float64(t.taken)/float64(t.all))
 	}
 	return "coverage: exits " + pct(exits) + ", bounds " + pct(bounds) + ", call sites " + pct(sites) + " taken by the traces' runs"
+}
+
+// noneLiteral reports whether a default is a language's "nothing" (Python None, JS null or
+// undefined, Go nil): an optional bound defaulting to it is unset, the loop unlimited.
+func noneLiteral(def string) bool {
+	switch def {
+	case "None", "null", "undefined", "nil":
+		return true
+	}
+	return false
 }

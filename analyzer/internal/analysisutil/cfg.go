@@ -43,7 +43,9 @@ func Search(g *cfg.CFG, start ast.Node, stop, hit func(ast.Node) bool, atExit bo
 				return n, true
 			}
 		}
-		if len(b.Succs) == 0 && atExit && b.Live {
+		if len(b.Succs) == 0 && atExit && b.Live && b.Kind != cfg.KindSelectAfterCase {
+			// (a select without a default after its last case: go/cfg's block for choosing
+			// none, where the select blocks; no way out of the function)
 			if len(b.Nodes) > 0 {
 				return b.Nodes[len(b.Nodes)-1], true
 			}

@@ -17,6 +17,12 @@ import (
 // branch where it is the error tested for handles it, the other goes on with the same state. Reaching start again (the next iteration
 // overwrites obj) calls hit(start, nonNil) and ends the path.
 func ErrPath(info *types.Info, g *cfg.CFG, start ast.Node, obj types.Object, classify bool, hit func(n ast.Node, nonNil bool) bool) ast.Node {
+	return ErrPathUntil(info, g, start, obj, classify, hit, nil)
+}
+
+// ErrPathUntil is ErrPath with one more way a path ends: at a node for which stop(n) is true
+// (a later step that supersedes the error: the next model call of the loop), before hit sees it.
+func ErrPathUntil(info *types.Info, g *cfg.CFG, start ast.Node, obj types.Object, classify bool, hit func(n ast.Node, nonNil bool) bool, stop func(n ast.Node) bool) ast.Node {
 	var sb *cfg.Block
 	si := -1
 	for _, b := range g.Blocks {
@@ -57,6 +63,9 @@ func ErrPath(info *types.Info, g *cfg.CFG, start ast.Node, obj types.Object, cla
 				if hit(n, nonNil) {
 					return n
 				}
+				return nil
+			}
+			if stop != nil && stop(n) {
 				return nil
 			}
 			if hit(n, nonNil) {

@@ -29,4 +29,14 @@
 // else ends a failed step's run as completed. That search keeps one bit of path state on the
 // control-flow graph (whether the branch taken says the error is non-nil); returning, wrapping,
 // logging or storing the error handles it.
+//
+// A model call whose reply comes over a channel with its failure in a field (resp :=
+// <-m.Stream(ctx, msgs), or a receive from a channel a model call returned, of a struct with
+// one error field) is checked the same way: a `return result, nil` reached after the receive
+// on a path that never reads the reply's error field (nor hands the reply on whole) ends a
+// failed model call's run as completed.
+//
+// A later model call of the loop on the path is the next step: what it decides supersedes an
+// error dropped before it (L5 asks that the last step succeeded; the drop itself is toolerror's
+// finding).
 package completedonerror

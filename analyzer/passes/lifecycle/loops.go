@@ -31,6 +31,10 @@ type Loop struct {
 	// a turn loop: it is not in the map and does not make its function a run entry, but the
 	// checks still look at its bound and cancellation.
 	Retry bool
+	// Waits is true for a retry loop that pauses between attempts (time.Sleep, a timer, a
+	// select, a backoff helper): a cancelled run keeps waiting there. A bounded retry that
+	// does not wait ends after its few attempts, each failing at once on the cancelled context.
+	Waits bool
 	// Map is the loop as the lifecycle map shows it.
 	Map model.Loop
 	// Recognized is the structural recognizer's view of the same loop (its model and tool call
@@ -127,6 +131,7 @@ func (a *state) findLoops(f *funcInfo) []*Loop {
 		fn := enclosing(n)
 		l := a.makeLoop(f, n, fn, kind, sites, prov, parents, a.forCounters(n))
 		l.Retry = retry
+		l.Waits = retry && a.waits(body, 0)
 		loops = append(loops, l)
 		return true
 	})
@@ -201,6 +206,36 @@ func (a *state) isRetry(body *ast.BlockStmt, sites *siteSet) bool {
 		case *ast.IfStmt:
 			if a.isNilErrCheck(x.Cond) && exits(x.Body) {
 				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// waitCalls are the calls that wait for time to pass.
+var waitCalls = map[string]bool{"time.Sleep": true, "time.After": true, "time.NewTimer": true, "time.Tick": true, "time.NewTicker": true, "time.Timer.Reset": true}
+
+// waits reports whether body pauses: a call of time.Sleep or a timer, a select, or a call of a
+// function of the package (two calls deep) that does (a backoff helper).
+func (a *state) waits(body ast.Node, depth int) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			found = true
+		case *ast.CallExpr:
+			if fn := staticCallee(a.pass.TypesInfo, x); fn != nil {
+				if waitCalls[roles.Key(fn)] {
+					found = true
+				} else if fi := a.funcs[fn.Origin()]; fi != nil && fi.decl.Body != nil && depth < 2 {
+					found = a.waits(fi.decl.Body, depth+1)
+				}
 			}
 		}
 		return !found

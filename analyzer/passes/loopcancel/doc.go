@@ -31,7 +31,9 @@
 // bound).
 //
 // Retry loops around one model call (no tool calls; a pause or an exit on success between
-// attempts) are reported too, as retry loops: a cancelled run keeps retrying, and sleeping,
-// until the retry bound is reached. Wait with a select on ctx.Done() and a timer instead of
-// time.Sleep.
+// attempts) are reported too, as retry loops, when they wait between attempts (time.Sleep, a
+// timer, a select, a backoff helper) or have no bound: a cancelled run keeps retrying, and
+// sleeping, until the retry bound is reached. Wait with a select on ctx.Done() and a timer
+// instead of time.Sleep. A bounded retry that never waits (three attempts in a row) is not
+// reported: each attempt fails at once on the cancelled context and the loop ends.
 package loopcancel

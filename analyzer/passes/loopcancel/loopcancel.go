@@ -32,6 +32,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if rs, ok := l.Node.(*ast.RangeStmt); ok && l.Map.Bound == nil && analysisutil.FiniteRange(pass.TypesInfo, rs) {
 			continue // a range over a finite collection: one pass over it, not steps of a run
 		}
+		if l.Retry && !l.Waits && l.Map.Bound != nil {
+			continue // a few attempts without a pause: each fails at once on a cancelled context
+		}
 		if fs, ok := l.Node.(*ast.ForStmt); ok && analysisutil.CursorWalk(pass.TypesInfo, fs) {
 			continue // a walk over a linked structure (n = n.Next()): bounded by it
 		}

@@ -21,4 +21,8 @@
 // non-nil goes on to the next tool call or to a return without returning, wrapping or recording
 // it, every other failure is recorded as a success. The search follows the control-flow graph
 // with the branch conditions (go/cfg): the branch where the tested error matches handles it.
+//
+// A goroutine that runs a tool call (go func() { … }() in the step) has no caller to hand the
+// error to: a bare return on a path where the error is non-nil and unused
+// (`if err != nil { return }`) drops it too; record it as the call's result instead.
 package toolerror

@@ -78,11 +78,13 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
 		var g *cfg.CFG
+		goroutine := false
 		switch fn := cur.Node().(type) {
 		case *ast.FuncDecl:
 			g = cfgs.FuncDecl(fn)
 		case *ast.FuncLit:
 			g = cfgs.FuncLit(fn)
+			goroutine = launchedByGo(cur)
 		}
 		if g == nil {
 			continue
@@ -151,8 +153,9 @@ func run(pass *analysis.Pass) (any, error) {
 						}
 						ret, ok := n.(*ast.ReturnStmt)
 						// a return with results that leave the error out (a function without
-						// results, a test expecting the error, has nothing to hand it to)
-						return ok && len(ret.Results) > 0 && !analysisutil.Mentions(info, ret, obj)
+						// results, a test expecting the error, has nothing to hand it to; a
+						// goroutine's bare return does: what it records is all the step learns)
+						return ok && (len(ret.Results) > 0 || goroutine) && !analysisutil.Mentions(info, ret, obj)
 					}); at != nil {
 						d := analysis.Diagnostic{
 							Pos:     id.Pos(),
@@ -168,6 +171,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// launchedByGo reports whether the function literal at cur is the one a go statement runs (go
+// func() { … }()): it has no caller to hand an error to, only what it records.
+func launchedByGo(cur inspector.Cursor) bool {
+	call, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != cur.Node() {
+		return false
+	}
+	_, ok = cur.Parent().Parent().Node().(*ast.GoStmt)
+	return ok
 }
 
 func funcBodyOf(n ast.Node) *ast.BlockStmt {
