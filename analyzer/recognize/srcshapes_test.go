@@ -332,6 +332,10 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{43: "completed", 48: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "10"},
 		{dir: "reactparse", entry: "agent.TextAgent.run", kind: model.LoopFor, loopLine: 26, modelLine: 27, toolLine: 32,
 			exits: map[int]string{30: "completed", 35: "completed"}, bound: "this.maxIterations", onBound: model.OnBoundSilent, def: "10"},
+		// reactpad: the observations kept as step records a helper formats into the scratchpad
+		// the prompt is built from, two assignments away from the model call's argument.
+		{dir: "reactpad", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 50, toolLine: 55,
+			exits: map[int]string{53: "completed", 57: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent, def: "8"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

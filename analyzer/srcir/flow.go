@@ -1488,24 +1488,39 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 		}
 		return true
 	})
-	// one level of derivation: input_messages = self.write_memory_to_messages() / [...history]
-	var direct []int
-	for in := range inputs {
-		direct = append(direct, fs.index().byLHS[in]...)
-	}
-	sort.Ints(direct)
-	for _, ai := range direct {
-		a := fs.assigns[ai]
-		if len(a.lhs) == 1 && inputs[a.lhs[0]] && a.rhs != nil {
-			eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
-				if m.t.members.has(n) || m.t.idents.has(n) {
-					inputs[m.text(n)] = true
-					if m.t.members.has(n) {
-						inputs[m.text(strip(n.Child("object")))] = true
+	// derivation, three levels deep: input_messages = self.write_memory_to_messages() /
+	// [...history]; prompt = f"{system}\n{user}" with user = build_user(question, pad) and
+	// pad = format_scratchpad(steps)
+	done, text := map[int]bool{}, false
+	for level := range 3 {
+		var direct []int
+		for in := range inputs {
+			direct = append(direct, fs.index().byLHS[in]...)
+		}
+		sort.Ints(direct)
+		for _, ai := range direct {
+			a := fs.assigns[ai]
+			if done[ai] {
+				continue
+			}
+			done[ai] = true
+			if level > 0 && (!text || !b.formats(fs, a.rhs)) {
+				continue // deeper, only into the parts a prompt text is built from
+			}
+			if level == 0 && a.rhs != nil && isTemplate(fs.mod, a.rhs) {
+				text = true
+			}
+			if len(a.lhs) == 1 && inputs[a.lhs[0]] && a.rhs != nil {
+				eachNode(m.t, a.rhs, func(n *syntax.Node) bool {
+					if m.t.members.has(n) || m.t.idents.has(n) {
+						inputs[m.text(n)] = true
+						if m.t.members.has(n) {
+							inputs[m.text(strip(n.Child("object")))] = true
+						}
 					}
-				}
-				return true
-			})
+					return true
+				})
+			}
 		}
 	}
 	delete(inputs, m.t.self)
@@ -3405,4 +3420,23 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// formats reports whether rhs builds a text from its parts: a template string, or a call of
+// a helper of the set (format_scratchpad(steps), build_user_prompt(question, pad)).
+func (b *builder) formats(fs *fnState, rhs *syntax.Node) bool {
+	r := strip(rhs)
+	if r == nil {
+		return false
+	}
+	if id, ok := fs.callOf[r]; ok {
+		return len(fs.f.Calls[id].Targets) > 0 && !opaque(b, &fs.f.Calls[id])
+	}
+	return isTemplate(fs.mod, r)
+}
+
+// isTemplate reports whether n is a template string (`${a}`, f"{a}").
+func isTemplate(m *module, n *syntax.Node) bool {
+	n = strip(n)
+	return n != nil && (n.Kind == "template_string" || n.Kind == "string" && strings.HasPrefix(m.text(n), "f"))
 }
