@@ -1439,8 +1439,12 @@ func (b *builder) argDefaults() {
 		byKey[d.Key] = append(byKey[d.Key], d)
 	}
 	for range 2 {
-		var added []ir.Default
-		for _, g := range b.funcs {
+		// each caller's findings on every core (byKey is only read in a round), then in the
+		// order of b.funcs
+		found := make([][]ir.Default, len(b.funcs))
+		b.each(func(g *fnState) {
+			var added []ir.Default
+			defer func() { found[g.f.ID] = added }()
 			m := g.mod
 			for i, ci := range g.callInfo {
 				if i >= len(g.f.Calls) {
@@ -1482,6 +1486,10 @@ func (b *builder) argDefaults() {
 					}
 				}
 			}
+		})
+		var added []ir.Default
+		for _, f := range found {
+			added = append(added, f...)
 		}
 		if len(added) == 0 {
 			return
