@@ -1049,7 +1049,14 @@ func (b *builder) defaults() {
 			}
 		}
 	}
-	for _, fs := range b.funcs {
+	// each function's own defaults on every core, then in the order of b.funcs
+	found := make([][]ir.Default, len(b.funcs))
+	b.each(func(fs *fnState) {
+		add := func(key, value string, pos ir.Pos, via string) {
+			if key != "" && value != "" {
+				found[fs.f.ID] = append(found[fs.f.ID], ir.Default{Key: key, Value: clip(value, 60), Pos: pos, Via: via})
+			}
+		}
 		m := fs.mod
 		for name, d := range fs.paramDefaults {
 			if !isBoundish(name) {
@@ -1117,6 +1124,9 @@ func (b *builder) defaults() {
 				}
 			}
 		}
+	})
+	for _, ds := range found {
+		b.prog.Defaults = append(b.prog.Defaults, ds...)
 	}
 }
 
