@@ -1633,6 +1633,9 @@ func (b *builder) returnsOf(fs *funcState) {
 				val = ir.Value{Kind: ir.ValCall, Call: passCall, Text: val.Text, Key: val.Key}
 			}
 			val.Stream = isStream(sig.Results().At(i).Type())
+			if alts := altCalls(fs, v); len(alts) > 1 {
+				val.Alts = alts
+			}
 			ret.Values = append(ret.Values, val)
 			ret.Resume = ret.Resume || carriesParam(fn, v)
 			if i == len(r.Results)-1 && roles.IsError(sig.Results().At(i).Type()) {
@@ -1968,6 +1971,40 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 		}
 	}
 	list(lit.Body.List, false)
+	return out
+}
+
+// altCalls returns the calls whose result v is, through phis (a local assigned in the two
+// branches of an if: r, err = c.Stream(…) / r, err = c.Generate(…)), at most four, in order.
+func altCalls(fs *funcState, v ssa.Value) []int {
+	var out []int
+	seen := map[ssa.Value]bool{}
+	var walk func(x ssa.Value, depth int)
+	walk = func(x ssa.Value, depth int) {
+		if depth > 4 || seen[x] || len(out) > 4 {
+			return
+		}
+		seen[x] = true
+		switch y := x.(type) {
+		case *ssa.Phi:
+			for _, e := range y.Edges {
+				walk(e, depth+1)
+			}
+		case *ssa.Extract:
+			if c, ok := y.Tuple.(*ssa.Call); ok {
+				walk(c, depth+1)
+			}
+		case *ssa.Call:
+			if idx, ok := fs.callIdx[y]; ok && !slices.Contains(out, idx) {
+				out = append(out, idx)
+			}
+		}
+	}
+	walk(v, 0)
+	if len(out) > 4 {
+		return nil
+	}
+	sort.Ints(out)
 	return out
 }
 

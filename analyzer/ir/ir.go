@@ -408,6 +408,10 @@ type Value struct {
 	Call int `json:"call"`
 	// Stream is true when the value is a channel, iterator or stream the caller drains.
 	Stream bool `json:"stream,omitempty"`
+	// Alts are the calls (indices in Func.Calls) whose result the value is on one path each,
+	// when there are several: r, err = c.Stream(…) in one branch of an if and r, err =
+	// c.Generate(…) in the other, merged into the r returned. Set by the Go front-end.
+	Alts []int `json:"alts,omitempty"`
 }
 
 // Return is a return statement (or the implicit return at the end of a body).

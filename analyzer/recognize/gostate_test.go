@@ -49,6 +49,11 @@ func TestGoState(t *testing.T) {
 		{"opstep.Agent.Run", "agent.go:52", "a.MaxTurns", "10", "error max_turns agent.go:60",
 			"step.go:31 step.go:36", "step.go:42 step.go:55",
 			"agent.go:54 failed (error), agent.go:57 completed (goal_reached), agent.go:60 failed (max_turns)"},
+		// the model asked through a helper, one of three ways: each call it returns the
+		// result of is a model call of the step
+		{"branchstep.Agent.Run", "agent.go:57", "a.maxSteps", "12", "error max_steps agent.go:81",
+			"agent.go:88 agent.go:94 agent.go:96", "agent.go:74",
+			"agent.go:60 failed (error), agent.go:65 completed (goal_reached), agent.go:81 failed (max_steps)"},
 		{"branchstep.Loop.Answer", "inline.go:30", "l.Limit", "", "error max_turns inline.go:57",
 			"inline.go:34 inline.go:36", "inline.go:50",
 			"inline.go:39 failed (error), inline.go:43 completed (goal_reached), inline.go:57 failed (max_turns)"},

@@ -13,6 +13,7 @@ package recognize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -1393,14 +1394,27 @@ func (r *rec) newLoop(f *ir.Func, id int) *Loop {
 
 func (r *rec) addModel(l *Loop, s *site) {
 	c := s.c
-	cs := model.CallSite{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Via: r.via(c, 0),
-		Provenance: model.Provenance{Confidence: s.prov.Confidence, Rule: s.prov.Rule, Evidence: s.evidence, Score: s.score}}
-	for _, x := range l.Map.ModelCalls {
-		if x.Pos == cs.Pos {
-			return
+	prov := model.Provenance{Confidence: s.prov.Confidence, Rule: s.prov.Rule, Evidence: s.evidence, Score: s.score}
+	sites := []model.CallSite{{Pos: pos(c.Pos), Source: c.Source, Callee: calleeName(c), Via: r.via(c, 0), Provenance: prov}}
+	if alts := r.alternatives(c); len(alts) > 1 {
+		// a helper asking the model one of several ways (streamed or not, an opener on the
+		// first step): each provider call it returns the result of is a model call of the step
+		sites = sites[:0]
+		for _, a := range alts {
+			sites = append(sites, model.CallSite{Pos: pos(a.Pos), Source: a.Source, Callee: calleeName(a),
+				Via: append([]string{calleeName(c)}, r.via(a, 1)...), Provenance: prov})
 		}
 	}
-	l.Map.ModelCalls = append(l.Map.ModelCalls, cs)
+	cs := sites[0]
+	for _, site := range sites {
+		dup := false
+		for _, x := range l.Map.ModelCalls {
+			dup = dup || x.Pos == site.Pos
+		}
+		if !dup {
+			l.Map.ModelCalls = append(l.Map.ModelCalls, site)
+		}
+	}
 	if s.score > l.Map.Provenance.Score {
 		ev := append([]string{fmt.Sprintf("iteration calls %s: %s", cs.Callee, r.rel(c.Pos))}, s.evidence...)
 		l.Map.Provenance = model.Provenance{Confidence: model.ConfidenceInferred, Rule: "inferred: agent shape (decide, dispatch tools by name, feed results back)", Evidence: ev, Score: s.score}
@@ -1440,6 +1454,47 @@ func (r *rec) addModel(l *Loop, s *site) {
 			l.Map.ParallelTools = true
 		}
 	}
+}
+
+// alternatives returns the calls whose results the one function call c runs hands back on
+// different paths (return a.opener.Open(…) on the first step, else r, err = m.Stream(…) or
+// r, err = m.Generate(…) merged into r): provider calls, each taking a context; none unless
+// there are two or more.
+func (r *rec) alternatives(c *ir.Call) []*ir.Call {
+	if len(c.Targets) != 1 {
+		return nil
+	}
+	g := r.p.Funcs[c.Targets[0]]
+	var ids []int
+	add := func(id int) {
+		if id >= 0 && id < len(g.Calls) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, ret := range g.Returns {
+		if len(ret.Values) == 0 || ret.Err != nil && ret.Err.Kind != ir.ValNil && ret.Err.Kind != ir.ValCall {
+			continue // an error return hands back no answer
+		}
+		v := ret.Values[0]
+		if v.Kind == ir.ValCall {
+			add(v.Call)
+		}
+		for _, a := range v.Alts {
+			add(a)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	var out []*ir.Call
+	for _, id := range ids {
+		a := &g.Calls[id]
+		if !a.PassesContext || a.InMemory || a.Accessor || a.Recursive {
+			return nil // not every one asks a provider: a helper's plumbing, no alternatives
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // engineLoops makes the engine loops profiles name: in a function an engine_call rule names

@@ -906,6 +906,9 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 							b.exportMap(m, args.NamedChildren()[1], c)
 						}
 					}
+				} else if args := e.Child("arguments").NamedChildren(); len(args) == 2 && t.idents.has(args[0]) && emptyObject(m, args[0]) {
+					// a minified bundle's export map: the helper renamed, its shape kept
+					b.exportMap(m, args[1], c)
 				}
 			case "binary_expression":
 				// 0 && (module.exports = { Agent, run }): esbuild's annotation of a CommonJS
@@ -921,6 +924,13 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 			b.topLevel(m, c, exported)
 		}
 	}
+}
+
+// emptyObject reports whether a top-level name is bound to {} (the exports object of a
+// bundled module: var index_exports = {}).
+func emptyObject(m *module, id *syntax.Node) bool {
+	s := m.syms[m.text(id)]
+	return s != nil && s.kind == symValue && s.value != nil && m.t.objects.has(s.value) && len(s.value.NamedChildren()) == 0
 }
 
 // exportMap reads esbuild's export map, __export(index_exports, { Agent: () => Agent,
@@ -1138,6 +1148,15 @@ func isProperty(m *module, fn, parent *syntax.Node) bool {
 	for _, c := range fn.Children {
 		if !c.Named && m.text(c) == "get" {
 			return true
+		}
+	}
+	if nm := fn.Child("name"); nm != nil && fn.Kind == "method_definition" && nm.Start > fn.Start && nm.Start <= len(m.tree.Src) {
+		// the grammar may keep the get keyword as no token of its own: the words before
+		// the name say it (static get maxTurns())
+		for _, w := range strings.Fields(string(m.tree.Src[fn.Start:nm.Start])) {
+			if w == "get" {
+				return true
+			}
 		}
 	}
 	if parent == nil || parent.Kind != "decorated_definition" {

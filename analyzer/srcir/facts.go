@@ -3,6 +3,7 @@ package srcir
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
@@ -696,6 +697,14 @@ func (b *builder) literal(m *module, n *syntax.Node, depth int) (string, ir.Pos,
 		// int(getenv("LIMIT", "25")), Number(process.env.LIMIT ?? 25): a value converted
 		v, p, ok := b.literal(m, n.Child("arguments").NamedChildren()[0], depth+1)
 		if ok {
+			if fn := m.text(n.Child("function")); fn != "str" && fn != "String" {
+				// int(os.getenv("LIMIT", "20")): the number the string says
+				if u := unquote(v); u != v && u != "" {
+					if _, err := strconv.ParseFloat(u, 64); err == nil {
+						v = u
+					}
+				}
+			}
 			b.moveEnv(p, m.pos(n))
 			return v, m.pos(n), true
 		}
@@ -1547,6 +1556,61 @@ func (b *builder) fieldDefaults() {
 				byKey[key] = append(byKey[key], d)
 				b.prog.Defaults = append(b.prog.Defaults, d)
 			}
+		}
+	}
+}
+
+// fallbackDefaults gives what defaults() could not read at once the value its fallback
+// carries once constructor and field defaults are known: a local set from a lookup whose
+// fallback is a field (max_iters = input_args.pop("max_iters", self.max_iters), the field set
+// from __init__(..., max_iters=7)), and a getter or @property returning a configured value or
+// a default (get maxTurns() { return this.def.runConfig.maxTurns ?? DEFAULT_MAX_TURNS }),
+// read as the field of its name.
+func (b *builder) fallbackDefaults() {
+	byKey := map[string][]ir.Default{}
+	for _, d := range b.prog.Defaults {
+		byKey[d.Key] = append(byKey[d.Key], d)
+	}
+	add := func(key string, ds []ir.Default) {
+		for _, d := range ds {
+			if d.Value == "" || !d.Pos.IsValid() {
+				continue
+			}
+			d.Key, d.Value, d.Via = key, clip(d.Value, 60), "zero_check"
+			byKey[key] = append(byKey[key], d)
+			b.prog.Defaults = append(b.prog.Defaults, d)
+		}
+	}
+	for _, fs := range b.funcs {
+		m := fs.mod
+		if fs.property && fs.cls != nil && isBoundish(fs.name) && !fs.gen && !hasValue(m, byKey[fs.cls.key+"."+fs.name]) {
+			var ds []ir.Default
+			for _, rn := range fs.retNodes {
+				if k := rn.NamedChildren(); !m.t.raises.has(rn) && len(k) > 0 {
+					for _, d := range b.argValue(fs, k[0], byKey, 0) {
+						if !m.t.nones[d.Value] {
+							ds = append(ds, d)
+						}
+					}
+				}
+			}
+			add(fs.cls.key+"."+fs.name, ds)
+		}
+		for _, a := range fs.assigns {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil || strings.ContainsAny(a.lhs[0], ".[") || !isBoundish(a.lhs[0]) {
+				continue
+			}
+			key := fs.key() + "." + a.lhs[0]
+			if hasValue(m, byKey[key]) {
+				continue
+			}
+			var ds []ir.Default
+			for _, d := range b.argValue(fs, a.rhs, byKey, 0) {
+				if !m.t.nones[d.Value] {
+					ds = append(ds, d)
+				}
+			}
+			add(key, ds)
 		}
 	}
 }

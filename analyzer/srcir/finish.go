@@ -395,6 +395,7 @@ func (b *builder) finish() {
 	b.argDefaults()
 	b.deadDefaults()
 	b.fieldDefaults()
+	b.fallbackDefaults()
 	b.directives()
 	b.sentinels()
 }

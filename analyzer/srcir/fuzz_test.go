@@ -116,7 +116,8 @@ func FuzzJavaScript(f *testing.F) {
 		"const g = (x) => _async_to_generator(function* () { yield x; })(); if ((_b = a.b) == null ? void 0 : _b.c) {}"))
 	f.Add([]byte("var i_exports = {};\n__export(i_exports, { A: () => A, b: () => b_default });\nmodule.exports = __toCommonJS(i_exports);\n" +
 		"const _A = class _A extends (0, import_x.B) { constructor() { super(), __publicField(this, \"n\", 3); } };\nlet A = _A;\n0 && (module.exports = { A });"))
-	for _, dir := range []string{"testdata/jsbundle/out/tsc", "testdata/jsbundle/out/esbuild-es2016", "testdata/jsbundle/out/swc"} {
+	f.Add([]byte("var R={};w(R,{A:()=>a});module.exports=T(R);var a=class t{static c(){return new t}};var d=__name(async(t)=>__async(void 0,null,function*(){yield t}),\"d\");"))
+	for _, dir := range []string{"testdata/jsbundle/out/tsc", "testdata/jsbundle/out/esbuild-es2016", "testdata/jsbundle/out/swc", "testdata/jsbundle/out/esbuild-min"} {
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {

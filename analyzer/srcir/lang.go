@@ -39,9 +39,11 @@ type table struct {
 	// (helper(this, "name", value), for a class field name = value)
 	fieldDefines set
 	// asyncHelpers run a generator function as an async function, asyncGenHelpers as an
-	// async generator, in which awaitHelpers mark the awaits (see lowered.go: what the text
-	// rewrites of awaiter.go and asyncgen.go leave, swc's and babel's helpers, tslib_1.__await)
+	// async generator, in which awaitHelpers mark the awaits (see lowered.go; asyncgen.go rewrites
+	// some async generators on the text first)
 	asyncHelpers, asyncGenHelpers, awaitHelpers set
+	// nameHelpers give a function or class its name and return it (esbuild's __name)
+	nameHelpers set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -134,6 +136,7 @@ var typescript = &table{
 	asyncHelpers:    mk("__awaiter", "__async", "_async_to_generator", "_asyncToGenerator"),
 	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
 	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
+	nameHelpers:     mk("__name"),
 	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,

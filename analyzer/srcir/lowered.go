@@ -20,11 +20,12 @@ import (
 // desugarAsync gives such a function the generator's body back and marks it async (an async
 // generator for the generator helpers), with each yield of the body an await (for the
 // generator helpers: each yield of a __await(p)), so that the lowering reads it as the async
-// function it was written as. The helpers' names are language knowledge of the JS/TS tables
+// function it was written as. It also unwraps the functions and classes a helper names
+// (esbuild's keepNames: var f = __name(async () => {…}, "f")). The helpers' names are language knowledge of the JS/TS tables
 // (asyncHelpers, asyncGenHelpers, awaitHelpers).
 func desugarAsync(m *module) {
 	t := m.t
-	if len(t.asyncHelpers) == 0 && len(t.asyncGenHelpers) == 0 {
+	if len(t.asyncHelpers) == 0 && len(t.asyncGenHelpers) == 0 && len(t.nameHelpers) == 0 {
 		return
 	}
 	var walk func(n *syntax.Node, depth int)
@@ -55,7 +56,15 @@ func desugarAsync(m *module) {
 				awaits(m, n.Child("body"), true, 0)
 			}
 		}
-		for _, c := range n.Children {
+		for i, c := range n.Children {
+			// var f = __name(async () => {…}, "f") (esbuild's keepNames): the function itself
+			if t.calls.has(c) && t.nameHelpers[lastSeg(m.text(c.Child("function")))] {
+				if args := c.Child(t.callArgs).NamedChildren(); len(args) == 2 && (t.funcs.has(args[0]) || t.lambdas.has(args[0]) || t.classes.has(args[0])) {
+					args[0].Field = c.Field
+					n.Children[i] = args[0]
+					c = args[0]
+				}
+			}
 			walk(c, depth+1)
 		}
 	}

@@ -33,6 +33,9 @@ cd "$work"
 # __privateAdd/__privateGet
 "$bin/esbuild" src/index.ts --bundle --format=cjs --target=es2016 --keep-names --platform=node \
 	--outfile="$here/out/esbuild-es2016/index.js" --log-level=warning
+# esbuild, minified: the same bundle with every helper and local renamed
+"$bin/esbuild" src/index.ts --bundle --format=cjs --target=es2022 --minify --platform=node \
+	--outfile="$here/out/esbuild-min/index.js" --log-level=warning
 # esbuild file by file (no bundle): require()d modules, (0, import_x.f)() calls
 "$bin/esbuild" src/*.ts --format=cjs --target=es2020 --platform=node --outdir="$here/out/esbuild-files" --log-level=warning
 # rollup: one ES module bundle, export { … } at the end

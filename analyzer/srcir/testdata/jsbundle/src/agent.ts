@@ -46,3 +46,6 @@ export class Agent extends BaseAgent {
 export async function run(model: Model, tools: Record<string, Tool>, input: string): Promise<Reply> {
   return Agent.create(model, tools).run(input);
 }
+
+export const runOnce = async (model: Model, tools: Record<string, Tool>, input: string): Promise<Reply> =>
+  Agent.create(model, tools).run(input);

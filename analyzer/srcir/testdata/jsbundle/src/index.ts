@@ -1,3 +1,3 @@
-export { Agent, run, DEFAULT_MAX_TURNS } from "./agent";
+export { Agent, run, runOnce, DEFAULT_MAX_TURNS } from "./agent";
 export { BaseAgent } from "./base";
 export { MaxTurnsError } from "./tools";

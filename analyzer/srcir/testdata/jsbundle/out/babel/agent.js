@@ -5,6 +5,7 @@ Object.defineProperty(exports, "__esModule", {
 });
 exports.DEFAULT_MAX_TURNS = exports.Agent = void 0;
 exports.run = run;
+exports.runOnce = void 0;
 var _base = require("./base");
 var _tools = require("./tools");
 const DEFAULT_MAX_TURNS = exports.DEFAULT_MAX_TURNS = 8;
@@ -54,3 +55,5 @@ exports.Agent = Agent;
 async function run(model, tools, input) {
   return Agent.create(model, tools).run(input);
 }
+const runOnce = async (model, tools, input) => Agent.create(model, tools).run(input);
+exports.runOnce = runOnce;

@@ -33,6 +33,12 @@ Object.defineProperty(exports, "run", {
     return _agent.run;
   }
 });
+Object.defineProperty(exports, "runOnce", {
+  enumerable: true,
+  get: function () {
+    return _agent.runOnce;
+  }
+});
 var _agent = require("./agent");
 var _base = require("./base");
 var _tools = require("./tools");

@@ -70,7 +70,8 @@ __export(src_exports, {
   BaseAgent: () => BaseAgent,
   DEFAULT_MAX_TURNS: () => DEFAULT_MAX_TURNS,
   MaxTurnsError: () => MaxTurnsError,
-  run: () => run
+  run: () => run,
+  runOnce: () => runOnce
 });
 module.exports = __toCommonJS(src_exports);
 
@@ -160,11 +161,15 @@ function run(model, tools, input) {
   });
 }
 __name(run, "run");
+var runOnce = /* @__PURE__ */ __name((model, tools, input) => __async(void 0, null, function* () {
+  return Agent.create(model, tools).run(input);
+}), "runOnce");
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   Agent,
   BaseAgent,
   DEFAULT_MAX_TURNS,
   MaxTurnsError,
-  run
+  run,
+  runOnce
 });

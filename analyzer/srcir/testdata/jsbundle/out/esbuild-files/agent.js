@@ -29,7 +29,8 @@ var agent_exports = {};
 __export(agent_exports, {
   Agent: () => Agent,
   DEFAULT_MAX_TURNS: () => DEFAULT_MAX_TURNS,
-  run: () => run
+  run: () => run,
+  runOnce: () => runOnce
 });
 module.exports = __toCommonJS(agent_exports);
 var import_base = require("./base");
@@ -76,9 +77,11 @@ let Agent = _Agent;
 async function run(model, tools, input) {
   return Agent.create(model, tools).run(input);
 }
+const runOnce = async (model, tools, input) => Agent.create(model, tools).run(input);
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   Agent,
   DEFAULT_MAX_TURNS,
-  run
+  run,
+  runOnce
 });

@@ -22,7 +22,8 @@ __export(src_exports, {
   BaseAgent: () => import_base.BaseAgent,
   DEFAULT_MAX_TURNS: () => import_agent.DEFAULT_MAX_TURNS,
   MaxTurnsError: () => import_tools.MaxTurnsError,
-  run: () => import_agent.run
+  run: () => import_agent.run,
+  runOnce: () => import_agent.runOnce
 });
 module.exports = __toCommonJS(src_exports);
 var import_agent = require("./agent");
@@ -34,5 +35,6 @@ var import_tools = require("./tools");
   BaseAgent,
   DEFAULT_MAX_TURNS,
   MaxTurnsError,
-  run
+  run,
+  runOnce
 });

@@ -66,5 +66,6 @@ class Agent extends BaseAgent {
 async function run(model, tools, input) {
     return Agent.create(model, tools).run(input);
 }
+const runOnce = async (model, tools, input) => Agent.create(model, tools).run(input);
 
-export { Agent, BaseAgent, DEFAULT_MAX_TURNS, MaxTurnsError, run };
+export { Agent, BaseAgent, DEFAULT_MAX_TURNS, MaxTurnsError, run, runOnce };

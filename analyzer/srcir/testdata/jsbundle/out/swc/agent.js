@@ -17,6 +17,9 @@ _export(exports, {
     },
     run: function() {
         return run;
+    },
+    runOnce: function() {
+        return runOnce;
     }
 });
 const _base = require("./base");
@@ -126,3 +129,4 @@ class Agent extends _base.BaseAgent {
 async function run(model, tools, input) {
     return Agent.create(model, tools).run(input);
 }
+const runOnce = async (model, tools, input)=>Agent.create(model, tools).run(input);

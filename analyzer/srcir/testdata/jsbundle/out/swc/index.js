@@ -23,6 +23,9 @@ _export(exports, {
     },
     run: function() {
         return _agent.run;
+    },
+    runOnce: function() {
+        return _agent.runOnce;
     }
 });
 const _agent = require("./agent");

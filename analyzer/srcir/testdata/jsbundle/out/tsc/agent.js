@@ -1,7 +1,7 @@
 "use strict";
 var _Agent_tools;
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.Agent = exports.DEFAULT_MAX_TURNS = void 0;
+exports.runOnce = exports.Agent = exports.DEFAULT_MAX_TURNS = void 0;
 exports.run = run;
 const tslib_1 = require("tslib");
 const base_1 = require("./base");
@@ -57,3 +57,5 @@ function run(model, tools, input) {
         return Agent.create(model, tools).run(input);
     });
 }
+const runOnce = (model, tools, input) => tslib_1.__awaiter(void 0, void 0, void 0, function* () { return Agent.create(model, tools).run(input); });
+exports.runOnce = runOnce;

@@ -1,9 +1,10 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.MaxTurnsError = exports.BaseAgent = exports.DEFAULT_MAX_TURNS = exports.run = exports.Agent = void 0;
+exports.MaxTurnsError = exports.BaseAgent = exports.DEFAULT_MAX_TURNS = exports.runOnce = exports.run = exports.Agent = void 0;
 var agent_1 = require("./agent");
 Object.defineProperty(exports, "Agent", { enumerable: true, get: function () { return agent_1.Agent; } });
 Object.defineProperty(exports, "run", { enumerable: true, get: function () { return agent_1.run; } });
+Object.defineProperty(exports, "runOnce", { enumerable: true, get: function () { return agent_1.runOnce; } });
 Object.defineProperty(exports, "DEFAULT_MAX_TURNS", { enumerable: true, get: function () { return agent_1.DEFAULT_MAX_TURNS; } });
 var base_1 = require("./base");
 Object.defineProperty(exports, "BaseAgent", { enumerable: true, get: function () { return base_1.BaseAgent; } });

@@ -24,7 +24,8 @@ __export(src_exports, {
   BaseAgent: () => BaseAgent,
   DEFAULT_MAX_TURNS: () => DEFAULT_MAX_TURNS,
   MaxTurnsError: () => MaxTurnsError,
-  run: () => run
+  run: () => run,
+  runOnce: () => runOnce
 });
 module.exports = __toCommonJS(src_exports);
 
@@ -93,11 +94,13 @@ var Agent = class _Agent extends BaseAgent {
 async function run(model, tools, input) {
   return Agent.create(model, tools).run(input);
 }
+var runOnce = async (model, tools, input) => Agent.create(model, tools).run(input);
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   Agent,
   BaseAgent,
   DEFAULT_MAX_TURNS,
   MaxTurnsError,
-  run
+  run,
+  runOnce
 });
