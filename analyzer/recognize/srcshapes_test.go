@@ -213,6 +213,22 @@ func TestSourceShapes(t *testing.T) {
 			bound: "self.max_turns", onBound: model.OnBoundStopReason, def: "10", exits: map[int]string{19: "completed"}},
 		{dir: "pysteppred", entry: "runner.Session.run", kind: model.LoopFor, loopLine: 43, modelLine: 55, toolLine: 58,
 			exits: map[int]string{47: "completed"}},
+		// pyparamstate: the state the step writes is an object the loop hands it, not the
+		// receiver: a parameter (step(llm, state=interpreter); if
+		// interpreter.messages[-1]["role"] == "assistant": break) or a local (st =
+		// State(prompt); while not st.finished: step(llm, st)); the step's model call is
+		// handed state.messages and appends to it. The queue consumer and the retry loop of
+		// neg.py, testing fields of objects they hand along, are none.
+		{dir: "pyparamstate", entry: "agent.respond", kind: model.LoopFor, loopLine: 24, modelLine: 13, toolLine: 19,
+			exits: map[int]string{28: "completed"}, not: []string{"neg.serve", "neg.ask"}},
+		{dir: "pyparamstate", entry: "agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 13, toolLine: 19,
+			exits: map[int]string{35: "completed"}},
+		// tsparamstate: the same in TypeScript (await step(llm, session); const last =
+		// session.messages.at(-1); if (last.role !== "tool") return last.content).
+		{dir: "tsparamstate", entry: "agent.respond", kind: model.LoopFor, loopLine: 24, modelLine: 11, toolLine: 18,
+			exits: map[int]string{28: "completed"}},
+		{dir: "tsparamstate", entry: "agent.run", kind: model.LoopFor, loopLine: 35, modelLine: 11, toolLine: 18,
+			exits: map[int]string{38: "completed"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*
@@ -304,6 +320,10 @@ func TestSourceShapes(t *testing.T) {
 		// while not isinstance(answer, Finish); the action's tool is looked up by its name.
 		{dir: "reacttext", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 31, modelLine: 35, toolLine: 39,
 			exits: map[int]string{33: "completed", 41: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
+		// reactflag: the same loop tested by a flag of the parsed reply rather than its type
+		// (while answer is None or not answer.final; if not answer.final:).
+		{dir: "reactflag", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 37, toolLine: 41,
+			exits: map[int]string{35: "completed", 43: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

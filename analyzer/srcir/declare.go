@@ -824,6 +824,11 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 			if d := c.Child("declaration"); d != nil {
 				for _, nm := range declNames(m, d) {
 					m.exported[nm] = true
+					if c.Has("default") && m.syms["default"] == nil {
+						// export default class Agent {}: the module's default is Agent
+						m.exported["default"] = true
+						m.syms["default"] = &sym{kind: symImport, from: m.name, name: nm, pos: m.pos(c)}
+					}
 				}
 				b.topLevel(m, &syntax.Node{Children: []*syntax.Node{d}}, true)
 				continue
@@ -832,6 +837,10 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 				m.exported["default"] = true
 				if v.Kind == "identifier" {
 					m.exported[m.text(v)] = true
+					if m.text(v) != "default" && m.syms["default"] == nil {
+						// export default runTool: the module's default is runTool
+						m.syms["default"] = &sym{kind: symImport, from: m.name, name: m.text(v), pos: m.pos(c)}
+					}
 				}
 				continue
 			}
@@ -871,6 +880,10 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 					b.bindRequire(m, name, spec, c)
 					continue
 				}
+				if t.assigns.has(val) && t.lang != "python" {
+					// var _default = exports.default = runTool (babel)
+					b.cjsExport(m, val)
+				}
 				if name.Kind == "identifier" && !t.funcs.has(val) && !t.lambdas.has(val) {
 					m.syms[m.text(name)] = &sym{kind: symValue, value: val, pos: m.pos(d)}
 					if val.Kind == "identifier" {
@@ -906,7 +919,8 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 							b.exportMap(m, args.NamedChildren()[1], c)
 						}
 					}
-				} else if args := e.Child("arguments").NamedChildren(); len(args) == 2 && t.idents.has(args[0]) && emptyObject(m, args[0]) {
+				} else if args := e.Child("arguments").NamedChildren(); len(args) == 2 && t.idents.has(args[0]) && (emptyObject(m, args[0]) || m.text(args[0]) == "exports") {
+					// swc's _export(exports, { Agent: function() { return Agent; } }) too
 					// a minified bundle's export map: the helper renamed, its shape kept
 					b.exportMap(m, args[1], c)
 				}
@@ -945,10 +959,16 @@ func (b *builder) exportMap(m *module, obj *syntax.Node, stmt *syntax.Node) {
 			continue
 		}
 		v := p.Child("value")
-		if v == nil || !m.t.lambdas.has(v) {
+		if v == nil || !m.t.lambdas.has(v) && !m.t.funcs.has(v) {
 			continue
 		}
 		body := strip(v.Child("body"))
+		if m.t.blocks.has(body) {
+			// function() { return Agent; }
+			if st := body.NamedChildren(); len(st) == 1 && m.t.returns.has(st[0]) && len(st[0].NamedChildren()) == 1 {
+				body = strip(st[0].NamedChildren()[0])
+			}
+		}
 		if body == nil || body.Kind != "identifier" {
 			continue
 		}
@@ -1035,15 +1055,19 @@ func requireOf(m *module, n *syntax.Node) (string, bool) {
 		return "", false
 	}
 	fn := m.text(n.Child("function"))
-	if fn != "require" && fn != "import" && !strings.HasSuffix(fn, "__importStar") && !strings.HasSuffix(fn, "__importDefault") {
+	if fn != "require" && fn != "import" && !m.t.interopRequires[lastSeg(fn)] {
 		return "", false
 	}
 	args := n.Child("arguments").NamedChildren()
+	if fn != "require" && fn != "import" {
+		// __importDefault(require("./x")), __toESM(require("./x"), 1)
+		if len(args) == 0 || len(args) > 2 {
+			return "", false
+		}
+		return requireOf(m, args[0])
+	}
 	if len(args) != 1 {
 		return "", false
-	}
-	if fn != "require" && fn != "import" {
-		return requireOf(m, args[0])
 	}
 	if args[0].Kind != "string" {
 		return "", false

@@ -131,17 +131,27 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 	for i >= 0 && kids[i] != stmt {
 		i--
 	}
+	// a bare return (return, return None) right after a call of the set handing over a
+	// status (self._set_status(RunStatus.error); return): the status it records
+	bare := i >= 0 && e == nil && !m.t.raises.has(stmt) || e != nil && m.t.nones[m.text(strip(e))]
 	for j := i - 1; j >= 0; j-- {
 		k := kids[j]
 		switch {
 		case k.Kind == "comment":
 			continue
 		case m.t.exprStmts.has(k):
-			if ks := k.NamedChildren(); len(ks) == 1 && (m.t.assigns.has(ks[0])) {
+			ks := k.NamedChildren()
+			if len(ks) == 1 && (m.t.assigns.has(ks[0])) {
 				if d := discriminator(m, strip(ks[0].Child("right"))); d != "" {
 					return d
 				}
 			}
+			if bare && len(ks) == 1 {
+				if st := b.statusHanded(fs, ks[0]); st != "" {
+					return st
+				}
+			}
+			bare = false
 		case k.Kind == "lexical_declaration" || k.Kind == "variable_declaration":
 			for _, d := range k.NamedChildren() {
 				if m.t.declarators.has(d) {
@@ -155,6 +165,60 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		}
 	}
 	return ""
+}
+
+// statusHanded returns the status a call of the set hands over as a literal argument (a
+// string, or a member of an enumeration: RunStatus.error) when it names an outcome, "" else.
+func (b *builder) statusHanded(fs *fnState, n *syntax.Node) string {
+	m := fs.mod
+	n = strip(n)
+	if n != nil && (n.Kind == "await" || n.Kind == "await_expression") && len(n.NamedChildren()) == 1 {
+		n = strip(n.NamedChildren()[0])
+	}
+	if n == nil || !m.t.calls.has(n) {
+		return ""
+	}
+	id, ok := fs.callOf[n]
+	if !ok || len(fs.f.Calls[id].Targets) == 0 {
+		return "" // a logger's or printer's words say nothing about the run
+	}
+	args := n.Child(m.t.callArgs)
+	if args == nil {
+		return ""
+	}
+	for _, a := range args.NamedChildren() {
+		if m.t.keywordArgs.has(a) {
+			a = a.Child("value")
+		}
+		a = strip(a)
+		var v string
+		switch {
+		case a == nil:
+			continue
+		case m.t.stringKinds.has(a):
+			v = unquote(m.text(a))
+		case m.t.members.has(a) && m.t.idents.has(strip(a.Child("object"))) && m.text(strip(a.Child("object"))) != m.t.self:
+			v = m.text(a.Child(m.t.memberProp))
+		default:
+			continue
+		}
+		if len(v) <= 24 && !strings.ContainsAny(v, " \t\n") && stateWord(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// stateWord reports whether a status value names an outcome the recognizer reads
+// (recognize.stateWords).
+func stateWord(v string) bool {
+	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(v))
+	for _, w := range []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused", "error", "fail", "complete", "final", "finish", "success", "done"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // discriminator returns the string value of n's discriminator field (stateKeys) when n is

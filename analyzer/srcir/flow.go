@@ -255,6 +255,36 @@ func typeTested(g *fnState, v string) bool {
 	return false
 }
 
+// kindTested reports whether a condition of g in a loop tells what v is: its type
+// (isinstance(v, Action)) or a field of it (if parsed.final:, while not step.done,
+// pred.next_tool_name == "finish"), the finish-or-action test of a parsed reply.
+func kindTested(g *fnState, v string) bool {
+	if typeTested(g, v) {
+		return true
+	}
+	m := g.mod
+	for _, c := range g.conds {
+		if len(c.loops) == 0 && c.loop < 0 {
+			continue
+		}
+		found := false
+		eachNode(m.t, c.expr, func(n *syntax.Node) bool {
+			if found || m.t.calls.has(n) {
+				return false
+			}
+			if fieldOf(m, n, v) {
+				found = true
+				return false
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // fieldOf reports whether n is a field, or a field of a field, of the variable v (msg.tools,
 // msg.function.calls): no call, no subscript on the way.
 func fieldOf(m *module, n *syntax.Node, v string) bool {
@@ -2351,7 +2381,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			}
 			call := g.callInfo[ref.Call].node
 			for _, a := range g.assigns {
-				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && typeTested(g, a.lhs[0]) {
+				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
 					de[a.lhs[0]] = true
 				}
 			}

@@ -44,6 +44,9 @@ type table struct {
 	asyncHelpers, asyncGenHelpers, awaitHelpers set
 	// nameHelpers give a function or class its name and return it (esbuild's __name)
 	nameHelpers set
+	// interopRequires wrap a require("./x") into the module object an import reads (tsc's
+	// __importDefault, esbuild's __toESM, babel's and swc's interop helpers)
+	interopRequires set
 	// field names that differ between grammars
 	memberProp, subObj, subIndex, classBases, classBody, callArgs, ternCond, ternThen, ternElse string
 	// generic-expression names of "empty" values
@@ -137,7 +140,9 @@ var typescript = &table{
 	asyncGenHelpers: mk("__asyncGenerator", "_wrap_async_generator", "_wrapAsyncGenerator"),
 	awaitHelpers:    mk("__await", "_await_async_generator", "_awaitAsyncGenerator"),
 	nameHelpers:     mk("__name"),
-	callArgs:        "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
+	interopRequires: mk("__importStar", "__importDefault", "__toESM", "_interopRequireDefault", "_interopRequireWildcard",
+		"_interop_require_default", "_interop_require_wildcard"),
+	callArgs: "arguments", ternCond: "condition", ternThen: "consequence", ternElse: "alternative",
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
 	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),

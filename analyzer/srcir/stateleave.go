@@ -33,7 +33,7 @@ func (b *builder) stateLeaves() {
 	}
 	written := map[int]map[string]bool{}
 	for _, fs := range b.funcs {
-		if fs.f.Test || fs.mod.t.self == "" {
+		if fs.f.Test {
 			continue
 		}
 		for j := range fs.f.Calls {
@@ -84,20 +84,7 @@ func (b *builder) writes(fs *fnState, memo map[int]map[string]bool, depth int) m
 	}
 	for _, g := range scope(fs) {
 		m := g.mod
-		self := m.t.self + "."
-		field := func(s string) string {
-			if !strings.HasPrefix(s, self) {
-				return ""
-			}
-			s = s[len(self):]
-			if i := strings.IndexAny(s, ".[("); i >= 0 {
-				s = s[:i]
-			}
-			if s == "" {
-				return ""
-			}
-			return self + s
-		}
+		field := func(s string) string { return stateField(fs, s) }
 		for _, j := range g.index().appends {
 			fn := strip(unAwait(m, g.callInfo[j].node.Child("function")))
 			if fn == nil || !m.t.members.has(fn) {
@@ -143,10 +130,9 @@ func (b *builder) writes(fs *fnState, memo map[int]map[string]bool, depth int) m
 func (b *builder) inputs(fs *fnState, j, depth int) map[string]bool {
 	m := fs.mod
 	out := map[string]bool{}
-	self := m.t.self + "."
 	eachNode(m.t, fs.callInfo[j].node.Child("arguments"), func(n *syntax.Node) bool {
 		if m.t.members.has(n) {
-			if t := m.text(n); strings.HasPrefix(t, self) && !strings.ContainsAny(t[len(self):], ".[(") {
+			if t := m.text(n); stateField(fs, t) == t {
 				out[t] = true
 			}
 		}
@@ -177,11 +163,12 @@ func (b *builder) inputs(fs *fnState, j, depth int) map[string]bool {
 // methods) and returns the tests in those loops that read one of fields and leave the loop.
 func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers map[int][]ir.CallRef) []ir.Check {
 	type at struct {
-		g    *fnState
-		call int
+		g      *fnState
+		call   int
+		fields map[string]bool
 	}
 	var out []ir.Check
-	frontier := []at{{fs, j}}
+	frontier := []at{{fs, j, fields}}
 	seen := map[int]bool{fs.f.ID: true}
 	for depth := 0; depth <= maxStateDepth && len(frontier) > 0; depth++ {
 		var next []at
@@ -194,7 +181,7 @@ func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers
 				if l.Kind != ir.LoopFor || l.Retry || l.OverCall == x.call {
 					continue
 				}
-				if cs := b.loopStateTests(g, li, fields); len(cs) > 0 {
+				if cs := b.loopStateTests(g, li, x.fields); len(cs) > 0 {
 					out = append(out, cs...)
 					found = true
 				}
@@ -216,11 +203,32 @@ func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers
 			}
 			for _, ref := range callers[g.f.ID] {
 				h := b.funcs[ref.Func]
-				if seen[h.f.ID] || h.cls == nil || !selfCall(h, ref.Call) {
+				if seen[h.f.ID] {
+					continue
+				}
+				// the caller's names for the state: the receiver's fields when it calls g
+				// on its own receiver, and, for an object parameter of g, the object it
+				// hands (step(llm, st): st.messages for state.messages)
+				hf := map[string]bool{}
+				own := h.cls != nil && selfCall(h, ref.Call)
+				for f := range x.fields {
+					root, rest, _ := strings.Cut(f, ".")
+					switch {
+					case root == g.mod.t.self:
+						if own {
+							hf[f] = true
+						}
+					case h.mod == g.mod:
+						if a := argFor(h, ref.Call, g, root); a != "" {
+							hf[a+"."+rest] = true
+						}
+					}
+				}
+				if len(hf) == 0 {
 					continue
 				}
 				seen[h.f.ID] = true
-				next = append(next, at{h, ref.Call})
+				next = append(next, at{h, ref.Call, hf})
 			}
 		}
 		frontier = next
@@ -326,4 +334,72 @@ func readsFields(fs *fnState, fields map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// stateField returns the field of the state s is or reads (self.messages of
+// self.messages[-1]["role"]): a field of the receiver, or of an object parameter of fs
+// (state.messages of def step(llm, state)), which a caller hands its own object (a
+// parameter, a local or a global: step(llm, st)); "" for any other text.
+func stateField(fs *fnState, s string) string {
+	root, rest, ok := strings.Cut(s, ".")
+	if !ok || root == "" {
+		return ""
+	}
+	if root != fs.mod.t.self && !objParam(fs, root) {
+		return ""
+	}
+	if i := strings.IndexAny(rest, ".[("); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest == "" || strings.ContainsAny(root, "[(?!") {
+		return ""
+	}
+	return root + "." + rest
+}
+
+// objParam reports whether name is a parameter of fs (or of the function a closure of fs
+// sits in) other than the receiver.
+func objParam(fs *fnState, name string) bool {
+	for g := fs; g != nil; g = g.parent {
+		if name != g.mod.t.self && g.params[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// argFor returns the text of the argument call j of h hands to parameter p of g when it is
+// a name or an attribute chain (st, self.state), by position or keyword; "" otherwise.
+func argFor(h *fnState, j int, g *fnState, p string) string {
+	m := h.mod
+	args := h.callInfo[j].node.Child(m.t.callArgs)
+	if args == nil {
+		return ""
+	}
+	params := g.f.Params
+	if g.cls != nil && g.mod.t.lang == "python" && len(params) > 0 && params[0].Name == g.mod.t.self {
+		params = params[1:]
+	}
+	pos := -1
+	for i, q := range params {
+		if q.Name == p {
+			pos = i
+		}
+	}
+	var a *syntax.Node
+	for i, n := range args.NamedChildren() {
+		if n.Kind == "keyword_argument" {
+			if m.text(n.Child("name")) == p {
+				a = n.Child("value")
+			}
+			continue
+		}
+		if i == pos && a == nil {
+			a = n
+		}
+	}
+	if a = strip(a); a == nil || !m.t.idents.has(a) && !m.t.members.has(a) {
+		return ""
+	}
+	return m.text(a)
 }

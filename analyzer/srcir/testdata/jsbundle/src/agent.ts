@@ -1,5 +1,5 @@
 import { BaseAgent, type Model, type Reply } from "./base";
-import { MaxTurnsError, runTool, type Tool } from "./tools";
+import runTool, { MaxTurnsError, type Tool } from "./tools";
 
 export const DEFAULT_MAX_TURNS = 8;
 

@@ -12,3 +12,5 @@ export async function runTool(tools: Record<string, Tool>, name: string, args: u
   if (!tool) return `unknown tool ${name}`;
   return tool(args);
 }
+
+export default runTool;

@@ -7,7 +7,9 @@ exports.DEFAULT_MAX_TURNS = exports.Agent = void 0;
 exports.run = run;
 exports.runOnce = void 0;
 var _base = require("./base");
-var _tools = require("./tools");
+var _tools = _interopRequireWildcard(require("./tools"));
+var cache;
+function _interopRequireWildcard(e, t) { if (!t && e && e.__esModule) return e; var r, c, a = Object.defineProperty, n = { __proto__: null, default: e }; if (Object(e) !== e) return n; if (cache || "function" != typeof WeakMap || (cache = new WeakMap()), cache) { if (cache.has(e)) return cache.get(e); cache.set(e, n); } for (c in e) "default" !== c && {}.hasOwnProperty.call(e, c) && ((r = a && Object.getOwnPropertyDescriptor(e, c)) && (r.get || r.set) ? a(n, c, r) : n[c] = e[c]); return n; }
 const DEFAULT_MAX_TURNS = exports.DEFAULT_MAX_TURNS = 8;
 class Agent extends _base.BaseAgent {
   maxTurns = DEFAULT_MAX_TURNS;
@@ -30,7 +32,7 @@ class Agent extends _base.BaseAgent {
       messages.push(reply);
       if (!reply.toolCalls || reply.toolCalls.length === 0) return reply;
       for (const call of reply.toolCalls) {
-        messages.push(await (0, _tools.runTool)(this.#tools, call.name, call.args));
+        messages.push(await (0, _tools.default)(this.#tools, call.name, call.args));
       }
     }
     throw new _tools.MaxTurnsError(this.maxTurns);
@@ -46,7 +48,7 @@ class Agent extends _base.BaseAgent {
       yield reply;
       if (!((_reply$toolCalls = reply.toolCalls) !== null && _reply$toolCalls !== void 0 && _reply$toolCalls.length)) return;
       for (const call of reply.toolCalls) {
-        messages.push(await (0, _tools.runTool)(this.#tools, call.name, call.args));
+        messages.push(await (0, _tools.default)(this.#tools, call.name, call.args));
       }
     }
   }

@@ -3,7 +3,7 @@
 Object.defineProperty(exports, "__esModule", {
   value: true
 });
-exports.MaxTurnsError = void 0;
+exports.default = exports.MaxTurnsError = void 0;
 exports.runTool = runTool;
 // Tool execution: every call of a step runs, then its results go back to the model.
 
@@ -19,3 +19,4 @@ async function runTool(tools, name, args) {
   if (!tool) return `unknown tool ${name}`;
   return tool(args);
 }
+var _default = exports.default = runTool;

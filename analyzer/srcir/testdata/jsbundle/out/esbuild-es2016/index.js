@@ -108,6 +108,7 @@ function runTool(tools, name, args) {
   });
 }
 __name(runTool, "runTool");
+var tools_default = runTool;
 
 // src/agent.ts
 var DEFAULT_MAX_TURNS = 8;
@@ -131,7 +132,7 @@ var _Agent = class _Agent extends BaseAgent {
         messages.push(reply);
         if (!reply.toolCalls || reply.toolCalls.length === 0) return reply;
         for (const call of reply.toolCalls) {
-          messages.push(yield runTool(__privateGet(this, _tools), call.name, call.args));
+          messages.push(yield tools_default(__privateGet(this, _tools), call.name, call.args));
         }
       }
       throw new MaxTurnsError(this.maxTurns);
@@ -146,7 +147,7 @@ var _Agent = class _Agent extends BaseAgent {
         yield reply;
         if (!((_a = reply.toolCalls) == null ? void 0 : _a.length)) return;
         for (const call of reply.toolCalls) {
-          messages.push(yield new __await(runTool(__privateGet(this, _tools), call.name, call.args)));
+          messages.push(yield new __await(tools_default(__privateGet(this, _tools), call.name, call.args)));
         }
       }
     });

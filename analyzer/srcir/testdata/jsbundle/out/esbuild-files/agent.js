@@ -1,7 +1,9 @@
 "use strict";
+var __create = Object.create;
 var __defProp = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
 var __typeError = (msg) => {
   throw TypeError(msg);
@@ -19,6 +21,14 @@ var __copyProps = (to, from, except, desc) => {
   }
   return to;
 };
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var __publicField = (obj, key, value) => __defNormalProp(obj, typeof key !== "symbol" ? key + "" : key, value);
 var __accessCheck = (obj, member, msg) => member.has(obj) || __typeError("Cannot " + msg);
@@ -34,7 +44,7 @@ __export(agent_exports, {
 });
 module.exports = __toCommonJS(agent_exports);
 var import_base = require("./base");
-var import_tools = require("./tools");
+var import_tools = __toESM(require("./tools"));
 var _tools;
 const DEFAULT_MAX_TURNS = 8;
 const _Agent = class _Agent extends import_base.BaseAgent {
@@ -55,7 +65,7 @@ const _Agent = class _Agent extends import_base.BaseAgent {
       messages.push(reply);
       if (!reply.toolCalls || reply.toolCalls.length === 0) return reply;
       for (const call of reply.toolCalls) {
-        messages.push(await (0, import_tools.runTool)(__privateGet(this, _tools), call.name, call.args));
+        messages.push(await (0, import_tools.default)(__privateGet(this, _tools), call.name, call.args));
       }
     }
     throw new import_tools.MaxTurnsError(this.maxTurns);
@@ -67,7 +77,7 @@ const _Agent = class _Agent extends import_base.BaseAgent {
       yield reply;
       if (!reply.toolCalls?.length) return;
       for (const call of reply.toolCalls) {
-        messages.push(await (0, import_tools.runTool)(__privateGet(this, _tools), call.name, call.args));
+        messages.push(await (0, import_tools.default)(__privateGet(this, _tools), call.name, call.args));
       }
     }
   }

@@ -19,6 +19,7 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var tools_exports = {};
 __export(tools_exports, {
   MaxTurnsError: () => MaxTurnsError,
+  default: () => tools_default,
   runTool: () => runTool
 });
 module.exports = __toCommonJS(tools_exports);
@@ -33,6 +34,7 @@ async function runTool(tools, name, args) {
   if (!tool) return `unknown tool ${name}`;
   return tool(args);
 }
+var tools_default = runTool;
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   MaxTurnsError,

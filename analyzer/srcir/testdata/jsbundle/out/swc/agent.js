@@ -23,7 +23,7 @@ _export(exports, {
     }
 });
 const _base = require("./base");
-const _tools = require("./tools");
+const _tools = /*#__PURE__*/ _interop_require_wildcard(require("./tools"));
 function _check_private_redeclaration(obj, privateCollection) {
     if (privateCollection.has(obj)) {
         throw new TypeError("Cannot initialize the same private elements twice on an object");
@@ -77,6 +77,47 @@ function _define_property(obj, key, value) {
     }
     return obj;
 }
+function _getRequireWildcardCache(nodeInterop) {
+    if (typeof WeakMap !== "function") return null;
+    var cacheBabelInterop = new WeakMap();
+    var cacheNodeInterop = new WeakMap();
+    return (_getRequireWildcardCache = function(nodeInterop) {
+        return nodeInterop ? cacheNodeInterop : cacheBabelInterop;
+    })(nodeInterop);
+}
+function _interop_require_wildcard(obj, nodeInterop) {
+    if (!nodeInterop && obj && obj.__esModule) {
+        return obj;
+    }
+    if (obj === null || typeof obj !== "object" && typeof obj !== "function") {
+        return {
+            default: obj
+        };
+    }
+    var cache = _getRequireWildcardCache(nodeInterop);
+    if (cache && cache.has(obj)) {
+        return cache.get(obj);
+    }
+    var newObj = {
+        __proto__: null
+    };
+    var hasPropertyDescriptor = Object.defineProperty && Object.getOwnPropertyDescriptor;
+    for(var key in obj){
+        if (key !== "default" && Object.prototype.hasOwnProperty.call(obj, key)) {
+            var desc = hasPropertyDescriptor ? Object.getOwnPropertyDescriptor(obj, key) : null;
+            if (desc && (desc.get || desc.set)) {
+                Object.defineProperty(newObj, key, desc);
+            } else {
+                newObj[key] = obj[key];
+            }
+        }
+    }
+    newObj.default = obj;
+    if (cache) {
+        cache.set(obj, newObj);
+    }
+    return newObj;
+}
 const DEFAULT_MAX_TURNS = 8;
 var _tools1 = /*#__PURE__*/ new WeakMap();
 class Agent extends _base.BaseAgent {
@@ -96,7 +137,7 @@ class Agent extends _base.BaseAgent {
             messages.push(reply);
             if (!reply.toolCalls || reply.toolCalls.length === 0) return reply;
             for (const call of reply.toolCalls){
-                messages.push(await (0, _tools.runTool)(_class_private_field_get(this, _tools1), call.name, call.args));
+                messages.push(await (0, _tools.default)(_class_private_field_get(this, _tools1), call.name, call.args));
             }
         }
         throw new _tools.MaxTurnsError(this.maxTurns);
@@ -114,7 +155,7 @@ class Agent extends _base.BaseAgent {
             yield reply;
             if (!((_reply_toolCalls = reply.toolCalls) === null || _reply_toolCalls === void 0 ? void 0 : _reply_toolCalls.length)) return;
             for (const call of reply.toolCalls){
-                messages.push(await (0, _tools.runTool)(_class_private_field_get(this, _tools1), call.name, call.args));
+                messages.push(await (0, _tools.default)(_class_private_field_get(this, _tools1), call.name, call.args));
             }
         }
     }

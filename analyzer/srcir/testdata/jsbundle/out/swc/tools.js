@@ -13,6 +13,9 @@ _export(exports, {
     MaxTurnsError: function() {
         return MaxTurnsError;
     },
+    default: function() {
+        return _default;
+    },
     runTool: function() {
         return runTool;
     }
@@ -40,3 +43,4 @@ async function runTool(tools, name, args) {
     if (!tool) return `unknown tool ${name}`;
     return tool(args);
 }
+const _default = runTool;

@@ -28,7 +28,7 @@ class Agent extends base_1.BaseAgent {
                 if (!reply.toolCalls || reply.toolCalls.length === 0)
                     return reply;
                 for (const call of reply.toolCalls) {
-                    messages.push(yield (0, tools_1.runTool)(tslib_1.__classPrivateFieldGet(this, _Agent_tools, "f"), call.name, call.args));
+                    messages.push(yield (0, tools_1.default)(tslib_1.__classPrivateFieldGet(this, _Agent_tools, "f"), call.name, call.args));
                 }
             }
             throw new tools_1.MaxTurnsError(this.maxTurns);
@@ -44,7 +44,7 @@ class Agent extends base_1.BaseAgent {
                 if (!((_a = reply.toolCalls) === null || _a === void 0 ? void 0 : _a.length))
                     return yield tslib_1.__await(void 0);
                 for (const call of reply.toolCalls) {
-                    messages.push(yield tslib_1.__await((0, tools_1.runTool)(tslib_1.__classPrivateFieldGet(this, _Agent_tools, "f"), call.name, call.args)));
+                    messages.push(yield tslib_1.__await((0, tools_1.default)(tslib_1.__classPrivateFieldGet(this, _Agent_tools, "f"), call.name, call.args)));
                 }
             }
         });

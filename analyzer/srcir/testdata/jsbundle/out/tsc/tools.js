@@ -18,3 +18,4 @@ function runTool(tools, name, args) {
         return tool(args);
     });
 }
+exports.default = runTool;

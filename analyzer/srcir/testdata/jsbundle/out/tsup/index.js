@@ -53,6 +53,7 @@ async function runTool(tools, name, args) {
   if (!tool) return `unknown tool ${name}`;
   return tool(args);
 }
+var tools_default = runTool;
 
 // src/agent.ts
 var DEFAULT_MAX_TURNS = 8;
@@ -74,7 +75,7 @@ var Agent = class _Agent extends BaseAgent {
       messages.push(reply);
       if (!reply.toolCalls || reply.toolCalls.length === 0) return reply;
       for (const call of reply.toolCalls) {
-        messages.push(await runTool(this.#tools, call.name, call.args));
+        messages.push(await tools_default(this.#tools, call.name, call.args));
       }
     }
     throw new MaxTurnsError(this.maxTurns);
@@ -86,7 +87,7 @@ var Agent = class _Agent extends BaseAgent {
       yield reply;
       if (!reply.toolCalls?.length) return;
       for (const call of reply.toolCalls) {
-        messages.push(await runTool(this.#tools, call.name, call.args));
+        messages.push(await tools_default(this.#tools, call.name, call.args));
       }
     }
   }
