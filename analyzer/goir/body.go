@@ -2255,16 +2255,144 @@ func (b *builder) cancels(fs *funcState) {
 func (b *builder) addCancel(fs *funcState, blk *ssa.BasicBlock, c ir.Call, kind string) {
 	cn := ir.Cancel{Pos: c.Pos, Text: c.Text, Kind: kind}
 	for _, li := range fs.blockLoops[blk] {
-		l := fs.loops[li]
-		every := len(l.latches) > 0
-		for _, lt := range l.latches {
-			if !blk.Dominates(lt) {
-				every = false
-			}
-		}
-		cn.Loops = append(cn.Loops, ir.LoopObs{Loop: li, EveryIteration: every})
+		cn.Loops = append(cn.Loops, ir.LoopObs{Loop: li, EveryIteration: everyIteration(fs, blk, li)})
 	}
 	fs.f.Cancels = append(fs.f.Cancels, cn)
+}
+
+// everyIteration reports whether blk is on every path of an iteration of loop li that goes
+// on: it dominates every latch, or it is on every iteration of an inner loop that every such
+// path enters and that runs at least once — the wait for each tool result (for range calls {
+// select { case r := <-results: …; case <-ctx.Done(): return … } }) after the final answer left
+// on an empty collection (if len(reply.ToolCalls) == 0 { return … }).
+func everyIteration(fs *funcState, blk *ssa.BasicBlock, li int) bool {
+	l := fs.loops[li]
+	if dominatesAll(blk, l.latches) {
+		return true
+	}
+	for _, inner := range fs.blockLoops[blk] {
+		if inner == li {
+			break
+		}
+		il := fs.loops[inner]
+		if !l.blocks[il.header] || !dominatesAll(blk, il.latches) || !dominatesAll(il.header, l.latches) {
+			continue
+		}
+
+		if runsOnce(fs, il, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func dominatesAll(blk *ssa.BasicBlock, latches []*ssa.BasicBlock) bool {
+	for _, lt := range latches {
+		if !blk.Dominates(lt) {
+			return false
+		}
+	}
+	return len(latches) > 0
+}
+
+// runsOnce reports whether inner loop il, in loop l, runs its body at least once whenever it
+// is entered: its header tests a counter against the length of a collection (a range over a
+// slice, i < len(calls)) that a test dominating the header left l on when it was empty.
+func runsOnce(fs *funcState, il, l *natLoop) bool {
+	iff, ok := il.header.Instrs[len(il.header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, ok := iff.Cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	var coll ssa.Value
+	switch cond.Op {
+	case token.LSS:
+		coll = lenOf(cond.Y)
+	case token.GTR:
+		coll = lenOf(cond.X)
+	}
+	if coll == nil {
+		return false
+	}
+	for _, b := range fs.fn.Blocks {
+		if !l.blocks[b] || !b.Dominates(il.header) || len(b.Succs) != 2 {
+			continue
+		}
+		bi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		t, ok := bi.Cond.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		var c ssa.Value
+		var zero *ssa.Const
+		if z, ok := t.Y.(*ssa.Const); ok {
+			c, zero = lenOf(t.X), z
+		} else if z, ok := t.X.(*ssa.Const); ok {
+			c, zero = lenOf(t.Y), z
+		}
+		if c == nil || zero.Value == nil || zero.Value.String() != "0" || !sameValue(c, coll, 0) {
+			continue
+		}
+		// the branch taken when the collection is empty
+		var empty *ssa.BasicBlock
+		switch t.Op {
+		case token.EQL, token.LEQ:
+			empty = b.Succs[0]
+		case token.NEQ, token.GTR:
+			empty = b.Succs[1]
+		default:
+			continue
+		}
+		if !l.blocks[empty] {
+			return true
+		}
+	}
+	return false
+}
+
+// lenOf returns x when v is len(x).
+func lenOf(v ssa.Value) ssa.Value {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" && len(c.Call.Args) == 1 {
+		return c.Call.Args[0]
+	}
+	return nil
+}
+
+// sameValue reports whether a and b are the same value or loads of the same field of the same
+// value (reply.ToolCalls tested, then copied into calls and ranged over).
+func sameValue(a, b ssa.Value, depth int) bool {
+	a, b = cellValue(a), cellValue(b)
+	if a == b {
+		return true
+	}
+	if depth > 4 {
+		return false
+	}
+	switch x := a.(type) {
+	case *ssa.UnOp:
+		if y, ok := b.(*ssa.UnOp); ok && x.Op == token.MUL && y.Op == token.MUL {
+			return sameValue(x.X, y.X, depth+1)
+		}
+	case *ssa.FieldAddr:
+		if y, ok := b.(*ssa.FieldAddr); ok && x.Field == y.Field {
+			return sameValue(x.X, y.X, depth+1)
+		}
+	case *ssa.Field:
+		if y, ok := b.(*ssa.Field); ok && x.Field == y.Field {
+			return sameValue(x.X, y.X, depth+1)
+		}
+	}
+	return false
 }
 
 // cancelAlways sets Func.CancelAlways when a check dominates every return.
@@ -2359,7 +2487,7 @@ func (b *builder) mints(fs *funcState) {
 		if sc := ci.Common().StaticCallee(); !minted && sc != nil && sc != fs.fn && b.counters[sc] {
 			minted = true // a counter's next value
 		}
-		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && (fromCounter(v, 0) || formattedID(v, 0)) {
+		if v, ok := ci.(*ssa.Call); ok && !minted && !b.counters[fs.fn] && formats(v) && (fromCounter(v, 0) || formattedID(v, 0) || stampedID(v)) {
 			// fmt.Sprintf("run-%d", seq.Add(1)): a counter's next value, formatted in place (also
 			// a counter field of the struct that numbers its runs, s.seq.Add(1), or one it
 			// increments first: s.n++; "sub-" + strconv.Itoa(s.n)), or random bits formatted
@@ -2376,6 +2504,10 @@ func (b *builder) mints(fs *funcState) {
 			if v, ok := ci.(*ssa.Call); ok {
 				if m, ok := parentInContext(v, c); ok {
 					fs.f.Mints = append(fs.f.Mints, m)
+				} else if sc := v.Common().StaticCallee(); sc != nil && sc != fs.fn && ctxParentHelper(sc) {
+					// ctx = ContextWithParentID(ctx, span.ID): a helper putting the id it is
+					// handed into the context as the parent: the child gets it here
+					fs.f.Mints = append(fs.f.Mints, ir.Mint{Pos: c.Pos, Source: c.Source, Kind: "parent", Text: c.Text, Field: "ParentID", Owners: []string{"Context"}})
 				}
 			}
 			continue
@@ -2463,6 +2595,35 @@ func parentInContext(v *ssa.Call, c ir.Call) (ir.Mint, bool) {
 		return ir.Mint{}, false
 	}
 	return ir.Mint{Pos: c.Pos, Source: c.Source, Kind: "parent", Text: c.Text, Field: "ParentID", Owners: []string{"Context"}}, true
+}
+
+// ctxParentHelper reports whether fn returns a context that carries, as a parent id, a
+// string parameter of fn (func ContextWithParentID(ctx context.Context, id string)
+// context.Context { return context.WithValue(ctx, parentKey{}, id) }).
+func ctxParentHelper(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !isContext(res.At(0).Type()) {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			v, ok := in.(*ssa.Call)
+			if !ok || len(v.Common().Args) != 3 {
+				continue
+			}
+			val := v.Common().Args[2]
+			if mi, ok := val.(*ssa.MakeInterface); ok {
+				val = mi.X
+			}
+			if _, ok := val.(*ssa.Parameter); !ok {
+				continue
+			}
+			if _, ok := parentInContext(v, ir.Call{}); ok && returnsValue(v, 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // storedExpr returns the expression stored into field name at p as written: the value of a
@@ -2638,6 +2799,115 @@ func formats(c *ssa.Call) bool {
 	}
 	p := sc.Pkg.Pkg.Path()
 	return p == "fmt" && strings.HasPrefix(sc.Name(), "Sprint") || p == "strconv" && (sc.Name() == "Itoa" || strings.HasPrefix(sc.Name(), "Format"))
+}
+
+// stampedID reports whether c formats an identifier-like text (a format of letters, digits,
+// '_' and '-' besides its verbs, and some of them: "run_%d", "%s-%d"; not a sentence or a file
+// name) from the clock read now
+// (time.Now().UnixNano()) or from the counter of a loop of its function (the i of
+// fmt.Sprintf("%s_%d", name, i)): a run or call id numbered by time or by position.
+func stampedID(c *ssa.Call) bool {
+	sc := c.Common().StaticCallee()
+	if sc == nil || sc.Pkg == nil || sc.Pkg.Pkg.Path() != "fmt" || sc.Name() != "Sprintf" || len(c.Common().Args) != 2 {
+		return false
+	}
+	f, ok := c.Common().Args[0].(*ssa.Const)
+	if !ok || f.Value == nil || f.Value.Kind() != constant.String {
+		return false
+	}
+	format := constant.StringVal(f.Value)
+	literal := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] == '%' && i+1 < len(format) {
+			i++
+			for i < len(format) && strings.IndexByte("0123456789.+-#", format[i]) >= 0 {
+				i++
+			}
+			continue
+		}
+		ch := format[i]
+		if !(ch == '_' || ch == '-' || '0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z') {
+			return false // a sentence, a file name, a path: not an identifier
+		}
+		literal++
+	}
+	if literal == 0 {
+		return false
+	}
+	for _, a := range varargValues(c.Common().Args[1]) {
+		if clockNow(a, 0) || loopCounter(a, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// clockNow reports whether v is an integer reading of time.Now() (UnixNano, UnixMicro,
+// UnixMilli, Unix), through conversions.
+func clockNow(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return clockNow(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return clockNow(x.X, depth+1)
+	case *ssa.Call:
+		sc := x.Common().StaticCallee()
+		if sc == nil || sc.Pkg == nil || sc.Pkg.Pkg.Path() != "time" || !strings.HasPrefix(sc.Name(), "Unix") || len(x.Common().Args) != 1 {
+			return false
+		}
+		recv := x.Common().Args[0]
+		if now, ok := recv.(*ssa.Call); ok {
+			s := now.Common().StaticCallee()
+			return s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "time" && s.Name() == "Now"
+		}
+	}
+	return false
+}
+
+// loopCounter reports whether v is the counter of a loop of its function: a phi of the loop
+// header incremented by a constant on the back edge (for i := 0; …; i++, a range index),
+// through conversions.
+func loopCounter(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return loopCounter(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return loopCounter(x.X, depth+1)
+	case *ssa.BinOp:
+		// a range index is read as the incremented phi
+		if _, ok := x.Y.(*ssa.Const); ok && x.Op == token.ADD {
+			if p, ok := x.X.(*ssa.Phi); ok {
+				return counterPhi(p)
+			}
+		}
+	case *ssa.Phi:
+		return counterPhi(x)
+	}
+	return false
+}
+
+func counterPhi(p *ssa.Phi) bool {
+	if _, ok := p.Type().Underlying().(*types.Basic); !ok {
+		return false
+	}
+	init, step := false, false
+	for _, e := range p.Edges {
+		switch y := e.(type) {
+		case *ssa.Const:
+			init = true
+		case *ssa.BinOp:
+			if _, ok := y.Y.(*ssa.Const); ok && y.Op == token.ADD && (y.X == p) {
+				step = true
+			}
+		}
+	}
+	return init && step
 }
 
 // randomBits are the math/rand functions and *Rand methods that return unbounded random bits:
@@ -3477,4 +3747,30 @@ func leavesStmt(st ast.Stmt) bool {
 		return y.Tok == token.BREAK && y.Label == nil
 	}
 	return false
+}
+
+// cellValue returns the value stored into the variable v loads when the variable is a local
+// cell (captured by a closure) stored into once; else v.
+func cellValue(v ssa.Value) ssa.Value {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return v
+	}
+	al, ok := ld.X.(*ssa.Alloc)
+	if !ok || al.Referrers() == nil {
+		return v
+	}
+	var val ssa.Value
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+			if val != nil {
+				return v
+			}
+			val = st.Val
+		}
+	}
+	if val == nil {
+		return v
+	}
+	return val
 }

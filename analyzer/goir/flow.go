@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,7 +107,7 @@ func (b *builder) flows() {
 			}
 			c := &fs.f.Calls[idx]
 			var delivered []deliveredParam
-			if !interestingResult(v) {
+			if !interestingResult(v) && !b.parsedReply(fs, v, c) {
 				// model.StreamResponse(ctx, req, func(ev Event) error { … final = ev.Done … }):
 				// the call hands what it produced to the callback written at the call
 				if delivered = b.callbackDelivery(fs, v, c); len(delivered) == 0 {
@@ -614,6 +615,24 @@ func (t *tracer) step(it titem) {
 				if ld, ok := x.Chan.(*ssa.UnOp); ok && ld.Op == token.MUL {
 					t.push(ld.X, k, fs, it.depth) // the variable holding the channel (a captured cell)
 				}
+				// d.inbox <- call: the receives of the same channel field in the functions
+				// of the program (a dispatcher goroutine's for call := range d.inbox); the
+				// calls run concurrently when every element is sent before anything is
+				// waited for (a loop that only sends)
+				saved := t.cur.conc
+				t.cur.conc = saved || t.sendsAll(fs, x)
+				for _, rv := range t.b.fieldReceives(x.Chan) {
+					t.pushFresh(rv.v, k, rv.fs, it.depth)
+				}
+				t.cur.conc = saved
+			}
+			if x.X == v && k == kOut {
+				// d.results <- result{out: out}: a tool's output sent on a channel field is
+				// what the receives of that field get (the loop's select { case r :=
+				// <-d.results: … })
+				for _, rv := range t.b.fieldReceives(x.Chan) {
+					t.pushFresh(rv.v, k, rv.fs, it.depth)
+				}
 			}
 		case *ssa.Select:
 			for _, st := range x.States {
@@ -847,6 +866,25 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 	}
 	c, isConst := other.(*ssa.Const)
 	switch k {
+	case kOut:
+		// notes += "\n-> " + obs: a tool's output appended to the text the next request is
+		// made of (the concatenation is the prompt itself; text built on the way to some
+		// other call, an error message, feeds nothing)
+		for cur, n := x, 0; cur != nil && n < 8 && x.Op == token.ADD && isStringType(x.Type()); n++ {
+			if t.seedRoots[valueRoot(cur)] {
+				t.feed(cur.Pos(), fs)
+				break
+			}
+			var next *ssa.BinOp
+			if refs := cur.Referrers(); refs != nil {
+				for _, r := range *refs {
+					if b, ok := r.(*ssa.BinOp); ok && b.Op == token.ADD {
+						next = b
+					}
+				}
+			}
+			cur = next
+		}
 	case kLen:
 		if isConst && isCollectionLen(v) && isComparison(x.Op) {
 			t.check(fs, x, emptyBranch(x, v == x.X))
@@ -1890,6 +1928,14 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			// library's string and JSON functions: the collection derived from it
 			t.push(cv, kResult, fs, it.depth)
 		}
+		if argIdx >= 0 && tfs != nil && !recv && cv != nil && t.replyText(v) && plainParser(target) && elemLike(cv.Type()) {
+			// the reply's text parsed into the next action by a plain function of the program
+			// (act, ok := parse(reply)): the decision, and the one element it names (its verb
+			// selects what runs, its argument is handed to it)
+			t.flow.Parsed = true
+			t.push(cv, kResult, fs, it.depth)
+			t.push(cv, kElem, fs, it.depth)
+		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
 			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out
@@ -2850,4 +2896,222 @@ func gathers(a *ssa.IndexAddr, val ssa.Value) bool {
 	}
 	_, iface := val.Type().Underlying().(*types.Interface)
 	return iface && !isErrorType(val.Type())
+}
+
+// chanRecv is a value received from a channel in a function.
+type chanRecv struct {
+	v  ssa.Value
+	fs *funcState
+}
+
+// fieldReceives returns what the functions of the program receive from the channel ch holds
+// when ch is loaded from a struct field (d.inbox): the <-x and range receives (the UnOp) and
+// the select cases (the Extract of the received value) on a load of the same field. Nil when
+// ch is no field load.
+func (b *builder) fieldReceives(ch ssa.Value) []chanRecv {
+	ld, ok := ch.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	fv := fieldOf(fa.X.Type(), fa.Field)
+	if _, ok := fv.Type().Underlying().(*types.Chan); !ok {
+		return nil
+	}
+	var out []chanRecv
+	for _, u := range b.usesOf(fv) {
+		for _, r := range *u.fa.Referrers() {
+			l, ok := r.(*ssa.UnOp)
+			if !ok || l.Op != token.MUL {
+				continue
+			}
+			out = append(out, b.receives(l, u.fs)...)
+			if returnsValue(l, 0) {
+				// func (b *bus) Results() <-chan Result { return b.results }: what the
+				// callers receive from the channel it hands out
+				out = append(out, b.callerReceives(u.fs.fn, 0)...)
+			}
+		}
+	}
+	return out
+}
+
+// receives returns the receives from channel value ch in function fs: <-ch and range (the
+// UnOp), and select cases (the Extract of the received value).
+func (b *builder) receives(ch ssa.Value, fs *funcState) []chanRecv {
+	if ch.Referrers() == nil || fs == nil {
+		return nil
+	}
+	var out []chanRecv
+	for _, r := range *ch.Referrers() {
+		switch y := r.(type) {
+		case *ssa.ChangeType:
+			out = append(out, b.receives(y, fs)...) // chan T handed out as <-chan T
+		case *ssa.UnOp:
+			if y.Op == token.ARROW && y.X == ch {
+				out = append(out, chanRecv{y, fs})
+			}
+		case *ssa.Select:
+			n := 0
+			for _, st := range y.States {
+				if st.Dir != types.RecvOnly {
+					continue
+				}
+				if st.Chan == ch && y.Referrers() != nil {
+					for _, r3 := range *y.Referrers() {
+						if e, ok := r3.(*ssa.Extract); ok && e.Index == 2+n {
+							out = append(out, chanRecv{e, fs})
+						}
+					}
+				}
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// callerReceives returns the receives, in the callers of fn (and of the wrappers that return
+// what it returns: a method promoted from an embedded interface), from the channel fn returns.
+func (b *builder) callerReceives(fn *ssa.Function, depth int) []chanRecv {
+	if b.cg == nil || depth > 2 {
+		return nil
+	}
+	node := b.cg.Nodes[fn]
+	if node == nil {
+		return nil
+	}
+	var out []chanRecv
+	for _, e := range node.In {
+		cv, ok := e.Site.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		caller := cv.Parent()
+		if o := caller.Origin(); o != nil {
+			caller = o
+		}
+		if id, ok := b.ids[caller]; ok {
+			out = append(out, b.receives(cv, b.funcs[id])...)
+		}
+		if returnsValue(cv, 0) {
+			out = append(out, b.callerReceives(cv.Parent(), depth+1)...)
+		}
+	}
+	return out
+}
+
+// sendsAll reports whether send is in a loop of its function that only sends: no receive or
+// select in the loop's blocks, and not a loop around the seed call in its own function (the
+// turn loop). Every element is then handed over before anything waits for a result. A send in
+// no loop (a bus's Publish method) is judged at the call the trace entered its function
+// through (for _, c := range calls { bus.Publish(c) }).
+func (t *tracer) sendsAll(fs *funcState, send *ssa.Send) bool {
+	blk := send.Block()
+	fr := t.cur.stack
+	for len(fs.blockLoops[blk]) == 0 {
+		if fr == nil || fr.caller == nil || fr.site == nil {
+			return false
+		}
+		fs, blk, fr = fr.caller, fr.site.Block(), fr.up
+	}
+	inner := fs.blockLoops[blk][0]
+	if fs == t.seedFS && t.seedCall < len(fs.f.Calls) && slices.Contains(fs.f.Calls[t.seedCall].Loops, inner) {
+		return false
+	}
+	for b, bl := range fs.blockLoops {
+		if !slices.Contains(bl, inner) {
+			continue
+		}
+		for _, in := range b.Instrs {
+			switch y := in.(type) {
+			case *ssa.Select:
+				return false
+			case *ssa.UnOp:
+				if y.Op == token.ARROW {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// replyText reports whether v is the text the seed call returned (a model reply that is plain
+// text), not a string derived from it on the way.
+func (t *tracer) replyText(v ssa.Value) bool {
+	if !isStringType(v.Type()) {
+		return false
+	}
+	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok || t.seedFS == nil {
+		return false
+	}
+	idx, ok := t.seedFS.callIdx[c]
+	return ok && idx == t.seedCall && c.Parent() == t.seedFS.fn
+}
+
+// plainParser reports whether fn is a plain function of the program that reads what it is handed
+// without a context: a package-level function (no receiver, not a closure) of no standard
+// library package, none of whose parameters is a context.
+func plainParser(fn *ssa.Function) bool {
+	if fn == nil || fn.Signature.Recv() != nil || fn.Parent() != nil || isStdFunc(fn) || len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, p := range fn.Params {
+		if isContext(p.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// parsedReply reports whether call v, which takes a context and returns text (a string, and
+// perhaps an error), is a model reply that a plain function of the program parses into a
+// value (act, ok := parse(reply); calls := ParseToolCalls(reply)): a model with no tool-call
+// API whose text is the decision.
+func (b *builder) parsedReply(fs *funcState, v *ssa.Call, c *ir.Call) bool {
+	if !c.PassesContext || isStdCall(c.Keys) {
+		return false
+	}
+	var text ssa.Value
+	switch t := v.Type().(type) {
+	case *types.Tuple:
+		if t.Len() == 0 || t.Len() > 2 || !isStringType(t.At(0).Type()) || t.Len() == 2 && !isErrorType(t.At(1).Type()) {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			if e, ok := r.(*ssa.Extract); ok && e.Index == 0 {
+				text = e
+			}
+		}
+	default:
+		if !isStringType(t) {
+			return false
+		}
+		text = v
+	}
+	if text == nil || text.Referrers() == nil {
+		return false
+	}
+	for _, r := range *text.Referrers() {
+		ci, ok := r.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		target := ci.Common().StaticCallee()
+		if _, ok := b.ids[target]; !ok || !plainParser(target) {
+			continue
+		}
+		if res := ci.Type(); elemLike(res) || isElemCollection(res) {
+			return true
+		}
+	}
+	return false
 }

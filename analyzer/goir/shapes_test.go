@@ -53,6 +53,11 @@ func TestShapes(t *testing.T) {
 		{"statemachine.Machine.Drive", 40, true, "return", "map_lookup"},
 		{"started.Session.loop", 35, true, "return", "map_lookup"},
 		{"optagent.Executor.Execute", 29, true, "return", "map_lookup"},
+		// tool calls sent on a channel field to a dispatcher goroutine, looked up there
+		{"busagent.Agent.Solve", 93, true, "return", "map_lookup"},
+		{"busagent.Worker.Do", 67, true, "return", "map_lookup"},
+		// a text reply parsed into the next action, its verb switched on
+		{"planner.Researcher.Run", 50, true, "return", "name_switch"},
 		{"finite.Summarize", 14, false, "", ""},
 		{"dbwrite.Archive", 18, false, "", ""},
 	}
@@ -111,6 +116,25 @@ func TestCancelPaths(t *testing.T) {
 	}
 	if seen, all := every("loopagent.Agent.Run", "err"); !seen || !all {
 		t.Errorf("loopagent.Agent.Run: ctx.Err at the top of the loop: seen %v, every %v", seen, all)
+	}
+	// a select on ctx.Done in the wait for each tool result, after the final answer left on
+	// no tool calls: on every iteration of the turn loop that goes on, not only of the wait
+	for _, fn := range []string{"busagent.Agent.Solve", "busagent.Worker.Do"} {
+		n := 0
+		for _, c := range find(t, prog, fn).Cancels {
+			if c.Kind != "done" {
+				continue
+			}
+			for _, l := range c.Loops {
+				n++
+				if !l.EveryIteration {
+					t.Errorf("%s: ctx.Done at line %d not on every iteration of loop %d", fn, c.Pos.Line, l.Loop)
+				}
+			}
+		}
+		if n != 2 {
+			t.Errorf("%s: ctx.Done in %d loops, want the wait and the turn loop", fn, n)
+		}
 	}
 }
 

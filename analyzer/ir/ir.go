@@ -280,6 +280,10 @@ type Flow struct {
 	// ToolsPassed is true when the call receives the collection its dispatched callables are
 	// selected from (the model is told which tools it may call).
 	ToolsPassed bool `json:"tools_passed,omitempty"`
+	// Parsed is true when the result is text that a plain function of the program parses
+	// into the next action (act, ok := parse(reply)): a model with no tool-call API whose
+	// reply names one action, selected by its verb like an element by its name.
+	Parsed bool `json:"parsed,omitempty"`
 	// Fields are the field and method names read on the result on the way (evidence only).
 	Fields []string `json:"fields,omitempty"`
 	// Carriers are the calls whose results carry this result on (a helper handed the result or

@@ -93,6 +93,11 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 					// (interface methods the name rules do not take for tools)
 					m.Entries[i].Loops[j].ToolCalls, m.Entries[i].Loops[j].ParallelTools = rl.ToolCalls, rl.ParallelTools
 				}
+				// and the tool calls the recognizer follows to (over a channel to a
+				// dispatcher goroutine, through a helper) when the pass found none
+				if rl, ok := byPos[l.Pos]; ok && inferredLoop(l) && len(l.ToolCalls) == 0 && len(rl.ToolCalls) > 0 {
+					m.Entries[i].Loops[j].ToolCalls, m.Entries[i].Loops[j].ParallelTools = rl.ToolCalls, rl.ParallelTools
+				}
 			}
 		}
 	}

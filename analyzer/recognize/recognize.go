@@ -421,8 +421,9 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			}
 			d.Calls = calls
 			w := map[string]float64{"map_lookup": 3, "name_compare": 3, "name_arg": 2, "name_switch": 1, "element_arg": 1}[d.How]
-			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && r.inIteration(fl, d) {
-				// switch call.Name { case "search": … } whose results go back to the model; a
+			if d.How == "name_switch" && fl.FeedsNext && r.near(f, c, d.Func) && (r.inIteration(fl, d) || fl.Parsed) {
+				// switch call.Name { case "search": … } whose results go back to the model (or
+				// the verb of the one action parsed from the reply's text: switch act.Verb); a
 				// switch on a name deep in some helper is how every tree walker dispatches on
 				// node kinds, not a tool dispatch
 				w = 2
@@ -1743,9 +1744,12 @@ func (r *rec) launchedDepth(g, holder *ir.Func, loop, depth int, seen map[int]bo
 	}
 	seen[g.ID] = true
 	for x := g; x != nil && x.ID != holder.ID; {
-		if (x.Launch == "go" || x.Launch == "errgroup") && !(x.Parent == holder.ID && loop >= 0 && len(x.ParentLoops) > 0 && x.ParentLoops[0] == loop) {
+		if (x.Launch == "go" || x.Launch == "errgroup") && !(x.Parent == holder.ID && loop >= 0 && len(x.ParentLoops) > 0 && x.ParentLoops[0] == loop) &&
+			!(x.Parent < 0 && x.Launch == "go" && r.singleWorker(x)) {
 			// (a goroutine started by the turn loop's own iteration runs one step's work,
-			// not one tool call: what runs inside it is sequential)
+			// not one tool call: what runs inside it is sequential; so does a function of
+			// its own started with go outside any loop only, judged by its callers below:
+			// one dispatcher serving a channel of tool calls runs them one after another)
 			return true
 		}
 		if x.Parent < 0 {
@@ -1776,13 +1780,33 @@ func (r *rec) launchedDepth(g, holder *ir.Func, loop, depth int, seen map[int]bo
 	if len(callers) == 0 || len(callers) > 4 {
 		return false
 	}
+	single := g.Launch == "go" && r.singleWorker(g)
 	for _, ref := range callers {
 		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
-		if c.Concurrent == "" && !r.launchedDepth(r.p.Funcs[ref.Func], holder, loop, depth+1, seen) {
+		// (one goroutine started outside any loop — a dispatcher serving a channel of tool
+		// calls — runs them one after another, unless its own caller is launched so)
+		if (c.Concurrent == "" || single) && !r.launchedDepth(r.p.Funcs[ref.Func], holder, loop, depth+1, seen) {
 			return false
 		}
 	}
 	return true
+}
+
+// singleWorker reports whether g is started concurrently only outside loops: every call of
+// it under go or an errgroup is in no loop of its function.
+func (r *rec) singleWorker(g *ir.Func) bool {
+	n := 0
+	for _, ref := range r.callers[g.ID] {
+		c := &r.p.Funcs[ref.Func].Calls[ref.Call]
+		if c.Concurrent == "" {
+			continue
+		}
+		if len(c.Loops) > 0 {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 func calleeName(c *ir.Call) string {

@@ -324,6 +324,14 @@ func TestSourceShapes(t *testing.T) {
 		// (while answer is None or not answer.final; if not answer.final:).
 		{dir: "reactflag", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 37, toolLine: 41,
 			exits: map[int]string{35: "completed", 43: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "15"},
+		// reactparse: one class for both (parse_reply(reply) with a regular expression), the
+		// loop left where a flag of the parsed step says final (if parsed.final: return), the
+		// action's tool a plain function looked up by a field of whatever name
+		// (TOOLS[parsed.action](parsed.action_input)) in a module-level table.
+		{dir: "reactparse", entry: "textloop.TextAgent.run", kind: model.LoopFor, loopLine: 41, modelLine: 45, toolLine: 49,
+			exits: map[int]string{43: "completed", 48: "completed"}, bound: "self.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		{dir: "reactparse", entry: "agent.TextAgent.run", kind: model.LoopFor, loopLine: 26, modelLine: 27, toolLine: 32,
+			exits: map[int]string{30: "completed", 35: "completed"}, bound: "this.maxIterations", onBound: model.OnBoundSilent, def: "10"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

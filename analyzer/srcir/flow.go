@@ -2374,6 +2374,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// one action per reply (a text parsed into an action or a finish: answer = parse(text);
 	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
 	// for its type is the one element that may be a tool call
+	acts := map[string]bool{}
 	for _, ref := range fl.Carriers {
 		for _, g := range sc {
 			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
@@ -2383,6 +2384,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			for _, a := range g.assigns {
 				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
 					de[a.lhs[0]] = true
+					acts[a.lhs[0]] = true
 				}
 			}
 		}
@@ -2419,6 +2421,31 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	all := union(res, elems)
 	for _, g := range sc {
 		b.checks(g, fl, all, nil)
+	}
+	// if parsed.final: return parsed.answer: a flag of the one action per reply whose
+	// branch leaves is the finish, the test that ends the loop
+	for _, g := range sc {
+		for _, v := range sortedKeys(acts) {
+			for _, ci := range g.index().conds[v] {
+				c := g.conds[ci]
+				if c.loop >= 0 || c.stmt == nil || !g.mod.t.ifs.has(c.stmt) || !fieldOf(g.mod, c.expr, v) {
+					continue
+				}
+				lv, ret := b.leaves(g, c.stmt.Child("consequence"))
+				if !lv {
+					continue
+				}
+				pos, found := g.mod.pos(c.expr), false
+				for i := range fl.Checked {
+					if ch := &fl.Checked[i]; ch.Func == g.f.ID && ch.Pos == pos {
+						ch.Leaves, ch.Return, found = true, ret, true
+					}
+				}
+				if !found {
+					fl.Checked = append(fl.Checked, ir.Check{Pos: pos, Text: clip(g.mod.text(c.expr), 80), Return: ret, Func: g.f.ID, Leaves: true})
+				}
+			}
+		}
 	}
 	if len(de) == 0 {
 		// one call per reply (the legacy function_call: if (!message.function_call) return;
@@ -2471,6 +2498,19 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						names[n] = true
 					}
 				}
+			}
+		}
+	}
+	// TOOLS[parsed.action](parsed.action_input): a field of the one action per reply, whatever
+	// it is called, that keys a table is the action's tool name
+	for _, g := range sc {
+		for _, n := range g.index().lookups {
+			if !g.mod.t.subscripts.has(n) {
+				continue
+			}
+			idx := strip(n.Child(g.mod.t.subIndex))
+			if idx != nil && g.mod.t.members.has(idx) && acts[g.mod.text(strip(idx.Child("object")))] {
+				names[g.mod.text(idx)] = true
 			}
 		}
 	}
@@ -3355,4 +3395,14 @@ func (b *builder) constantValue(m *module, v *syntax.Node) bool {
 		cl = cl.baseCls[0]
 	}
 	return false
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
