@@ -9,11 +9,11 @@ import "github.com/lifeline-dev/lifeline/analyzer/syntax"
 // unwrap(node)). Without types, the callee's body is the evidence; a call passing a
 // cancellation carrier is never one.
 func (b *builder) accessors() {
-	part := map[*fnState]bool{}
-	for _, fs := range b.funcs {
-		part[fs] = b.returnsPart(fs)
-	}
-	for _, fs := range b.funcs {
+	// two phases on every core: whether each function returns a part (reading only), then
+	// each function's own calls marked from that (writing only the function's calls)
+	part := make([]bool, len(b.funcs))
+	b.each(func(fs *fnState) { part[fs.f.ID] = b.returnsPart(fs) })
+	b.each(func(fs *fnState) {
 		for i := range fs.f.Calls {
 			c := &fs.f.Calls[i]
 			if len(c.Targets) == 0 || c.PassesContext {
@@ -21,14 +21,14 @@ func (b *builder) accessors() {
 			}
 			all := true
 			for _, t := range c.Targets {
-				all = all && t < len(b.funcs) && part[b.funcs[t]]
+				all = all && t >= 0 && t < len(b.funcs) && part[t]
 			}
 			c.Accessor = all
 			if i < len(fs.callInfo) {
 				c.Descends = b.delegates(fs, fs.callInfo[i].node)
 			}
 		}
-	}
+	})
 }
 
 // delegates reports whether call node n of method fs hands the call on to an object the

@@ -1058,7 +1058,14 @@ func (b *builder) defaults() {
 			}
 		}
 	}
-	for _, fs := range b.funcs {
+	// each function's own defaults on every core, then in the order of b.funcs
+	found := make([][]ir.Default, len(b.funcs))
+	b.each(func(fs *fnState) {
+		add := func(key, value string, pos ir.Pos, via string) {
+			if key != "" && value != "" {
+				found[fs.f.ID] = append(found[fs.f.ID], ir.Default{Key: key, Value: clip(value, 60), Pos: pos, Via: via})
+			}
+		}
 		m := fs.mod
 		for name, d := range fs.paramDefaults {
 			if !isBoundish(name) {
@@ -1126,6 +1133,9 @@ func (b *builder) defaults() {
 				}
 			}
 		}
+	})
+	for _, ds := range found {
+		b.prog.Defaults = append(b.prog.Defaults, ds...)
 	}
 }
 
@@ -1448,8 +1458,12 @@ func (b *builder) argDefaults() {
 		byKey[d.Key] = append(byKey[d.Key], d)
 	}
 	for range 2 {
-		var added []ir.Default
-		for _, g := range b.funcs {
+		// each caller's findings on every core (byKey is only read in a round), then in the
+		// order of b.funcs
+		found := make([][]ir.Default, len(b.funcs))
+		b.each(func(g *fnState) {
+			var added []ir.Default
+			defer func() { found[g.f.ID] = added }()
 			m := g.mod
 			for i, ci := range g.callInfo {
 				if i >= len(g.f.Calls) {
@@ -1491,6 +1505,10 @@ func (b *builder) argDefaults() {
 					}
 				}
 			}
+		})
+		var added []ir.Default
+		for _, f := range found {
+			added = append(added, f...)
 		}
 		if len(added) == 0 {
 			return
