@@ -601,3 +601,21 @@ func IdentIn(s, name string) bool {
 	}
 	return false
 }
+
+// StateWords are the words of a recorded state (Return.State) that name an outcome, in the
+// order they are tried. The recognizer maps each to its outcome; a front-end uses them to tell
+// a status value from other text.
+var StateWords = []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused",
+	"error", "fail", "complete", "final", "finish", "success", "done"}
+
+// StateWord returns the first of StateWords that v contains once lower-cased with "_", "-"
+// and spaces removed, "" when it contains none.
+func StateWord(v string) string {
+	n := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(v))
+	for _, w := range StateWords {
+		if strings.Contains(n, w) {
+			return w
+		}
+	}
+	return ""
+}

@@ -852,34 +852,28 @@ func (r *rec) drainedExits(f *ir.Func, x *reach, reaches map[int]*reach, depth i
 	return out
 }
 
-// stateWords map the discriminator of a recorded state (ir.Return.State) to an outcome: the
-// first entry whose word the normalized value contains.
-var stateWords = []struct {
-	word    string
+// stateOutcomes map each word of a recorded state (ir.StateWords) to its outcome.
+var stateOutcomes = map[string]struct {
 	outcome model.RunStatus
 	reason  model.StopReason
 }{
-	{"cancel", model.StatusCancelled, model.StopCancelled}, {"abort", model.StatusCancelled, model.StopCancelled},
-	{"interrupt", model.StatusWaiting, ""}, {"approval", model.StatusWaiting, model.StopAwaitingApproval},
-	{"waiting", model.StatusWaiting, ""}, {"paused", model.StatusWaiting, ""},
-	{"error", model.StatusFailed, model.StopError}, {"fail", model.StatusFailed, model.StopError},
-	{"complete", model.StatusCompleted, model.StopGoalReached}, {"final", model.StatusCompleted, model.StopGoalReached},
-	{"finish", model.StatusCompleted, model.StopGoalReached}, {"success", model.StatusCompleted, model.StopGoalReached},
-	{"done", model.StatusCompleted, model.StopGoalReached},
+	"cancel": {model.StatusCancelled, model.StopCancelled}, "abort": {model.StatusCancelled, model.StopCancelled},
+	"interrupt": {model.StatusWaiting, ""}, "approval": {model.StatusWaiting, model.StopAwaitingApproval},
+	"waiting": {model.StatusWaiting, ""}, "paused": {model.StatusWaiting, ""},
+	"error": {model.StatusFailed, model.StopError}, "fail": {model.StatusFailed, model.StopError},
+	"complete": {model.StatusCompleted, model.StopGoalReached}, "final": {model.StatusCompleted, model.StopGoalReached},
+	"finish": {model.StatusCompleted, model.StopGoalReached}, "success": {model.StatusCompleted, model.StopGoalReached},
+	"done": {model.StatusCompleted, model.StopGoalReached},
 }
 
-// stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none.
+// stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none:
+// the outcome of the first of ir.StateWords the state contains.
 func stateOutcome(state string) (string, model.StopReason) {
-	if state == "" {
+	o, ok := stateOutcomes[ir.StateWord(state)]
+	if !ok {
 		return "", ""
 	}
-	n := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(state))
-	for _, w := range stateWords {
-		if strings.Contains(n, w.word) {
-			return string(w.outcome), w.reason
-		}
-	}
-	return "", ""
+	return string(o.outcome), o.reason
 }
 
 // loopedOn reports whether every call of h from a function that reaches a loop is the

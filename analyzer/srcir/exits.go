@@ -210,16 +210,8 @@ func (b *builder) statusHanded(fs *fnState, n *syntax.Node) string {
 }
 
 // stateWord reports whether a status value names an outcome the recognizer reads
-// (recognize.stateWords).
-func stateWord(v string) bool {
-	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(v))
-	for _, w := range []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused", "error", "fail", "complete", "final", "finish", "success", "done"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
+// (ir.StateWords).
+func stateWord(v string) bool { return ir.StateWord(v) != "" }
 
 // discriminator returns the string value of n's discriminator field (stateKeys) when n is
 // an object or dictionary literal.

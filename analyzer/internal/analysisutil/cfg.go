@@ -21,13 +21,7 @@ func Search(g *cfg.CFG, start ast.Node, stop, hit func(ast.Node) bool, atExit bo
 		}
 		startBlock = g.Blocks[0]
 	} else {
-		for _, b := range g.Blocks {
-			for i, n := range b.Nodes {
-				if n == start {
-					startBlock, startIndex = b, i
-				}
-			}
-		}
+		startBlock, startIndex = NodeBlock(g, start)
 		if startBlock == nil {
 			return nil, false
 		}
@@ -106,4 +100,19 @@ func EnclosingFunc(file *ast.File, n ast.Node) ast.Node {
 		return true
 	})
 	return best
+}
+
+// NodeBlock returns the block of g that holds n and n's index in it (the last such block), or
+// nil and -1.
+func NodeBlock(g *cfg.CFG, n ast.Node) (*cfg.Block, int) {
+	var nb *cfg.Block
+	ni := -1
+	for _, b := range g.Blocks {
+		for i, m := range b.Nodes {
+			if m == n {
+				nb, ni = b, i
+			}
+		}
+	}
+	return nb, ni
 }

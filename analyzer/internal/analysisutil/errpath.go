@@ -23,15 +23,7 @@ func ErrPath(info *types.Info, g *cfg.CFG, start ast.Node, obj types.Object, cla
 // ErrPathUntil is ErrPath with one more way a path ends: at a node for which stop(n) is true
 // (a later step that supersedes the error: the next model call of the loop), before hit sees it.
 func ErrPathUntil(info *types.Info, g *cfg.CFG, start ast.Node, obj types.Object, classify bool, hit func(n ast.Node, nonNil bool) bool, stop func(n ast.Node) bool) ast.Node {
-	var sb *cfg.Block
-	si := -1
-	for _, b := range g.Blocks {
-		for i, n := range b.Nodes {
-			if n == start {
-				sb, si = b, i
-			}
-		}
-	}
+	sb, si := NodeBlock(g, start)
 	if sb == nil {
 		return nil
 	}

@@ -403,15 +403,7 @@ func searchOpen(info *types.Info, g *cfg.CFG, start ast.Node, errObj types.Objec
 	if errObj == nil {
 		return analysisutil.Search(g, start, stop, analysisutil.IsReturn, true)
 	}
-	var sb *cfg.Block
-	si := -1
-	for _, b := range g.Blocks {
-		for i, n := range b.Nodes {
-			if n == start {
-				sb, si = b, i
-			}
-		}
-	}
+	sb, si := analysisutil.NodeBlock(g, start)
 	if sb == nil {
 		return nil, false
 	}
