@@ -50,15 +50,7 @@ func TestOneExecutor(t *testing.T) {
 			if l.Bound == nil || l.Bound.Expr != w.bound || l.Bound.Default != w.def {
 				t.Errorf("bound %+v, want %s default %s", l.Bound, w.bound, w.def)
 			}
-			got := map[int]string{}
-			for _, x := range e.Exits {
-				got[x.Pos.Line] = x.Outcome
-			}
-			for line, want := range w.exits {
-				if got[line] != want {
-					t.Errorf("exit at %d: %q, want %q (exits %v)", line, got[line], want, got)
-				}
-			}
+			wantExits(t, e, w.exits)
 		})
 	}
 	t.Run("neg", func(t *testing.T) {

@@ -42,6 +42,20 @@ func srcEntry(res *recognize.Result, name string) *model.Entry {
 	return nil
 }
 
+// wantExits checks that each line of want has an exit of e with that outcome.
+func wantExits(t *testing.T, e *model.Entry, want map[int]string) {
+	t.Helper()
+	got := map[int]string{}
+	for _, x := range e.Exits {
+		got[x.Pos.Line] = x.Outcome
+	}
+	for line, outcome := range want {
+		if got[line] != outcome {
+			t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
+		}
+	}
+}
+
 func lines(sites []model.CallSite) []int {
 	var out []int
 	for _, s := range sites {
@@ -373,15 +387,7 @@ func TestSourceShapes(t *testing.T) {
 			if w.def != "" && (l.Bound == nil || l.Bound.Default != w.def) {
 				t.Errorf("bound %+v, want default %s", l.Bound, w.def)
 			}
-			got := map[int]string{}
-			for _, x := range e.Exits {
-				got[x.Pos.Line] = x.Outcome
-			}
-			for line, outcome := range w.exits {
-				if got[line] != outcome {
-					t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
-				}
-			}
+			wantExits(t, e, w.exits)
 			if a := srcEntry(res, "looper.wait"); a != nil {
 				t.Errorf("wait: entry %+v, want none (a promise's then)", a)
 			}
