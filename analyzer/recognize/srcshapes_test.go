@@ -361,6 +361,11 @@ func TestSourceShapes(t *testing.T) {
 		// method that calls the tool by it: the call receives the name.
 		{dir: "pyreqname", entry: "llm.AugmentedLLM.generate", kind: model.LoopFor, loopLine: 33, modelLine: 34, toolLine: 50,
 			exits: map[int]string{52: "completed"}, bound: "max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pyretparams (mcp-agent): the bound is a field of a local that a method of self
+		// returns (params = self.get_request_params(...) -> RequestParams): the annotated
+		// return type's field default.
+		{dir: "pyretparams", entry: "llm.LLM.generate", kind: model.LoopFor, loopLine: 27, modelLine: 28, toolLine: 34,
+			exits: map[int]string{35: "completed"}, bound: "params.max_iterations", onBound: model.OnBoundSilent, def: "10"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.
