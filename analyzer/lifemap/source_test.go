@@ -174,6 +174,9 @@ func TestVetShapes(t *testing.T) {
 		{"noneguard", ""},
 		// ... by math.inf: still unbounded
 		{"noneguardinf", "unboundedloop orchestrator.py:19"},
+		// a throw in the catch of the loop over the tool calls is no retry path: the turn
+		// loop is found, and it has no bound
+		{"throwintools", "unboundedloop provider.js:23"},
 	} {
 		found, _, _, err := lifemap.VetSources([]string{filepath.Join("testdata", "vetshapes", c.dir)}, nil)
 		if err != nil {

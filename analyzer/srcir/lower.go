@@ -493,7 +493,7 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 			if failureWords.MatchString(m.text(n.Child("condition"))) {
 				fail = true
 			}
-		case t.blocks.has(n) && raisesIn(t, n):
+		case t.blocks.has(n) && raisesOwn(t, n):
 			fail = true
 		}
 		for _, c := range n.Children {
@@ -502,6 +502,21 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 	}
 	walk(body, false)
 	return ok
+}
+
+// raisesOwn reports whether a raise or throw statement lies in block n outside the loops and
+// the exception handlers nested in it: a throw in a catch of a loop over the step's tool calls
+// (an argument that does not parse) does not make the block that runs the tools a failure path.
+func raisesOwn(t *table, n *syntax.Node) bool {
+	found := false
+	eachNode(t, n, func(x *syntax.Node) bool {
+		if x != n && (t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.catches.has(x)) {
+			return false
+		}
+		found = found || t.raises.has(x)
+		return !found
+	})
+	return found
 }
 
 // iterBuiltins are the calls that iterate their first argument to the end, by language.
