@@ -207,11 +207,12 @@ func TestSourceShapes(t *testing.T) {
 		// methods appended to (self.messages[-1]["role"] == "exit"), the same conversation
 		// the model call is handed. The queue consumer, the retry loop and the stream drain
 		// of neg.py are none: the consumer's source is handed no state its loop tests. The
-		// bound is the query's chained limit check (0 < self.step_limit <= self.n_calls, a
-		// counter the query increments), optional, unlimited by its keyword default, and
-		// raises LimitsExceeded.
+		// bound is the query's chained limit check, optional, and raises LimitsExceeded: of its
+		// two limits (0 < self.step_limit <= self.n_calls, a counter the query increments, off
+		// by its keyword default 0; 0 < self.cost_limit <= self.cost, the cost the query
+		// accumulates) the one whose default sets a limit, cost_limit=3.0.
 		{dir: "pystephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 53, modelLine: 64, toolLine: 77,
-			bound: "self.step_limit", onBound: model.OnBoundError, def: "0", exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
+			bound: "self.cost_limit", onBound: model.OnBoundError, def: "3.0", exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
 		// tsstephelper: the same in TypeScript: the loop delegates each step to an async
 		// generator (yield* this.processSingleTurnWithTools(...)) that streams the model's
 		// reply, collects the tool calls of its chunks (calls.push(tc)) and runs them

@@ -75,13 +75,35 @@ func (b *builder) branches(fs *fnState) {
 		}
 		all[in.target] = true
 	}
+	// counters the loop also sets back to zero (self.n_errors = 0 after a clean step) count
+	// consecutive events, not iterations: a loop that resets one can go round forever
+	reset := map[int]map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || len(a.lhs) != 1 || a.rhs == nil || m.text(strip(a.rhs)) != "0" {
+			continue
+		}
+		for _, l := range a.loops {
+			if reset[l] == nil {
+				reset[l] = map[string]bool{}
+			}
+			reset[l][a.lhs[0]] = true
+		}
+	}
 	classInc := map[string]bool{}
+	// fields the class accumulates into (self.cost += reply["cost"]): compared with an optional
+	// limit (0 < self.cost_limit <= self.cost) they are a budget the run spends
+	classAcc := map[string]bool{}
 	if k := enclosingClass(fs); k != nil {
 		for _, c := range append([]*class{k}, k.ancestors()...) {
 			for _, mf := range c.methods {
 				for _, in := range mf.incs {
 					if strings.HasPrefix(in.target, m.t.self+".") {
 						classInc[in.target] = true
+					}
+				}
+				for _, a := range mf.assigns {
+					if a.aug && len(a.lhs) == 1 && strings.HasPrefix(a.lhs[0], m.t.self+".") && mf.mod.text(a.node.Child("operator")) == "+=" {
+						classAcc[a.lhs[0]] = true
 					}
 				}
 			}
@@ -137,7 +159,10 @@ func (b *builder) branches(fs *fnState) {
 						guarded = true
 					}
 				}
-				b.branchOf(fs, c, n, l, r, op, guarded, counters, all, classInc, grown, sized, retIdx, seen)
+				if resetIn(reset, c, m.text(strip(l))) || resetIn(reset, c, m.text(strip(r))) {
+					continue
+				}
+				b.branchOf(fs, c, n, l, r, op, guarded, counters, all, classInc, classAcc, grown, sized, retIdx, seen)
 			}
 			return true
 		})
@@ -148,6 +173,20 @@ func (b *builder) branches(fs *fnState) {
 		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// resetIn reports whether a loop condition c sits in (or is the condition of) sets s back to
+// zero.
+func resetIn(reset map[int]map[string]bool, c cond, s string) bool {
+	if c.loop >= 0 && reset[c.loop][s] {
+		return true
+	}
+	for _, l := range c.loops {
+		if reset[l][s] {
+			return true
+		}
+	}
+	return false
 }
 
 // comparison is one comparison of a (possibly chained) comparison expression.
@@ -178,7 +217,7 @@ func comparePairs(m *module, n *syntax.Node) []comparison {
 // branchOf records the comparison l op r of condition c (at node n) as a branch when one
 // side is a loop's counter (see branches).
 func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string, guarded bool, counters map[int]map[string]bool,
-	all, classInc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
+	all, classInc, classAcc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
 	m, f := fs.mod, fs.f
 	lt, rt := m.text(strip(l)), m.text(strip(r))
 	isCounter := func(s string) (int, bool) {
@@ -198,7 +237,7 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 				return li, true
 			}
 		}
-		if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
+		if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 || guarded && classAcc[s] && len(c.loops) == 0 {
 			return innermost(c.loops), true
 		}
 		// a helper's test of a field another helper increments (prepareTurn: beginTurn
@@ -602,6 +641,9 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			// field (see objectDefaults)
 			if k := enclosingClass(fs); k != nil {
 				op.Key = k.key + "." + m.text(in.Child(t.memberProp)) + "." + prop
+				if c := b.configClass(k, m.text(in.Child(t.memberProp)), prop); c != nil {
+					op.Key = c.key + "." + prop // self.config = config_class(**kwargs): AgentConfig.step_limit
+				}
 				return op
 			}
 		}
@@ -620,6 +662,43 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 		op.Kind = "call"
 	}
 	return op
+}
+
+// configClass returns the class of the set whose instance the receiver's field holds and
+// that declares prop with a default: the field's class (self.config = AgentConfig(...), an
+// annotation), or a class a method constructs through a parameter whose default is that class
+// (self.config = config_class(**kwargs) with config_class: type = AgentConfig); nil otherwise.
+func (b *builder) configClass(k *class, field, prop string) *class {
+	for _, c := range b.fieldClass(k, field).cls {
+		if b.hasFieldDefault(c, prop) {
+			return c
+		}
+	}
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		for _, name := range sortedMethodNames(c) {
+			mf := c.methods[name]
+			m := mf.mod
+			for _, a := range mf.assigns {
+				if a.iter || len(a.lhs) != 1 || a.lhs[0] != m.t.self+"."+field || a.rhs == nil {
+					continue
+				}
+				r := strip(a.rhs)
+				if r == nil || !m.t.calls.has(r) {
+					continue
+				}
+				fn := strip(r.Child("function"))
+				if fn == nil || !m.t.idents.has(fn) || !mf.params[m.text(fn)] {
+					continue
+				}
+				if d := strip(mf.paramDefaults[m.text(fn)]); d != nil {
+					if tg := b.resolveExpr(mf, d, 0); tg.cls != nil && b.hasFieldDefault(tg.cls, prop) {
+						return tg.cls
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // literal resolves a value to a literal through module constants (across modules).

@@ -875,7 +875,7 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			continue
 		}
 		ok, emptyTrue := emptiness(m, c.expr, vars)
-		if !ok {
+		if !ok || c.loop < 0 && rebinds(m, g, c, vars) {
 			continue
 		}
 		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID}
@@ -922,6 +922,24 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 		}
 		fl.Checked = append(fl.Checked, ch)
 	}
+}
+
+// rebinds reports whether the if statement of c binds the variable of vars its condition
+// tests (if tool_calls_list is None: tool_calls_list = self.tool_calls()): the test reads the
+// value before the call, it decides whether to make it, not what came of it.
+func rebinds(m *module, g *fnState, c cond, vars map[string]bool) bool {
+	for _, a := range g.assigns {
+		if a.iter || a.node == nil || a.node.Start < c.stmt.Start || a.node.End > c.stmt.End ||
+			c.expr != nil && a.node.Start >= c.expr.Start && a.node.End <= c.expr.End {
+			continue // (not one in the condition: (_a = reply.toolCalls) !== null, compiled ?.)
+		}
+		for _, n := range a.lhs {
+			if vars[n] && mentions(m, c.expr, map[string]bool{n: true}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // leaves reports whether a branch returns (a final answer) or breaks out, and the return.

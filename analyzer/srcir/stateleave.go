@@ -57,6 +57,7 @@ func (b *builder) stateLeaves() {
 			// handed of the receiver (self.model.query(self.messages)); a queue's get() or
 			// an event source reads no state the loop tests
 			in := b.inputs(fs, j, 0)
+			b.stateFeeds(fl, in, written)
 			for k := range fields {
 				if !in[k] {
 					delete(fields, k)
@@ -402,4 +403,91 @@ func argFor(h *fnState, j int, g *fnState, p string) string {
 		return ""
 	}
 	return m.text(a)
+}
+
+// stateFeeds marks the element_arg dispatches of fl whose one executor's result goes back
+// into the state the call is handed (in: self.messages of self.model.query(self.messages),
+// found through the receiver's methods): the executor's outputs, as they are or through any
+// call they are an argument of (self.model.format_observation_messages(message, outputs)),
+// appended to such a field or handed to a method of the receiver that writes one
+// (self.add_messages(*...), self.add_message("user", o)). That is the data flow's back edge
+// when the model call sits in a step helper and the loop only decides on the shared state
+// (executorFeeds follows it within one scope).
+func (b *builder) stateFeeds(fl *ir.Flow, in map[string]bool, written map[int]map[string]bool) {
+	if len(in) == 0 {
+		return
+	}
+	for i := range fl.Dispatch {
+		d := &fl.Dispatch[i]
+		if d.How != "element_arg" || d.Feeds || len(d.Calls) != 1 || d.Calls[0].Func != d.Func {
+			continue
+		}
+		g := b.funcs[d.Func]
+		if g.f.Test || d.Calls[0].Call >= len(g.callInfo) || !opaque(b, &g.f.Calls[d.Calls[0].Call]) {
+			continue
+		}
+		node := g.callInfo[d.Calls[0].Call].node
+		if node == nil {
+			continue
+		}
+		if pos, ok := b.reachesState(g, node, in, written); ok {
+			d.Feeds = true
+			if !fl.FeedsNext {
+				fl.FeedsNext, fl.FeedPos = true, pos
+			}
+		}
+	}
+}
+
+// reachesState reports where the result of call (a call node of g or its closures) is
+// appended to a field of in or handed to a method of the receiver that writes one, following
+// it through the assignments of g's scope for three rounds.
+func (b *builder) reachesState(g *fnState, call *syntax.Node, in map[string]bool, written map[int]map[string]bool) (ir.Pos, bool) {
+	sc := scope(g)
+	vals := map[string]bool{}
+	holds := func(gm *module, n *syntax.Node) bool {
+		return n != nil && (n == call || containsCall(n, []*syntax.Node{call}) || mentions(gm, n, vals))
+	}
+	for range 3 {
+		for _, h := range sc {
+			hm := h.mod
+			for j, ci := range h.callInfo {
+				if j >= len(h.f.Calls) || ci.node == call || !holds(hm, ci.node.Child("arguments")) {
+					continue
+				}
+				fn := strip(unAwait(hm, ci.node.Child("function")))
+				if fn == nil || !hm.t.members.has(fn) {
+					continue
+				}
+				recv := hm.text(strip(fn.Child("object")))
+				if appendMeths[h.f.Calls[j].Method] && in[stateField(g, recv)] {
+					return h.f.Calls[j].Pos, true
+				}
+				if recv != hm.t.self || g.cls == nil {
+					continue
+				}
+				for _, t := range h.f.Calls[j].Targets {
+					if tg := b.funcs[t]; tg.cls != nil {
+						for k := range b.writes(tg, written, 1) {
+							if in[k] {
+								return h.f.Calls[j].Pos, true
+							}
+						}
+					}
+				}
+			}
+			for _, a := range h.assigns {
+				if a.rhs == nil || !holds(hm, a.rhs) {
+					continue
+				}
+				for _, n := range a.lhs {
+					if in[stateField(g, n)] {
+						return hm.pos(a.node), true
+					}
+					vals[n] = true
+				}
+			}
+		}
+	}
+	return ir.Pos{}, false
 }
