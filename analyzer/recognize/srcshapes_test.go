@@ -148,10 +148,25 @@ func TestSourceShapes(t *testing.T) {
 			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools"}},
+		// jsfnref/standalone.js: the tool runner is a function declaration of another module
+		// handed by name to map under Promise.all: followed as a helper handed each element.
+		{dir: "jsfnref", entry: "standalone.runTools", kind: model.LoopFor, loopLine: 9, modelLine: 10, toolLine: 17,
+			parallel: true, exits: map[int]string{14: "completed"}, not: []string{"run-tool.runToolCall"}},
 		{dir: "jsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 40,
 			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsfnref: jsfactory as openai-node 7.55 writes it: _run hands the executor to a
+		// promise chain written one call a line (Promise.resolve()\n.then(executor)\n.catch(…));
+		// the bound is destructured beside another option (const { maxChatCompletions =
+		// DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options || {}); the tools run in a
+		// local closure handed by name to map under Promise.allSettled (parallel) or called
+		// one by one; the history goes out through a mapper handed by name. The protected
+		// _runTools is followed, not an entry.
+		{dir: "jsfnref", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 40, modelLine: 41, toolLine: 37,
+			parallel: true, cancel: true, cancelLine: 72, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{15: model.OutcomeStarted, 48: "failed", 53: "completed", 65: "failed", 73: "cancelled"},
+			not:   []string{"AbstractRunner._runTools"}},
 		// jsoptchain: jsfactory compiled for ES2017, its optional chains written out as tests
 		// of temporaries ((_a = chatCompletion.choices[0]) === null || _a === void 0 ? void 0 :
 		// _a.message): read back, the reply's message is tested and its tool calls dispatched.
@@ -243,6 +258,14 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{28: "completed"}},
 		{dir: "tsparamstate", entry: "agent.run", kind: model.LoopFor, loopLine: 35, modelLine: 11, toolLine: 18,
 			exits: map[int]string{38: "completed"}},
+		// jscollstate: the state is the message list itself, a parameter of the step
+		// generator (yield* this.turn(messages, …) pushing into messages; const currentLast =
+		// messages.at(-1) tested by the loop), the bound tested only after a turn without
+		// tools. neg.js, a batch worker filling the list it hands a helper that looks handlers
+		// up by kind, is none.
+		{dir: "jscollstate", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 68, modelLine: 14, toolLine: 50,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "10", exits: map[int]string{82: "completed", 85: "completed"},
+			not: []string{"neg.Worker.drain", "neg.Worker.fill"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*

@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -553,6 +554,14 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 				op.Kind, op.Key = "var", fs.key()+"."+name
 				return op
 			}
+			if len(a.lhs) > 1 && slices.Contains(a.lhs, name) {
+				// const { maxSteps = DEFAULT_MAX, onStep } = options || {}: one binding of
+				// several with a default of its own, keyed as the one-binding pattern is
+				if l := objectPattern(m, a); l != nil && patternBindings(m, l)[name] != nil {
+					op.Kind, op.Key = "var", fs.key()+"."+name
+					return op
+				}
+			}
 		}
 		for p := fs.parent; p != nil; p = p.parent {
 			if p.params[name] {
@@ -1083,11 +1092,7 @@ func (b *builder) defaults() {
 		for _, a := range fs.assigns {
 			// const { maxSteps = DEFAULT_MAX_STEPS } = options || {}: the binding's default
 			// (an object destructured in the body, as a parameter's pattern is)
-			l := a.node.Child("left")
-			if m.t.declarators.has(a.node) {
-				l = a.node.Child("name")
-			}
-			if l = strip(l); !a.iter && l != nil && l.Kind == "object_pattern" {
+			if l := objectPattern(m, a); l != nil {
 				for name, d := range patternBindings(m, l) {
 					if isBoundish(name) {
 						if val, pos, ok := b.literal(m, d, 0); ok {
@@ -1207,6 +1212,22 @@ func (b *builder) passedArgs() map[int]map[string][]argAt {
 		}
 	}
 	return out
+}
+
+// objectPattern returns the object pattern an assignment (or declaration) destructures its
+// value into, nil if it is not one: const { maxSteps = 10 } = options.
+func objectPattern(m *module, a assign) *syntax.Node {
+	if a.iter || a.node == nil {
+		return nil
+	}
+	l := a.node.Child("left")
+	if m.t.declarators.has(a.node) {
+		l = a.node.Child("name")
+	}
+	if l = strip(l); l != nil && l.Kind == "object_pattern" {
+		return l
+	}
+	return nil
 }
 
 // patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })

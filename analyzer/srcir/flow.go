@@ -2139,6 +2139,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
 	streamElem := map[string]bool{}
+	// outside are the callbacks, declared outside sc, that a per-element method of a
+	// collection of the result runs (calls.map(runTool))
+	var outside []eachKid
+	outsideSeen := map[int]bool{}
 	// chunkItem are the items of a collection of a stream's chunk (chunk.delta.tool_calls)
 	chunkItem := map[string]bool{}
 	// merged are the chunks a helper merges into a collection (that collection is the result)
@@ -2291,6 +2295,13 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				for _, kid := range g.f.Calls[j].ArgFuncs {
 					k := b.funcs[kid]
 					for _, p := range k.f.Params {
+						if !slices.Contains(sc, k) && p.Name != "" && !strings.ContainsAny(p.Name, "{[") && !outsideSeen[k.f.ID] {
+							// calls.map(runTool) with runTool declared outside the scope (a
+							// function of the module or of another): followed as a helper
+							// handed each element, as runTool(call) would be
+							outsideSeen[k.f.ID] = true
+							outside = append(outside, eachKid{g: g, call: j, kid: k, param: p.Name})
+						}
 						if !elems[p.Name] {
 							elems[p.Name] = true
 							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
@@ -2569,8 +2580,39 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
 		}
+		for _, x := range outside {
+			if seen[x.kid.f.ID] {
+				continue
+			}
+			seen[x.kid.f.ID] = true
+			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+			part := b.followHelper(x.kid, map[string]bool{}, map[string]bool{x.param: true}, depth+followUnit)
+			fl.Checked = append(fl.Checked, part.Checked...)
+			fl.Iterated = append(fl.Iterated, part.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+			for k := before; k < len(fl.Dispatch); k++ {
+				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+					d.Calls = b.handsOn(b.funcs[d.Func], d, x.g, x.call)
+				}
+			}
+			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+				// what the per-element calls return: the tools' results
+				// (results = await Promise.all(calls.map(runTool)))
+				assignsContaining(sc, x.g.callInfo[x.call].node, toolVars)
+			}
+		}
 	}
 	return names, toolVars
+}
+
+// eachKid is a callback declared outside a flow's scope that call call of g (a per-element
+// method of a collection: calls.map(runTool)) runs on each element, its parameter param
+// taking the element.
+type eachKid struct {
+	g     *fnState
+	call  int
+	kid   *fnState
+	param string
 }
 
 // into lists the calls of functions of the set in sc (but call itself) that are handed a
