@@ -350,6 +350,15 @@ func TestSourceShapes(t *testing.T) {
 		// the prompt is built from, two assignments away from the model call's argument.
 		{dir: "reactpad", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 50, toolLine: 55,
 			exits: map[int]string{53: "completed", 57: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent, def: "8"},
+		// pystreamlast (qwen-agent's FnCallAgent): the model's stream drained into a loop
+		// variable that outlives the loop (for output in output_stream: yield ...; then if
+		// output: for out in output: ...), each chunk the whole reply so far: the last one is
+		// the result; the loop ends when a flag set per dispatched tool stays false (if not
+		// used_any_tool: break); the bound a countdown from a settings constant read from
+		// the environment (num_llm_calls_available = MAX_LLM_CALL_PER_RUN; while True and
+		// num_llm_calls_available > 0: num_llm_calls_available -= 1).
+		{dir: "pystreamlast", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 15, modelLine: 19, toolLine: 33,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "20"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -509,5 +518,38 @@ func TestDeepStepGenerator(t *testing.T) {
 		if got[at] != want {
 			t.Errorf("exit %s: %q, want %q (exits %v)", at, got[at], want, got)
 		}
+	}
+}
+
+// TestUnloadedInit: the agents import their base class from the package (from pkg import
+// Agent), whose __init__.py re-exporting it is not among the analysed files (only
+// pkg/agent.py, pkg/settings.py and pkg/agents are): the name resolves to the one class of
+// that name in the package's analysed modules, and the loop is found as with the __init__.
+func TestUnloadedInit(t *testing.T) {
+	root := filepath.Join("testdata", "shapes", "pystreamlast")
+	var paths []string
+	for _, p := range []string{"pkg/agent.py", "pkg/settings.py", "pkg/agents"} {
+		paths = append(paths, filepath.Join(root, p))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, filepath.Join("pkg", "__init__.py")) {
+			t.Fatalf("collected %s", f)
+		}
+	}
+	prog, _, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 15 {
+		t.Fatalf("want entry agent.Agent.run with the loop at line 15, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
+		t.Errorf("model calls at %v, want 19", ls)
 	}
 }

@@ -245,13 +245,26 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	seen[key] = true
-	// a first-iteration test (turn == 1, step > 0) is no bound
+	// a first-iteration test (turn == 1, step > 0) is no bound; but a countdown (left -= 1;
+	// while left > 0) is bounded by what the counter started from
+	down := false
 	if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
 		if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
-			return
+			ct := lt
+			if !counterLeft {
+				ct = rt
+			}
+			start := b.countdownStart(fs, ct, loop)
+			if start == nil || v != "0" || op == "==" || op == "===" {
+				return
+			}
+			bound, down = start, true
 		}
 	}
 	exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
+	if down {
+		exceeded = !exceeded // left > 0 goes on, left <= 0 is spent
+	}
 	br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
 		Bound: b.operand(fs, bound), Return: -1}
 	bt := m.text(strip(bound))
@@ -270,6 +283,41 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	f.Branches = append(f.Branches, br)
+}
+
+// countdownStart returns the value a countdown counter starts from: counter is decremented
+// by a constant in loop (left -= 1, left--) and assigned once before that loop, outside it
+// (left = MAX_CALLS): that value. Nil when counter counts up, or has no such start.
+func (b *builder) countdownStart(fs *fnState, counter string, loop int) *syntax.Node {
+	m := fs.mod
+	if loop < 0 || loop >= len(fs.loopNodes) {
+		return nil
+	}
+	down := false
+	for _, in := range fs.incs {
+		if in.target != counter || !contains(in.loops, loop) || in.node == nil {
+			continue
+		}
+		op := m.text(in.node.Child("operator"))
+		if op == "+=" || op == "++" {
+			return nil
+		}
+		down = down || op == "-=" || op == "--"
+	}
+	if !down {
+		return nil
+	}
+	ln := fs.loopNodes[loop]
+	var start *syntax.Node
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || len(a.lhs) != 1 || a.lhs[0] != counter || a.node == nil || contains(a.loops, loop) {
+			continue
+		}
+		if a.node.Start < ln.Start {
+			start = a.rhs
+		}
+	}
+	return start
 }
 
 // countedBy reports whether a call in loop hands obj (a local or parameter) to a function of

@@ -87,9 +87,11 @@ func (b *builder) flows(fs *fnState) {
 				drained := a.loop >= 0 && gen
 				for _, n := range a.lhs {
 					elems[n] = true
-					if drained {
+					if drained || strip(a.rhs) == ci.node && outlives(fs, a, n) {
 						// what a generator of the set yields is its result, item by item
-						// (async for out in self._call_llm(...): the model's reply)
+						// (async for out in self._call_llm(...): the model's reply); and
+						// the last item of a drained stream, read after the loop (for
+						// output in self._call_llm(...): yield output; then if output:)
 						res[n] = true
 					}
 				}
@@ -921,6 +923,74 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			}
 		}
 		fl.Checked = append(fl.Checked, ch)
+	}
+	b.ranFlags(g, fl, vars)
+}
+
+// ranFlags records the test of a flag that says whether an element of the result was
+// handled (used_any_tool = False; for out in output: ... used_any_tool = True; then if not
+// used_any_tool: break): the flag is set to false before a loop over a collection of vars,
+// to true inside that loop, and tested negatively after it by an if whose branch leaves.
+// When the reply holds no element to run the flag stays false and the loop ends: the
+// decision "nothing pending", written as a flag.
+func (b *builder) ranFlags(g *fnState, fl *ir.Flow, vars map[string]bool) {
+	m := g.mod
+	// the loops of g over a collection of vars
+	over := map[int]bool{}
+	for _, a := range g.assigns {
+		if a.iter && a.loop >= 0 && a.rhs != nil && mentions(m, a.rhs, vars) {
+			over[a.loop] = true
+		}
+	}
+	if len(over) == 0 {
+		return
+	}
+	lit := func(n *syntax.Node) string {
+		n = strip(n)
+		if n == nil || !m.t.literals.has(n) {
+			return ""
+		}
+		return strings.ToLower(m.text(n))
+	}
+	for _, c := range g.conds {
+		if c.loop >= 0 || c.stmt == nil || !m.t.ifs.has(c.stmt) {
+			continue
+		}
+		neg := negated(m, c.expr)
+		if neg == nil || !m.t.idents.has(strip(neg)) {
+			continue
+		}
+		flag := m.text(strip(neg))
+		if vars[flag] {
+			continue
+		}
+		cleared, set := false, false
+		for _, a := range g.assigns {
+			if a.iter || len(a.lhs) != 1 || a.lhs[0] != flag || a.node == nil || a.node.Start >= c.stmt.Start {
+				continue
+			}
+			inLoop := -1
+			for _, l := range a.loops {
+				if over[l] {
+					inLoop = l
+				}
+			}
+			switch lit(a.rhs) {
+			case "false":
+				cleared = cleared || inLoop < 0
+			case "true":
+				// set in the loop over the elements, and tested after that loop ended
+				set = set || inLoop >= 0 && inLoop < len(g.loopNodes) && g.loopNodes[inLoop].End <= c.stmt.Start
+			}
+		}
+		if !cleared || !set {
+			continue
+		}
+		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID}
+		ch.Leaves, ch.Return = b.leaves(g, c.stmt.Child("consequence"))
+		if ch.Leaves {
+			fl.Checked = append(fl.Checked, ch)
+		}
 	}
 }
 
@@ -2267,7 +2337,14 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 				}
 				for _, n := range a.lhs {
-					if a.iter {
+					if a.iter && !res[n] && m.text(strip(a.rhs)) == v && outlives(g, a, n) {
+						// the result drained (for output in output_stream) and its last
+						// item read after the loop: that item is the result (see outlives)
+						res[n], elems[n] = true, true
+						fl.Iterated = append(fl.Iterated, m.pos(a.node))
+						fl.Delivery = "iterator"
+						queue = append(queue, n)
+					} else if a.iter {
 						if !elems[n] {
 							elems[n] = true
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
@@ -3439,4 +3516,43 @@ func (b *builder) formats(fs *fnState, rhs *syntax.Node) bool {
 func isTemplate(m *module, n *syntax.Node) bool {
 	n = strip(n)
 	return n != nil && (n.Kind == "template_string" || n.Kind == "string" && strings.HasPrefix(m.text(n), "f"))
+}
+
+// outlives reports whether name n, bound by the for-each loop of assignment a of g, is read
+// after that loop: a language whose loop targets stay bound to the last item (Python's for
+// targets, JS's for (x of xs) without const or let) and a read of n in g's body past the
+// loop's end. Draining a stream whose every chunk is the whole reply so far (for output in
+// stream: yield output), the last item read after the loop is the call's result.
+func outlives(g *fnState, a assign, n string) bool {
+	m := g.mod
+	if !m.t.forTargetsOutlive || !a.iter || a.loop < 0 || a.node == nil || g.body == nil {
+		return false
+	}
+	if k := a.node.Child("kind"); k != nil && m.t.scopedFors[k.Kind] {
+		return false
+	}
+	end, found := a.node.End, false
+	eachNode(m.t, g.body, func(c *syntax.Node) bool {
+		if found || c.End <= end {
+			return false // wholly before the loop's end (or done)
+		}
+		if m.t.idents.has(c) && c.Start >= end && m.text(c) == n && !isFieldName(m, c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isFieldName reports whether identifier c is the property of a member expression or a
+// keyword argument's name (x.output, f(output=...)), not a read of a variable.
+func isFieldName(m *module, c *syntax.Node) bool {
+	p := c.Parent
+	if p == nil {
+		return false
+	}
+	if m.t.members.has(p) && p.Child(m.t.memberProp) == c {
+		return true
+	}
+	return m.t.keywordArgs.has(p) && p.Child("name") == c
 }
