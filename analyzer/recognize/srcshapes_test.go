@@ -359,6 +359,13 @@ func TestSourceShapes(t *testing.T) {
 		// num_llm_calls_available > 0: num_llm_calls_available -= 1).
 		{dir: "pystreamlast", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 15, modelLine: 19, toolLine: 33,
 			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "20"},
+		// pyreactstream (qwen-agent's ReActChat): the streamed text's last chunk parsed by a
+		// helper into a tuple (has_action, action, action_input, thought) beside a flag whose
+		// negative test leaves (if not has_action: break): the other parts are the one action,
+		// run by name (self._call_tool(action, ...)); its observation added in place to the
+		// last message's text (text_messages[-1].content += ...), the next call's input.
+		{dir: "pyreactstream", entry: "agent.ReActChat.run", kind: model.LoopFor, loopLine: 34, modelLine: 38, toolLine: 49,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "8"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

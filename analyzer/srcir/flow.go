@@ -994,6 +994,33 @@ func (b *builder) ranFlags(g *fnState, fl *ir.Flow, vars map[string]bool) {
 	}
 }
 
+// leavingFlag returns the name of lhs that an if of g tests negatively (if not has_action:)
+// in a branch that leaves (breaks out or returns), or positively with an else that leaves
+// (if use_tool: ... else: break), "" if none.
+func (b *builder) leavingFlag(g *fnState, lhs []string) string {
+	m := g.mod
+	for _, n := range lhs {
+		for _, ci := range g.index().conds[n] {
+			c := g.conds[ci]
+			if c.loop >= 0 || c.stmt == nil || !m.t.ifs.has(c.stmt) {
+				continue
+			}
+			if neg := negated(m, c.expr); neg != nil && m.text(strip(neg)) == n {
+				if lv, _ := b.leaves(g, c.stmt.Child("consequence")); lv {
+					return n
+				}
+			}
+			// if use_tool: run it; else: break
+			if m.text(strip(c.expr)) == n && c.stmt.Child("alternative") != nil {
+				if lv, _ := b.leaves(g, c.stmt.Child("alternative")); lv {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // leaves reports whether a branch returns (a final answer) or breaks out, and the return.
 func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
 	m := g.mod
@@ -1758,8 +1785,24 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 				return gm.pos(a.node), true
 			}
 		}
+		// text_messages[-1].content += thought + observation: the tools' results added in
+		// place to a part of an input (the prompt text of its last message)
+		for _, a := range g.assigns {
+			if a.aug && len(a.lhs) == 1 && a.rhs != nil && a.lhs[0] != baseVar(a.lhs[0]) && inputs[baseVar(a.lhs[0])] && mentions(gm, a.rhs, vals) {
+				return gm.pos(a.node), true
+			}
+		}
 	}
 	return ir.Pos{}, false
+}
+
+// baseVar returns the variable an access path starts from (text_messages for
+// text_messages[-1].content).
+func baseVar(s string) string {
+	if i := strings.IndexAny(s, ".[("); i > 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // toolsReturned follows the tools' results a function hands back to its callers (for tc in
@@ -2466,7 +2509,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// one action per reply (a text parsed into an action or a finish: answer = parse(text);
 	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
 	// for its type is the one element that may be a tool call
-	acts := map[string]bool{}
+	acts, parts := map[string]bool{}, map[string]bool{}
 	for _, ref := range fl.Carriers {
 		for _, g := range sc {
 			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
@@ -2477,6 +2520,17 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
 					de[a.lhs[0]] = true
 					acts[a.lhs[0]] = true
+				}
+				// has_action, action, action_input, thought = self._detect_tool(text); if not
+				// has_action: break — the parsed action unpacked beside a flag whose negative
+				// test leaves: the other parts are the one action's (its tool name, input)
+				if !a.iter && len(a.lhs) > 1 && a.rhs != nil && strip(a.rhs) == call && b.leavingFlag(g, a.lhs) != "" {
+					flag := b.leavingFlag(g, a.lhs)
+					for _, n := range a.lhs {
+						if n != flag && n != "_" {
+							de[n], parts[n] = true, true
+						}
+					}
 				}
 			}
 		}
@@ -2566,6 +2620,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	}
 	elems = de
 	names = map[string]bool{}
+	for n := range parts {
+		names[n] = true
+	}
 	for _, g := range sc {
 		if len(elems) == 0 {
 			break
