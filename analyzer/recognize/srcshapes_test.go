@@ -366,6 +366,12 @@ func TestSourceShapes(t *testing.T) {
 		// last message's text (text_messages[-1].content += ...), the next call's input.
 		{dir: "pyreactstream", entry: "agent.ReActChat.run", kind: model.LoopFor, loopLine: 34, modelLine: 38, toolLine: 49,
 			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "8"},
+		// pyfieldstep (dspy's ReAct.forward): one action per step, no collection of tool
+		// calls: a field of the result keys the tool table, a name compare ends the loop; the
+		// observation stored under a key of the trajectory the next call formats; the bound
+		// a per-call override falling back to the constructor's keyword default.
+		{dir: "pyfieldstep", entry: "react.ReAct.forward", kind: model.LoopFor, loopLine: 22, modelLine: 24, toolLine: 34,
+			exits: map[int]string{41: "completed"}, bound: "max_iters", onBound: model.OnBoundSilent, def: "20"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

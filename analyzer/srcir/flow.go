@@ -1785,10 +1785,14 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 				return gm.pos(a.node), true
 			}
 		}
-		// text_messages[-1].content += thought + observation: the tools' results added in
-		// place to a part of an input (the prompt text of its last message)
+		// text_messages[-1].content += thought + observation, trajectory[f"observation_{idx}"]
+		// = self.tools[name](**args): the tools' results stored in place into a part of an
+		// input (the prompt text of its last message, a key of the trajectory it formats)
 		for _, a := range g.assigns {
-			if a.aug && len(a.lhs) == 1 && a.rhs != nil && a.lhs[0] != baseVar(a.lhs[0]) && inputs[baseVar(a.lhs[0])] && mentions(gm, a.rhs, vals) {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil || a.lhs[0] == baseVar(a.lhs[0]) || !inputs[baseVar(a.lhs[0])] {
+				continue
+			}
+			if mentions(gm, a.rhs, vals) || containsCall(a.rhs, toolNodes) {
 				return gm.pos(a.node), true
 			}
 		}
@@ -2615,6 +2619,23 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						de[g.mod.text(x)] = true
 					}
 				}
+			}
+		}
+	}
+	// pred = module(...); self.tools[pred.next_tool_name](**pred.next_tool_args); if
+	// pred.next_tool_name == "finish": break — the result itself is the one action of the
+	// step when a field of it keys a table and a field of it is tested in the loop
+	for _, g := range sc {
+		for _, n := range g.index().lookups {
+			if !g.mod.t.subscripts.has(n) {
+				continue
+			}
+			idx := strip(n.Child(g.mod.t.subIndex))
+			if idx == nil || !g.mod.t.members.has(idx) {
+				continue
+			}
+			if v := g.mod.text(strip(idx.Child("object"))); initial[v] && !de[v] && len(de) == 0 && kindTested(g, v) {
+				acts[v], de[v] = true, true
 			}
 		}
 	}
