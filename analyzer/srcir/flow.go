@@ -1792,7 +1792,7 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 			if a.iter || len(a.lhs) != 1 || a.rhs == nil || a.lhs[0] == baseVar(a.lhs[0]) || !inputs[baseVar(a.lhs[0])] {
 				continue
 			}
-			if mentions(gm, a.rhs, vals) || containsCall(a.rhs, toolNodes) {
+			if a.aug && mentions(gm, a.rhs, vals) || !a.aug && strings.Contains(a.lhs[0], "[") && containsCall(a.node, toolNodes) {
 				return gm.pos(a.node), true
 			}
 		}
@@ -3609,17 +3609,46 @@ func outlives(g *fnState, a assign, n string) bool {
 	if k := a.node.Child("kind"); k != nil && m.t.scopedFors[k.Kind] {
 		return false
 	}
-	end, found := a.node.End, false
+	// the first mention of n after the loop: a read, not a new binding (n = ..., for n in
+	// ..., [n for n in ...])
+	end := a.node.End
+	var first *syntax.Node
 	eachNode(m.t, g.body, func(c *syntax.Node) bool {
-		if found || c.End <= end {
+		if first != nil || c.End <= end {
 			return false // wholly before the loop's end (or done)
 		}
 		if m.t.idents.has(c) && c.Start >= end && m.text(c) == n && !isFieldName(m, c) {
-			found = true
+			first = c
 		}
-		return !found
+		return first == nil
 	})
-	return found
+	return first != nil && !binds(g, first, n)
+}
+
+// binds reports whether identifier c (named n) is bound where it stands, or inside a
+// comprehension that binds n: the target of an assignment or a loop, not a read of the
+// variable a loop before left bound.
+func binds(g *fnState, c *syntax.Node, n string) bool {
+	m := g.mod
+	for x := c; x != nil && x != g.body; x = x.Parent {
+		p := x.Parent
+		if p == nil {
+			break
+		}
+		if (m.t.assigns.has(p) || m.t.augAssigns.has(p) || m.t.foreachs.has(p) || m.t.comprehensions.has(p)) && x.Field == "left" && !m.t.augAssigns.has(p) {
+			return true
+		}
+		for _, k := range p.Children {
+			if m.t.comprehensions.has(k) && k != x {
+				for _, v := range names(m, k.Child("left")) {
+					if v == n {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isFieldName reports whether identifier c is the property of a member expression or a
