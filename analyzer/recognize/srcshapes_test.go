@@ -372,6 +372,27 @@ func TestSourceShapes(t *testing.T) {
 		// a per-call override falling back to the constructor's keyword default.
 		{dir: "pyfieldstep", entry: "react.ReAct.forward", kind: model.LoopFor, loopLine: 22, modelLine: 24, toolLine: 34,
 			exits: map[int]string{41: "completed"}, bound: "max_iters", onBound: model.OnBoundSilent, def: "20"},
+		// pyexecpartial (mcp-agent): the model call is a function reference handed to an
+		// executor that runs it (await task(*args)); each tool call is bound with
+		// functools.partial(self.execute_tool_call, tool_call=tc) and the partials go to the
+		// executor's execute_many (gather): the partial stands for a call of the method.
+		{dir: "pyexecpartial", entry: "llm.AugmentedLLM.generate", kind: model.LoopFor, loopLine: 47, modelLine: 48, toolLine: 42,
+			parallel: true, exits: map[int]string{66: "completed"}, bound: "max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pyreqname (mcp-agent): the tool use's name is packed into a request object
+		// (CallToolRequest(params=CallToolRequestParams(name=tool_name))) handed to the
+		// method that calls the tool by it: the call receives the name.
+		{dir: "pyreqname", entry: "llm.AugmentedLLM.generate", kind: model.LoopFor, loopLine: 33, modelLine: 34, toolLine: 50,
+			exits: map[int]string{52: "completed"}, bound: "max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pyretparams (mcp-agent): the bound is a field of a local that a method of self
+		// returns (params = self.get_request_params(...) -> RequestParams): the annotated
+		// return type's field default.
+		{dir: "pyretparams", entry: "llm.LLM.generate", kind: model.LoopFor, loopLine: 27, modelLine: 28, toolLine: 34,
+			exits: map[int]string{35: "completed"}, bound: "params.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
+		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
+		// which drains the provider's stream with next() and returns the last value.
+		{dir: "jsyieldreturn", entry: "agent.Agent.stream", kind: model.LoopFor, loopLine: 18, modelLine: 20, toolLine: 53,
+			cancel: true, cancelLine: 19, exits: map[int]string{14: "completed"}},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)

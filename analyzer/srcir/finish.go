@@ -256,6 +256,16 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						at := b.resolveExpr(fs, a, 0)
 						for _, t := range at.fns {
 							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+							if ai == 0 && boundCalls[calleeText(m, n)] && !seen[t.f.ID] {
+								// functools.partial(self.execute_tool_call, tool_call=tc): a
+								// deferred call of f with these arguments
+								if len(c.Targets) == 0 {
+									c.Callees, c.Keys = nil, nil // (not functools.partial itself)
+								}
+								seen[t.f.ID] = true
+								c.Targets = append(c.Targets, t.f.ID)
+								c.Callees = append(c.Callees, t.f.Name)
+							}
 							if ci.conc != "" || concurrentTask[c.Method] {
 								// executor.submit(fn, ...): the call runs fn
 								if !seen[t.f.ID] {

@@ -720,6 +720,12 @@ func appendLike(m *module, a assign) bool {
 	return a.aug || len(a.lhs) == 1 && strings.Contains(m.text(a.rhs), "..."+a.lhs[0])
 }
 
+// delegatingYield reports whether n is yield* x (TS/JS) or yield from x (Python) with one
+// operand: its value is what the delegated generator returns.
+func delegatingYield(n *syntax.Node) bool {
+	return (n.Kind == "yield_expression" && n.Has("*") || n.Kind == "yield" && n.Has("from")) && len(n.NamedChildren()) == 1
+}
+
 // rooted reports whether expr is call, or an attribute/subscript/await chain on it.
 func rooted(m *module, expr, call *syntax.Node) bool {
 	for n := expr; n != nil; {
@@ -734,6 +740,10 @@ func rooted(m *module, expr, call *syntax.Node) bool {
 				return false
 			}
 			n = k[0]
+		case delegatingYield(n):
+			// r = yield* this.invokeModel() / r = yield from self.invoke_model(): the value
+			// is what the delegated generator returns
+			n = n.NamedChildren()[0]
 		case m.t.members.has(n):
 			n = n.Child("object")
 		case m.t.subscripts.has(n):
@@ -1329,6 +1339,30 @@ func callsOnIn(g *fnState, v string, region *syntax.Node) []ir.CallRef {
 		}
 	}
 	return refs
+}
+
+// carriesName reports whether n is a constructor call (a callee whose last segment is a type
+// name) one of whose arguments, directly or through nested constructor calls, is an element's
+// name: CallToolRequest(params=CallToolRequestParams(name=tool_name)). The value it builds is
+// a request naming the tool; a name only mentioned in a computation (f"{name}") is not.
+func carriesName(m *module, n *syntax.Node, elems, names map[string]bool, depth int) bool {
+	n = strip(unAwait(m, n))
+	if n == nil || depth > 3 || !m.t.calls.has(n) || !isTypeName(lastSeg(calleeText(m, n))) {
+		return false
+	}
+	args := n.Child("arguments")
+	if args == nil {
+		return false
+	}
+	for _, a := range args.NamedChildren() {
+		if a.Kind == "keyword_argument" {
+			a = a.Child("value")
+		}
+		if isNameExpr(m, a, elems, names) || carriesName(m, a, elems, names, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeComparesName reports whether n is a generator expression or comprehension that keeps
@@ -2669,6 +2703,32 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 				}
 			}
+		}
+	}
+	// req = CallToolRequest(params=CallToolRequestParams(name=tool_name, ...)): a value built
+	// by a constructor from an element's name carries the name on; the call it is handed to
+	// (self.call_tool(request=req)) receives the name (see carriesName)
+	for round := 0; round < 3 && len(names) > 0; round++ {
+		grew := false
+		for _, g := range sc {
+			var cand []int
+			for v := range names {
+				cand = append(cand, g.index().assigns[v]...)
+			}
+			sort.Ints(cand)
+			for _, ai := range cand {
+				a := g.assigns[ai]
+				if a.iter || a.rhs == nil || len(a.lhs) != 1 || names[a.lhs[0]] {
+					continue
+				}
+				if carriesName(g.mod, a.rhs, elems, names, 0) {
+					names[a.lhs[0]] = true
+					grew = true
+				}
+			}
+		}
+		if !grew {
+			break
 		}
 	}
 	// TOOLS[parsed.action](parsed.action_input): a field of the one action per reply, whatever

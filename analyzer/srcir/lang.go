@@ -178,6 +178,10 @@ var (
 	concurrentTask = mk("create_task", "ensure_future", "submit", "run_in_executor", "start_soon", "to_thread",
 		"run_coroutine_threadsafe", "Thread", "setImmediate", "queueMicrotask",
 		"setTimeout", "call_soon", "call_later", "call_soon_threadsafe")
+	// boundCalls bind a callable to arguments without running it (functools.partial(f, x=1)):
+	// whoever later runs what they return runs f with those arguments, so the call stands for
+	// a call of f.
+	boundCalls = mk("partial", "functools.partial")
 	// mintCalls mint ids.
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",

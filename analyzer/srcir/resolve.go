@@ -747,6 +747,14 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 					}
 				}
 			}
+			if r := strip(a.rhs); tr.empty() && r != nil && (r.Kind == "call" || r.Kind == "call_expression") && selfCallee(m, r) {
+				// params = self.get_request_params(request_params), def get_request_params(...)
+				// -> RequestParams: an instance of the method's annotated return type (only
+				// methods of self: a callee on another local would need these very types)
+				if rt := b.resolveExpr(fs, r, 0); len(rt.inst) > 0 {
+					tr.cls = rt.inst
+				}
+			}
 			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "new_expression" {
 				// new this.runner(...): the class a field of the class holds
 				if ctor := strip(r.Child("constructor")); ctor != nil && m.t.members.has(ctor) && m.text(strip(ctor.Child("object"))) == m.t.self {
@@ -769,6 +777,12 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 		fs.localTypes = out
 	})
 	return fs.localTypes
+}
+
+// selfCallee reports whether call's callee is a method of self/this (self.m(...)).
+func selfCallee(m *module, call *syntax.Node) bool {
+	fn := strip(call.Child("function"))
+	return fn != nil && m.t.members.has(fn) && m.text(strip(fn.Child("object"))) == m.t.self
 }
 
 // fieldClass finds the classes of self.<field>: a class-level annotation (field: Class), an

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs the explored Python/TypeScript/JavaScript agent corpus (frameworks in no other corpus,
+# read to find the shapes lifeline misses) the way users have them, at pinned exact versions:
+# Python packages with `pip install --no-deps --target DIR/py`, npm packages with `npm install
+# --prefix DIR/npm --no-save --ignore-scripts --legacy-peer-deps` (compiled JS in
+# DIR/npm/node_modules). Idempotent (a stamp per pinned set).
+#
+#   bench/corpus-pyts-explore/install.sh [DIR]          # install into DIR (default $CORPUS_PYTS_EXPLORE_DIR or /tmp/lifeline-corpus-pyts-explore); prints DIR
+#   bench/corpus-pyts-explore/install.sh --list [DIR]   # install, then print name<TAB>package root<TAB>paths to map
+#
+# The package roots of --list are what the ground truth's positions are relative to
+# (bench/corpus-pyts-explore/*.truth.json); bench/corpus-pyts-explore/run.sh scores lifeline on them.
+set -eu
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
+. "$(dirname "$0")/../corpus-pyts/lib.sh"
+# name	package root	paths to map (relative to the root)
+pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/lifeline-corpus-pyts-explore}}" "$list" \
+	"mcp-agent==0.2.6 griptape==1.13.0" \
+	"@strands-agents/sdk@1.19.0" \
+	mcp-agent @py "mcp_agent/workflows/llm/augmented_llm.py mcp_agent/workflows/llm/augmented_llm_openai.py mcp_agent/workflows/llm/augmented_llm_anthropic.py mcp_agent/executor/executor.py mcp_agent/agents/agent.py" \
+	griptape @py "griptape/tasks/prompt_task.py griptape/tasks/actions_subtask.py griptape/tasks/base_task.py griptape/tasks/base_subtask.py griptape/tasks/output_schema_validation_subtask.py griptape/drivers/prompt/base_prompt_driver.py griptape/tools/base_tool.py" \
+	strands-ts @npm/@strands-agents/sdk "dist/src/agent dist/src/tools/executors"
