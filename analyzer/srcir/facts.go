@@ -1155,7 +1155,7 @@ func (b *builder) defaults() {
 			}
 			alts := alternatives(m, a.rhs)
 			via := "constructor"
-			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") {
+			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") || unsetGuarded(fs, a.node, a.lhs[0]) {
 				via = "zero_check"
 			}
 			// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
@@ -1658,9 +1658,43 @@ func (b *builder) fallbackDefaults() {
 					ds = append(ds, d)
 				}
 			}
+			if r := strip(a.rhs); len(ds) == 0 && r != nil && !m.t.nones[m.text(r)] && unsetGuarded(fs, a.node, a.lhs[0]) {
+				// if max_turns is None: max_turns = settings.max_agent_turns: the None is
+				// no default, what replaces it is (a value set elsewhere, not read here)
+				ds = append(ds, ir.Default{Value: oneLine(m.text(r)), Pos: m.pos(r)})
+			}
 			add(key, ds)
 		}
 	}
+}
+
+// unsetGuarded reports whether the assignment n to name runs only under a test that name
+// is unset (if max_turns is None: / if not max_turns: / if (maxTurns === undefined)): the
+// branch of the if the test holds in, in fs's own body (not in a nested function).
+func unsetGuarded(fs *fnState, n *syntax.Node, name string) bool {
+	m := fs.mod
+	for c, p := n, n.Parent; p != nil && c != fs.body; c, p = p, p.Parent {
+		if m.t.funcs.has(p) || m.t.lambdas.has(p) || m.t.classes.has(p) {
+			return false
+		}
+		if !m.t.ifs.has(p) || c.Field != "consequence" {
+			continue
+		}
+		if cond := p.Child("condition"); cond != nil && unsetTest(m.text(cond), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsetTest reports whether the condition text tests name for being unset: name is None,
+// not name, name == None / null / undefined (== or ===), !name, typeof name === "undefined",
+// alone or as one operand of an or.
+func unsetTest(cond, name string) bool {
+	q := regexp.QuoteMeta(name)
+	re := regexp.MustCompile(`(^|[^\w.$])(` + q + `\s+is\s+None|` + q + `\s*===?\s*(None|null|undefined)|(None|null|undefined)\s*===?\s*` + q +
+		`|not\s+` + q + `|!\s*` + q + `|typeof\s+` + q + `\s*===?\s*["']undefined["'])($|[^\w.$(\[])`)
+	return re.MatchString(cond)
 }
 
 func hasValue(m *module, ds []ir.Default) bool {
