@@ -373,6 +373,28 @@ func TestSourceShapes(t *testing.T) {
 		// the prompt is built from, two assignments away from the model call's argument.
 		{dir: "reactpad", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 50, toolLine: 55,
 			exits: map[int]string{53: "completed", 57: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent, def: "8"},
+		// pystreamlast (qwen-agent's FnCallAgent): the model's stream drained into a loop
+		// variable that outlives the loop (for output in output_stream: yield ...; then if
+		// output: for out in output: ...), each chunk the whole reply so far: the last one is
+		// the result; the loop ends when a flag set per dispatched tool stays false (if not
+		// used_any_tool: break); the bound a countdown from a settings constant read from
+		// the environment (num_llm_calls_available = MAX_LLM_CALL_PER_RUN; while True and
+		// num_llm_calls_available > 0: num_llm_calls_available -= 1).
+		{dir: "pystreamlast", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 15, modelLine: 19, toolLine: 33,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "20"},
+		// pyreactstream (qwen-agent's ReActChat): the streamed text's last chunk parsed by a
+		// helper into a tuple (has_action, action, action_input, thought) beside a flag whose
+		// negative test leaves (if not has_action: break): the other parts are the one action,
+		// run by name (self._call_tool(action, ...)); its observation added in place to the
+		// last message's text (text_messages[-1].content += ...), the next call's input.
+		{dir: "pyreactstream", entry: "agent.ReActChat.run", kind: model.LoopFor, loopLine: 34, modelLine: 38, toolLine: 49,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "8"},
+		// pyfieldstep (dspy's ReAct.forward): one action per step, no collection of tool
+		// calls: a field of the result keys the tool table, a name compare ends the loop; the
+		// observation stored under a key of the trajectory the next call formats; the bound
+		// a per-call override falling back to the constructor's keyword default.
+		{dir: "pyfieldstep", entry: "react.ReAct.forward", kind: model.LoopFor, loopLine: 22, modelLine: 24, toolLine: 34,
+			exits: map[int]string{41: "completed"}, bound: "max_iters", onBound: model.OnBoundSilent, def: "20"},
 		// pyexecpartial (mcp-agent): the model call is a function reference handed to an
 		// executor that runs it (await task(*args)); each tool call is bound with
 		// functools.partial(self.execute_tool_call, tool_call=tc) and the partials go to the
@@ -553,5 +575,38 @@ func TestDeepStepGenerator(t *testing.T) {
 		if got[at] != want {
 			t.Errorf("exit %s: %q, want %q (exits %v)", at, got[at], want, got)
 		}
+	}
+}
+
+// TestUnloadedInit: the agents import their base class from the package (from pkg import
+// Agent), whose __init__.py re-exporting it is not among the analysed files (only
+// pkg/agent.py, pkg/settings.py and pkg/agents are): the name resolves to the one class of
+// that name in the package's analysed modules, and the loop is found as with the __init__.
+func TestUnloadedInit(t *testing.T) {
+	root := filepath.Join("testdata", "shapes", "pystreamlast")
+	var paths []string
+	for _, p := range []string{"pkg/agent.py", "pkg/settings.py", "pkg/agents"} {
+		paths = append(paths, filepath.Join(root, p))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, filepath.Join("pkg", "__init__.py")) {
+			t.Fatalf("collected %s", f)
+		}
+	}
+	prog, _, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 15 {
+		t.Fatalf("want entry agent.Agent.run with the loop at line 15, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
+		t.Errorf("model calls at %v, want 19", ls)
 	}
 }

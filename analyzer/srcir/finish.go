@@ -459,6 +459,15 @@ func (b *builder) overCalls(fs *fnState) {
 		}
 	}
 	for _, a := range fs.assigns {
+		// for (;;) { const { done, value } = await reader.read(); if (done) break; … }: the
+		// loop steps an iterator by hand (the iterator protocol's result), it drains the
+		// stream of the call the step reads, as for await (const value of …) would
+		if !a.iter && len(a.loops) > 0 && fs.f.Loops[a.loops[0]].Kind == ir.LoopFor && fs.f.Loops[a.loops[0]].OverCall < 0 && m.t.declarators.has(a.node) {
+			if id, ok := fs.callOf[strip(a.rhs)]; ok && iterResult(m, a.node.Child("name")) {
+				fs.f.Loops[a.loops[0]].OverCall = id
+				fs.f.Loops[a.loops[0]].Kind = ir.LoopRangeIter
+			}
+		}
 		if !a.iter || a.loop < 0 {
 			continue
 		}
@@ -483,6 +492,26 @@ func (b *builder) overCalls(fs *fnState) {
 			}
 		}
 	}
+}
+
+// iterResult reports whether pat destructures an iterator protocol result: an object pattern
+// binding both done and value ({ done, value }, { done: d, value: chunk }).
+func iterResult(m *module, pat *syntax.Node) bool {
+	if pat == nil || pat.Kind != "object_pattern" {
+		return false
+	}
+	keys := map[string]bool{}
+	for _, c := range pat.NamedChildren() {
+		switch c.Kind {
+		case "shorthand_property_identifier_pattern":
+			keys[m.text(c)] = true
+		case "pair_pattern":
+			keys[m.text(c.Child("key"))] = true
+		case "object_assignment_pattern":
+			keys[m.text(c.Child("left"))] = true
+		}
+	}
+	return keys["done"] && keys["value"]
 }
 
 func innermost(loops []int) int {
