@@ -3,6 +3,7 @@ package lifemap
 import (
 	"fmt"
 	"os"
+	"sort"
 
 	"github.com/lifeline-dev/lifeline/analyzer/goir"
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
@@ -64,9 +65,7 @@ func addRecognized(m *model.Map, pkgs []*packages.Package, passLoops map[model.P
 			if len(e.Exits) > 0 {
 				m.Entries[i].Exits = e.Exits
 			}
-			if len(m.Entries[i].IDs) == 0 {
-				m.Entries[i].IDs = e.IDs
-			}
+			m.Entries[i].IDs = mergeIDs(m.Entries[i].IDs, e.IDs)
 			// a loop both found that the pass inferred from names only, without a bound: the
 			// recognizer's bound, which the pass's counter rules miss (how much the history
 			// grew, a limit checked in a helper), and what happens at it
@@ -169,4 +168,30 @@ func recovered(run func() *recognize.Result) (res *recognize.Result, err error) 
 		}
 	}()
 	return run(), nil
+}
+
+// mergeIDs adds to the id sites the lifecycle pass found those the recognizer found at other
+// places: the pass sees the mints of the entry's own calls by their names (uuid.New() in a
+// prepare helper), the recognizer follows the call graph to the helpers that format an id
+// from the clock or a counter (a session id made when the caller gave none); both are sites
+// of the same run.
+func mergeIDs(pass, rec []model.IDSite) []model.IDSite {
+	if len(rec) == 0 {
+		return pass
+	}
+	if len(pass) == 0 {
+		return rec
+	}
+	out := append([]model.IDSite{}, pass...)
+	for _, s := range rec {
+		dup := false
+		for _, p := range pass {
+			dup = dup || p.Pos == s.Pos && p.Kind == s.Kind
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
 }

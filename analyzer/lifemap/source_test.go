@@ -164,3 +164,27 @@ func TestVetUnsetBound(t *testing.T) {
 		}
 	}
 }
+
+// TestVetShapes: lifeline vet on small excerpts of real packages (each fixture's header cites
+// package@version file:line), one directory per shape of code, with the findings it must give
+// ("" = none: the shape was a false positive).
+func TestVetShapes(t *testing.T) {
+	for _, c := range []struct{ dir, want string }{
+		// a None keyword default replaced under `if max_turns is None:` before the loop
+		{"noneguard", ""},
+		// ... by math.inf: still unbounded
+		{"noneguardinf", "unboundedloop orchestrator.py:19"},
+	} {
+		found, _, _, err := lifemap.VetSources([]string{filepath.Join("testdata", "vetshapes", c.dir)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range found {
+			got = append(got, f.Check+" "+filepath.Base(f.File)+":"+strconv.Itoa(f.Line))
+		}
+		if strings.Join(got, "\n") != c.want {
+			t.Errorf("%s: findings %q, want %q", c.dir, got, c.want)
+		}
+	}
+}

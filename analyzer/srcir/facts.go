@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -284,13 +285,26 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	seen[key] = true
-	// a first-iteration test (turn == 1, step > 0) is no bound
+	// a first-iteration test (turn == 1, step > 0) is no bound; but a countdown (left -= 1;
+	// while left > 0) is bounded by what the counter started from
+	down := false
 	if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
 		if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
-			return
+			ct := lt
+			if !counterLeft {
+				ct = rt
+			}
+			start := b.countdownStart(fs, ct, loop)
+			if start == nil || v != "0" || op == "==" || op == "===" {
+				return
+			}
+			bound, down = start, true
 		}
 	}
 	exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
+	if down {
+		exceeded = !exceeded // left > 0 goes on, left <= 0 is spent
+	}
 	br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
 		Bound: b.operand(fs, bound), Return: -1}
 	bt := m.text(strip(bound))
@@ -309,6 +323,41 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	f.Branches = append(f.Branches, br)
+}
+
+// countdownStart returns the value a countdown counter starts from: counter is decremented
+// by a constant in loop (left -= 1, left--) and assigned once before that loop, outside it
+// (left = MAX_CALLS): that value. Nil when counter counts up, or has no such start.
+func (b *builder) countdownStart(fs *fnState, counter string, loop int) *syntax.Node {
+	m := fs.mod
+	if loop < 0 || loop >= len(fs.loopNodes) {
+		return nil
+	}
+	down := false
+	for _, in := range fs.incs {
+		if in.target != counter || !contains(in.loops, loop) || in.node == nil {
+			continue
+		}
+		op := m.text(in.node.Child("operator"))
+		if op == "+=" || op == "++" {
+			return nil
+		}
+		down = down || op == "-=" || op == "--"
+	}
+	if !down {
+		return nil
+	}
+	ln := fs.loopNodes[loop]
+	var start *syntax.Node
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || len(a.lhs) != 1 || a.lhs[0] != counter || a.node == nil || contains(a.loops, loop) {
+			continue
+		}
+		if a.node.Start < ln.Start {
+			start = a.rhs
+		}
+	}
+	return start
 }
 
 // countedBy reports whether a call in loop hands obj (a local or parameter) to a function of
@@ -591,6 +640,14 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			if len(a.lhs) == 1 && a.lhs[0] == name {
 				op.Kind, op.Key = "var", fs.key()+"."+name
 				return op
+			}
+			if len(a.lhs) > 1 && slices.Contains(a.lhs, name) {
+				// const { maxSteps = DEFAULT_MAX, onStep } = options || {}: one binding of
+				// several with a default of its own, keyed as the one-binding pattern is
+				if l := objectPattern(m, a); l != nil && patternBindings(m, l)[name] != nil {
+					op.Kind, op.Key = "var", fs.key()+"."+name
+					return op
+				}
 			}
 		}
 		for p := fs.parent; p != nil; p = p.parent {
@@ -1162,11 +1219,7 @@ func (b *builder) defaults() {
 		for _, a := range fs.assigns {
 			// const { maxSteps = DEFAULT_MAX_STEPS } = options || {}: the binding's default
 			// (an object destructured in the body, as a parameter's pattern is)
-			l := a.node.Child("left")
-			if m.t.declarators.has(a.node) {
-				l = a.node.Child("name")
-			}
-			if l = strip(l); !a.iter && l != nil && l.Kind == "object_pattern" {
+			if l := objectPattern(m, a); l != nil {
 				for name, d := range patternBindings(m, l) {
 					if isBoundish(name) {
 						if val, pos, ok := b.literal(m, d, 0); ok {
@@ -1186,7 +1239,7 @@ func (b *builder) defaults() {
 			}
 			alts := alternatives(m, a.rhs)
 			via := "constructor"
-			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") {
+			if len(alts) > 1 || strings.Contains(m.text(a.rhs), " is None") || unsetGuarded(fs, a.node, a.lhs[0]) {
 				via = "zero_check"
 			}
 			// kwargs.get("max_turns", DEFAULT_MAX_TURNS), getattr(cfg, "max_steps", 20)
@@ -1286,6 +1339,22 @@ func (b *builder) passedArgs() map[int]map[string][]argAt {
 		}
 	}
 	return out
+}
+
+// objectPattern returns the object pattern an assignment (or declaration) destructures its
+// value into, nil if it is not one: const { maxSteps = 10 } = options.
+func objectPattern(m *module, a assign) *syntax.Node {
+	if a.iter || a.node == nil {
+		return nil
+	}
+	l := a.node.Child("left")
+	if m.t.declarators.has(a.node) {
+		l = a.node.Child("name")
+	}
+	if l = strip(l); l != nil && l.Kind == "object_pattern" {
+		return l
+	}
+	return nil
 }
 
 // patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })
@@ -1689,9 +1758,43 @@ func (b *builder) fallbackDefaults() {
 					ds = append(ds, d)
 				}
 			}
+			if r := strip(a.rhs); len(ds) == 0 && r != nil && !m.t.nones[m.text(r)] && unsetGuarded(fs, a.node, a.lhs[0]) {
+				// if max_turns is None: max_turns = settings.max_agent_turns: the None is
+				// no default, what replaces it is (a value set elsewhere, not read here)
+				ds = append(ds, ir.Default{Value: oneLine(m.text(r)), Pos: m.pos(r)})
+			}
 			add(key, ds)
 		}
 	}
+}
+
+// unsetGuarded reports whether the assignment n to name runs only under a test that name
+// is unset (if max_turns is None: / if not max_turns: / if (maxTurns === undefined)): the
+// branch of the if the test holds in, in fs's own body (not in a nested function).
+func unsetGuarded(fs *fnState, n *syntax.Node, name string) bool {
+	m := fs.mod
+	for c, p := n, n.Parent; p != nil && c != fs.body; c, p = p, p.Parent {
+		if m.t.funcs.has(p) || m.t.lambdas.has(p) || m.t.classes.has(p) {
+			return false
+		}
+		if !m.t.ifs.has(p) || c.Field != "consequence" {
+			continue
+		}
+		if cond := p.Child("condition"); cond != nil && unsetTest(m.text(cond), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsetTest reports whether the condition text tests name for being unset: name is None,
+// not name, name == None / null / undefined (== or ===), !name, typeof name === "undefined",
+// alone or as one operand of an or.
+func unsetTest(cond, name string) bool {
+	q := regexp.QuoteMeta(name)
+	re := regexp.MustCompile(`(^|[^\w.$])(` + q + `\s+is\s+None|` + q + `\s*===?\s*(None|null|undefined)|(None|null|undefined)\s*===?\s*` + q +
+		`|not\s+` + q + `|!\s*` + q + `|typeof\s+` + q + `\s*===?\s*["']undefined["'])($|[^\w.$(\[])`)
+	return re.MatchString(cond)
 }
 
 func hasValue(m *module, ds []ir.Default) bool {

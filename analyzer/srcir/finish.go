@@ -132,7 +132,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			fn = unAwait(m, fn)
 			text := calleeText(m, n)
-			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100),
+			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(joinChain(m.text(n))), 100),
 				Loops: ci.loops, Concurrent: ci.conc, Dominates: ci.top && len(ci.loops) > 0}
 			c.Method = text
 			c.Input = stdinReads[m.t.lang][text]
@@ -256,6 +256,12 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						at := b.resolveExpr(fs, a, 0)
 						for _, t := range at.fns {
 							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+							if ci.conc != "" && t.f.Launch == "" && t.parent == fs {
+								// Promise.allSettled(calls.map(runToolCall)): a local function
+								// value handed by name to a concurrent member runs as one, as the
+								// arrow written in its place would
+								t.f.Launch = ci.conc
+							}
 							if ai == 0 && boundCalls[calleeText(m, n)] && !seen[t.f.ID] {
 								// functools.partial(self.execute_tool_call, tool_call=tc): a
 								// deferred call of f with these arguments
@@ -314,6 +320,33 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			f.Calls = append(f.Calls, c)
 		}
 	}
+}
+
+// joinChain joins the lines of a method chain written one call a line
+//
+//	Promise.resolve()
+//	    .then(executor)
+//	    .catch((error) => { … })
+//
+// into one (Promise.resolve().then(executor).catch((error) => { …), so that the call's text,
+// cut at its first line, still shows the calls of the chain and what they are handed.
+func joinChain(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(lines[0], " \t\r"))
+	for i, l := range lines[1:] {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, ".") && !strings.HasPrefix(t, "?.") {
+			b.WriteString("\n")
+			b.WriteString(strings.Join(lines[i+1:], "\n"))
+			break
+		}
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 func oneLine(s string) string {
@@ -426,6 +459,15 @@ func (b *builder) overCalls(fs *fnState) {
 		}
 	}
 	for _, a := range fs.assigns {
+		// for (;;) { const { done, value } = await reader.read(); if (done) break; … }: the
+		// loop steps an iterator by hand (the iterator protocol's result), it drains the
+		// stream of the call the step reads, as for await (const value of …) would
+		if !a.iter && len(a.loops) > 0 && fs.f.Loops[a.loops[0]].Kind == ir.LoopFor && fs.f.Loops[a.loops[0]].OverCall < 0 && m.t.declarators.has(a.node) {
+			if id, ok := fs.callOf[strip(a.rhs)]; ok && iterResult(m, a.node.Child("name")) {
+				fs.f.Loops[a.loops[0]].OverCall = id
+				fs.f.Loops[a.loops[0]].Kind = ir.LoopRangeIter
+			}
+		}
 		if !a.iter || a.loop < 0 {
 			continue
 		}
@@ -450,6 +492,26 @@ func (b *builder) overCalls(fs *fnState) {
 			}
 		}
 	}
+}
+
+// iterResult reports whether pat destructures an iterator protocol result: an object pattern
+// binding both done and value ({ done, value }, { done: d, value: chunk }).
+func iterResult(m *module, pat *syntax.Node) bool {
+	if pat == nil || pat.Kind != "object_pattern" {
+		return false
+	}
+	keys := map[string]bool{}
+	for _, c := range pat.NamedChildren() {
+		switch c.Kind {
+		case "shorthand_property_identifier_pattern":
+			keys[m.text(c)] = true
+		case "pair_pattern":
+			keys[m.text(c.Child("key"))] = true
+		case "object_assignment_pattern":
+			keys[m.text(c.Child("left"))] = true
+		}
+	}
+	return keys["done"] && keys["value"]
 }
 
 func innermost(loops []int) int {

@@ -146,12 +146,13 @@ func TestScore(t *testing.T) {
 }
 
 // TestTruthFiles decodes every committed truth file of the Go corpora strictly (bench/corpus-go
-// and its held-out set bench/corpus-go-holdout) and checks that ids are unique, positions are
+// its held-out set bench/corpus-go-holdout and the exploration set bench/corpus-go-explore) and checks that ids are unique, positions are
 // file:line and every project is in the directory's projects.tsv.
 func TestTruthFiles(t *testing.T) {
 	for _, c := range []struct{ name, dir string }{
 		{"corpus-go", ".."},
 		{"corpus-go-holdout", "../../corpus-go-holdout"},
+		{"corpus-go-explore", "../../corpus-go-explore"},
 	} {
 		t.Run(c.name, func(t *testing.T) { checkTruthDir(t, c.dir) })
 	}
