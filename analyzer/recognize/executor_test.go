@@ -25,6 +25,12 @@ func TestOneExecutor(t *testing.T) {
 	}{
 		{dir: "py", entry: "agent.Agent.run", loop: 10, model: 11, tool: 15, bound: "self.max_steps", def: "20",
 			exits: map[int]string{14: "completed", 18: "failed"}},
+		// mini-swe-agent==2.4.6: the step is a helper, the outputs go back into the shared
+		// messages through the model's formatting helper, the loop leaves on the last
+		// message's role; of the limits tested together in the query helper the one whose
+		// default is set (cost_limit 3.0; step_limit 0 is off); the format-error counter the
+		// loop resets after each clean step is no bound
+		{dir: "pystate", entry: "agent.DefaultAgent.run", loop: 57, model: 76, tool: 88, bound: "self.config.cost_limit", def: "3.0"},
 		{dir: "ts", entry: "agent.Agent.run", loop: 7, model: 8, tool: 15, bound: "this.maxTurns", def: "8",
 			exits: map[int]string{11: "completed", 19: "failed"}},
 		// compiled: tool calls mapped to the executor under Promise.all, in parallel

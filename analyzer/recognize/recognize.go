@@ -1284,7 +1284,13 @@ func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]b
 	if !strong && !climb || len(r.callers[f.ID]) > 4 {
 		return nil, -1
 	}
-	for _, ref := range r.callers[f.ID] {
+	// (a caller's call inside a loop first: a caller is visited once, and its call before the
+	// loop, resuming what was pending, repeats nothing)
+	refs := slices.Clone(r.callers[f.ID])
+	sort.SliceStable(refs, func(i, j int) bool {
+		return len(r.p.Funcs[refs[i].Func].Calls[refs[i].Call].Loops) > 0 && len(r.p.Funcs[refs[j].Func].Calls[refs[j].Call].Loops) == 0
+	})
+	for _, ref := range refs {
 		g := r.p.Funcs[ref.Func]
 		if h, l := r.turnLoopN(g, &g.Calls[ref.Call], depth+1, limit, seen, strong, climb); h != nil {
 			return h, l
@@ -1893,10 +1899,8 @@ func (r *rec) forced(g *ir.Func, depth int) []string {
 		}
 		t := r.p.Funcs[c.Targets[0]]
 		if c.Method == "iterate" {
-			for _, l := range t.Loops {
-				if l.OverCall >= 0 && l.OverCall < len(t.Calls) && len(t.Calls[l.OverCall].Targets) == 0 && t.Calls[l.OverCall].Method != "iterate" {
-					return []string{calleeName(c), calleeName(&t.Calls[l.OverCall])}
-				}
+			if rest := r.drained(t, 0); rest != nil {
+				return append([]string{calleeName(c)}, rest...)
 			}
 			continue
 		}
@@ -2161,11 +2165,24 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				// its counter scripts the test, it bounds no run of the package
 				continue
 			}
+			var first *ir.Branch
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
-				if b := &g.Branches[i]; b.Loop < 0 && b.Bound.Kind != "call" && b.Bound.Kind != "other" {
+				b := &g.Branches[i]
+				if b.Loop >= 0 || b.Bound.Kind == "call" || b.Bound.Kind == "other" {
+					continue
+				}
+				if first == nil {
+					first = b
+				}
+				if !b.Optional || r.boundSet(b) {
+					// of optional limits tested together (0 < step_limit <= n or 0 <
+					// cost_limit <= cost), the one whose default sets a limit
 					return b, g
 				}
+			}
+			if first != nil {
+				return first, g
 			}
 			for _, c := range g.Calls {
 				if len(c.Loops) > 0 || len(c.Targets) > 3 || c.Concurrent != "" {
@@ -2182,6 +2199,58 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 		level = next
 	}
 	return nil, nil
+}
+
+// boundSet reports whether the default of an optional bound's operand sets a limit (not 0,
+// None, null or unknown).
+func (r *rec) boundSet(b *ir.Branch) bool {
+	bd := &model.Bound{Expr: b.Bound.Text, Optional: true}
+	if b.Bound.Kind == "const" {
+		bd.Default = b.Bound.Const
+	}
+	if b.Bound.Key != "" {
+		r.boundDefault(bd, b.Bound.Key)
+	}
+	switch bd.Default {
+	case "", "0", "0.0", "0.", "None", "null", "undefined", model.DefaultNone:
+		return false
+	}
+	return true
+}
+
+// drained is the way from iterator method t to the call of no function of the program its
+// loop drains: that call, or a generator of the program it loops over and that one's way (for
+// chunk in self._iter_events(), which drains self.model.execute(…)); for a generator whose
+// loop ranges over a local (generator = self.model.execute(…); for chunk in generator) the
+// way ends at it. nil if none.
+func (r *rec) drained(t *ir.Func, depth int) []string {
+	if depth > 3 {
+		return nil
+	}
+	for _, l := range t.Loops {
+		if l.OverCall < 0 || l.OverCall >= len(t.Calls) {
+			continue
+		}
+		oc := &t.Calls[l.OverCall]
+		if oc.Method == "iterate" {
+			continue
+		}
+		if len(oc.Targets) == 0 {
+			return []string{calleeName(oc)}
+		}
+		if len(oc.Targets) == 1 && oc.Targets[0] != t.ID {
+			g := r.p.Funcs[oc.Targets[0]]
+			if rest := r.drained(g, depth+1); rest != nil {
+				return append([]string{calleeName(oc)}, rest...)
+			}
+			for _, gl := range g.Loops {
+				if gl.OverCall < 0 && gl.Over != "" && !strings.ContainsAny(gl.Over, ".()[ ") {
+					return []string{calleeName(oc)}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // raisedAfter returns a return of f after loop id (outside it) that raises an error naming

@@ -148,10 +148,25 @@ func TestSourceShapes(t *testing.T) {
 			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools"}},
+		// jsfnref/standalone.js: the tool runner is a function declaration of another module
+		// handed by name to map under Promise.all: followed as a helper handed each element.
+		{dir: "jsfnref", entry: "standalone.runTools", kind: model.LoopFor, loopLine: 9, modelLine: 10, toolLine: 17,
+			parallel: true, exits: map[int]string{14: "completed"}, not: []string{"run-tool.runToolCall"}},
 		{dir: "jsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 40,
 			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
 			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+		// jsfnref: jsfactory as openai-node 7.55 writes it: _run hands the executor to a
+		// promise chain written one call a line (Promise.resolve()\n.then(executor)\n.catch(…));
+		// the bound is destructured beside another option (const { maxChatCompletions =
+		// DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options || {}); the tools run in a
+		// local closure handed by name to map under Promise.allSettled (parallel) or called
+		// one by one; the history goes out through a mapper handed by name. The protected
+		// _runTools is followed, not an entry.
+		{dir: "jsfnref", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 40, modelLine: 41, toolLine: 37,
+			parallel: true, cancel: true, cancelLine: 72, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{15: model.OutcomeStarted, 48: "failed", 53: "completed", 65: "failed", 73: "cancelled"},
+			not:   []string{"AbstractRunner._runTools"}},
 		// jsoptchain: jsfactory compiled for ES2017, its optional chains written out as tests
 		// of temporaries ((_a = chatCompletion.choices[0]) === null || _a === void 0 ? void 0 :
 		// _a.message): read back, the reply's message is tested and its tool calls dispatched.
@@ -207,11 +222,12 @@ func TestSourceShapes(t *testing.T) {
 		// methods appended to (self.messages[-1]["role"] == "exit"), the same conversation
 		// the model call is handed. The queue consumer, the retry loop and the stream drain
 		// of neg.py are none: the consumer's source is handed no state its loop tests. The
-		// bound is the query's chained limit check (0 < self.step_limit <= self.n_calls, a
-		// counter the query increments), optional, unlimited by its keyword default, and
-		// raises LimitsExceeded.
+		// bound is the query's chained limit check, optional, and raises LimitsExceeded: of its
+		// two limits (0 < self.step_limit <= self.n_calls, a counter the query increments, off
+		// by its keyword default 0; 0 < self.cost_limit <= self.cost, the cost the query
+		// accumulates) the one whose default sets a limit, cost_limit=3.0.
 		{dir: "pystephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 53, modelLine: 64, toolLine: 77,
-			bound: "self.step_limit", onBound: model.OnBoundError, def: "0", exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
+			bound: "self.cost_limit", onBound: model.OnBoundError, def: "3.0", exits: map[int]string{61: "completed"}, not: []string{"neg.Worker.serve", "neg.Retrier.ask", "neg.Streamer.stream"}},
 		// tsstephelper: the same in TypeScript: the loop delegates each step to an async
 		// generator (yield* this.processSingleTurnWithTools(...)) that streams the model's
 		// reply, collects the tool calls of its chunks (calls.push(tc)) and runs them
@@ -243,6 +259,14 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{28: "completed"}},
 		{dir: "tsparamstate", entry: "agent.run", kind: model.LoopFor, loopLine: 35, modelLine: 11, toolLine: 18,
 			exits: map[int]string{38: "completed"}},
+		// jscollstate: the state is the message list itself, a parameter of the step
+		// generator (yield* this.turn(messages, …) pushing into messages; const currentLast =
+		// messages.at(-1) tested by the loop), the bound tested only after a turn without
+		// tools. neg.js, a batch worker filling the list it hands a helper that looks handlers
+		// up by kind, is none.
+		{dir: "jscollstate", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 68, modelLine: 14, toolLine: 50,
+			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "10", exits: map[int]string{82: "completed", 85: "completed"},
+			not: []string{"neg.Worker.drain", "neg.Worker.fill"}},
 		// jsstephelper: tsstephelper compiled to CommonJS for ES2017 by esbuild and by tsc:
 		// the async generator methods are methods returning __asyncGenerator(this, …,
 		// function* (…) { … }), their awaits yields of __await, the delegation yield*
@@ -350,6 +374,28 @@ func TestSourceShapes(t *testing.T) {
 		// the prompt is built from, two assignments away from the model call's argument.
 		{dir: "reactpad", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 50, toolLine: 55,
 			exits: map[int]string{53: "completed", 57: "completed"}, bound: "self.max_steps", onBound: model.OnBoundSilent, def: "8"},
+		// pystreamlast (qwen-agent's FnCallAgent): the model's stream drained into a loop
+		// variable that outlives the loop (for output in output_stream: yield ...; then if
+		// output: for out in output: ...), each chunk the whole reply so far: the last one is
+		// the result; the loop ends when a flag set per dispatched tool stays false (if not
+		// used_any_tool: break); the bound a countdown from a settings constant read from
+		// the environment (num_llm_calls_available = MAX_LLM_CALL_PER_RUN; while True and
+		// num_llm_calls_available > 0: num_llm_calls_available -= 1).
+		{dir: "pystreamlast", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 15, modelLine: 19, toolLine: 33,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "20"},
+		// pyreactstream (qwen-agent's ReActChat): the streamed text's last chunk parsed by a
+		// helper into a tuple (has_action, action, action_input, thought) beside a flag whose
+		// negative test leaves (if not has_action: break): the other parts are the one action,
+		// run by name (self._call_tool(action, ...)); its observation added in place to the
+		// last message's text (text_messages[-1].content += ...), the next call's input.
+		{dir: "pyreactstream", entry: "agent.ReActChat.run", kind: model.LoopFor, loopLine: 34, modelLine: 38, toolLine: 49,
+			bound: "MAX_LLM_CALL_PER_RUN", onBound: model.OnBoundSilent, def: "8"},
+		// pyfieldstep (dspy's ReAct.forward): one action per step, no collection of tool
+		// calls: a field of the result keys the tool table, a name compare ends the loop; the
+		// observation stored under a key of the trajectory the next call formats; the bound
+		// a per-call override falling back to the constructor's keyword default.
+		{dir: "pyfieldstep", entry: "react.ReAct.forward", kind: model.LoopFor, loopLine: 22, modelLine: 24, toolLine: 34,
+			exits: map[int]string{41: "completed"}, bound: "max_iters", onBound: model.OnBoundSilent, def: "20"},
 		// pyexecpartial (mcp-agent): the model call is a function reference handed to an
 		// executor that runs it (await task(*args)); each tool call is bound with
 		// functools.partial(self.execute_tool_call, tool_call=tc) and the partials go to the
@@ -530,5 +576,38 @@ func TestDeepStepGenerator(t *testing.T) {
 		if got[at] != want {
 			t.Errorf("exit %s: %q, want %q (exits %v)", at, got[at], want, got)
 		}
+	}
+}
+
+// TestUnloadedInit: the agents import their base class from the package (from pkg import
+// Agent), whose __init__.py re-exporting it is not among the analysed files (only
+// pkg/agent.py, pkg/settings.py and pkg/agents are): the name resolves to the one class of
+// that name in the package's analysed modules, and the loop is found as with the __init__.
+func TestUnloadedInit(t *testing.T) {
+	root := filepath.Join("testdata", "shapes", "pystreamlast")
+	var paths []string
+	for _, p := range []string{"pkg/agent.py", "pkg/settings.py", "pkg/agents"} {
+		paths = append(paths, filepath.Join(root, p))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, filepath.Join("pkg", "__init__.py")) {
+			t.Fatalf("collected %s", f)
+		}
+	}
+	prog, _, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 15 {
+		t.Fatalf("want entry agent.Agent.run with the loop at line 15, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
+		t.Errorf("model calls at %v, want 19", ls)
 	}
 }

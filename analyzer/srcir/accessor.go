@@ -147,15 +147,62 @@ func (b *builder) forcesIteration(fs *fnState, depth int) bool {
 			}
 			g := b.funcs[t]
 			if c.Method == "iterate" {
-				for _, l := range g.f.Loops {
-					if l.OverCall >= 0 && l.OverCall < len(g.f.Calls) && opaque(b, &g.f.Calls[l.OverCall]) && len(g.f.Calls[l.OverCall].Targets) == 0 &&
-						g.f.Calls[l.OverCall].Method != "iterate" && !iterBuiltins[fs.mod.t.lang][g.f.Calls[l.OverCall].Text] {
-						return true
-					}
+				if b.drainsOpaque(g, 0) {
+					return true
 				}
 				continue
 			}
 			if b.forcesIteration(g, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// drainsOpaque reports whether a loop of g ranges over a call running nothing of the set
+// (for chunk in self.model.execute(...)), over a local every binding of which is such a call
+// (generator = self.model.execute(...) in each branch of an if; for chunk in generator), or
+// over a generator of the set that does either, up to three deep (for chunk in
+// self._iter_events()).
+func (b *builder) drainsOpaque(g *fnState, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	lazy := func(j int) bool {
+		c := &g.f.Calls[j]
+		return opaque(b, c) && c.Method != "iterate" && !iterBuiltins[g.mod.t.lang][c.Text]
+	}
+	for li, l := range g.f.Loops {
+		if l.OverCall >= 0 && l.OverCall < len(g.f.Calls) {
+			if lazy(l.OverCall) {
+				return true
+			}
+			c := &g.f.Calls[l.OverCall]
+			if len(c.Targets) > 0 && len(c.Targets) <= 3 && c.Method != "iterate" {
+				for _, t := range c.Targets {
+					if h := b.funcs[t]; h != g && h.gen && b.drainsOpaque(h, depth+1) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		for _, a := range g.assigns {
+			if !a.iter || a.loop != li || a.rhs == nil || !g.mod.t.idents.has(strip(a.rhs)) {
+				continue
+			}
+			v, bound, all := g.mod.text(strip(a.rhs)), 0, true
+			for _, d := range g.assigns {
+				if d.iter || len(d.lhs) != 1 || d.lhs[0] != v || d.rhs == nil {
+					continue
+				}
+				j, ok := g.callOf[strip(unAwait(g.mod, d.rhs))]
+				if bound++; !ok || j >= len(g.f.Calls) || !lazy(j) {
+					all = false
+				}
+			}
+			if bound > 0 && all {
 				return true
 			}
 		}

@@ -39,6 +39,10 @@ type builder struct {
 	envMu sync.Mutex
 	// callSites are, while stopSets runs, the call sites of each function by its id.
 	callSites [][]callSite
+	// pkgMods caches, by the name of a Python package whose __init__ is not analysed, the
+	// analysed modules inside it (see unloadedInit).
+	pkgMods map[string][]*module
+	pkgMu   sync.Mutex
 }
 
 type module struct {

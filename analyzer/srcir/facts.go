@@ -2,6 +2,7 @@ package srcir
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,13 +76,35 @@ func (b *builder) branches(fs *fnState) {
 		}
 		all[in.target] = true
 	}
+	// counters the loop also sets back to zero (self.n_errors = 0 after a clean step) count
+	// consecutive events, not iterations: a loop that resets one can go round forever
+	reset := map[int]map[string]bool{}
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || len(a.lhs) != 1 || a.rhs == nil || m.text(strip(a.rhs)) != "0" {
+			continue
+		}
+		for _, l := range a.loops {
+			if reset[l] == nil {
+				reset[l] = map[string]bool{}
+			}
+			reset[l][a.lhs[0]] = true
+		}
+	}
 	classInc := map[string]bool{}
+	// fields the class accumulates into (self.cost += reply["cost"]): compared with an optional
+	// limit (0 < self.cost_limit <= self.cost) they are a budget the run spends
+	classAcc := map[string]bool{}
 	if k := enclosingClass(fs); k != nil {
 		for _, c := range append([]*class{k}, k.ancestors()...) {
 			for _, mf := range c.methods {
 				for _, in := range mf.incs {
 					if strings.HasPrefix(in.target, m.t.self+".") {
 						classInc[in.target] = true
+					}
+				}
+				for _, a := range mf.assigns {
+					if a.aug && len(a.lhs) == 1 && strings.HasPrefix(a.lhs[0], m.t.self+".") && mf.mod.text(a.node.Child("operator")) == "+=" {
+						classAcc[a.lhs[0]] = true
 					}
 				}
 			}
@@ -137,7 +160,10 @@ func (b *builder) branches(fs *fnState) {
 						guarded = true
 					}
 				}
-				b.branchOf(fs, c, n, l, r, op, guarded, counters, all, classInc, grown, sized, retIdx, seen)
+				if resetIn(reset, c, m.text(strip(l))) || resetIn(reset, c, m.text(strip(r))) {
+					continue
+				}
+				b.branchOf(fs, c, n, l, r, op, guarded, counters, all, classInc, classAcc, grown, sized, retIdx, seen)
 			}
 			return true
 		})
@@ -148,6 +174,20 @@ func (b *builder) branches(fs *fnState) {
 		b.atBound(fs, &br, b.after(fs, rb.node), retIdx)
 		f.Branches = append(f.Branches, br)
 	}
+}
+
+// resetIn reports whether a loop condition c sits in (or is the condition of) sets s back to
+// zero.
+func resetIn(reset map[int]map[string]bool, c cond, s string) bool {
+	if c.loop >= 0 && reset[c.loop][s] {
+		return true
+	}
+	for _, l := range c.loops {
+		if reset[l][s] {
+			return true
+		}
+	}
+	return false
 }
 
 // comparison is one comparison of a (possibly chained) comparison expression.
@@ -178,7 +218,7 @@ func comparePairs(m *module, n *syntax.Node) []comparison {
 // branchOf records the comparison l op r of condition c (at node n) as a branch when one
 // side is a loop's counter (see branches).
 func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string, guarded bool, counters map[int]map[string]bool,
-	all, classInc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
+	all, classInc, classAcc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
 	m, f := fs.mod, fs.f
 	lt, rt := m.text(strip(l)), m.text(strip(r))
 	isCounter := func(s string) (int, bool) {
@@ -198,7 +238,7 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 				return li, true
 			}
 		}
-		if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 {
+		if classInc[s] || all[s] && len(c.loops) == 0 || fs.counterParams[s] && len(c.loops) == 0 || guarded && classAcc[s] && len(c.loops) == 0 {
 			return innermost(c.loops), true
 		}
 		// a helper's test of a field another helper increments (prepareTurn: beginTurn
@@ -245,13 +285,26 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	seen[key] = true
-	// a first-iteration test (turn == 1, step > 0) is no bound
+	// a first-iteration test (turn == 1, step > 0) is no bound; but a countdown (left -= 1;
+	// while left > 0) is bounded by what the counter started from
+	down := false
 	if bs := strip(bound); bs != nil && m.t.numbers.has(bs) {
 		if v := m.text(bs); v == "0" || v == "1" || op == "==" || op == "===" {
-			return
+			ct := lt
+			if !counterLeft {
+				ct = rt
+			}
+			start := b.countdownStart(fs, ct, loop)
+			if start == nil || v != "0" || op == "==" || op == "===" {
+				return
+			}
+			bound, down = start, true
 		}
 	}
 	exceeded := counterLeft == (op == ">" || op == ">=" || op == "==" || op == "===")
+	if down {
+		exceeded = !exceeded // left > 0 goes on, left <= 0 is spent
+	}
 	br := ir.Branch{Pos: m.pos(n), Source: m.source(n), Text: clip(m.text(n), 100), Loop: loop, InCond: c.loop >= 0,
 		Bound: b.operand(fs, bound), Return: -1}
 	bt := m.text(strip(bound))
@@ -270,6 +323,41 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	f.Branches = append(f.Branches, br)
+}
+
+// countdownStart returns the value a countdown counter starts from: counter is decremented
+// by a constant in loop (left -= 1, left--) and assigned once before that loop, outside it
+// (left = MAX_CALLS): that value. Nil when counter counts up, or has no such start.
+func (b *builder) countdownStart(fs *fnState, counter string, loop int) *syntax.Node {
+	m := fs.mod
+	if loop < 0 || loop >= len(fs.loopNodes) {
+		return nil
+	}
+	down := false
+	for _, in := range fs.incs {
+		if in.target != counter || !contains(in.loops, loop) || in.node == nil {
+			continue
+		}
+		op := m.text(in.node.Child("operator"))
+		if op == "+=" || op == "++" {
+			return nil
+		}
+		down = down || op == "-=" || op == "--"
+	}
+	if !down {
+		return nil
+	}
+	ln := fs.loopNodes[loop]
+	var start *syntax.Node
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || len(a.lhs) != 1 || a.lhs[0] != counter || a.node == nil || contains(a.loops, loop) {
+			continue
+		}
+		if a.node.Start < ln.Start {
+			start = a.rhs
+		}
+	}
+	return start
 }
 
 // countedBy reports whether a call in loop hands obj (a local or parameter) to a function of
@@ -553,6 +641,14 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 				op.Kind, op.Key = "var", fs.key()+"."+name
 				return op
 			}
+			if len(a.lhs) > 1 && slices.Contains(a.lhs, name) {
+				// const { maxSteps = DEFAULT_MAX, onStep } = options || {}: one binding of
+				// several with a default of its own, keyed as the one-binding pattern is
+				if l := objectPattern(m, a); l != nil && patternBindings(m, l)[name] != nil {
+					op.Kind, op.Key = "var", fs.key()+"."+name
+					return op
+				}
+			}
 		}
 		for p := fs.parent; p != nil; p = p.parent {
 			if p.params[name] {
@@ -602,6 +698,9 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 			// field (see objectDefaults)
 			if k := enclosingClass(fs); k != nil {
 				op.Key = k.key + "." + m.text(in.Child(t.memberProp)) + "." + prop
+				if c := b.configClass(k, m.text(in.Child(t.memberProp)), prop); c != nil {
+					op.Key = c.key + "." + prop // self.config = config_class(**kwargs): AgentConfig.step_limit
+				}
 				return op
 			}
 		}
@@ -620,6 +719,43 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 		op.Kind = "call"
 	}
 	return op
+}
+
+// configClass returns the class of the set whose instance the receiver's field holds and
+// that declares prop with a default: the field's class (self.config = AgentConfig(...), an
+// annotation), or a class a method constructs through a parameter whose default is that class
+// (self.config = config_class(**kwargs) with config_class: type = AgentConfig); nil otherwise.
+func (b *builder) configClass(k *class, field, prop string) *class {
+	for _, c := range b.fieldClass(k, field).cls {
+		if b.hasFieldDefault(c, prop) {
+			return c
+		}
+	}
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		for _, name := range sortedMethodNames(c) {
+			mf := c.methods[name]
+			m := mf.mod
+			for _, a := range mf.assigns {
+				if a.iter || len(a.lhs) != 1 || a.lhs[0] != m.t.self+"."+field || a.rhs == nil {
+					continue
+				}
+				r := strip(a.rhs)
+				if r == nil || !m.t.calls.has(r) {
+					continue
+				}
+				fn := strip(r.Child("function"))
+				if fn == nil || !m.t.idents.has(fn) || !mf.params[m.text(fn)] {
+					continue
+				}
+				if d := strip(mf.paramDefaults[m.text(fn)]); d != nil {
+					if tg := b.resolveExpr(mf, d, 0); tg.cls != nil && b.hasFieldDefault(tg.cls, prop) {
+						return tg.cls
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // literal resolves a value to a literal through module constants (across modules).
@@ -1083,11 +1219,7 @@ func (b *builder) defaults() {
 		for _, a := range fs.assigns {
 			// const { maxSteps = DEFAULT_MAX_STEPS } = options || {}: the binding's default
 			// (an object destructured in the body, as a parameter's pattern is)
-			l := a.node.Child("left")
-			if m.t.declarators.has(a.node) {
-				l = a.node.Child("name")
-			}
-			if l = strip(l); !a.iter && l != nil && l.Kind == "object_pattern" {
+			if l := objectPattern(m, a); l != nil {
 				for name, d := range patternBindings(m, l) {
 					if isBoundish(name) {
 						if val, pos, ok := b.literal(m, d, 0); ok {
@@ -1207,6 +1339,22 @@ func (b *builder) passedArgs() map[int]map[string][]argAt {
 		}
 	}
 	return out
+}
+
+// objectPattern returns the object pattern an assignment (or declaration) destructures its
+// value into, nil if it is not one: const { maxSteps = 10 } = options.
+func objectPattern(m *module, a assign) *syntax.Node {
+	if a.iter || a.node == nil {
+		return nil
+	}
+	l := a.node.Child("left")
+	if m.t.declarators.has(a.node) {
+		l = a.node.Child("name")
+	}
+	if l = strip(l); l != nil && l.Kind == "object_pattern" {
+		return l
+	}
+	return nil
 }
 
 // patternBindings maps the names an object pattern binds with a default ({ a = 1, b: c = 2 })

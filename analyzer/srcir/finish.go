@@ -132,7 +132,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			}
 			fn = unAwait(m, fn)
 			text := calleeText(m, n)
-			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(m.text(n)), 100),
+			c := ir.Call{ID: len(f.Calls), Pos: m.pos(n), Source: m.source(n), Text: clip(oneLine(joinChain(m.text(n))), 100),
 				Loops: ci.loops, Concurrent: ci.conc, Dominates: ci.top && len(ci.loops) > 0}
 			c.Method = text
 			c.Input = stdinReads[m.t.lang][text]
@@ -256,6 +256,12 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 						at := b.resolveExpr(fs, a, 0)
 						for _, t := range at.fns {
 							c.ArgFuncs = append(c.ArgFuncs, t.f.ID)
+							if ci.conc != "" && t.f.Launch == "" && t.parent == fs {
+								// Promise.allSettled(calls.map(runToolCall)): a local function
+								// value handed by name to a concurrent member runs as one, as the
+								// arrow written in its place would
+								t.f.Launch = ci.conc
+							}
 							if ai == 0 && boundCalls[calleeText(m, n)] && !seen[t.f.ID] {
 								// functools.partial(self.execute_tool_call, tool_call=tc): a
 								// deferred call of f with these arguments
@@ -314,6 +320,33 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 			f.Calls = append(f.Calls, c)
 		}
 	}
+}
+
+// joinChain joins the lines of a method chain written one call a line
+//
+//	Promise.resolve()
+//	    .then(executor)
+//	    .catch((error) => { … })
+//
+// into one (Promise.resolve().then(executor).catch((error) => { …), so that the call's text,
+// cut at its first line, still shows the calls of the chain and what they are handed.
+func joinChain(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(lines[0], " \t\r"))
+	for i, l := range lines[1:] {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, ".") && !strings.HasPrefix(t, "?.") {
+			b.WriteString("\n")
+			b.WriteString(strings.Join(lines[i+1:], "\n"))
+			break
+		}
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
 func oneLine(s string) string {

@@ -87,9 +87,11 @@ func (b *builder) flows(fs *fnState) {
 				drained := a.loop >= 0 && gen
 				for _, n := range a.lhs {
 					elems[n] = true
-					if drained {
+					if drained || strip(a.rhs) == ci.node && outlives(fs, a, n) {
 						// what a generator of the set yields is its result, item by item
-						// (async for out in self._call_llm(...): the model's reply)
+						// (async for out in self._call_llm(...): the model's reply); and
+						// the last item of a drained stream, read after the loop (for
+						// output in self._call_llm(...): yield output; then if output:)
 						res[n] = true
 					}
 				}
@@ -885,7 +887,7 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			continue
 		}
 		ok, emptyTrue := emptiness(m, c.expr, vars)
-		if !ok {
+		if !ok || c.loop < 0 && rebinds(m, g, c, vars) {
 			continue
 		}
 		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID}
@@ -932,6 +934,119 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 		}
 		fl.Checked = append(fl.Checked, ch)
 	}
+	b.ranFlags(g, fl, vars)
+}
+
+// ranFlags records the test of a flag that says whether an element of the result was
+// handled (used_any_tool = False; for out in output: ... used_any_tool = True; then if not
+// used_any_tool: break): the flag is set to false before a loop over a collection of vars,
+// to true inside that loop, and tested negatively after it by an if whose branch leaves.
+// When the reply holds no element to run the flag stays false and the loop ends: the
+// decision "nothing pending", written as a flag.
+func (b *builder) ranFlags(g *fnState, fl *ir.Flow, vars map[string]bool) {
+	m := g.mod
+	// the loops of g over a collection of vars
+	over := map[int]bool{}
+	for _, a := range g.assigns {
+		if a.iter && a.loop >= 0 && a.rhs != nil && mentions(m, a.rhs, vars) {
+			over[a.loop] = true
+		}
+	}
+	if len(over) == 0 {
+		return
+	}
+	lit := func(n *syntax.Node) string {
+		n = strip(n)
+		if n == nil || !m.t.literals.has(n) {
+			return ""
+		}
+		return strings.ToLower(m.text(n))
+	}
+	for _, c := range g.conds {
+		if c.loop >= 0 || c.stmt == nil || !m.t.ifs.has(c.stmt) {
+			continue
+		}
+		neg := negated(m, c.expr)
+		if neg == nil || !m.t.idents.has(strip(neg)) {
+			continue
+		}
+		flag := m.text(strip(neg))
+		if vars[flag] {
+			continue
+		}
+		cleared, set := false, false
+		for _, a := range g.assigns {
+			if a.iter || len(a.lhs) != 1 || a.lhs[0] != flag || a.node == nil || a.node.Start >= c.stmt.Start {
+				continue
+			}
+			inLoop := -1
+			for _, l := range a.loops {
+				if over[l] {
+					inLoop = l
+				}
+			}
+			switch lit(a.rhs) {
+			case "false":
+				cleared = cleared || inLoop < 0
+			case "true":
+				// set in the loop over the elements, and tested after that loop ended
+				set = set || inLoop >= 0 && inLoop < len(g.loopNodes) && g.loopNodes[inLoop].End <= c.stmt.Start
+			}
+		}
+		if !cleared || !set {
+			continue
+		}
+		ch := ir.Check{Pos: m.pos(c.expr), Text: clip(m.text(c.expr), 80), Return: -1, Func: g.f.ID}
+		ch.Leaves, ch.Return = b.leaves(g, c.stmt.Child("consequence"))
+		if ch.Leaves {
+			fl.Checked = append(fl.Checked, ch)
+		}
+	}
+}
+
+// leavingFlag returns the name of lhs that an if of g tests negatively (if not has_action:)
+// in a branch that leaves (breaks out or returns), or positively with an else that leaves
+// (if use_tool: ... else: break), "" if none.
+func (b *builder) leavingFlag(g *fnState, lhs []string) string {
+	m := g.mod
+	for _, n := range lhs {
+		for _, ci := range g.index().conds[n] {
+			c := g.conds[ci]
+			if c.loop >= 0 || c.stmt == nil || !m.t.ifs.has(c.stmt) {
+				continue
+			}
+			if neg := negated(m, c.expr); neg != nil && m.text(strip(neg)) == n {
+				if lv, _ := b.leaves(g, c.stmt.Child("consequence")); lv {
+					return n
+				}
+			}
+			// if use_tool: run it; else: break
+			if m.text(strip(c.expr)) == n && c.stmt.Child("alternative") != nil {
+				if lv, _ := b.leaves(g, c.stmt.Child("alternative")); lv {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// rebinds reports whether the if statement of c binds the variable of vars its condition
+// tests (if tool_calls_list is None: tool_calls_list = self.tool_calls()): the test reads the
+// value before the call, it decides whether to make it, not what came of it.
+func rebinds(m *module, g *fnState, c cond, vars map[string]bool) bool {
+	for _, a := range g.assigns {
+		if a.iter || a.node == nil || a.node.Start < c.stmt.Start || a.node.End > c.stmt.End ||
+			c.expr != nil && a.node.Start >= c.expr.Start && a.node.End <= c.expr.End {
+			continue // (not one in the condition: (_a = reply.toolCalls) !== null, compiled ?.)
+		}
+		for _, n := range a.lhs {
+			if vars[n] && mentions(m, c.expr, map[string]bool{n: true}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // leaves reports whether a branch returns (a final answer) or breaks out, and the return.
@@ -1722,8 +1837,28 @@ func reachesInputs(sc []*fnState, inputs, vals map[string]bool, toolNodes []*syn
 				return gm.pos(a.node), true
 			}
 		}
+		// text_messages[-1].content += thought + observation, trajectory[f"observation_{idx}"]
+		// = self.tools[name](**args): the tools' results stored in place into a part of an
+		// input (the prompt text of its last message, a key of the trajectory it formats)
+		for _, a := range g.assigns {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil || a.lhs[0] == baseVar(a.lhs[0]) || !inputs[baseVar(a.lhs[0])] {
+				continue
+			}
+			if a.aug && mentions(gm, a.rhs, vals) || !a.aug && strings.Contains(a.lhs[0], "[") && containsCall(a.node, toolNodes) {
+				return gm.pos(a.node), true
+			}
+		}
 	}
 	return ir.Pos{}, false
+}
+
+// baseVar returns the variable an access path starts from (text_messages for
+// text_messages[-1].content).
+func baseVar(s string) string {
+	if i := strings.IndexAny(s, ".[("); i > 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // toolsReturned follows the tools' results a function hands back to its callers (for tc in
@@ -2173,6 +2308,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
 	streamElem := map[string]bool{}
+	// outside are the callbacks, declared outside sc, that a per-element method of a
+	// collection of the result runs (calls.map(runTool))
+	var outside []eachKid
+	outsideSeen := map[int]bool{}
 	// chunkItem are the items of a collection of a stream's chunk (chunk.delta.tool_calls)
 	chunkItem := map[string]bool{}
 	// merged are the chunks a helper merges into a collection (that collection is the result)
@@ -2301,7 +2440,14 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					}
 				}
 				for _, n := range a.lhs {
-					if a.iter {
+					if a.iter && !res[n] && m.text(strip(a.rhs)) == v && outlives(g, a, n) {
+						// the result drained (for output in output_stream) and its last
+						// item read after the loop: that item is the result (see outlives)
+						res[n], elems[n] = true, true
+						fl.Iterated = append(fl.Iterated, m.pos(a.node))
+						fl.Delivery = "iterator"
+						queue = append(queue, n)
+					} else if a.iter {
 						if !elems[n] {
 							elems[n] = true
 							fl.Iterated = append(fl.Iterated, m.pos(a.node))
@@ -2325,6 +2471,13 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				for _, kid := range g.f.Calls[j].ArgFuncs {
 					k := b.funcs[kid]
 					for _, p := range k.f.Params {
+						if !slices.Contains(sc, k) && p.Name != "" && !strings.ContainsAny(p.Name, "{[") && !outsideSeen[k.f.ID] {
+							// calls.map(runTool) with runTool declared outside the scope (a
+							// function of the module or of another): followed as a helper
+							// handed each element, as runTool(call) would be
+							outsideSeen[k.f.ID] = true
+							outside = append(outside, eachKid{g: g, call: j, kid: k, param: p.Name})
+						}
 						if !elems[p.Name] {
 							elems[p.Name] = true
 							fl.Iterated = append(fl.Iterated, m.pos(gc.node))
@@ -2423,7 +2576,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// one action per reply (a text parsed into an action or a finish: answer = parse(text);
 	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
 	// for its type is the one element that may be a tool call
-	acts := map[string]bool{}
+	acts, parts := map[string]bool{}, map[string]bool{}
 	for _, ref := range fl.Carriers {
 		for _, g := range sc {
 			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
@@ -2434,6 +2587,17 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
 					de[a.lhs[0]] = true
 					acts[a.lhs[0]] = true
+				}
+				// has_action, action, action_input, thought = self._detect_tool(text); if not
+				// has_action: break — the parsed action unpacked beside a flag whose negative
+				// test leaves: the other parts are the one action's (its tool name, input)
+				if !a.iter && len(a.lhs) > 1 && a.rhs != nil && strip(a.rhs) == call && b.leavingFlag(g, a.lhs) != "" {
+					flag := b.leavingFlag(g, a.lhs)
+					for _, n := range a.lhs {
+						if n != flag && n != "_" {
+							de[n], parts[n] = true, true
+						}
+					}
 				}
 			}
 		}
@@ -2521,8 +2685,28 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			}
 		}
 	}
+	// pred = module(...); self.tools[pred.next_tool_name](**pred.next_tool_args); if
+	// pred.next_tool_name == "finish": break — the result itself is the one action of the
+	// step when a field of it keys a table and a field of it is tested in the loop
+	for _, g := range sc {
+		for _, n := range g.index().lookups {
+			if !g.mod.t.subscripts.has(n) {
+				continue
+			}
+			idx := strip(n.Child(g.mod.t.subIndex))
+			if idx == nil || !g.mod.t.members.has(idx) {
+				continue
+			}
+			if v := g.mod.text(strip(idx.Child("object"))); initial[v] && !de[v] && len(de) == 0 && kindTested(g, v) {
+				acts[v], de[v] = true, true
+			}
+		}
+	}
 	elems = de
 	names = map[string]bool{}
+	for n := range parts {
+		names[n] = true
+	}
 	for _, g := range sc {
 		if len(elems) == 0 {
 			break
@@ -2629,8 +2813,39 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
 		}
+		for _, x := range outside {
+			if seen[x.kid.f.ID] {
+				continue
+			}
+			seen[x.kid.f.ID] = true
+			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+			part := b.followHelper(x.kid, map[string]bool{}, map[string]bool{x.param: true}, depth+followUnit)
+			fl.Checked = append(fl.Checked, part.Checked...)
+			fl.Iterated = append(fl.Iterated, part.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+			for k := before; k < len(fl.Dispatch); k++ {
+				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+					d.Calls = b.handsOn(b.funcs[d.Func], d, x.g, x.call)
+				}
+			}
+			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+				// what the per-element calls return: the tools' results
+				// (results = await Promise.all(calls.map(runTool)))
+				assignsContaining(sc, x.g.callInfo[x.call].node, toolVars)
+			}
+		}
 	}
 	return names, toolVars
+}
+
+// eachKid is a callback declared outside a flow's scope that call call of g (a per-element
+// method of a collection: calls.map(runTool)) runs on each element, its parameter param
+// taking the element.
+type eachKid struct {
+	g     *fnState
+	call  int
+	kid   *fnState
+	param string
 }
 
 // into lists the calls of functions of the set in sc (but call itself) that are handed a
@@ -3499,4 +3714,72 @@ func (b *builder) formats(fs *fnState, rhs *syntax.Node) bool {
 func isTemplate(m *module, n *syntax.Node) bool {
 	n = strip(n)
 	return n != nil && (n.Kind == "template_string" || n.Kind == "string" && strings.HasPrefix(m.text(n), "f"))
+}
+
+// outlives reports whether name n, bound by the for-each loop of assignment a of g, is read
+// after that loop: a language whose loop targets stay bound to the last item (Python's for
+// targets, JS's for (x of xs) without const or let) and a read of n in g's body past the
+// loop's end. Draining a stream whose every chunk is the whole reply so far (for output in
+// stream: yield output), the last item read after the loop is the call's result.
+func outlives(g *fnState, a assign, n string) bool {
+	m := g.mod
+	if !m.t.forTargetsOutlive || !a.iter || a.loop < 0 || a.node == nil || g.body == nil {
+		return false
+	}
+	if k := a.node.Child("kind"); k != nil && m.t.scopedFors[k.Kind] {
+		return false
+	}
+	// the first mention of n after the loop: a read, not a new binding (n = ..., for n in
+	// ..., [n for n in ...])
+	end := a.node.End
+	var first *syntax.Node
+	eachNode(m.t, g.body, func(c *syntax.Node) bool {
+		if first != nil || c.End <= end {
+			return false // wholly before the loop's end (or done)
+		}
+		if m.t.idents.has(c) && c.Start >= end && m.text(c) == n && !isFieldName(m, c) {
+			first = c
+		}
+		return first == nil
+	})
+	return first != nil && !binds(g, first, n)
+}
+
+// binds reports whether identifier c (named n) is bound where it stands, or inside a
+// comprehension that binds n: the target of an assignment or a loop, not a read of the
+// variable a loop before left bound.
+func binds(g *fnState, c *syntax.Node, n string) bool {
+	m := g.mod
+	for x := c; x != nil && x != g.body; x = x.Parent {
+		p := x.Parent
+		if p == nil {
+			break
+		}
+		if (m.t.assigns.has(p) || m.t.augAssigns.has(p) || m.t.foreachs.has(p) || m.t.comprehensions.has(p)) && x.Field == "left" && !m.t.augAssigns.has(p) {
+			return true
+		}
+		for _, k := range p.Children {
+			if m.t.comprehensions.has(k) && k != x {
+				for _, v := range names(m, k.Child("left")) {
+					if v == n {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isFieldName reports whether identifier c is the property of a member expression or a
+// keyword argument's name (x.output, f(output=...)), not a read of a variable.
+func isFieldName(m *module, c *syntax.Node) bool {
+	p := c.Parent
+	if p == nil {
+		return false
+	}
+	if m.t.members.has(p) && p.Child(m.t.memberProp) == c {
+		return true
+	}
+	return m.t.keywordArgs.has(p) && p.Child("name") == c
 }

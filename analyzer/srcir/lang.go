@@ -57,6 +57,11 @@ type table struct {
 	// taken for an instance of it (compiled JS names values after their classes: loop.tick()
 	// is PregelLoop.tick; Python code has annotations for that).
 	namedReceivers bool
+	// forTargetsOutlive: the variables a for-each loop binds stay bound after it, to the
+	// last item (Python's for targets); scopedFors are the declaration keywords that keep
+	// them in the loop's block instead (JS's for (const x of xs), for (let x of xs)).
+	forTargetsOutlive bool
+	scopedFors        set
 }
 
 type set map[string]bool
@@ -112,6 +117,7 @@ var python = &table{
 	callArgs: "arguments", nones: mk("None"), eachMethods: mk("map"), cases: mkKinds("case_clause"), caseValue: "",
 	casePatterns: mkKinds("case_pattern"),
 	objects:      mkKinds("dictionary"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
+	forTargetsOutlive: true,
 }
 
 var typescript = &table{
@@ -146,6 +152,7 @@ var typescript = &table{
 	nones: mk("null", "undefined"), eachMethods: mk("map", "forEach", "flatMap", "filter"),
 	namedReceivers: true,
 	objects:        mkKinds("object"), pairs: mkKinds("pair"), exprStmts: mkKinds("expression_statement"),
+	forTargetsOutlive: true, scopedFors: mk("const", "let"),
 }
 
 var javascript = func() *table { t := *typescript; t.lang = "javascript"; return &t }()

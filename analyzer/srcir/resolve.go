@@ -49,6 +49,9 @@ func (b *builder) resolveSym(modName, name string, depth int) target {
 	}
 	m := b.module(modName)
 	if m == nil {
+		if t, ok := b.unloadedInit(modName, name, depth); ok {
+			return t
+		}
 		if name == "" {
 			return target{key: modName}
 		}
@@ -70,6 +73,45 @@ func (b *builder) resolveSym(modName, name string, depth int) target {
 		}
 	}
 	return target{key: modName + "." + name}
+}
+
+// unloadedInit resolves from pkg import Name when pkg is a Python package whose __init__ is
+// not among the analysed files (only some of its modules are: the package's __init__
+// re-exports a submodule's class or function, from .agent import Agent) to the one class or
+// function of that name defined at the top of an analysed module inside pkg. Two or more
+// such definitions are ambiguous: nothing.
+func (b *builder) unloadedInit(pkg, name string, depth int) (target, bool) {
+	if name == "" || pkg == "" {
+		return target{}, false
+	}
+	b.pkgMu.Lock()
+	mods, ok := b.pkgMods[pkg]
+	if !ok {
+		for _, m := range b.order {
+			if m.t.lang == "python" && strings.HasPrefix(m.name, pkg+".") {
+				mods = append(mods, m)
+			}
+		}
+		if b.pkgMods == nil {
+			b.pkgMods = map[string][]*module{}
+		}
+		b.pkgMods[pkg] = mods
+	}
+	b.pkgMu.Unlock()
+	var found *sym
+	var in *module
+	for _, m := range mods {
+		if s := m.syms[name]; s != nil && (s.kind == symClass || s.kind == symFunc) {
+			if found != nil && found != s {
+				return target{}, false
+			}
+			found, in = s, m
+		}
+	}
+	if found == nil {
+		return target{}, false
+	}
+	return b.symTarget(in, found, depth+1), true
 }
 
 func (b *builder) symTarget(m *module, s *sym, depth int) target {

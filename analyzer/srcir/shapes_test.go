@@ -333,3 +333,19 @@ class Runner:
 		t.Errorf("a constructor or the chunk merge taken for a tool:\n%s", got)
 	}
 }
+
+// TestJoinChain: a method chain written one call a line is one line of call text, so that what
+// its calls are handed shows (Promise.resolve().then(executor) hands executor on); other
+// multi-line calls keep their first line.
+func TestJoinChain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"f(x)", "f(x)"},
+		{"Promise.resolve()\n    .then(executor)\n    .catch((e) => {\n    fail(e);\n})", "Promise.resolve().then(executor).catch((e) => {\n    fail(e);\n})"},
+		{"a\n  ?.b(c)\n  .d()", "a?.b(c).d()"},
+		{"create({\n    messages,\n})", "create({\n    messages,\n})"},
+	} {
+		if got := joinChain(tc.in); got != tc.want {
+			t.Errorf("joinChain(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package srcir
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,6 +58,7 @@ func (b *builder) stateLeaves() {
 			// handed of the receiver (self.model.query(self.messages)); a queue's get() or
 			// an event source reads no state the loop tests
 			in := b.inputs(fs, j, 0)
+			b.stateFeeds(fl, in, written)
 			for k := range fields {
 				if !in[k] {
 					delete(fields, k)
@@ -90,8 +92,13 @@ func (b *builder) writes(fs *fnState, memo map[int]map[string]bool, depth int) m
 			if fn == nil || !m.t.members.has(fn) {
 				continue
 			}
-			if f := field(m.text(strip(fn.Child("object")))); f != "" {
+			obj := strip(fn.Child("object"))
+			if f := field(m.text(obj)); f != "" {
 				w[f] = true
+			} else if m.t.idents.has(obj) && objParam(fs, m.text(obj)) {
+				// messages.push(reply) on a collection parameter: the caller's own list
+				// (yield* this.turn(messages, …) in a loop testing messages.at(-1))
+				w[m.text(obj)] = true
 			}
 		}
 		for _, a := range g.assigns {
@@ -136,6 +143,9 @@ func (b *builder) inputs(fs *fnState, j, depth int) map[string]bool {
 				out[t] = true
 			}
 		}
+		if m.t.idents.has(n) && objParam(fs, m.text(n)) {
+			out[m.text(n)] = true // a collection parameter handed on whole: create({ messages })
+		}
 		return true
 	})
 	if depth >= 2 || !selfCall(fs, j) {
@@ -176,12 +186,24 @@ func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers
 			g := x.g
 			c := &g.f.Calls[x.call]
 			found := false
+			own := x.fields
+			if depth == 0 {
+				// a collection parameter of the step is the state of the loops of its
+				// callers, which hand their list: in the step's own loops it is its input
+				// (reply = await client.chat(messages) is tested as the result it is)
+				own = map[string]bool{}
+				for f := range x.fields {
+					if strings.Contains(f, ".") {
+						own[f] = true
+					}
+				}
+			}
 			for _, li := range c.Loops {
 				l := g.f.Loops[li]
-				if l.Kind != ir.LoopFor || l.Retry || l.OverCall == x.call {
+				if l.Kind != ir.LoopFor || l.Retry || l.OverCall == x.call || len(own) == 0 {
 					continue
 				}
-				if cs := b.loopStateTests(g, li, x.fields); len(cs) > 0 {
+				if cs := b.loopStateTests(g, li, own); len(cs) > 0 {
 					out = append(out, cs...)
 					found = true
 				}
@@ -219,8 +241,10 @@ func (b *builder) stateTests(fs *fnState, j int, fields map[string]bool, callers
 							hf[f] = true
 						}
 					case h.mod == g.mod:
-						if a := argFor(h, ref.Call, g, root); a != "" {
+						if a := argFor(h, ref.Call, g, root); a != "" && rest != "" {
 							hf[a+"."+rest] = true
+						} else if a != "" && !strings.Contains(f, ".") {
+							hf[a] = true // the collection parameter itself: what the caller hands
 						}
 					}
 				}
@@ -250,15 +274,33 @@ func selfCall(h *fnState, j int) bool {
 func (b *builder) loopStateTests(g *fnState, li int, fields map[string]bool) []ir.Check {
 	m := g.mod
 	vars := map[string]bool{}
+	// a list handed whole (messages) is read where it is the object of an access
+	// (messages.at(-1), messages[messages.length - 1]), not where it is handed on again
+	// (answer = step(messages) is what the step returns)
+	var colls []string
 	for f := range fields {
-		vars[f] = true
+		if strings.Contains(f, ".") {
+			vars[f] = true
+		} else {
+			colls = append(colls, f)
+		}
+	}
+	sort.Strings(colls)
+	readsColl := func(n *syntax.Node) bool {
+		t := m.text(strip(unAwait(m, strip(n))))
+		for _, c := range colls {
+			if strings.HasPrefix(t, c+".") || strings.HasPrefix(t, c+"[") || strings.HasPrefix(t, c+"?.") {
+				return true
+			}
+		}
+		return false
 	}
 	for range 2 {
 		for _, a := range g.assigns {
 			if a.iter || a.rhs == nil || len(a.lhs) != 1 || vars[a.lhs[0]] || !contains(a.loops, li) && a.loop != li {
 				continue
 			}
-			if mentions(m, a.rhs, vars) {
+			if mentions(m, a.rhs, vars) || readsColl(a.rhs) {
 				vars[a.lhs[0]] = true
 			}
 		}
@@ -290,7 +332,15 @@ func (b *builder) loopStateTests(g *fnState, li int, fields map[string]bool) []i
 	}
 	var out []ir.Check
 	idx := g.condsMentioning(vars)
-	sort.Ints(idx)
+	for _, c := range colls {
+		for _, ci := range g.condsMentioning(map[string]bool{c: true}) {
+			if t := m.text(g.conds[ci].expr); strings.Contains(t, c+".") || strings.Contains(t, c+"[") || strings.Contains(t, c+"?.") {
+				idx = append(idx, ci)
+			}
+		}
+	}
+	slices.Sort(idx)
+	idx = slices.Compact(idx)
 	for _, ci := range idx {
 		c := g.conds[ci]
 		if c.stmt == nil {
@@ -402,4 +452,91 @@ func argFor(h *fnState, j int, g *fnState, p string) string {
 		return ""
 	}
 	return m.text(a)
+}
+
+// stateFeeds marks the element_arg dispatches of fl whose one executor's result goes back
+// into the state the call is handed (in: self.messages of self.model.query(self.messages),
+// found through the receiver's methods): the executor's outputs, as they are or through any
+// call they are an argument of (self.model.format_observation_messages(message, outputs)),
+// appended to such a field or handed to a method of the receiver that writes one
+// (self.add_messages(*...), self.add_message("user", o)). That is the data flow's back edge
+// when the model call sits in a step helper and the loop only decides on the shared state
+// (executorFeeds follows it within one scope).
+func (b *builder) stateFeeds(fl *ir.Flow, in map[string]bool, written map[int]map[string]bool) {
+	if len(in) == 0 {
+		return
+	}
+	for i := range fl.Dispatch {
+		d := &fl.Dispatch[i]
+		if d.How != "element_arg" || d.Feeds || len(d.Calls) != 1 || d.Calls[0].Func != d.Func {
+			continue
+		}
+		g := b.funcs[d.Func]
+		if g.f.Test || d.Calls[0].Call >= len(g.callInfo) || !opaque(b, &g.f.Calls[d.Calls[0].Call]) {
+			continue
+		}
+		node := g.callInfo[d.Calls[0].Call].node
+		if node == nil {
+			continue
+		}
+		if pos, ok := b.reachesState(g, node, in, written); ok {
+			d.Feeds = true
+			if !fl.FeedsNext {
+				fl.FeedsNext, fl.FeedPos = true, pos
+			}
+		}
+	}
+}
+
+// reachesState reports where the result of call (a call node of g or its closures) is
+// appended to a field of in or handed to a method of the receiver that writes one, following
+// it through the assignments of g's scope for three rounds.
+func (b *builder) reachesState(g *fnState, call *syntax.Node, in map[string]bool, written map[int]map[string]bool) (ir.Pos, bool) {
+	sc := scope(g)
+	vals := map[string]bool{}
+	holds := func(gm *module, n *syntax.Node) bool {
+		return n != nil && (n == call || containsCall(n, []*syntax.Node{call}) || mentions(gm, n, vals))
+	}
+	for range 3 {
+		for _, h := range sc {
+			hm := h.mod
+			for j, ci := range h.callInfo {
+				if j >= len(h.f.Calls) || ci.node == call || !holds(hm, ci.node.Child("arguments")) {
+					continue
+				}
+				fn := strip(unAwait(hm, ci.node.Child("function")))
+				if fn == nil || !hm.t.members.has(fn) {
+					continue
+				}
+				recv := hm.text(strip(fn.Child("object")))
+				if appendMeths[h.f.Calls[j].Method] && in[stateField(g, recv)] {
+					return h.f.Calls[j].Pos, true
+				}
+				if recv != hm.t.self || g.cls == nil {
+					continue
+				}
+				for _, t := range h.f.Calls[j].Targets {
+					if tg := b.funcs[t]; tg.cls != nil {
+						for k := range b.writes(tg, written, 1) {
+							if in[k] {
+								return h.f.Calls[j].Pos, true
+							}
+						}
+					}
+				}
+			}
+			for _, a := range h.assigns {
+				if a.rhs == nil || !holds(hm, a.rhs) {
+					continue
+				}
+				for _, n := range a.lhs {
+					if in[stateField(g, n)] {
+						return hm.pos(a.node), true
+					}
+					vals[n] = true
+				}
+			}
+		}
+	}
+	return ir.Pos{}, false
 }
