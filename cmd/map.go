@@ -114,6 +114,7 @@ func runMap(cmd *cobra.Command, args []string, f mapFlags) error {
 		return &exitError{code: exitFailure, err: err}
 	}
 	tuneGC()
+	deferFirstGC(firstGCAt)
 	m, warns, err := lifemap.MapArgs(args, lifemap.Options{Dir: f.dir, Tests: f.tests, Tags: f.tags, Deps: true})
 	if err != nil {
 		return &exitError{code: exitFailure, err: err}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/lifeline-dev/lifeline/analyzer"
@@ -203,6 +205,38 @@ func tuneGC() {
 		debug.SetGCPercent(400)
 	}
 }
+
+// firstGCAt is the heap size below which lifeline map does not collect at all (deferFirstGC).
+const firstGCAt = 512 << 20
+
+// gcDeferred is set while a deferFirstGC is waiting for its first collection.
+var gcDeferred atomic.Bool
+
+// deferFirstGC makes the garbage collector wait until the heap reaches limit bytes before its
+// first collection, then collect as before (the GOGC and memory limit in force when called;
+// tuneGC's 400 %): a map's heap is the syntax trees and IR of every file, live until the map
+// is built, so the collections on the way there (three for the installed openai-agents, the
+// last one marking ≈ 180 MB of trees) free almost nothing. A map whose heap stays under limit
+// is never collected; a larger one is collected at limit, from when on GOGC rules again.
+// GOGC or GOMEMLIMIT, when set, win.
+func deferFirstGC(limit int64) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || !gcDeferred.CompareAndSwap(false, true) {
+		return
+	}
+	pct := debug.SetGCPercent(-1)
+	mem := debug.SetMemoryLimit(limit)
+	s := &gcSentinel{}
+	runtime.SetFinalizer(s, func(*gcSentinel) {
+		// the first collection freed s: the heap reached limit (or someone ran runtime.GC)
+		debug.SetMemoryLimit(mem)
+		debug.SetGCPercent(pct)
+		gcDeferred.Store(false)
+	})
+}
+
+// gcSentinel is the object whose finalizer ends deferFirstGC: it holds a pointer so that it
+// is not batched with other tiny objects (a tiny object is freed only with its whole block).
+type gcSentinel struct{ _ *int }
 
 func selectChecks(all []*analysis.Analyzer, list string) ([]*analysis.Analyzer, error) {
 	if strings.TrimSpace(list) == "" {

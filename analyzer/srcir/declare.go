@@ -161,6 +161,16 @@ type fnState struct {
 	// perElem are, by call index, the callbacks the call hands to a helper that applies
 	// them per element of another argument (perElementLaunches).
 	perElem map[int][]perElemArg
+	// lookup memoizes lookupParams (it reads only what declare and lower set, and flows ask
+	// it of every target of every call they follow, from every worker).
+	lookupOnce sync.Once
+	lookup     lookupSig
+}
+
+// lookupSig is what lookupParams found: the table's and the key's parameter positions.
+type lookupSig struct {
+	table, key int
+	ok         bool
 }
 
 func (b *builder) file(m *module) *syntax.Tree { return m.tree }

@@ -1296,6 +1296,15 @@ func (b *builder) lookupCall(g *fnState, id int, n *syntax.Node, elems, names ma
 // of one parameter keyed by another (return obj != null && Object.hasOwn(obj, key) ?
 // obj[key] : undefined), and which: the table's and the key's positions.
 func lookupParams(fs *fnState) (table, key int, ok bool) {
+	fs.lookupOnce.Do(func() {
+		t, k, ok := lookupParamsOf(fs)
+		fs.lookup = lookupSig{t, k, ok}
+	})
+	return fs.lookup.table, fs.lookup.key, fs.lookup.ok
+}
+
+// lookupParamsOf computes lookupParams.
+func lookupParamsOf(fs *fnState) (table, key int, ok bool) {
 	if fs.body == nil || fs.gen || len(fs.retNodes) == 0 || len(fs.f.Params) < 2 {
 		return 0, 0, false
 	}

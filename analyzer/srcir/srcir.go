@@ -240,7 +240,7 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 			}
 		}()
 	}
-	for i := range files {
+	for _, i := range bySize(files) {
 		jobs <- i
 	}
 	close(jobs)
@@ -263,6 +263,22 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	}
 	prog, d := build(trees, orig, roots...)
 	return prog, append(diags, d...), nil
+}
+
+// bySize returns the indexes of files, largest first: the workers parse the large files
+// while there are small ones left to even out their ends (the results keep the files'
+// order). A file that cannot be stat'ed counts as empty.
+func bySize(files []string) []int {
+	size := make([]int64, len(files))
+	order := make([]int, len(files))
+	for i, f := range files {
+		order[i] = i
+		if st, err := os.Stat(f); err == nil {
+			size[i] = st.Size()
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	return order
 }
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
