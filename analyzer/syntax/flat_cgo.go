@@ -6,6 +6,8 @@ package syntax
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 
 // The few declarations of tree-sitter's C API (include/tree_sitter/api.h of
 // github.com/tree-sitter/go-tree-sitter v0.25.0, whose C library this binary links) the
@@ -35,6 +37,118 @@ bool ts_node_is_missing(TSNode self);
 bool ts_node_has_error(TSNode self);
 uint32_t ts_node_child_count(TSNode self);
 void ts_set_allocator(void *(*m)(size_t), void *(*c)(size_t, size_t), void *(*r)(void *, size_t), void (*f)(void *));
+
+// The allocator tree-sitter uses (ll_install_allocator): every block has a 16-byte header,
+// its size and where it comes from. While a thread parses in its arena (ll_arena_begin to
+// ll_arena_end) blocks are carved from the arena's chunks and freeing one does nothing;
+// otherwise they come from libc. A block is freed or grown by its header, whichever was
+// active when it was allocated.
+enum { LL_HDR = 16, LL_CHUNK_HDR = 32, LL_CHUNK = 1 << 20 };
+static const size_t LL_FROM_LIBC = 0x6c6962636d656dULL, LL_FROM_ARENA = 0x6172656e616d656dULL;
+
+typedef struct ll_chunk { struct ll_chunk *next; size_t cap, used; } ll_chunk;
+
+static __thread ll_chunk *ll_chunks; // the active arena's chunks, newest first
+static __thread bool ll_active;
+// ll_spare keeps up to LL_KEEP standard chunks of the thread's last arena for its next one
+// (a fresh chunk is fresh pages: one page fault per 4 KB)
+enum { LL_KEEP = 4 };
+static __thread ll_chunk *ll_spare;
+static __thread int ll_nspare;
+
+static void ll_oom(size_t n) {
+	fprintf(stderr, "tree-sitter failed to allocate %zu bytes", n);
+	abort();
+}
+
+static size_t ll_round(size_t n) { return (n + 15) & ~(size_t)15; }
+
+static void *ll_malloc(size_t size) {
+	if (size > SIZE_MAX - LL_HDR - LL_CHUNK_HDR - 16) ll_oom(size);
+	size_t *h;
+	if (!ll_active) {
+		h = malloc(LL_HDR + size);
+		if (!h) ll_oom(size);
+		h[1] = LL_FROM_LIBC;
+	} else {
+		size_t need = LL_HDR + ll_round(size);
+		ll_chunk *c = ll_chunks;
+		if (!c || c->cap - c->used < need) {
+			size_t cap = need > LL_CHUNK ? need : LL_CHUNK;
+			if (cap == LL_CHUNK && ll_spare) {
+				c = ll_spare;
+				ll_spare = c->next;
+				ll_nspare--;
+			} else if (!(c = malloc(LL_CHUNK_HDR + cap))) {
+				ll_oom(size);
+			}
+			c->cap = cap;
+			c->used = 0;
+			c->next = ll_chunks;
+			ll_chunks = c;
+		}
+		h = (size_t *)((char *)c + LL_CHUNK_HDR + c->used);
+		c->used += need;
+		h[1] = LL_FROM_ARENA;
+	}
+	h[0] = size;
+	return h + 2;
+}
+
+static void *ll_calloc(size_t n, size_t size) {
+	if (size && n > SIZE_MAX / size) ll_oom(SIZE_MAX);
+	void *p = ll_malloc(n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
+static void ll_free(void *p) {
+	if (!p) return;
+	size_t *h = (size_t *)p - 2;
+	if (h[1] == LL_FROM_LIBC) free(h);
+}
+
+static void *ll_realloc(void *p, size_t size) {
+	if (!p) return ll_malloc(size);
+	size_t *h = (size_t *)p - 2;
+	if (h[1] == LL_FROM_LIBC) {
+		if (size > SIZE_MAX - LL_HDR) ll_oom(size);
+		h = realloc(h, LL_HDR + size);
+		if (!h) ll_oom(size);
+		h[0] = size;
+		return h + 2;
+	}
+	size_t old = h[0];
+	if (size <= old) return p;
+	ll_chunk *c = ll_chunks;
+	if (ll_active && c && (char *)p + ll_round(old) == (char *)c + LL_CHUNK_HDR + c->used &&
+			size <= SIZE_MAX - 16 && c->cap - c->used >= ll_round(size) - ll_round(old)) {
+		// the chunk's last block grows in place
+		c->used += ll_round(size) - ll_round(old);
+		h[0] = size;
+		return p;
+	}
+	void *n = ll_malloc(size);
+	memcpy(n, p, old);
+	return n;
+}
+
+static void ll_arena_begin(void) { ll_active = true; }
+
+static void ll_arena_end(void) {
+	ll_active = false;
+	while (ll_chunks) {
+		ll_chunk *c = ll_chunks;
+		ll_chunks = c->next;
+		if (c->cap == LL_CHUNK && ll_nspare < LL_KEEP) {
+			c->next = ll_spare;
+			ll_spare = c;
+			ll_nspare++;
+		} else {
+			free(c);
+		}
+	}
+}
 
 // kind flags (by symbol), set by the Go side
 enum { LL_ANON = 1, LL_DROP = 2, LL_PRUNE = 4 };
@@ -114,7 +228,7 @@ static int ll_parse(TSParser *p, const char *src, uint32_t len, const uint8_t *t
 		if (done || depth == 0) break;
 	}
 	ts_tree_cursor_delete(&c);
-	ts_tree_delete(t);
+	if (!ll_active) ts_tree_delete(t); // an arena's tree goes with the arena (ll_arena_end)
 	return o->failed ? -2 : 0;
 }
 
@@ -124,19 +238,33 @@ static TSParser *ll_parser(const TSLanguage *l) {
 	return p;
 }
 
-// tree-sitter's own allocator (libc) instead of go-tree-sitter's, which calls back into Go
-// for every allocation of the parser.
-static void ll_default_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
+// ll_parse_in_arena parses with a parser of its own whose every allocation (the parser's,
+// the tree's, the cursor's) comes from this thread's arena, and drops the arena at the end:
+// no tree to delete node by node, no malloc/free per subtree. The external scanners
+// allocate with libc themselves; ts_parser_delete frees their state.
+static int ll_parse_in_arena(const TSLanguage *l, const char *src, uint32_t len, const uint8_t *tab,
+		uint32_t ntab, uint16_t maxDepth, ll_out *o) {
+	ll_arena_begin();
+	int rc = -3;
+	TSParser *p = ll_parser(l);
+	if (p) {
+		rc = ll_parse(p, src, len, tab, ntab, maxDepth, o);
+		ts_parser_delete(p);
+	}
+	ll_arena_end();
+	return rc;
+}
+
+static void ll_install_allocator(void) { ts_set_allocator(ll_malloc, ll_calloc, ll_realloc, ll_free); }
 */
 import "C"
 
 import (
 	"errors"
-	"sync"
 	"unsafe"
 )
 
-func init() { C.ll_default_allocator() }
+func init() { C.ll_install_allocator() }
 
 // kind flags of grammar.flags, as the C walk reads them
 const (
@@ -145,45 +273,36 @@ const (
 	llPrune = C.LL_PRUNE
 )
 
-// cParsers pools C parsers per language (a parser is not safe for concurrent use).
 // errorKind is the KindID of the ERROR nodes the copy makes.
 var errorKind = KindID("ERROR")
 
-var cParsers sync.Map // Lang -> *sync.Pool of *C.TSParser
-
-// flatParse parses src with the grammar and returns the kept nodes in preorder.
-func flatParse(l Lang, g *grammar, src []byte) ([]C.ll_rec, bool, error) {
-	pv, _ := cParsers.LoadOrStore(l, &sync.Pool{New: func() any {
-		p := C.ll_parser((*C.TSLanguage)(g.ptr))
-		if p == nil {
-			return nil
-		}
-		return p
-	}})
-	pool := pv.(*sync.Pool)
-	p, _ := pool.Get().(*C.TSParser)
-	if p == nil {
-		return nil, false, errNoParser
-	}
-	defer pool.Put(p)
+// flatParse parses src with the grammar and returns the kept nodes in preorder, in C memory
+// that release frees (the records are read once, by build: no copy into Go memory). Each
+// call has a C parser of its own (ll_parse_in_arena): parsers are not safe for concurrent
+// use, and one made in the parse's arena goes with it.
+func flatParse(l Lang, g *grammar, src []byte) (recs []C.ll_rec, errs bool, release func(), err error) {
 	var o C.ll_out
 	var s *C.char
 	if len(src) > 0 {
 		s = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	rc := C.ll_parse(p, s, C.uint32_t(len(src)), (*C.uint8_t)(unsafe.Pointer(&g.flags[0])), C.uint32_t(len(g.flags)), C.uint16_t(MaxDepth), &o)
-	defer C.free(unsafe.Pointer(o.recs))
+	rc := C.ll_parse_in_arena((*C.TSLanguage)(g.ptr), s, C.uint32_t(len(src)), (*C.uint8_t)(unsafe.Pointer(&g.flags[0])), C.uint32_t(len(g.flags)), C.uint16_t(MaxDepth), &o)
+	release = func() { C.free(unsafe.Pointer(o.recs)) }
 	switch rc {
 	case -1:
-		return nil, false, errGaveUp
+		release()
+		return nil, false, nil, errGaveUp
 	case -2:
-		return nil, false, errNoMemory
+		release()
+		return nil, false, nil, errNoMemory
+	case -3:
+		release()
+		return nil, false, nil, errNoParser
 	}
-	recs := make([]C.ll_rec, int(o.n))
 	if o.n > 0 {
-		copy(recs, unsafe.Slice(o.recs, int(o.n)))
+		recs = unsafe.Slice(o.recs, int(o.n))
 	}
-	return recs, bool(o.errs), nil
+	return recs, bool(o.errs), release, nil
 }
 
 var (

@@ -95,10 +95,11 @@ func Parse(file string, lang Lang, src []byte) (*Tree, error) {
 	if g == nil {
 		return nil, fmt.Errorf("%s: no grammar for %q", file, lang)
 	}
-	recs, errs, err := flatParse(lang, g, src)
+	recs, errs, release, err := flatParse(lang, g, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s parser: %w", file, lang, err)
 	}
+	defer release()
 	t := &Tree{File: file, Lang: lang, Src: src, text: string(src)}
 	c := &copier{t: t, g: g, lines: lineStarts(src), errs: errs}
 	t.Root = c.build(recs)
