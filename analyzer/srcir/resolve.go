@@ -750,9 +750,17 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 			if r := strip(a.rhs); tr.empty() && r != nil && (r.Kind == "call" || r.Kind == "call_expression") && selfCallee(m, r) {
 				// params = self.get_request_params(request_params), def get_request_params(...)
 				// -> RequestParams: an instance of the method's annotated return type (only
-				// methods of self: a callee on another local would need these very types)
-				if rt := b.resolveExpr(fs, r, 0); len(rt.inst) > 0 {
-					tr.cls = rt.inst
+				// methods of self: a callee on another local would need these very types). The
+				// method is looked up on the enclosing class itself, not through resolveExpr:
+				// outside a class self is a name, and resolving it would ask for these very
+				// locals again (a deadlock on localTypesOnce).
+				if k := enclosingClass(fs); k != nil {
+					tg := b.memberOf([]*class{k}, m.text(strip(r.Child("function")).Child(m.t.memberProp)))
+					if tg.cls != nil {
+						tr.cls = []*class{tg.cls}
+					} else if rt := b.returnType(tg.fns); len(rt.cls) > 0 {
+						tr.cls = rt.cls
+					}
 				}
 			}
 			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "new_expression" {
