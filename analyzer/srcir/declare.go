@@ -99,7 +99,20 @@ type class struct {
 }
 
 // fnState is the per-function working state.
+// launch is a kid function to be marked as launched with conc ("all", "go").
+type launch struct {
+	k    *fnState
+	conc string
+}
+
 type fnState struct {
+	// launches are the local function values this function hands by name to a concurrent
+	// member (Promise.allSettled(calls.map(runToolCall))), recorded while calls resolve in
+	// parallel and applied after (resolveCalls): another worker reads the kids' Launch.
+	launches []launch
+	// inherit are the calls (ids in f.Calls) that run concurrently if a function around
+	// them is launched, decided after the launches are known.
+	inherit []int
 	// imports are the names a Python import statement in the body binds (def f(): from ..
 	// import functions), resolved like the module's own imports.
 	imports map[string]*sym

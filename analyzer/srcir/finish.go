@@ -16,6 +16,30 @@ func (b *builder) resolveCalls() {
 		b.localAliases(fs)
 	}
 	b.each(b.resolveCallsOf)
+	// the launches found while the calls resolved, then what they mean for the calls: a call
+	// in a launched function (or a function nested in one) runs concurrently. Both after the
+	// parallel pass, which reads a kid's Launch from another worker.
+	for _, fs := range b.funcs {
+		for _, l := range fs.launches {
+			if l.k.f.Launch == "" {
+				l.k.f.Launch = l.conc
+			}
+		}
+		fs.launches = nil
+	}
+	for _, fs := range b.funcs {
+		for _, i := range fs.inherit {
+			if c := &fs.f.Calls[i]; c.Concurrent == "" {
+				for p := fs; p != nil; p = p.parent {
+					if p.f.Launch == "all" || p.f.Launch == "go" {
+						c.Concurrent = p.f.Launch
+						break
+					}
+				}
+			}
+		}
+		fs.inherit = nil
+	}
 	b.externalHooks()
 }
 
@@ -259,8 +283,9 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 							if ci.conc != "" && t.f.Launch == "" && t.parent == fs {
 								// Promise.allSettled(calls.map(runToolCall)): a local function
 								// value handed by name to a concurrent member runs as one, as the
-								// arrow written in its place would
-								t.f.Launch = ci.conc
+								// arrow written in its place would (applied after the
+								// parallel pass: see resolveCalls)
+								fs.launches = append(fs.launches, launch{t, ci.conc})
 							}
 							if ai == 0 && boundCalls[calleeText(m, n)] && !seen[t.f.ID] {
 								// functools.partial(self.execute_tool_call, tool_call=tc): a
@@ -309,12 +334,7 @@ func (b *builder) resolveCallsOf(fs *fnState) {
 				}
 			}
 			if c.Concurrent == "" {
-				for p := fs; p != nil; p = p.parent {
-					if p.f.Launch == "all" || p.f.Launch == "go" {
-						c.Concurrent = p.f.Launch
-						break
-					}
-				}
+				fs.inherit = append(fs.inherit, c.ID) // may run in a launched function: resolveCalls
 			}
 			fs.callOf[n] = c.ID
 			f.Calls = append(f.Calls, c)
