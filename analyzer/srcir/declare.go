@@ -43,6 +43,10 @@ type builder struct {
 	// analysed modules inside it (see unloadedInit).
 	pkgMods map[string][]*module
 	pkgMu   sync.Mutex
+	// fnByNode indexes every function by its node (built once, on first use, after the
+	// declarations: see objectMember).
+	fnByNode   map[*syntax.Node]*fnState
+	fnNodeOnce sync.Once
 }
 
 type module struct {
