@@ -2563,8 +2563,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					continue
 				}
 				for _, h := range sc {
-					for ci, hc := range h.f.Calls {
-						if !contains(hc.ArgFuncs, g.f.ID) && (g.parent == nil || !contains(hc.ArgFuncs, g.parent.f.ID)) {
+					for ci := range h.f.Calls {
+						// (only the call's ArgFuncs: another worker may be setting its Flow)
+						af := h.f.Calls[ci].ArgFuncs
+						if !contains(af, g.f.ID) && (g.parent == nil || !contains(af, g.parent.f.ID)) {
 							continue
 						}
 						node := h.callInfo[ci].node
