@@ -412,6 +412,18 @@ func TestSourceShapes(t *testing.T) {
 		// return type's field default.
 		{dir: "pyretparams", entry: "llm.LLM.generate", kind: model.LoopFor, loopLine: 27, modelLine: 28, toolLine: 34,
 			exits: map[int]string{35: "completed"}, bound: "params.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pygetattr (langroid's handle_tool_message): the tool's method is looked up on the
+		// agent by the call's name, getattr(self, name, None), in a helper the loop calls for
+		// each call of the reply; getattr with a literal name or on the element selects
+		// nothing (neg.py: Reader.drain is no entry).
+		{dir: "pygetattr", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 23,
+			exits: map[int]string{33: "completed", 36: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "10",
+			not: []string{"neg.Reader.drain"}},
+		// pyresponders (langroid's Task.response): the step runs a bound method looked up in a
+		// table a field holds, dict() of the (entity, method) pairs a method of the agent
+		// returns: the lookup runs each method of the table.
+		{dir: "pyresponders", entry: "task.Task.run", kind: model.LoopFor, loopLine: 51, modelLine: 35, toolLine: 39,
+			exits: map[int]string{58: "completed"}, bound: "self.turns", onBound: model.OnBoundSilent, def: "5"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.

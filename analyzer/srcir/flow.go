@@ -1210,6 +1210,15 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 				continue
 			}
+			if isGetattr(m, n) {
+				// getattr(self, tool.name, None)(tool): Python's attribute lookup by a name
+				// picks the method that runs the call (langroid==0.69.16
+				// agent/base.py:2370 handle_tool_message); the object is the table
+				if args := n.Child("arguments").NamedChildren(); isNameExpr(m, args[1], elems, names) && !mentions(m, args[0], elems) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn != nil && t.idents.has(fn) {
 				// getOwn(tools, call.toolName): a helper of the set that looks its second
 				// operand up in its first
@@ -2270,6 +2279,10 @@ func (g *fnState) index() *fnIndex {
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
 			x.lookups = append(x.lookups, ci.node)
+		default:
+			if isGetattr(m, ci.node) {
+				x.lookups = append(x.lookups, ci.node)
+			}
 		}
 	}
 	eachNode(m.t, g.body, func(n *syntax.Node) bool {
@@ -2286,6 +2299,27 @@ func (g *fnState) index() *fnIndex {
 func sortStrings(s []string) { sort.Strings(s) }
 
 func sortInts(s []int) { sort.Ints(s) }
+
+// isGetattr reports whether call n is Python's getattr(obj, name[, default]) with a name that
+// is no string literal: an attribute looked up by a value, as a table is by a key.
+func isGetattr(m *module, n *syntax.Node) bool {
+	if m.t.lang != "python" || n == nil {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if fn == nil || !m.t.idents.has(fn) || m.text(fn) != "getattr" {
+		return false
+	}
+	argl := n.Child("arguments")
+	if argl == nil {
+		return false
+	}
+	args := argl.NamedChildren()
+	if len(args) < 2 || len(args) > 3 || args[0].Kind == "keyword_argument" || args[1].Kind == "keyword_argument" {
+		return false
+	}
+	return !m.t.stringKinds.has(strip(args[1]))
+}
 
 // isNameProp reports whether a field names a tool call's callable.
 func isNameProp(s string) bool {
