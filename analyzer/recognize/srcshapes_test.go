@@ -424,6 +424,14 @@ func TestSourceShapes(t *testing.T) {
 		// returns: the lookup runs each method of the table.
 		{dir: "pyresponders", entry: "task.Task.run", kind: model.LoopFor, loopLine: 51, modelLine: 35, toolLine: 39,
 			exits: map[int]string{58: "completed"}, bound: "self.turns", onBound: model.OnBoundSilent, def: "5"},
+		// pypending (langroid's Task.step): the reply of one responder is kept in a field
+		// (self.pending_message = result, in a helper of the receiver) that the next call of
+		// the same site hands to the responders' table; the agent responder runs the tools of
+		// it (a handler looked up with getattr by a name computed from the tool) and its result
+		// is the next pending message: the call both asks the model and runs the tools, one
+		// responder a step, fed back through the field.
+		{dir: "pypending", entry: "task.Task.run", kind: model.LoopFor, loopLine: 69, modelLine: 84, toolLine: 38,
+			exits: map[int]string{76: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "0"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.

@@ -507,6 +507,21 @@ func (b *builder) callablesIn(g *fnState, v *syntax.Node, depth int) []*fnState 
 		if k := g.kidsByNode[v]; k != nil {
 			return []*fnState{k}
 		}
+		if t.idents.has(v) {
+			// agent_entity_responders = agent.entity_responders(); dict(agent_entity_responders)
+			// (langroid==0.69.16 agent/task.py:403-419): what the local was bound to
+			// (the assignments scanned, not g.index(): calls are not resolved yet here)
+			name, bound := m.text(v), false
+			for _, a := range g.assigns {
+				if !a.iter && a.rhs != nil && len(a.lhs) == 1 && a.lhs[0] == name {
+					bound = true
+					out = append(out, b.callablesIn(g, a.rhs, depth+1)...)
+				}
+			}
+			if bound {
+				return out
+			}
+		}
 		out = append(out, b.resolveExpr(g, v, 0).fns...)
 	case t.calls.has(v):
 		fn := strip(v.Child("function"))
