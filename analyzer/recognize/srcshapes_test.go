@@ -416,8 +416,8 @@ func TestSourceShapes(t *testing.T) {
 		// agent by the call's name, getattr(self, name, None), in a helper the loop calls for
 		// each call of the reply; getattr with a literal name or on the element selects
 		// nothing (neg.py: Reader.drain is no entry).
-		{dir: "pygetattr", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 23,
-			exits: map[int]string{33: "completed", 36: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "10",
+		{dir: "pygetattr", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 36, modelLine: 37, toolLine: 29,
+			exits: map[int]string{39: "completed", 42: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "10",
 			not: []string{"neg.Reader.drain"}},
 		// pyresponders (langroid's Task.response): the step runs a bound method looked up in a
 		// table a field holds, dict() of the (entity, method) pairs a method of the agent
@@ -489,6 +489,21 @@ func TestSourceShapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGetattrKey: pygetattr. The name getattr looks up is computed from the call's name
+// through a local (handler = handler_name(call.function.name); getattr(self, handler +
+// "_async", None)): the method it picks is the one tool call site, not the helper the name is
+// handed to nor the helper the element is.
+func TestGetattrKey(t *testing.T) {
+	res := recognizeSrc(t, "pygetattr")
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("want one loop under agent.Agent.run, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ToolCalls); len(ls) != 1 || ls[0] != 29 {
+		t.Errorf("tool calls at %v, want only 29 (handler_method(call))", ls)
 	}
 }
 

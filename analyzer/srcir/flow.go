@@ -2318,7 +2318,16 @@ func (b *builder) keyOfElem(g *fnState, n *syntax.Node, elems, names map[string]
 		return true
 	}
 	if !m.t.idents.has(n) {
-		return false
+		// handler + "_async", f"tool_{name}": a local of the name inside the expression
+		// (langroid==0.69.16 agent/base.py:2317 getattr(self, handler + "_async", None))
+		found := false
+		eachNode(m.t, n, func(c *syntax.Node) bool {
+			if !found && c != n && m.t.idents.has(c) && b.keyOfElem(g, c, elems, names, depth+1) {
+				found = true
+			}
+			return !found
+		})
+		return found
 	}
 	for _, ai := range g.index().byLHS[m.text(n)] {
 		if a := g.assigns[ai]; !a.iter && a.rhs != nil && len(a.lhs) == 1 && b.keyOfElem(g, a.rhs, elems, names, depth+1) {

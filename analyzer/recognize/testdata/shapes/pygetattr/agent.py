@@ -2,9 +2,14 @@
 # a message handled one by one, results = [self.handle_tool_message(t) for t in tools]) and
 # 2350-2381 (handle_tool_message: the tool's method looked up on the agent by the tool's name,
 # handler_method = getattr(self, handler, None); None when the agent has no such method; else
-# handler_method(tool)). Langroid keys by the tool message's `request` field; here the element
-# carries its name as tool calls usually do (call.function.name).
+# handler_method(tool)); the async twin looks up the handler's name plus a suffix,
+# getattr(self, handler + "_async", None) (2317). Langroid keys by the tool message's `request`
+# field; here the element carries its name as tool calls usually do (call.function.name).
 from openai import OpenAI
+
+
+def handler_name(tool_name):
+    return tool_name.replace("-", "_")
 
 
 class Agent:
@@ -13,11 +18,12 @@ class Agent:
         self.max_turns = max_turns
         self.history = []
 
-    def search(self, call):
+    def search_async(self, call):
         return "results for " + call.function.arguments
 
     def handle_tool_message(self, call):
-        handler_method = getattr(self, call.function.name, None)
+        handler = handler_name(call.function.name)
+        handler_method = getattr(self, handler + "_async", None)
         if handler_method is None:
             return None
         return handler_method(call)
