@@ -426,11 +426,42 @@ func TestSourceShapes(t *testing.T) {
 		// return type's field default.
 		{dir: "pyretparams", entry: "llm.LLM.generate", kind: model.LoopFor, loopLine: 27, modelLine: 28, toolLine: 34,
 			exits: map[int]string{35: "completed"}, bound: "params.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pygetattr (langroid's handle_tool_message): the tool's method is looked up on the
+		// agent by the call's name, getattr(self, name, None), in a helper the loop calls for
+		// each call of the reply; getattr with a literal name or on the element selects
+		// nothing (neg.py: Reader.drain is no entry).
+		{dir: "pygetattr", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 36, modelLine: 37, toolLine: 29,
+			exits: map[int]string{39: "completed", 42: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "10",
+			not: []string{"neg.Reader.drain"}},
+		// pyresponders (langroid's Task.response): the step runs a bound method looked up in a
+		// table a field holds, dict() of the (entity, method) pairs a method of the agent
+		// returns: the lookup runs each method of the table.
+		{dir: "pyresponders", entry: "task.Task.run", kind: model.LoopFor, loopLine: 51, modelLine: 35, toolLine: 39,
+			exits: map[int]string{58: "completed"}, bound: "self.turns", onBound: model.OnBoundSilent, def: "5"},
+		// pypending (langroid's Task.step): the reply of one responder is kept in a field
+		// (self.pending_message = result, in a helper of the receiver) that the next call of
+		// the same site hands to the responders' table; the agent responder runs the tools of
+		// it (a handler looked up with getattr by a name computed from the tool) and its result
+		// is the next pending message: the call both asks the model and runs the tools, one
+		// responder a step, fed back through the field.
+		{dir: "pypending", entry: "task.Task.run", kind: model.LoopFor, loopLine: 69, modelLine: 84, toolLine: 38,
+			exits: map[int]string{76: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "0"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.
 		{dir: "jsyieldreturn", entry: "agent.Agent.stream", kind: model.LoopFor, loopLine: 18, modelLine: 20, toolLine: 53,
 			cancel: true, cancelLine: 19, exits: map[int]string{14: "completed"}},
+		// jsspanfn (ai@6's generateText): the loop is the body of a tracing helper's fn option,
+		// which the helper runs from a closure it hands to tracer.startActiveSpan (the closure
+		// captures the option); the cancellation check is esbuild's lowered optional call
+		// (signal == null ? void 0 : signal.throwIfAborted()); the model call is in the fn of
+		// another span inside retry(), a fn that takes the span (before: the span helper was
+		// taken for the model call); the do-while's test that every tool call of the step has
+		// its output compares two per-step lengths, no bound (before: clientToolCalls.length
+		// was the bound). Before all: no entry at all.
+		{dir: "jsspanfn", entry: "agent.generateText", kind: model.LoopFor, loopLine: 58, modelLine: 72, toolLine: 81,
+			parallel: true, cancel: true, cancelLine: 60, exits: map[int]string{60: "cancelled", 86: "completed"}, bound: "stopWhen",
+			onBound: model.OnBoundSilent, def: "stepCountIs(5)"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -483,6 +514,21 @@ func TestSourceShapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGetattrKey: pygetattr. The name getattr looks up is computed from the call's name
+// through a local (handler = handler_name(call.function.name); getattr(self, handler +
+// "_async", None)): the method it picks is the one tool call site, not the helper the name is
+// handed to nor the helper the element is.
+func TestGetattrKey(t *testing.T) {
+	res := recognizeSrc(t, "pygetattr")
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("want one loop under agent.Agent.run, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ToolCalls); len(ls) != 1 || ls[0] != 29 {
+		t.Errorf("tool calls at %v, want only 29 (handler_method(call))", ls)
 	}
 }
 
@@ -623,5 +669,25 @@ func TestUnloadedInit(t *testing.T) {
 	}
 	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
 		t.Errorf("model calls at %v, want 19", ls)
+	}
+}
+
+// TestGraphCompileField: a private field assigned what a builder's compile() returns in
+// compiled JavaScript (no annotations) has the class the method's body hands back, through
+// helper methods, a constructed local and `return this` (jsgraphcompile, modelled on
+// langchain@1.5.14 ReactAgent over @langchain/langgraph@1.7.3 StateGraph.compile): the agent's
+// invoke reaches the graph's loop. Before, ReactAgent.invoke was no entry.
+func TestGraphCompileField(t *testing.T) {
+	res := recognizeSrc(t, "jsgraphcompile")
+	e := srcEntry(res, "ReactAgent.invoke")
+	if e == nil || len(e.Loops) != 1 {
+		var got []string
+		for _, x := range res.Entries {
+			got = append(got, x.Func)
+		}
+		t.Fatalf("want entry ReactAgent.invoke with one loop, got entries %v (%+v)", got, e)
+	}
+	if l := e.Loops[0]; !strings.HasSuffix(l.Pos.File, "graph.js") || l.Pos.Line != 13 {
+		t.Errorf("loop at %s:%d, want graph.js:13", l.Pos.File, l.Pos.Line)
 	}
 }

@@ -158,6 +158,9 @@ func (b *builder) flows(fs *fnState) {
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
+			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
+				b.feedsField(fs, i, fl, res)
+			}
 			if !fl.FeedsNext && len(fl.Checked) == 0 && wg == nil {
 				b.toolsReturned(fs, sc, fl, union(elems, union(names, toolVars)))
 			}
@@ -447,7 +450,7 @@ var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter
 	"sort", "submit", "run_in_executor", "create_task", "ensure_future", "gather", "all", "allSettled", "race", "any")
 
 // wrapped returns the call whose result call c of fs hands back: c takes one callback written
-// in place and taking no arguments (an argument, or an option of an object argument, that c
+// in place whose call is not made with its parameters (an argument, or an option of an object argument, that c
 // runs: the attempt a retry helper repeats, the body of a span) every non-raising
 // return of which returns the result of one call of the callback, as it is (return await
 // f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
@@ -474,9 +477,7 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 	default:
 		return nil, -1
 	}
-	if k == nil || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
-		// (a callback that takes arguments is a hook the callee calls with what it has,
-		// onFailure(usage); the attempt a retry helper repeats takes none)
+	if k == nil || k.f.Launch != "" || k.gen {
 		return nil, -1
 	}
 	j := -1
@@ -498,13 +499,54 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 		}
 		j = cj
 	}
-	if j < 0 {
+	if j < 0 || len(k.f.Params) > 0 && argsReadParams(k, j) {
+		// (a callback whose call is made with what the callee hands it is a hook that
+		// transforms it, onFailure(usage) => report(usage); the attempt a retry helper
+		// repeats takes nothing, and a span's body takes the span but makes its call with
+		// its own values: fn: async (span) => { const r = await model.doGenerate({…}); …
+		// return { ...r, usage } }, ai@6.0.325 dist/index.js:4958)
 		return nil, -1
 	}
 	if g, gj := b.wrapped(k, &k.f.Calls[j], depth+1); g != nil {
 		return g, gj
 	}
 	return k, j
+}
+
+// argsReadParams reports whether call j of k (its receiver or an argument) reads a parameter
+// of k, or a name one of its destructured parameters binds.
+func argsReadParams(k *fnState, j int) bool {
+	if j >= len(k.callInfo) {
+		return true
+	}
+	n := k.callInfo[j].node
+	text := k.mod.text(n)
+	names := map[string]bool{}
+	for i, p := range k.f.Params {
+		if p.Name != "" {
+			names[p.Name] = true
+		}
+		if i < len(k.patNames) {
+			for _, v := range k.patNames[i] {
+				names[v] = true
+			}
+		}
+	}
+	for i := 0; i < len(text); {
+		if !isIdentByte(text[i]) || i > 0 && (isIdentByte(text[i-1]) || text[i-1] == '.') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isIdentByte(text[j]) {
+			j++
+		}
+		if names[text[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // spreadCall returns the call whose held result a returned object literal spreads
@@ -1224,6 +1266,15 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 				continue
 			}
+			if isGetattr(m, n) {
+				// getattr(self, tool.name, None)(tool): Python's attribute lookup by a name
+				// picks the method that runs the call (langroid==0.69.16
+				// agent/base.py:2370 handle_tool_message); the object is the table
+				if args := n.Child("arguments").NamedChildren(); b.keyOfElem(g, args[1], elems, names, 0) && !mentions(m, args[0], elems) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn != nil && t.idents.has(fn) {
 				// getOwn(tools, call.toolName): a helper of the set that looks its second
 				// operand up in its first
@@ -1685,7 +1736,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 				continue
 			}
 			done[ai] = true
-			if level > 0 && (!text || !b.formats(fs, a.rhs)) {
+			if level > 0 && (!text || !b.formats(fs, a.rhs)) && !concatenates(m, a.rhs) {
 				continue // deeper, only into the parts a prompt text is built from
 			}
 			if level == 0 && a.rhs != nil && isTemplate(fs.mod, a.rhs) {
@@ -1719,6 +1770,28 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 		}
 		fl.FeedsNext, fl.FeedPos = true, pos
 	}
+}
+
+// concatenates reports whether e is an array literal that only spreads or lists values
+// (stepInputMessages = [...initialMessages, ...responseMessages]): the messages the next call
+// is prompted with joined from the history and what the steps appended, followed deeper like
+// the parts of a prompt text (ai@6.0.325 dist/index.js:4862, prompt: promptMessages built
+// from it at 4873).
+func concatenates(m *module, e *syntax.Node) bool {
+	e = strip(e)
+	if e == nil || e.Kind != "array" {
+		return false
+	}
+	kids := e.NamedChildren()
+	for _, k := range kids {
+		if k.Kind == "spread_element" {
+			k = strip(k.NamedChildren()[0])
+		}
+		if k == nil || !m.t.idents.has(k) && !m.t.members.has(k) {
+			return false
+		}
+	}
+	return len(kids) > 0
 }
 
 // executorFeeds marks the element_arg dispatches of fl (a call in the function or its
@@ -2263,7 +2336,7 @@ func (g *fnState) index() *fnIndex {
 	}
 	x.callArgs = map[string][]int{}
 	for j, ci := range g.callInfo {
-		if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) > 0 && len(g.f.Calls[j].Targets) <= 3 {
+		if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) > 0 && len(g.f.Calls[j].Targets) <= 4 {
 			add(x.callArgs, j, ci.node.Child("arguments"))
 		}
 	}
@@ -2293,6 +2366,10 @@ func (g *fnState) index() *fnIndex {
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
 			x.lookups = append(x.lookups, ci.node)
+		default:
+			if isGetattr(m, ci.node) {
+				x.lookups = append(x.lookups, ci.node)
+			}
 		}
 	}
 	eachNode(m.t, g.body, func(n *syntax.Node) bool {
@@ -2309,6 +2386,61 @@ func (g *fnState) index() *fnIndex {
 func sortStrings(s []string) { sort.Strings(s) }
 
 func sortInts(s []int) { sort.Ints(s) }
+
+// keyOfElem reports whether n, the name getattr looks up, is an element's name or is computed
+// from an element (or a name of one) in g, through up to three local assignments:
+// tool_name = tool.default_value("request"); handler = handler_name(type(tool), tool_name);
+// getattr(self, handler, None) (langroid==0.69.16 agent/base.py:2365-2370). A method of the
+// receiver picked by what the element carries is the element's dispatch.
+func (b *builder) keyOfElem(g *fnState, n *syntax.Node, elems, names map[string]bool, depth int) bool {
+	m := g.mod
+	n = strip(n)
+	if n == nil || depth > 3 {
+		return false
+	}
+	if isNameExpr(m, n, elems, names) || mentions(m, n, union(elems, names)) {
+		return true
+	}
+	if !m.t.idents.has(n) {
+		// handler + "_async", f"tool_{name}": a local of the name inside the expression
+		// (langroid==0.69.16 agent/base.py:2317 getattr(self, handler + "_async", None))
+		found := false
+		eachNode(m.t, n, func(c *syntax.Node) bool {
+			if !found && c != n && m.t.idents.has(c) && b.keyOfElem(g, c, elems, names, depth+1) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for _, ai := range g.index().byLHS[m.text(n)] {
+		if a := g.assigns[ai]; !a.iter && a.rhs != nil && len(a.lhs) == 1 && b.keyOfElem(g, a.rhs, elems, names, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGetattr reports whether call n is Python's getattr(obj, name[, default]) with a name that
+// is no string literal: an attribute looked up by a value, as a table is by a key.
+func isGetattr(m *module, n *syntax.Node) bool {
+	if m.t.lang != "python" || n == nil {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if fn == nil || !m.t.idents.has(fn) || m.text(fn) != "getattr" {
+		return false
+	}
+	argl := n.Child("arguments")
+	if argl == nil {
+		return false
+	}
+	args := argl.NamedChildren()
+	if len(args) < 2 || len(args) > 3 || args[0].Kind == "keyword_argument" || args[1].Kind == "keyword_argument" {
+		return false
+	}
+	return !m.t.stringKinds.has(strip(args[1]))
+}
 
 // isNameProp reports whether a field names a tool call's callable.
 func isNameProp(s string) bool {
@@ -2552,8 +2684,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					continue
 				}
 				for _, h := range sc {
-					for ci, hc := range h.f.Calls {
-						if !contains(hc.ArgFuncs, g.f.ID) && (g.parent == nil || !contains(hc.ArgFuncs, g.parent.f.ID)) {
+					for ci := range h.f.Calls {
+						// (only the call's ArgFuncs: another worker may be setting its Flow)
+						af := h.f.Calls[ci].ArgFuncs
+						if !contains(af, g.f.ID) && (g.parent == nil || !contains(af, g.parent.f.ID)) {
 							continue
 						}
 						node := h.callInfo[ci].node
@@ -2908,8 +3042,62 @@ type eachKid struct {
 }
 
 // into lists the calls of functions of the set in sc (but call itself) that are handed a
-// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into), and the
+// calls, kept or not, made on an object derived from res: a step hook's result choosing the
+// model the step then asks (stepModel = resolveLanguageModel(prepareStepResult?.model ??
+// model); const result = await stepModel.doGenerate({…}) in a closure: ai@6.0.325
+// dist/index.js:4869-4979).
 func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	out := b.intoDirect(sc, res, call)
+	for _, g := range sc {
+		m := g.mod
+		for j, ci := range g.callInfo {
+			if ci.node == call || !m.t.calls.has(ci.node) {
+				continue
+			}
+			fn := unAwait(m, ci.node.Child("function"))
+			if fn == nil || !m.t.members.has(fn) {
+				continue
+			}
+			obj := strip(fn.Child("object"))
+			if obj == nil || !m.t.idents.has(obj) || !res[m.text(obj)] || !resolvedBy(sc, m.text(obj), call, res) {
+				continue // (only a value a call resolved from what the result chose, not the result itself)
+			}
+			if ref := (ir.CallRef{Func: g.f.ID, Call: j}); !slices.Contains(out, ref) {
+				out = append(out, ref)
+			}
+		}
+	}
+	return out
+}
+
+// resolvedBy reports whether name is assigned, in one of sc or a function they are written
+// in, the result of a call other than call that is no method of a value of res
+// (stepModel = resolveLanguageModel(prepareStepResult?.model ?? model), not toolCalls =
+// response.output.filter(…)).
+func resolvedBy(sc []*fnState, name string, call *syntax.Node, res map[string]bool) bool {
+	for _, f := range sc {
+		for g := f; g != nil; g = g.parent {
+			for _, a := range g.assigns {
+				if len(a.lhs) != 1 || a.lhs[0] != name || a.iter || a.rhs == nil {
+					continue
+				}
+				r := unAwait(g.mod, strip(a.rhs))
+				if r == nil || r == call || !g.mod.t.calls.has(r) {
+					continue
+				}
+				if fn := strip(r.Child("function")); fn != nil && g.mod.t.members.has(fn) && derives(g.mod, fn.Child("object"), res, 0) {
+					continue
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intoDirect is into's first part: the calls handed a value of res whose result is not kept.
+func (b *builder) intoDirect(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
 	var out []ir.CallRef
 	for _, g := range sc {
 		m := g.mod
@@ -2956,6 +3144,9 @@ func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []
 func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
+		// first what reads the value where it is kept, so that the same method, also handed
+		// some other part of the value, is followed for the field
+		followed = append(followed, b.followFields(fl, g, vals, depth, seen)...)
 		m := g.mod
 		var cand []int
 		for v := range vals {
@@ -2970,7 +3161,7 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 			last = j
 			ci := g.callInfo[j]
 			c := &g.f.Calls[j]
-			if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
+			if len(c.Targets) == 0 || len(c.Targets) > 4 || appendMeths[c.Method] {
 				continue
 			}
 			args := ci.node.Child("arguments").NamedChildren()
@@ -3070,6 +3261,189 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 		}
 	}
 	return followed
+}
+
+// followFields follows a value stored in a field of the receiver into the methods of the
+// receiver g calls with no argument carrying it that read that field: self.pending_message =
+// result; … self.response(r) whose body hands self.pending_message to the responder
+// (langroid==0.69.16 agent/task.py:1316 and 1639, the LLM's reply kept as the task's pending
+// message for the next responder). The field keeps its name in the method (the same self),
+// and the value is handed on as it is: a pass-on (maxPassOn), not a helper's derivation.
+func (b *builder) followFields(fl *ir.Flow, g *fnState, vals map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+	if g.cls == nil {
+		return nil
+	}
+	kept := b.keptFields(g, vals)
+	if len(kept) == 0 {
+		return nil
+	}
+	fields := make([]string, 0, len(kept))
+	for f := range kept {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	var followed []*syntax.Node
+	for j := range g.callInfo {
+		if j >= len(g.f.Calls) || !selfCall(g, j) {
+			continue
+		}
+		c := &g.f.Calls[j]
+		if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
+			continue
+		}
+		for _, t := range c.Targets {
+			tg := b.funcs[t]
+			if seen[t] || tg.cls == nil {
+				continue
+			}
+			r2 := map[string]bool{}
+			for _, f := range fields {
+				if readsField(tg, f) {
+					r2[f] = true
+				}
+			}
+			if len(r2) == 0 {
+				continue
+			}
+			seen[t] = true
+			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+			step := followUnit
+			if depth%followUnit < maxPassOn {
+				step = 1 // the value itself, handed on through the receiver
+			}
+			part := b.followHelper(tg, r2, map[string]bool{}, depth+step)
+			fl.Checked = append(fl.Checked, part.Checked...)
+			fl.Iterated = append(fl.Iterated, part.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+			for k := before; k < len(fl.Dispatch); k++ {
+				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+					d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
+				}
+			}
+			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+				followed = append(followed, g.callInfo[j].node)
+			}
+		}
+	}
+	return followed
+}
+
+// feedsField marks the flow of call j of fs fed back when the call is a method of the receiver
+// that reads a field the result is kept in (self.pending_message = result; the next
+// self.response(r) hands self.pending_message to the responder: langroid==0.69.16
+// agent/task.py:1316 and 1639): the tools ran inside the call, on what an earlier call of it
+// returned, and what they returned is what the next call of it reads.
+func (b *builder) feedsField(fs *fnState, j int, fl *ir.Flow, res map[string]bool) {
+	if fs.cls == nil || !selfCall(fs, j) {
+		return
+	}
+	c := &fs.f.Calls[j]
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return
+	}
+	kept := b.keptFields(fs, res)
+	fields := make([]string, 0, len(kept))
+	for f := range kept {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		for _, t := range c.Targets {
+			if tg := b.funcs[t]; tg.cls != nil && readsField(tg, f) {
+				fl.FeedsNext, fl.FeedPos, fl.Kept = true, kept[f], true
+				return
+			}
+		}
+	}
+}
+
+// keptFields returns the fields of the receiver (self.x) that a value of vals is kept in, in
+// g's scope or by a method of the receiver g hands it to (self._process_valid_responder_result(
+// r, parent, result) storing self.pending_message = result: langroid==0.69.16
+// agent/task.py:1322 and 1490), each with where it is stored.
+func (b *builder) keptFields(g *fnState, vals map[string]bool) map[string]ir.Pos {
+	m := g.mod
+	prefix := m.t.self + "."
+	field := func(s string) bool {
+		return strings.HasPrefix(s, prefix) && !strings.ContainsAny(s[len(prefix):], ".[(")
+	}
+	out := map[string]ir.Pos{}
+	for v := range vals {
+		if field(v) {
+			out[v] = ir.Pos{}
+		}
+	}
+	for _, h := range scope(g) {
+		for _, a := range h.assigns {
+			if !a.iter && a.rhs != nil && len(a.lhs) == 1 && field(a.lhs[0]) && derives(m, a.rhs, vals, 0) {
+				out[a.lhs[0]] = m.pos(a.node)
+			}
+		}
+		for j, ci := range h.callInfo {
+			if j >= len(h.f.Calls) || !selfCall(h, j) {
+				continue
+			}
+			c := &h.f.Calls[j]
+			if len(c.Targets) == 0 || len(c.Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments").NamedChildren()
+			for _, t := range c.Targets {
+				tg := b.funcs[t]
+				if tg.cls == nil {
+					continue
+				}
+				params := map[string]bool{}
+				for i, a := range args {
+					name := ""
+					if a.Kind == "keyword_argument" {
+						if k := m.text(a.Child("name")); tg.params[k] {
+							name = k
+						}
+						a = a.Child("value")
+					} else if i < len(tg.f.Params) {
+						name = tg.f.Params[i].Name
+					}
+					if name != "" && a != nil && derives(m, a, vals, 0) {
+						params[name] = true
+					}
+				}
+				if len(params) == 0 {
+					continue
+				}
+				for _, a := range tg.assigns {
+					if !a.iter && a.rhs != nil && len(a.lhs) == 1 && field(a.lhs[0]) && derives(tg.mod, a.rhs, params, 0) {
+						if _, ok := out[a.lhs[0]]; !ok {
+							out[a.lhs[0]] = m.pos(ci.node)
+						}
+					}
+				}
+			}
+		}
+	}
+	for f, p := range out {
+		if p == (ir.Pos{}) {
+			delete(out, f) // only a value read, not stored here
+		}
+	}
+	return out
+}
+
+// readsField reports whether a function of tg's scope hands field f (self.x) to a call or
+// reads it in an assignment.
+func readsField(tg *fnState, f string) bool {
+	for _, h := range scope(tg) {
+		x := h.index()
+		if len(x.callArgs[f]) > 0 {
+			return true
+		}
+		for _, ai := range x.assigns[f] {
+			if a := h.assigns[ai]; a.rhs != nil && !(len(a.lhs) == 1 && a.lhs[0] == f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // followHelper is what following a value into helper tg (its parameters r2, e2) finds,
