@@ -1,8 +1,44 @@
 package recognize_test
 
 import (
+	"sync"
 	"testing"
+
+	"github.com/lifeline-dev/lifeline/analyzer/goir"
+	"github.com/lifeline-dev/lifeline/analyzer/recognize"
+	"github.com/lifeline-dev/lifeline/model"
+	"golang.org/x/tools/go/packages"
 )
+
+// goShapes is the recognition of testdata/goshapes, a module of its own: shapes of unseen Go
+// agent code kept apart from testdata/shapes, whose whole-program call graph (CHA, VTA) the
+// shapes of one package must not change for the others.
+var goShapes struct {
+	once sync.Once
+	res  *recognize.Result
+	err  error
+}
+
+func recognizeGoShapes(t *testing.T) *recognize.Result {
+	t.Helper()
+	goShapes.once.Do(func() {
+		pkgs, err := packages.Load(&packages.Config{Mode: mode, Dir: "testdata/goshapes"}, "./...")
+		if err != nil {
+			goShapes.err = err
+			return
+		}
+		prog, err := goir.Build(pkgs)
+		if err != nil {
+			goShapes.err = err
+			return
+		}
+		goShapes.res = recognize.Recognize(prog, recognize.Options{})
+	})
+	if goShapes.err != nil {
+		t.Fatal(goShapes.err)
+	}
+	return goShapes.res
+}
 
 // TestHelperSwitchTools checks a turn loop whose tools are dispatched by a switch on the tool
 // call's name in a helper the iteration over the reply's tool calls hands each call to (shape
@@ -12,7 +48,7 @@ import (
 // weighed as a tree walker's kind switch (no dispatch, no loop, no entry at all); now the
 // helper's call is the tool call site, the MCP session's CallTool the other one.
 func TestHelperSwitchTools(t *testing.T) {
-	res := recognizeShapes(t)
+	res := recognizeGoShapes(t)
 	e := entry(res, "skillloop.Agent.Run")
 	if e == nil {
 		t.Fatalf("skillloop.Agent.Run: want a run entry, got none")
@@ -50,7 +86,7 @@ func TestHelperSwitchTools(t *testing.T) {
 // call made in either branch of an if (Generate, or the NewStreaming iterator drained into the
 // same variable) is both model calls of the step.
 func TestRelayedIterator(t *testing.T) {
-	res := recognizeShapes(t)
+	res := recognizeGoShapes(t)
 	e := entry(res, "relayseq.agent.Run")
 	if e == nil {
 		t.Fatalf("relayseq.agent.Run: want a run entry, got none")
@@ -82,13 +118,13 @@ func TestRelayedIterator(t *testing.T) {
 // before, the default (return nil) made the call a helper that only builds a result, and the
 // return was completed; the hook an option installs may refuse, and its error fails the run.
 func TestDefaultHookExit(t *testing.T) {
-	res := recognizeShapes(t)
+	res := recognizeGoShapes(t)
 	e := entry(res, "hookdefault.Agent.Execute")
 	if e == nil {
 		t.Fatalf("hookdefault.Agent.Execute: want a run entry, got none")
 	}
-	want := map[int]string{74: "failed (error)", 78: "failed (error)", 81: "completed (goal_reached)",
-		87: "failed (error)", 91: "failed (error)", 96: "failed (max_steps)"}
+	want := map[int]string{76: "failed (error)", 80: "failed (error)", 83: "completed (goal_reached)",
+		89: "failed (error)", 93: "failed (error)", 99: "failed (max_steps)"}
 	got := exitsByLine(e)
 	for line, o := range want {
 		if got[line] != o {
@@ -104,7 +140,7 @@ func TestDefaultHookExit(t *testing.T) {
 // reflect.ValueOf(fn).Call). Before, a record with an interface{} field selected nothing and
 // reflect.ValueOf lost the callable: no dispatch, no loop, no entry.
 func TestReflectedRecordTool(t *testing.T) {
-	res := recognizeShapes(t)
+	res := recognizeGoShapes(t)
 	e := entry(res, "anyfn.Assistant.Run")
 	if e == nil {
 		t.Fatalf("anyfn.Assistant.Run: want a run entry, got none")
@@ -124,5 +160,25 @@ func TestReflectedRecordTool(t *testing.T) {
 	}
 	if got := exitsByLine(e); got[62] != "not_started" {
 		t.Errorf("exit at line 62: %q, want not_started (all %v)", got[62], got)
+	}
+}
+
+// TestEventThenErrorAtBound checks a loop that at its bound sends a max_turns_reached event
+// and returns a sentinel error (shape eventbound, neo@v0.6.2 internal/agent/agent.go:397-399;
+// openai-agents-go@v0.1.0 agents/run.go:443-448 attaches a span error, then returns
+// MaxTurnsExceededErrorf): before, the recorded event made it a stop_reason; the run fails
+// with the error returned there, for the reason recorded.
+func TestEventThenErrorAtBound(t *testing.T) {
+	res := recognizeGoShapes(t)
+	e := entry(res, "eventbound.Agent.Send")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("eventbound.Agent.Send: want a run entry with one loop, got %+v", e)
+	}
+	ob := e.Loops[0].OnBound
+	if ob == nil || ob.Kind != model.OnBoundError || ob.StopReason != model.StopMaxTurns || ob.Pos.Line != 110 {
+		t.Errorf("at bound %+v, want error max_turns at agent.go:110", ob)
+	}
+	if got := exitsByLine(e); got[110] != "failed (max_turns)" {
+		t.Errorf("exit at line 110: %q, want failed (max_turns) (all %v)", got[110], got)
 	}
 }

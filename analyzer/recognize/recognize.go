@@ -2008,6 +2008,18 @@ func (r *rec) bound(l *Loop) {
 	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
 	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
+		if rt := bestFunc.Returns[b.Return]; rt.Err != nil && rt.Err.Kind != ir.ValNil && rt.Pos.IsValid() {
+			// the stop recorded on the way (a span error, an event: max_turns_reached) and
+			// an error returned at the bound (return MaxTurnsExceededErrorf(…), return text,
+			// ErrMaxTurns): the run fails with that error, for the reason recorded
+			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
+			ob.Pos, ob.Source = pos(rt.Pos), rt.Source
+			if sr := r.sentinelReason(rt.Err); sr != "" {
+				ob.StopReason = sr
+			}
+		}
+	}
 	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
 		// the loop ends at the bound (a helper's check, or the condition) and the function
 		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...

@@ -2,7 +2,8 @@
 // gollem.go:143-160, 386-505 and hook.go:181: the constructor installs no-op hooks (a
 // package-level defaultLoopHook returning nil) that options replace, and the turn loop
 // returns the error of the loop hook it calls each iteration. The hook's error ends the run
-// that is under way (failed), though the one hook the code installs never fails.
+// that is under way (failed), though the one hook the code installs never fails. At the bound
+// it sends a max_turns_reached event and returns its sentinel error.
 package hookdefault
 
 import (
@@ -55,6 +56,7 @@ type Agent struct {
 	tools     map[string]Tool
 	loopLimit int
 	loopHook  LoopHook
+	onEvent   func(Event)
 }
 
 // New makes an agent.
@@ -93,5 +95,25 @@ func (a *Agent) Execute(ctx context.Context, prompt string) error {
 			input = append(input, fmt.Sprint(out))
 		}
 	}
+	a.emit(Event{Kind: EventMaxTurnsReached, Turns: a.loopLimit})
 	return ErrLoopLimit
+}
+
+// EventMaxTurnsReached is the kind of the event sent at the bound (owainlewis/neo@v0.6.2
+// internal/agent/agent.go:397-399 sends it, then returns ErrMaxTurns).
+const EventMaxTurnsReached EventKind = "max_turns_reached"
+
+// EventKind says what happened.
+type EventKind string
+
+// Event is something that happened in a run.
+type Event struct {
+	Kind  EventKind
+	Turns int
+}
+
+func (a *Agent) emit(e Event) {
+	if a.onEvent != nil {
+		a.onEvent(e)
+	}
 }

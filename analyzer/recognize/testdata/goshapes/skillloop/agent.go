@@ -15,7 +15,7 @@ import (
 	"os/exec"
 	"strings"
 
-	openai "example.com/shapes/goopenai"
+	openai "example.com/goshapes/goopenai"
 )
 
 // Config configures the agent.

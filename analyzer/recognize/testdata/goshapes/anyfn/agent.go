@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"reflect"
 
-	openai "example.com/shapes/goopenai"
+	openai "example.com/goshapes/goopenai"
 )
 
 // Message is a thread message.
