@@ -268,16 +268,16 @@ func isStdCall(keys []string) bool {
 }
 
 // nameParts reports whether a call is a standard-library function that cuts a string into
-// parts of it (strings.Split, strings.Cut, strings.TrimPrefix, ...): what it returns from a
-// name is still (a part of) that name.
+// parts (strings.Split, strings.SplitN, strings.Cut): what it returns from a name is parts of
+// that name (server__tool cut into server and tool).
 func nameParts(keys []string) bool {
 	if len(keys) != 1 {
 		return false
 	}
 	switch keys[0] {
-	case "strings.Split", "strings.SplitN", "strings.SplitAfter", "strings.SplitAfterN", "strings.Cut",
-		"strings.TrimPrefix", "strings.TrimSuffix", "strings.CutPrefix", "strings.CutSuffix",
-		"strings.TrimSpace", "strings.ToLower":
+	case "strings.Split", "strings.SplitN", "strings.Cut":
+		// (not a normalization, TrimSpace or ToLower of a value that happens to be named:
+		// a stop reason trimmed and stored under a key selects nothing)
 		return true
 	}
 	return false
