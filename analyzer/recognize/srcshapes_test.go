@@ -419,11 +419,11 @@ func TestSourceShapes(t *testing.T) {
 			exits: map[int]string{51: "completed", 55: "completed"}, bound: "max_steps", onBound: model.OnBoundSilent, def: "500"},
 		// pymanager (swarms): a manager object built with the agent (ToolManager(agent=self),
 		// self.agent = agent: agent: Any) reaches its fields through a local (agent =
-		// self.agent); the response handed as it is through the manager and its retry wrapper;
-		// the executor submits a bound method per call (executor.submit(self._execute_single_
-		// function_call, call)) that looks the function up by name.
-		{dir: "pymanager", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 92, modelLine: 94, toolLine: 48,
-			parallel: true, exits: map[int]string{99: "completed"}, bound: "self.max_loops", onBound: model.OnBoundSilent, def: "1"},
+		// self.agent); the response handed to the manager; the executor submits a bound
+		// method per call (executor.submit(self._execute_single_function_call, call)) that
+		// looks the function up by name.
+		{dir: "pymanager", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 79, modelLine: 81, toolLine: 49,
+			parallel: true, exits: map[int]string{86: "completed"}, bound: "self.max_loops", onBound: model.OnBoundSilent, def: "1"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.

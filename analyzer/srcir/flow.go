@@ -2886,7 +2886,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 		fl.Dispatch = append(fl.Dispatch, ds...)
 	}
-	if len(toolCalls) == 0 && !selects && len(elems) > 0 && depth%resultHop < maxFollow*followUnit {
+	if len(toolCalls) == 0 && !selects && len(elems) > 0 && depth < maxFollow*followUnit {
 		// an element handed to a helper (element_arg, name_arg) counts only within two
 		// helpers of the result: deeper, every helper that reads a tool call would
 		for _, g := range sc {
@@ -2904,8 +2904,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			assignsContaining(sc, node, toolVars)
 		}
 	}
-	if depth%resultHop < maxFollow*followUnit {
-		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, res, initial, depth, seen) {
+	if depth < maxFollow*followUnit {
+		for _, node := range b.followCalls(fl, sc, union(res, elems), elems, res, depth, seen) {
 			// what a helper that received the result returns: the tools' results
 			// (executed = await executeToolCalls(context, message))
 			assignsContaining(sc, node, toolVars)
@@ -2991,7 +2991,7 @@ func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []
 }
 
 // followCalls follows values passed as arguments into the functions called with them.
-func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res, initial map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
 		m := g.mod
@@ -3025,9 +3025,6 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res, init
 				// functools.partial(f, tc), asyncio.to_thread(f, x), loop.run_in_executor(None,
 				// f, x)): the arguments after the function are its parameters, in order
 				shift := handedFunc(m, c, ci.node, args, tg)
-				// asIs: every argument carrying the result is a variable the call's result
-				// (or the parameter that received it) is bound to, unchanged
-				asIs := true
 				for i, a := range args {
 					if shift >= 0 {
 						if i <= shift {
@@ -3090,9 +3087,6 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res, init
 						}
 					} else {
 						r2[name] = true
-						if x := strip(a); !m.t.idents.has(x) || !initial[m.text(x)] {
-							asIs = false
-						}
 					}
 				}
 				if len(r2) == 0 && len(e2) == 0 {
@@ -3105,13 +3099,6 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res, init
 					// the element handed on as it is (a task started per tool call, a
 					// tracing wrapper around the call): the same element, one more hop
 					step = 1
-				}
-				if len(r2) > 0 && len(e2) == 0 && asIs && depth/resultHop < maxPassOn {
-					// the whole result handed on as it is to a manager or a retry wrapper
-					// that hands it on (self.tool_manager.handle_tool_calls(response) ->
-					// self.tool_execution_retry(response) -> self.execute_tools(response=
-					// response)): the same value, one more hop that costs no helper level
-					step = resultHop
 				}
 				part := b.followHelper(tg, r2, e2, depth+step)
 				fl.Checked = append(fl.Checked, part.Checked...)
@@ -3199,12 +3186,6 @@ const followUnit = 16
 
 // maxPassOn is how many such wrappers in a row are followed at the cost of 1.
 const maxPassOn = 3
-
-// resultHop is what handing the whole result on as it is costs (a manager, a retry wrapper:
-// handle_tool_calls(response) -> tool_execution_retry(response)): a digit of the depth of its
-// own above the helper levels (depth%resultHop), at most maxPassOn along a chain, so the
-// helper levels and the element wrappers (depth%followUnit) count as they did.
-const resultHop = 256
 
 // streams reports whether fs is a generator (its items flow back to the caller that drains it).
 func streams(fs *fnState) bool {

@@ -2,9 +2,10 @@
 # (structs/agent.py:626-627, self.tool_manager = ToolManager(agent=self); agents/
 # tool_manager.py:68-69, def __init__(self, agent: Any): self.agent = agent) and reach its
 # fields through a local (agent = self.agent; agent.tool_struct...); the model's response is
-# handed as it is through the manager and its retry wrapper (tool_manager.py:490-560
-# handle_tool_calls -> 797-842 tool_execution_retry -> 696-760 execute_tools); the executor
-# submits a bound method per call (tools/base_tool.py:1388-1432: executor.submit(
+# handed to the manager (tool_manager.py:490-560 handle_tool_calls; swarms has two more
+# wrappers on the way, tool_execution_retry 797-842 and execute_tools 696-760, which are
+# deeper than lifeline follows a result); the executor submits a bound method per call
+# (tools/base_tool.py:1388-1432: executor.submit(
 # self._execute_single_function_call, call)), which looks the function up by name
 # (base_tool.py:1433-1470: func = self.function_map[name]; func(**arguments)). The loop is
 # written here with its tool results in the history the next model call reads, the way
@@ -54,27 +55,13 @@ class ToolManager:
 
     def handle_tool_calls(self, response, loop_count):
         agent = self.agent
-        if agent.tools:
-            output = self.tool_execution_retry(response, loop_count)
-            agent.short_memory.append({"role": "tool", "content": str(output)})
-
-    def tool_execution_retry(self, response, loop_count):
-        agent = self.agent
         if response is None:
             return None
-        last_error = None
-        for attempt in range(1, 3):
-            try:
-                self.execute_tools(response=response, loop_count=loop_count)
-                return getattr(agent, "_last_tool_output", None)
-            except Exception as e:
-                last_error = e
-        raise RuntimeError(f"tools failed in loop {loop_count}: {last_error}")
-
-    def execute_tools(self, response, loop_count):
-        agent = self.agent
-        output = agent.tool_struct.execute_function_calls_from_api_response(response)
-        agent._last_tool_output = output
+        if agent.tools:
+            output = agent.tool_struct.execute_function_calls_from_api_response(response)
+            agent._last_tool_output = output
+            agent.short_memory.append({"role": "tool", "content": str(output)})
+        return None
 
 
 class Agent:
