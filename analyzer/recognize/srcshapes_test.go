@@ -236,6 +236,20 @@ func TestSourceShapes(t *testing.T) {
 		// (last.role !== "tool" && numTurns > MAX_NUM_TURNS) return).
 		{dir: "tsstephelper", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 72, modelLine: 46, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{77: "completed"}},
+		// jsstoreloop (@aigne/core@1.72.0 lib/esm/agents/ai-agent.js:355-506): for (;;) whose
+		// body ends with return and repeats only through the continue of the tools branch,
+		// after a rethrow of the error a tool queue captured (no retry loop); the model's
+		// stream merged into an accumulator by a helper outside the set; the tools' messages
+		// appended to a session store by its own method, read back (await
+		// session.getMessages()) by the next model call; tools in a queue of concurrency 1.
+		{dir: "jsstoreloop", entry: "agent.AIAgent.process", kind: model.LoopFor, loopLine: 25, modelLine: 27, toolLine: 44,
+			exits: map[int]string{21: "not_started", 68: "completed"}},
+		// tsctorwrap (@genkit-ai/ai@1.42.0 src/generate/action.ts:477-511, response.ts:59-97):
+		// the model's reply handed to a constructor of the set (new GenerateResponse(reply),
+		// whose constructor builds this.message = new Message(...)) and read back through the
+		// instance's fields: the instance carries the reply to the tool-request test.
+		{dir: "tsctorwrap", entry: "generate.generate", kind: model.LoopFor, loopLine: 52, modelLine: 53, toolLine: 63,
+			bound: "maxTurns", onBound: model.OnBoundError, def: "5", exits: map[int]string{58: "completed", 68: "failed"}},
 		// pysteppred: the loop's leave test is a predicate of the receiver reading the
 		// history the step appended to (while not self.finished(); done, why = self.done();
 		// if done: return why): the state test of the step's model call.

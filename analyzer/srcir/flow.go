@@ -12,6 +12,11 @@ import (
 
 var (
 	appendMeths = mk("append", "push", "extend", "unshift", "add_message", "add_messages", "appendleft", "insert", "add")
+	// storeAppend: a method of a conversation store outside the set that appends messages
+	// to it (session.appendCurrentMessages(msgs), memory.addMessages(msgs),
+	// history.push_message(m)); what the model reads back from the store (messages:
+	// await session.getMessages()) then holds them
+	storeAppend = regexp.MustCompile(`^(append|add|push|extend)_?[A-Za-z_]*(Message|message|History|history|Turn|turn)s?$`)
 	toolishMeth = regexp.MustCompile(`(?i)(tool|exec|invoke|dispatch|handle|run|call|function|action)`)
 	// runVerb: a name that says it runs what it is handed (executeTool, runTool, invoke),
 	// not that it checks, reads or prepares it (validateToolArguments, parseToolCall)
@@ -989,6 +994,15 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 					// the no-tools path, which ends the cycle where one of them leaves
 					ch.Leaves, ch.Return = b.leavesAfter(g, c.stmt)
 				}
+				if !ch.Leaves && nonEmptyTest(m.text(c.expr)) && continuesIn(m.t, c.stmt.Child("consequence")) {
+					// if (calls?.length) { run them; if (ran.length) { …; continue } } …; return
+					// (@aigne/core 1.72 AIAgent._process): a test that the collection has
+					// elements, the loop repeating only through the continue of its branch;
+					// what follows the if leaves
+					if ok, ret := b.leavesAfter(g, c.stmt); ok && ret >= 0 {
+						ch.Leaves, ch.Return = true, ret
+					}
+				}
 				// if pending { more = true } under while more: the loop ends when empty
 				if !ch.Leaves && b.setsLoopFlag(g, c, c.stmt.Child("consequence")) != nil {
 					ch.Leaves = true
@@ -1713,6 +1727,15 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 			inputs[m.text(n)] = true
 			return !m.t.members.has(n)
 		}
+		if m.t.calls.has(n) {
+			// messages: await session.getMessages(): read back from a store, which is then
+			// an input too (what is appended to it reaches the call)
+			if fn := strip(n.Child("function")); fn != nil && m.t.members.has(fn) {
+				if obj := strip(fn.Child("object")); obj != nil && (m.t.idents.has(obj) || m.t.members.has(obj)) {
+					inputs[m.text(obj)] = true
+				}
+			}
+		}
 		return true
 	})
 	// derivation, three levels deep: input_messages = self.write_memory_to_messages() /
@@ -2327,7 +2350,7 @@ func (g *fnState) index() *fnIndex {
 		if m.t.eachMethods[meth] {
 			x.each = append(x.each, j)
 		}
-		if appendMeths[meth] {
+		if appendMeths[meth] || storeAppend.MatchString(meth) && len(g.f.Calls[j].Targets) == 0 {
 			x.appends = append(x.appends, j)
 		}
 		if streamStages[meth] != "" {
@@ -2474,7 +2497,15 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				}
 				// merged by a helper of the set into a collection the function built
 				// (merge_chunk(message, delta) with message = {...}): the collection holds it
-				for _, j := range g.index().callArgs[v] {
+				// or by a function outside the set (mergeAgentResponseChunk(modelOutput, value)
+				// of a utils module not mapped, Object.assign(message, delta))
+				cands := g.index().callArgs[v]
+				for j := range g.callInfo {
+					if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) == 0 && !appendMeths[g.f.Calls[j].Method] && mentions(g.mod, g.callInfo[j].node.Child("arguments"), one) {
+						cands = append(cands, j)
+					}
+				}
+				for _, j := range cands {
 					if acc := b.mergedInto(g, j, v); acc != "" && !res[acc] && !elems[acc] {
 						res[acc] = true
 						merged[v] = true
@@ -3427,11 +3458,13 @@ func finalWord(s string) bool {
 func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) bool {
 	m := g.mod
 	n := strip(expr)
-	if n == nil || !m.t.calls.has(n) {
+	if n == nil || !m.t.calls.has(n) && !m.t.news.has(n) {
+		// (new GenerateResponse(modelResponse, opts): a constructor of the set handed the
+		// value wraps it; the instance carries it on, read back through its fields)
 		return false
 	}
 	id, ok := g.callOf[n]
-	if !ok || len(g.f.Calls[id].Targets) == 0 || len(g.f.Calls[id].Targets) > 3 {
+	if !ok || len(g.f.Calls[id].Targets) == 0 || len(g.f.Calls[id].Targets) > 3 || n.Child("arguments") == nil {
 		return false
 	}
 	for _, a := range n.Child("arguments").NamedChildren() {
@@ -3909,4 +3942,21 @@ func isFieldName(m *module, c *syntax.Node) bool {
 		return true
 	}
 	return m.t.keywordArgs.has(p) && p.Child("name") == c
+}
+
+// continuesIn reports whether branch holds a continue of the loop around it (not of a loop or
+// function nested in the branch).
+func continuesIn(t *table, branch *syntax.Node) bool {
+	if branch == nil {
+		return false
+	}
+	found := false
+	eachNode(t, branch, func(x *syntax.Node) bool {
+		if found || x != branch && (t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.funcs.has(x) || t.lambdas.has(x)) {
+			return false
+		}
+		found = t.continues.has(x)
+		return !found
+	})
+	return found
 }

@@ -475,11 +475,15 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 		return false
 	}
 	ok := true
-	var walk func(n *syntax.Node, fail bool)
-	walk = func(n *syntax.Node, fail bool) {
+	// pending is the body of a branch taken when a collection is not empty (if
+	// (toolCalls?.length) { run them; continue }): work the step left, not a failure, whatever
+	// it rethrows on the way (if (error) throw error after the tools ran)
+	var walk func(n *syntax.Node, fail, pending bool)
+	walk = func(n *syntax.Node, fail, pending bool) {
 		if !ok || n == nil {
 			return
 		}
+		var body *syntax.Node
 		switch {
 		case t.continues.has(n):
 			ok = fail
@@ -490,18 +494,35 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 		case t.catches.has(n):
 			fail = true
 		case t.ifs.has(n):
-			if failureWords.MatchString(m.text(n.Child("condition"))) {
+			cond := m.text(n.Child("condition"))
+			if failureWords.MatchString(cond) {
 				fail = true
+			} else if nonEmptyTest(cond) {
+				body = n.Child("consequence")
 			}
-		case t.blocks.has(n) && raisesOwn(t, n):
+		case t.blocks.has(n) && !pending && raisesOwn(t, n):
 			fail = true
 		}
 		for _, c := range n.Children {
-			walk(c, fail)
+			walk(c, fail, c == body && body != nil)
 		}
 	}
-	walk(body, false)
+	// (the body itself is no branch: a throw somewhere in it, a tool's error rethrown, does not
+	// make every continue a retry)
+	walk(body, false, true)
 	return ok
+}
+
+// lengthRe and emptyRe tell a test that a collection is not empty (x.length, x?.length > 0,
+// len(x), x.size) from one that it is (x.length === 0, !x.length, not len(x)).
+var (
+	lengthRe = regexp.MustCompile(`\.length\b|\blen\(|\.size\b`)
+	emptyRe  = regexp.MustCompile(`(===?|==|<=?)\s*[01]\b|!\s*\(?\s*[\w.?]+\.(length|size)\b|\bnot\b`)
+)
+
+// nonEmptyTest reports whether condition cond holds when a collection has elements.
+func nonEmptyTest(cond string) bool {
+	return lengthRe.MatchString(cond) && !emptyRe.MatchString(cond)
 }
 
 // raisesOwn reports whether a raise or throw statement lies in block n outside the loops and
@@ -510,7 +531,8 @@ func retryLoop(m *module, loop *syntax.Node) bool {
 func raisesOwn(t *table, n *syntax.Node) bool {
 	found := false
 	eachNode(t, n, func(x *syntax.Node) bool {
-		if x != n && (t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.catches.has(x)) {
+		if x != n && (t.whiles.has(x) || t.dos.has(x) || t.cfors.has(x) || t.foreachs.has(x) || t.catches.has(x) ||
+			t.funcs.has(x) || t.lambdas.has(x)) {
 			return false
 		}
 		found = found || t.raises.has(x)

@@ -443,6 +443,29 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		return target{}
 	}
 	m, t := fs.mod, fs.mod.t
+	if alts := alternatives(m, n); len(alts) > 1 {
+		// (executor?.call ?? call)(ctx), (opts.run || run)(x), (f ? a : b)(x): the call runs
+		// one of the alternatives, so each is a candidate (an option that overrides a default
+		// step function; a value outside the analysed set adds nothing)
+		var out target
+		for _, a := range alts {
+			tg := b.resolveExpr(fs, a, depth+1)
+			if tg.cls != nil {
+				tg.fns = append(tg.fns, tg.cls.ctor()...)
+			}
+			for _, f := range tg.fns {
+				if !slices.Contains(out.fns, f) {
+					out.fns = append(out.fns, f)
+				}
+			}
+			for _, k := range tg.inst {
+				if !slices.Contains(out.inst, k) {
+					out.inst = append(out.inst, k)
+				}
+			}
+		}
+		return out
+	}
 	switch {
 	case t.idents.has(n):
 		return b.resolveName(fs, m.text(n))
@@ -485,6 +508,12 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			return target{fns: methodOf(ut.cls, prop, false)}
 		case ut.key != "" && ut.fns == nil && ut.value == nil:
 			return target{key: ut.key + "." + prop}
+		case ut.value != nil && ut.vmod != nil && len(ut.fns) == 0:
+			// StreamUtil.reduce(…) with export const StreamUtil = { readAll, reduce }: a
+			// module-level object literal used as a namespace of functions
+			if fns := b.objectMember(ut.vmod, strip(ut.value), prop); len(fns) > 0 {
+				return target{fns: fns}
+			}
 		}
 		return target{}
 	case n.Kind == "call" || n.Kind == "call_expression":
@@ -980,4 +1009,52 @@ func (b *builder) ctorArgClasses(k *class, ctor *fnState, p string) []*class {
 		}
 	}
 	return out
+}
+
+// objectMember returns the functions member prop of a module-level object literal obj (of
+// module m) is bound to: a shorthand property naming a function of the module ({ reduce }),
+// a key whose value is a function or names one ({ reduce: reduceStream }), or a method
+// ({ reduce(s, f) { … } }). Nil when obj is no object literal or prop names no function.
+func (b *builder) objectMember(m *module, obj *syntax.Node, prop string) []*fnState {
+	if obj == nil || !m.t.objects.has(obj) || prop == "" {
+		return nil
+	}
+	b.fnNodeOnce.Do(func() {
+		b.fnByNode = make(map[*syntax.Node]*fnState, len(b.funcs))
+		for _, f := range b.funcs {
+			if f.node != nil {
+				b.fnByNode[f.node] = f
+			}
+		}
+	})
+	byName := func(name string) []*fnState {
+		if s := m.syms[name]; s != nil && (s.kind == symFunc || s.kind == symImport) {
+			return b.symTarget(m, s, 1).fns
+		}
+		return nil
+	}
+	for _, pr := range obj.NamedChildren() {
+		switch {
+		case pr.Kind == "shorthand_property_identifier" && m.text(pr) == prop:
+			return byName(prop)
+		case m.t.pairs.has(pr) && strings.Trim(m.text(pr.Child("key")), `"'`) == prop:
+			v := strip(pr.Child("value"))
+			if v == nil {
+				return nil
+			}
+			if f := b.fnByNode[v]; f != nil {
+				return []*fnState{f}
+			}
+			if m.t.idents.has(v) {
+				return byName(m.text(v))
+			}
+			return nil
+		case pr.Kind == "method_definition" && m.text(pr.Child("name")) == prop:
+			if f := b.fnByNode[pr]; f != nil {
+				return []*fnState{f}
+			}
+			return nil
+		}
+	}
+	return nil
 }
