@@ -277,6 +277,11 @@ type Flow struct {
 	// call of this site; FeedPos is where (the append or store).
 	FeedsNext bool `json:"feeds_next,omitempty"`
 	FeedPos   Pos  `json:"feed_pos,omitzero"`
+	// Kept is true when the feed is a field of the receiver the result is kept in and the
+	// call itself reads (self.pending = result; the next self.response(r) hands self.pending
+	// to the responder): the tools the call's own body runs run on what an earlier call of
+	// the site returned, so they are not the work of an executor the call is.
+	Kept bool `json:"kept,omitempty"`
 	// ToolsPassed is true when the call receives the collection its dispatched callables are
 	// selected from (the model is told which tools it may call).
 	ToolsPassed bool `json:"tools_passed,omitempty"`

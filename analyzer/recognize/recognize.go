@@ -508,7 +508,7 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			break
 		}
 	}
-	if !s.confirmed && len(s.tools) > 0 && r.runsItsTools(c, s.tools) {
+	if !s.confirmed && len(s.tools) > 0 && (fl == nil || !fl.Kept) && r.runsItsTools(c, s.tools) {
 		// the call's own body runs the tools it is handed: a tool executor, not the decision
 		s.score -= 4
 		s.evidence = append(s.evidence, "its own body runs the dispatched tools (a tool executor)")

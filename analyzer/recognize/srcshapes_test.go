@@ -426,6 +426,26 @@ func TestSourceShapes(t *testing.T) {
 		// return type's field default.
 		{dir: "pyretparams", entry: "llm.LLM.generate", kind: model.LoopFor, loopLine: 27, modelLine: 28, toolLine: 34,
 			exits: map[int]string{35: "completed"}, bound: "params.max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pygetattr (langroid's handle_tool_message): the tool's method is looked up on the
+		// agent by the call's name, getattr(self, name, None), in a helper the loop calls for
+		// each call of the reply; getattr with a literal name or on the element selects
+		// nothing (neg.py: Reader.drain is no entry).
+		{dir: "pygetattr", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 36, modelLine: 37, toolLine: 29,
+			exits: map[int]string{39: "completed", 42: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "10",
+			not: []string{"neg.Reader.drain"}},
+		// pyresponders (langroid's Task.response): the step runs a bound method looked up in a
+		// table a field holds, dict() of the (entity, method) pairs a method of the agent
+		// returns: the lookup runs each method of the table.
+		{dir: "pyresponders", entry: "task.Task.run", kind: model.LoopFor, loopLine: 51, modelLine: 35, toolLine: 39,
+			exits: map[int]string{58: "completed"}, bound: "self.turns", onBound: model.OnBoundSilent, def: "5"},
+		// pypending (langroid's Task.step): the reply of one responder is kept in a field
+		// (self.pending_message = result, in a helper of the receiver) that the next call of
+		// the same site hands to the responders' table; the agent responder runs the tools of
+		// it (a handler looked up with getattr by a name computed from the tool) and its result
+		// is the next pending message: the call both asks the model and runs the tools, one
+		// responder a step, fed back through the field.
+		{dir: "pypending", entry: "task.Task.run", kind: model.LoopFor, loopLine: 69, modelLine: 84, toolLine: 38,
+			exits: map[int]string{76: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "0"},
 		// pyactionitems (browser-use): an action is a mapping of its tool's name to its
 		// arguments (for action_name, params in action.model_dump(exclude_unset=True).items()):
 		// the key names the tool the registry looks up (execute_action(action_name=...)).
@@ -495,6 +515,21 @@ func TestSourceShapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGetattrKey: pygetattr. The name getattr looks up is computed from the call's name
+// through a local (handler = handler_name(call.function.name); getattr(self, handler +
+// "_async", None)): the method it picks is the one tool call site, not the helper the name is
+// handed to nor the helper the element is.
+func TestGetattrKey(t *testing.T) {
+	res := recognizeSrc(t, "pygetattr")
+	e := srcEntry(res, "agent.Agent.run")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("want one loop under agent.Agent.run, got %+v", res.Entries)
+	}
+	if ls := lines(e.Loops[0].ToolCalls); len(ls) != 1 || ls[0] != 29 {
+		t.Errorf("tool calls at %v, want only 29 (handler_method(call))", ls)
 	}
 }
 

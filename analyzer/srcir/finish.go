@@ -415,12 +415,144 @@ func (b *builder) localAliases(fs *fnState) {
 					continue
 				}
 				got = append(got, b.resolveExpr(fs, alt, 0).fns...)
+				continue
 			}
+			got = append(got, b.tableEntries(fs, alt)...)
 		}
 		if len(got) > 0 {
 			fs.locals[a.lhs[0]] = append(fs.locals[a.lhs[0]], got...)
 		}
 	}
+}
+
+// maxTableEntries caps the callables a lookup in a table of them stands for.
+const maxTableEntries = 8
+
+// tableEntries returns the functions a lookup in a field of self holding a table of
+// callables may run: fn = self.handlers[key] or self.handlers.get(key), where a method of the
+// class (or a base) stores into the field a dict or list literal of function values, or what
+// dict()/list() makes of one, or what a method returns (langroid==0.69.16 agent/task.py:417
+// self._entity_responder_map = dict(agent.entity_responders()), agent/base.py:229 returning
+// [(Entity.AGENT, self.agent_response), (Entity.LLM, self.llm_response), ...], looked up at
+// task.py:1638 response_fn = self._entity_responder_map[e]; response_fn(msg)).
+func (b *builder) tableEntries(fs *fnState, n *syntax.Node) []*fnState {
+	m, t := fs.mod, fs.mod.t
+	n = strip(n)
+	if n == nil {
+		return nil
+	}
+	var obj *syntax.Node
+	switch {
+	case t.subscripts.has(n):
+		obj = strip(n.Child(t.subObj))
+	case t.calls.has(n):
+		fn := strip(n.Child("function"))
+		if fn == nil || !t.members.has(fn) || m.text(fn.Child(t.memberProp)) != "get" {
+			return nil
+		}
+		obj = strip(fn.Child("object"))
+	default:
+		return nil
+	}
+	if obj == nil || !t.members.has(obj) || m.text(strip(obj.Child("object"))) != t.self {
+		return nil
+	}
+	cls := enclosingClass(fs)
+	if cls == nil {
+		return nil
+	}
+	lhs := t.self + "." + m.text(obj.Child(t.memberProp))
+	var out []*fnState
+	seen := map[*fnState]bool{}
+	for _, c := range append([]*class{cls}, cls.ancestors()...) {
+		for _, name := range sortedMethodNames(c) {
+			g := c.methods[name]
+			for _, a := range g.assigns {
+				if a.iter || a.rhs == nil || len(a.lhs) != 1 || a.lhs[0] != lhs {
+					continue
+				}
+				for _, k := range b.callablesIn(g, a.rhs, 0) {
+					if !seen[k] && len(out) < maxTableEntries {
+						seen[k] = true
+						out = append(out, k)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// callablesIn returns the function values a table expression of g holds: the values of a
+// dict literal, the elements of a list or tuple literal (and of the pairs in it), the
+// operand of dict()/list()/tuple(), what the functions a call runs return (two calls deep).
+func (b *builder) callablesIn(g *fnState, v *syntax.Node, depth int) []*fnState {
+	m, t := g.mod, g.mod.t
+	v = strip(v)
+	if v == nil || depth > 2 {
+		return nil
+	}
+	var out []*fnState
+	switch {
+	case t.objects.has(v):
+		for _, p := range v.NamedChildren() {
+			if t.pairs.has(p) {
+				out = append(out, b.callablesIn(g, p.Child("value"), depth)...)
+			}
+		}
+	case v.Kind == "list" || v.Kind == "tuple" || v.Kind == "array":
+		for _, e := range v.NamedChildren() {
+			out = append(out, b.callablesIn(g, e, depth)...)
+		}
+	case t.idents.has(v) || t.members.has(v):
+		if k := g.kidsByNode[v]; k != nil {
+			return []*fnState{k}
+		}
+		if t.idents.has(v) {
+			// agent_entity_responders = agent.entity_responders(); dict(agent_entity_responders)
+			// (langroid==0.69.16 agent/task.py:403-419): what the local was bound to
+			// (the assignments scanned, not g.index(): calls are not resolved yet here)
+			name, bound := m.text(v), false
+			for _, a := range g.assigns {
+				if !a.iter && a.rhs != nil && len(a.lhs) == 1 && a.lhs[0] == name {
+					bound = true
+					out = append(out, b.callablesIn(g, a.rhs, depth+1)...)
+				}
+			}
+			if bound {
+				return out
+			}
+		}
+		out = append(out, b.resolveExpr(g, v, 0).fns...)
+	case t.calls.has(v):
+		fn := strip(v.Child("function"))
+		if fn == nil {
+			return nil
+		}
+		if t.idents.has(fn) {
+			switch m.text(fn) {
+			case "dict", "list", "tuple", "OrderedDict":
+				if args := v.Child("arguments"); args != nil {
+					if kids := args.NamedChildren(); len(kids) == 1 {
+						return b.callablesIn(g, kids[0], depth)
+					}
+				}
+				return nil
+			}
+		}
+		tg := b.resolveExpr(g, fn, 0)
+		if len(tg.fns) == 0 || len(tg.fns) > 3 {
+			return nil
+		}
+		for _, h := range tg.fns {
+			for _, r := range h.retNodes {
+				if kids := r.NamedChildren(); len(kids) == 1 {
+					out = append(out, b.callablesIn(h, kids[0], depth+1)...)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // finish derives the per-function facts that need resolved calls, then program facts.

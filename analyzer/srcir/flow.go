@@ -158,6 +158,9 @@ func (b *builder) flows(fs *fnState) {
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
+			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
+				b.feedsField(fs, i, fl, res)
+			}
 			if !fl.FeedsNext && len(fl.Checked) == 0 && wg == nil {
 				b.toolsReturned(fs, sc, fl, union(elems, union(names, toolVars)))
 			}
@@ -1293,6 +1296,15 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 				}
 				continue
 			}
+			if isGetattr(m, n) {
+				// getattr(self, tool.name, None)(tool): Python's attribute lookup by a name
+				// picks the method that runs the call (langroid==0.69.16
+				// agent/base.py:2370 handle_tool_message); the object is the table
+				if args := n.Child("arguments").NamedChildren(); b.keyOfElem(g, args[1], elems, names, 0) && !mentions(m, args[0], elems) {
+					out = append(out, ir.Dispatch{Pos: m.pos(n), How: "map_lookup", Func: g.f.ID, Calls: consumer(n), Text: clip(m.text(n), 80)})
+				}
+				continue
+			}
 			if fn != nil && t.idents.has(fn) {
 				// getOwn(tools, call.toolName): a helper of the set that looks its second
 				// operand up in its first
@@ -2332,7 +2344,7 @@ func (g *fnState) index() *fnIndex {
 	}
 	x.callArgs = map[string][]int{}
 	for j, ci := range g.callInfo {
-		if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) > 0 && len(g.f.Calls[j].Targets) <= 3 {
+		if j < len(g.f.Calls) && len(g.f.Calls[j].Targets) > 0 && len(g.f.Calls[j].Targets) <= 4 {
 			add(x.callArgs, j, ci.node.Child("arguments"))
 		}
 	}
@@ -2362,6 +2374,10 @@ func (g *fnState) index() *fnIndex {
 		switch meth {
 		case "get", "get_tool", "getTool", "lookup", "find", "filter", "next":
 			x.lookups = append(x.lookups, ci.node)
+		default:
+			if isGetattr(m, ci.node) {
+				x.lookups = append(x.lookups, ci.node)
+			}
 		}
 	}
 	eachNode(m.t, g.body, func(n *syntax.Node) bool {
@@ -2378,6 +2394,61 @@ func (g *fnState) index() *fnIndex {
 func sortStrings(s []string) { sort.Strings(s) }
 
 func sortInts(s []int) { sort.Ints(s) }
+
+// keyOfElem reports whether n, the name getattr looks up, is an element's name or is computed
+// from an element (or a name of one) in g, through up to three local assignments:
+// tool_name = tool.default_value("request"); handler = handler_name(type(tool), tool_name);
+// getattr(self, handler, None) (langroid==0.69.16 agent/base.py:2365-2370). A method of the
+// receiver picked by what the element carries is the element's dispatch.
+func (b *builder) keyOfElem(g *fnState, n *syntax.Node, elems, names map[string]bool, depth int) bool {
+	m := g.mod
+	n = strip(n)
+	if n == nil || depth > 3 {
+		return false
+	}
+	if isNameExpr(m, n, elems, names) || mentions(m, n, union(elems, names)) {
+		return true
+	}
+	if !m.t.idents.has(n) {
+		// handler + "_async", f"tool_{name}": a local of the name inside the expression
+		// (langroid==0.69.16 agent/base.py:2317 getattr(self, handler + "_async", None))
+		found := false
+		eachNode(m.t, n, func(c *syntax.Node) bool {
+			if !found && c != n && m.t.idents.has(c) && b.keyOfElem(g, c, elems, names, depth+1) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for _, ai := range g.index().byLHS[m.text(n)] {
+		if a := g.assigns[ai]; !a.iter && a.rhs != nil && len(a.lhs) == 1 && b.keyOfElem(g, a.rhs, elems, names, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// isGetattr reports whether call n is Python's getattr(obj, name[, default]) with a name that
+// is no string literal: an attribute looked up by a value, as a table is by a key.
+func isGetattr(m *module, n *syntax.Node) bool {
+	if m.t.lang != "python" || n == nil {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if fn == nil || !m.t.idents.has(fn) || m.text(fn) != "getattr" {
+		return false
+	}
+	argl := n.Child("arguments")
+	if argl == nil {
+		return false
+	}
+	args := argl.NamedChildren()
+	if len(args) < 2 || len(args) > 3 || args[0].Kind == "keyword_argument" || args[1].Kind == "keyword_argument" {
+		return false
+	}
+	return !m.t.stringKinds.has(strip(args[1]))
+}
 
 // isNameProp reports whether a field names a tool call's callable.
 func isNameProp(s string) bool {
@@ -3025,6 +3096,9 @@ func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []
 func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
 	var followed []*syntax.Node
 	for _, g := range sc {
+		// first what reads the value where it is kept, so that the same method, also handed
+		// some other part of the value, is followed for the field
+		followed = append(followed, b.followFields(fl, g, vals, depth, seen)...)
 		m := g.mod
 		var cand []int
 		for v := range vals {
@@ -3039,7 +3113,7 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 			last = j
 			ci := g.callInfo[j]
 			c := &g.f.Calls[j]
-			if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
+			if len(c.Targets) == 0 || len(c.Targets) > 4 || appendMeths[c.Method] {
 				continue
 			}
 			args := ci.node.Child("arguments").NamedChildren()
@@ -3169,6 +3243,189 @@ func handedFunc(m *module, c *ir.Call, n *syntax.Node, args []*syntax.Node, tg *
 		}
 	}
 	return -1
+}
+
+// followFields follows a value stored in a field of the receiver into the methods of the
+// receiver g calls with no argument carrying it that read that field: self.pending_message =
+// result; … self.response(r) whose body hands self.pending_message to the responder
+// (langroid==0.69.16 agent/task.py:1316 and 1639, the LLM's reply kept as the task's pending
+// message for the next responder). The field keeps its name in the method (the same self),
+// and the value is handed on as it is: a pass-on (maxPassOn), not a helper's derivation.
+func (b *builder) followFields(fl *ir.Flow, g *fnState, vals map[string]bool, depth int, seen map[int]bool) []*syntax.Node {
+	if g.cls == nil {
+		return nil
+	}
+	kept := b.keptFields(g, vals)
+	if len(kept) == 0 {
+		return nil
+	}
+	fields := make([]string, 0, len(kept))
+	for f := range kept {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	var followed []*syntax.Node
+	for j := range g.callInfo {
+		if j >= len(g.f.Calls) || !selfCall(g, j) {
+			continue
+		}
+		c := &g.f.Calls[j]
+		if len(c.Targets) == 0 || len(c.Targets) > 3 || appendMeths[c.Method] {
+			continue
+		}
+		for _, t := range c.Targets {
+			tg := b.funcs[t]
+			if seen[t] || tg.cls == nil {
+				continue
+			}
+			r2 := map[string]bool{}
+			for _, f := range fields {
+				if readsField(tg, f) {
+					r2[f] = true
+				}
+			}
+			if len(r2) == 0 {
+				continue
+			}
+			seen[t] = true
+			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+			step := followUnit
+			if depth%followUnit < maxPassOn {
+				step = 1 // the value itself, handed on through the receiver
+			}
+			part := b.followHelper(tg, r2, map[string]bool{}, depth+step)
+			fl.Checked = append(fl.Checked, part.Checked...)
+			fl.Iterated = append(fl.Iterated, part.Iterated...)
+			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+			for k := before; k < len(fl.Dispatch); k++ {
+				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+					d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
+				}
+			}
+			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+				followed = append(followed, g.callInfo[j].node)
+			}
+		}
+	}
+	return followed
+}
+
+// feedsField marks the flow of call j of fs fed back when the call is a method of the receiver
+// that reads a field the result is kept in (self.pending_message = result; the next
+// self.response(r) hands self.pending_message to the responder: langroid==0.69.16
+// agent/task.py:1316 and 1639): the tools ran inside the call, on what an earlier call of it
+// returned, and what they returned is what the next call of it reads.
+func (b *builder) feedsField(fs *fnState, j int, fl *ir.Flow, res map[string]bool) {
+	if fs.cls == nil || !selfCall(fs, j) {
+		return
+	}
+	c := &fs.f.Calls[j]
+	if len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return
+	}
+	kept := b.keptFields(fs, res)
+	fields := make([]string, 0, len(kept))
+	for f := range kept {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		for _, t := range c.Targets {
+			if tg := b.funcs[t]; tg.cls != nil && readsField(tg, f) {
+				fl.FeedsNext, fl.FeedPos, fl.Kept = true, kept[f], true
+				return
+			}
+		}
+	}
+}
+
+// keptFields returns the fields of the receiver (self.x) that a value of vals is kept in, in
+// g's scope or by a method of the receiver g hands it to (self._process_valid_responder_result(
+// r, parent, result) storing self.pending_message = result: langroid==0.69.16
+// agent/task.py:1322 and 1490), each with where it is stored.
+func (b *builder) keptFields(g *fnState, vals map[string]bool) map[string]ir.Pos {
+	m := g.mod
+	prefix := m.t.self + "."
+	field := func(s string) bool {
+		return strings.HasPrefix(s, prefix) && !strings.ContainsAny(s[len(prefix):], ".[(")
+	}
+	out := map[string]ir.Pos{}
+	for v := range vals {
+		if field(v) {
+			out[v] = ir.Pos{}
+		}
+	}
+	for _, h := range scope(g) {
+		for _, a := range h.assigns {
+			if !a.iter && a.rhs != nil && len(a.lhs) == 1 && field(a.lhs[0]) && derives(m, a.rhs, vals, 0) {
+				out[a.lhs[0]] = m.pos(a.node)
+			}
+		}
+		for j, ci := range h.callInfo {
+			if j >= len(h.f.Calls) || !selfCall(h, j) {
+				continue
+			}
+			c := &h.f.Calls[j]
+			if len(c.Targets) == 0 || len(c.Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments").NamedChildren()
+			for _, t := range c.Targets {
+				tg := b.funcs[t]
+				if tg.cls == nil {
+					continue
+				}
+				params := map[string]bool{}
+				for i, a := range args {
+					name := ""
+					if a.Kind == "keyword_argument" {
+						if k := m.text(a.Child("name")); tg.params[k] {
+							name = k
+						}
+						a = a.Child("value")
+					} else if i < len(tg.f.Params) {
+						name = tg.f.Params[i].Name
+					}
+					if name != "" && a != nil && derives(m, a, vals, 0) {
+						params[name] = true
+					}
+				}
+				if len(params) == 0 {
+					continue
+				}
+				for _, a := range tg.assigns {
+					if !a.iter && a.rhs != nil && len(a.lhs) == 1 && field(a.lhs[0]) && derives(tg.mod, a.rhs, params, 0) {
+						if _, ok := out[a.lhs[0]]; !ok {
+							out[a.lhs[0]] = m.pos(ci.node)
+						}
+					}
+				}
+			}
+		}
+	}
+	for f, p := range out {
+		if p == (ir.Pos{}) {
+			delete(out, f) // only a value read, not stored here
+		}
+	}
+	return out
+}
+
+// readsField reports whether a function of tg's scope hands field f (self.x) to a call or
+// reads it in an assignment.
+func readsField(tg *fnState, f string) bool {
+	for _, h := range scope(tg) {
+		x := h.index()
+		if len(x.callArgs[f]) > 0 {
+			return true
+		}
+		for _, ai := range x.assigns[f] {
+			if a := h.assigns[ai]; a.rhs != nil && !(len(a.lhs) == 1 && a.lhs[0] == f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // followHelper is what following a value into helper tg (its parameters r2, e2) finds,

@@ -516,6 +516,9 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			}
 		}
 		return target{}
+	case t.subscripts.has(n):
+		// self.handlers[key](…): what the table in the field holds
+		return target{fns: b.tableEntries(fs, n)}
 	case n.Kind == "call" || n.Kind == "call_expression":
 		// a factory's result: the callee's annotated return type (get_trace_provider() ->
 		// TraceProvider); super().m is handled above
