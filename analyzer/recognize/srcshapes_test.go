@@ -463,6 +463,17 @@ func TestSourceShapes(t *testing.T) {
 		// which drains the provider's stream with next() and returns the last value.
 		{dir: "jsyieldreturn", entry: "agent.Agent.stream", kind: model.LoopFor, loopLine: 18, modelLine: 20, toolLine: 53,
 			cancel: true, cancelLine: 19, exits: map[int]string{14: "completed"}},
+		// jsspanfn (ai@6's generateText): the loop is the body of a tracing helper's fn option,
+		// which the helper runs from a closure it hands to tracer.startActiveSpan (the closure
+		// captures the option); the cancellation check is esbuild's lowered optional call
+		// (signal == null ? void 0 : signal.throwIfAborted()); the model call is in the fn of
+		// another span inside retry(), a fn that takes the span (before: the span helper was
+		// taken for the model call); the do-while's test that every tool call of the step has
+		// its output compares two per-step lengths, no bound (before: clientToolCalls.length
+		// was the bound). Before all: no entry at all.
+		{dir: "jsspanfn", entry: "agent.generateText", kind: model.LoopFor, loopLine: 58, modelLine: 72, toolLine: 81,
+			parallel: true, cancel: true, cancelLine: 60, exits: map[int]string{60: "cancelled", 86: "completed"}, bound: "stopWhen",
+			onBound: model.OnBoundSilent, def: "stepCountIs(5)"},
 	} {
 		t.Run(w.dir, func(t *testing.T) {
 			res := recognizeSrc(t, w.dir)
@@ -670,5 +681,25 @@ func TestUnloadedInit(t *testing.T) {
 	}
 	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
 		t.Errorf("model calls at %v, want 19", ls)
+	}
+}
+
+// TestGraphCompileField: a private field assigned what a builder's compile() returns in
+// compiled JavaScript (no annotations) has the class the method's body hands back, through
+// helper methods, a constructed local and `return this` (jsgraphcompile, modelled on
+// langchain@1.5.14 ReactAgent over @langchain/langgraph@1.7.3 StateGraph.compile): the agent's
+// invoke reaches the graph's loop. Before, ReactAgent.invoke was no entry.
+func TestGraphCompileField(t *testing.T) {
+	res := recognizeSrc(t, "jsgraphcompile")
+	e := srcEntry(res, "ReactAgent.invoke")
+	if e == nil || len(e.Loops) != 1 {
+		var got []string
+		for _, x := range res.Entries {
+			got = append(got, x.Func)
+		}
+		t.Fatalf("want entry ReactAgent.invoke with one loop, got entries %v (%+v)", got, e)
+	}
+	if l := e.Loops[0]; !strings.HasSuffix(l.Pos.File, "graph.js") || l.Pos.Line != 13 {
+		t.Errorf("loop at %s:%d, want graph.js:13", l.Pos.File, l.Pos.Line)
 	}
 }

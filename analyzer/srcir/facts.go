@@ -280,6 +280,13 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 	if c.loop >= 0 {
 		loop = c.loop
 	}
+	if v := sizeOf(m.text(strip(bound))); v != "" && loop >= 0 && assignedInLoop(fs, v, loop) {
+		// clientToolOutputs.length === clientToolCalls.length: the size of a collection each
+		// step assigns anew (this step's tool calls) is no limit the loop counts towards; the
+		// test asks whether every call of the step has its output (ai@6.0.325
+		// dist/index.js:5240)
+		return
+	}
 	key := itoa(n.Start) + ":" + itoa(l.Start)
 	if seen[key] {
 		return
@@ -323,6 +330,20 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 		return
 	}
 	f.Branches = append(f.Branches, br)
+}
+
+// assignedInLoop reports whether name is assigned (not only appended to) inside loop li of
+// fs: a value of the iteration, not one the loop runs against.
+func assignedInLoop(fs *fnState, name string, li int) bool {
+	for _, a := range fs.assigns {
+		if a.iter || a.aug || !slices.Contains(a.loops, li) {
+			continue
+		}
+		if slices.Contains(a.lhs, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // countdownStart returns the value a countdown counter starts from: counter is decremented

@@ -836,23 +836,54 @@ func (b *builder) runsOption(targets []int, idx int, key string) bool {
 		if name == "" {
 			continue
 		}
-		for _, gc := range g.callInfo {
-			// (g's Calls are being built by another goroutine: only its syntax is read)
-			callee := calleeText(g.mod, gc.node)
-			if callee == name {
-				return true
-			}
-			if meth := callee[strings.LastIndexByte(callee, '.')+1:]; appendMeths[meth] || meth == "set" {
-				continue // handlers.push(handler): kept for later, not run
-			}
-			for _, a := range gc.node.Child("arguments").NamedChildren() {
-				if g.mod.text(strip(a)) == name {
-					return true
-				}
-			}
+		if callsOption(g, name, strings.SplitN(name, ".", 2)[0]) {
+			return true
 		}
 	}
 	return false
+}
+
+// callsOption reports whether g, or a closure written in g as a call's argument that does
+// not shadow root (the parameter name is bound to), calls name or hands it to a call. A closure captures the
+// option it runs: recordSpan({ tracer, fn }) runs fn inside the callback it hands to
+// tracer.startActiveSpan (async (span) => { … await context.with(ctx, () => fn(span)) … };
+// ai@6.0.325 dist/index.js:2551).
+func callsOption(g *fnState, name, root string) bool {
+	for _, gc := range g.callInfo {
+		// (g's Calls are being built by another goroutine: only its syntax is read)
+		callee := calleeText(g.mod, gc.node)
+		if callee == name {
+			return true
+		}
+		if meth := callee[strings.LastIndexByte(callee, '.')+1:]; appendMeths[meth] || meth == "set" {
+			continue // handlers.push(handler): kept for later, not run
+		}
+		for _, a := range gc.node.Child("arguments").NamedChildren() {
+			if g.mod.text(strip(a)) == name {
+				return true
+			}
+		}
+	}
+	for _, k := range g.kids {
+		if !k.params[root] && handedToCall(k) && callsOption(k, name, root) {
+			return true
+		}
+	}
+	return false
+}
+
+// handedToCall reports whether closure k is written as an argument of a call (a callback
+// the call runs: tracer.startActiveSpan(name, async (span) => …)), not stored or returned
+// to run later (tool({ invoke: async (…) => options.execute(…) }) keeps it).
+func handedToCall(k *fnState) bool {
+	if k.node == nil {
+		return false
+	}
+	p := k.node.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		p = p.Parent
+	}
+	return p != nil && (p.Kind == "arguments" || p.Kind == "argument_list")
 }
 
 // reyields returns the call a generator's statement n drains when n is a loop over the items

@@ -519,7 +519,7 @@ var noWrap = mk("then", "catch", "finally", "map", "flatMap", "forEach", "filter
 	"sort", "submit", "run_in_executor", "create_task", "ensure_future", "gather", "all", "allSettled", "race", "any")
 
 // wrapped returns the call whose result call c of fs hands back: c takes one callback written
-// in place and taking no arguments (an argument, or an option of an object argument, that c
+// in place whose call is not made with its parameters (an argument, or an option of an object argument, that c
 // runs: the attempt a retry helper repeats, the body of a span) every non-raising
 // return of which returns the result of one call of the callback, as it is (return await
 // f(…), an arrow's body) or spread into a literal (const r = await f(…); return {...r, id});
@@ -546,9 +546,7 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 	default:
 		return nil, -1
 	}
-	if k == nil || k.f.Launch != "" || k.gen || len(k.f.Params) > 0 {
-		// (a callback that takes arguments is a hook the callee calls with what it has,
-		// onFailure(usage); the attempt a retry helper repeats takes none)
+	if k == nil || k.f.Launch != "" || k.gen {
 		return nil, -1
 	}
 	j := -1
@@ -570,13 +568,54 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 		}
 		j = cj
 	}
-	if j < 0 {
+	if j < 0 || len(k.f.Params) > 0 && argsReadParams(k, j) {
+		// (a callback whose call is made with what the callee hands it is a hook that
+		// transforms it, onFailure(usage) => report(usage); the attempt a retry helper
+		// repeats takes nothing, and a span's body takes the span but makes its call with
+		// its own values: fn: async (span) => { const r = await model.doGenerate({…}); …
+		// return { ...r, usage } }, ai@6.0.325 dist/index.js:4958)
 		return nil, -1
 	}
 	if g, gj := b.wrapped(k, &k.f.Calls[j], depth+1); g != nil {
 		return g, gj
 	}
 	return k, j
+}
+
+// argsReadParams reports whether call j of k (its receiver or an argument) reads a parameter
+// of k, or a name one of its destructured parameters binds.
+func argsReadParams(k *fnState, j int) bool {
+	if j >= len(k.callInfo) {
+		return true
+	}
+	n := k.callInfo[j].node
+	text := k.mod.text(n)
+	names := map[string]bool{}
+	for i, p := range k.f.Params {
+		if p.Name != "" {
+			names[p.Name] = true
+		}
+		if i < len(k.patNames) {
+			for _, v := range k.patNames[i] {
+				names[v] = true
+			}
+		}
+	}
+	for i := 0; i < len(text); {
+		if !isIdentByte(text[i]) || i > 0 && (isIdentByte(text[i-1]) || text[i-1] == '.') {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isIdentByte(text[j]) {
+			j++
+		}
+		if names[text[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // spreadCall returns the call whose held result a returned object literal spreads
@@ -1766,7 +1805,7 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 				continue
 			}
 			done[ai] = true
-			if level > 0 && (!text || !b.formats(fs, a.rhs)) {
+			if level > 0 && (!text || !b.formats(fs, a.rhs)) && !concatenates(m, a.rhs) {
 				continue // deeper, only into the parts a prompt text is built from
 			}
 			if level == 0 && a.rhs != nil && isTemplate(fs.mod, a.rhs) {
@@ -1800,6 +1839,28 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 		}
 		fl.FeedsNext, fl.FeedPos = true, pos
 	}
+}
+
+// concatenates reports whether e is an array literal that only spreads or lists values
+// (stepInputMessages = [...initialMessages, ...responseMessages]): the messages the next call
+// is prompted with joined from the history and what the steps appended, followed deeper like
+// the parts of a prompt text (ai@6.0.325 dist/index.js:4862, prompt: promptMessages built
+// from it at 4873).
+func concatenates(m *module, e *syntax.Node) bool {
+	e = strip(e)
+	if e == nil || e.Kind != "array" {
+		return false
+	}
+	kids := e.NamedChildren()
+	for _, k := range kids {
+		if k.Kind == "spread_element" {
+			k = strip(k.NamedChildren()[0])
+		}
+		if k == nil || !m.t.idents.has(k) && !m.t.members.has(k) {
+			return false
+		}
+	}
+	return len(kids) > 0
 }
 
 // executorFeeds marks the element_arg dispatches of fl (a call in the function or its
@@ -2689,8 +2750,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					continue
 				}
 				for _, h := range sc {
-					for ci, hc := range h.f.Calls {
-						if !contains(hc.ArgFuncs, g.f.ID) && (g.parent == nil || !contains(hc.ArgFuncs, g.parent.f.ID)) {
+					for ci := range h.f.Calls {
+						// (only the call's ArgFuncs: another worker may be setting its Flow)
+						af := h.f.Calls[ci].ArgFuncs
+						if !contains(af, g.f.ID) && (g.parent == nil || !contains(af, g.parent.f.ID)) {
 							continue
 						}
 						node := h.callInfo[ci].node
@@ -3048,8 +3111,62 @@ type eachKid struct {
 }
 
 // into lists the calls of functions of the set in sc (but call itself) that are handed a
-// value of res as an argument and whose result is not assigned (see ir.Flow.Into).
+// value of res as an argument and whose result is not assigned (see ir.Flow.Into), and the
+// calls, kept or not, made on an object derived from res: a step hook's result choosing the
+// model the step then asks (stepModel = resolveLanguageModel(prepareStepResult?.model ??
+// model); const result = await stepModel.doGenerate({…}) in a closure: ai@6.0.325
+// dist/index.js:4869-4979).
 func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
+	out := b.intoDirect(sc, res, call)
+	for _, g := range sc {
+		m := g.mod
+		for j, ci := range g.callInfo {
+			if ci.node == call || !m.t.calls.has(ci.node) {
+				continue
+			}
+			fn := unAwait(m, ci.node.Child("function"))
+			if fn == nil || !m.t.members.has(fn) {
+				continue
+			}
+			obj := strip(fn.Child("object"))
+			if obj == nil || !m.t.idents.has(obj) || !res[m.text(obj)] || !resolvedBy(sc, m.text(obj), call, res) {
+				continue // (only a value a call resolved from what the result chose, not the result itself)
+			}
+			if ref := (ir.CallRef{Func: g.f.ID, Call: j}); !slices.Contains(out, ref) {
+				out = append(out, ref)
+			}
+		}
+	}
+	return out
+}
+
+// resolvedBy reports whether name is assigned, in one of sc or a function they are written
+// in, the result of a call other than call that is no method of a value of res
+// (stepModel = resolveLanguageModel(prepareStepResult?.model ?? model), not toolCalls =
+// response.output.filter(…)).
+func resolvedBy(sc []*fnState, name string, call *syntax.Node, res map[string]bool) bool {
+	for _, f := range sc {
+		for g := f; g != nil; g = g.parent {
+			for _, a := range g.assigns {
+				if len(a.lhs) != 1 || a.lhs[0] != name || a.iter || a.rhs == nil {
+					continue
+				}
+				r := unAwait(g.mod, strip(a.rhs))
+				if r == nil || r == call || !g.mod.t.calls.has(r) {
+					continue
+				}
+				if fn := strip(r.Child("function")); fn != nil && g.mod.t.members.has(fn) && derives(g.mod, fn.Child("object"), res, 0) {
+					continue
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intoDirect is into's first part: the calls handed a value of res whose result is not kept.
+func (b *builder) intoDirect(sc []*fnState, res map[string]bool, call *syntax.Node) []ir.CallRef {
 	var out []ir.CallRef
 	for _, g := range sc {
 		m := g.mod

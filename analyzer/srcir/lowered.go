@@ -185,8 +185,38 @@ func desugarLooseOptional(src []byte) ([]byte, bool) {
 		out[end-1] = '?'
 		changed = true
 	}
+	// a plain name: signal == null ? void 0 : signal.throwIfAborted() (signal?.throwIfAborted()),
+	// prepareStep == null ? void 0 : prepareStep({…}) (prepareStep?.({…}))
+	for _, loc := range plainOptional.FindAllSubmatchIndex(src, -1) {
+		name := string(src[loc[2]:loc[3]])
+		if string(src[loc[4]:loc[5]]) != name || loc[0] > 0 && (isIdentByte(src[loc[0]-1]) || src[loc[0]-1] == '.') {
+			continue // (o.signal == null ? … : signal.x: another value's test)
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		// NAME == null ? void 0 : NAME.  ->  padding, NAME?.  (NAME?.( and NAME?.[ likewise)
+		sep := src[loc[6]]
+		end := loc[1] - 1 // the separator
+		tail := []byte(name + "?.")
+		start := end - len(tail)
+		if sep == '.' {
+			start++ // NAME?. then the member
+			tail = tail[:len(tail)-1]
+		}
+		for i := loc[0]; i < start; i++ {
+			out[i] = ' '
+		}
+		copy(out[start:], tail)
+		changed = true
+	}
 	if !changed {
 		return src, false
 	}
 	return out, true
 }
+
+// plainOptional matches esbuild's optional chain on a plain name (signal?.throwIfAborted(),
+// prepareStep?.(x), o?.[k]): NAME == null ? void 0 : NAME followed by a member, a call or an
+// index (ai@6.0.325 dist/index.js:4860).
+var plainOptional = regexp.MustCompile(`([A-Za-z_$][\w$]*) == null \? void 0 : ([A-Za-z_$][\w$]*)([.(\[])`)

@@ -548,7 +548,126 @@ func (b *builder) returnType(fns []*fnState) typeRef {
 			return tr
 		}
 	}
+	for _, f := range fns {
+		if f.async || f.gen || f.mod.t.lang == "python" {
+			continue
+		}
+		if ks := b.bodyReturn(f, 0); len(ks) > 0 {
+			return typeRef{cls: ks}
+		}
+	}
 	return typeRef{}
+}
+
+// bodyReturn infers, for compiled JavaScript without annotations, the analysed class of
+// what every return of f hands back: a constructed instance (return new C(…)), a local
+// assigned one (const compiled = new C(…); … return compiled), this (a builder method), or
+// the result of a method of one of those or of this whose own body does so, a few calls deep
+// (StateGraph.compile() returns this._compileResolved(…), which returns compiled.validate(),
+// which returns this: @langchain/langgraph@1.7.3 dist/graph/state.js:433-505). Only syntax
+// is read (the functions' Calls may be being built).
+func (b *builder) bodyReturn(f *fnState, depth int) []*class {
+	if depth > 3 || f.body == nil || f.exprBody || len(f.retNodes) == 0 {
+		return nil
+	}
+	var out []*class
+	for _, rn := range f.retNodes {
+		if f.mod.t.raises.has(rn) {
+			continue // (a throw hands nothing back)
+		}
+		kids := rn.NamedChildren()
+		if len(kids) != 1 {
+			return nil
+		}
+		ks := b.exprClass(f, kids[0], depth)
+		if len(ks) == 0 {
+			return nil // every return must hand back an instance
+		}
+		if out == nil {
+			out = ks
+		} else if !sameClasses(out, ks) {
+			return nil
+		}
+	}
+	return out
+}
+
+// exprClass is the analysed class of expression e in f, for bodyReturn.
+func (b *builder) exprClass(f *fnState, e *syntax.Node, depth int) []*class {
+	m := f.mod
+	e = unAwait(m, strip(e))
+	if e == nil {
+		return nil
+	}
+	switch {
+	case e.Kind == "this":
+		if k := enclosingClass(f); k != nil {
+			return []*class{k}
+		}
+	case e.Kind == "new_expression":
+		return b.valueType(nil, m, e).cls
+	case m.t.idents.has(e):
+		// a local assigned once, a constructed instance
+		name := m.text(e)
+		var rhs *syntax.Node
+		for _, a := range f.assigns {
+			if len(a.lhs) == 1 && a.lhs[0] == name {
+				if rhs != nil || a.iter || a.aug || a.rhs == nil {
+					return nil
+				}
+				rhs = a.rhs
+			}
+		}
+		if r := strip(rhs); r != nil && r.Kind == "new_expression" {
+			return b.valueType(nil, m, r).cls
+		}
+	case m.t.calls.has(e):
+		fn := strip(e.Child("function"))
+		if fn == nil || !m.t.members.has(fn) {
+			return nil
+		}
+		obj := strip(fn.Child("object"))
+		var recv []*class
+		if obj != nil && obj.Kind == "this" {
+			if k := enclosingClass(f); k != nil {
+				recv = []*class{k}
+			}
+		} else if obj != nil && m.t.idents.has(obj) {
+			recv = b.exprClass(f, obj, depth)
+		}
+		if len(recv) == 0 {
+			return nil
+		}
+		prop := m.text(fn.Child(m.t.memberProp))
+		var out []*class
+		for _, k := range recv {
+			for _, g := range methodOf(k, prop, false) {
+				if g.async || g.gen {
+					continue
+				}
+				if ks := b.bodyReturn(g, depth+1); len(ks) > 0 {
+					if out != nil && !sameClasses(out, ks) {
+						return nil
+					}
+					out = ks
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func sameClasses(a, b []*class) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // classOfReceiver is, in a Python class method (def m(cls, ...), or a closure of one), the
@@ -744,6 +863,10 @@ func (b *builder) valueType(fs *fnState, m *module, v *syntax.Node) typeRef {
 			if out.ext == "" {
 				out.ext = tr.ext
 			}
+		case fs != nil && m.t.lang != "python" && m.t.calls.has(r):
+			// this.#graph = workflow.compile({…}) with const workflow = new StateGraph(…):
+			// what the method of the constructed local returns (bodyReturn)
+			out.cls = append(out.cls, b.exprClass(fs, r, 0)...)
 		}
 	}
 	return out
