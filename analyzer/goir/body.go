@@ -1545,7 +1545,7 @@ func (b *builder) returnsOf(fs *funcState) {
 		callBlocks[idx] = ci.Block()
 	}
 	sig := fn.Signature
-	yields := b.yieldOutcomes(fs)
+	yields, items := b.yieldOutcomes(fs)
 	var guards map[*ast.ReturnStmt]*ir.Guard
 	if fs.syntax != nil {
 		switch s := fs.syntax.(type) {
@@ -1661,6 +1661,12 @@ func (b *builder) returnsOf(fs *funcState) {
 					if v.Kind != ir.ValNil {
 						ret.Text = v.Text + "; return"
 					}
+				}
+				if v, ok := items[rs]; ok && ret.Err != nil && ret.Err.Kind == ir.ValNil {
+					// yield(message, nil); return: the body hands over a result and ends, as
+					// a function returning (message, nil) does
+					ret.Values = []ir.Value{v, *ret.Err}
+					ret.Text = v.Text + "; return"
 				}
 			}
 		}
@@ -1866,14 +1872,16 @@ func cellStored(r *ssa.Return, v ssa.Value) ssa.Value {
 // run for the loop that drains it, as the error a function would return: the error the body
 // yields just before returning (yield(nil, err); return), none otherwise (nil: the iteration
 // ends normally), except after the consumer stopped (if !yield(…) { return }), which is left
-// out. The key nil stands for the implicit return at the end of the body. It returns nil for
-// other functions.
-func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
+// out. The key nil stands for the implicit return at the end of the body. items are, for a
+// return right after a yield of an item with a nil error (yield(message, nil); return), that
+// item: the result the body hands over before it ends. It returns nil for other functions.
+func (b *builder) yieldOutcomes(fs *funcState) (errs map[*ast.ReturnStmt]*ir.Value, items map[*ast.ReturnStmt]ir.Value) {
 	fn := fs.fn
 	lit, ok := fs.syntax.(*ast.FuncLit)
 	if !ok || lit.Body == nil || len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 || !yieldParam(fn.Params[0], 0) {
-		return nil
+		return nil, nil
 	}
+	items = map[*ast.ReturnStmt]ir.Value{}
 	name := fn.Params[0].Name()
 	isYield := func(e ast.Expr) (*ast.CallExpr, bool) {
 		c, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -1903,6 +1911,22 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 		}
 		return v
 	}
+	// yieldedItem is the item a statement yields with a nil error (yield(message, nil)), a
+	// value other than nil or a literal
+	yieldedItem := func(st ast.Stmt) (ir.Value, bool) {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return ir.Value{}, false
+		}
+		c, ok := isYield(es.X)
+		if !ok || len(c.Args) != 2 || !isNilIdent(b.info(fn), c.Args[1]) || isNilIdent(b.info(fn), c.Args[0]) {
+			return ir.Value{}, false
+		}
+		if _, lit := ast.Unparen(c.Args[0]).(*ast.BasicLit); lit {
+			return ir.Value{}, false
+		}
+		return ir.Value{Kind: ir.ValOther, Call: -1, Text: render(c)}, true
+	}
 	out := map[*ast.ReturnStmt]*ir.Value{nil: {Kind: ir.ValNil, Call: -1}}
 	if n := len(lit.Body.List); n > 0 {
 		// the body ends by yielding an error, with no return after it (a loop's bound:
@@ -1924,6 +1948,8 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 			if i > 0 {
 				if y := yielded(stmts[i-1]); y != nil {
 					v = y
+				} else if item, ok := yieldedItem(stmts[i-1]); ok {
+					items[rs] = item
 				}
 			}
 			if stopped && i == 0 {
@@ -1971,7 +1997,7 @@ func (b *builder) yieldOutcomes(fs *funcState) map[*ast.ReturnStmt]*ir.Value {
 		}
 	}
 	list(lit.Body.List, false)
-	return out
+	return out, items
 }
 
 // altCalls returns the calls whose result v is, through phis (a local assigned in the two

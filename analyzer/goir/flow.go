@@ -267,6 +267,22 @@ func isStdCall(keys []string) bool {
 	return true
 }
 
+// nameParts reports whether a call is a standard-library function that cuts a string into
+// parts (strings.Split, strings.SplitN, strings.Cut): what it returns from a name is parts of
+// that name (server__tool cut into server and tool).
+func nameParts(keys []string) bool {
+	if len(keys) != 1 {
+		return false
+	}
+	switch keys[0] {
+	case "strings.Split", "strings.SplitN", "strings.Cut":
+		// (not a normalization, TrimSpace or ToLower of a value that happens to be named:
+		// a stop reason trimmed and stored under a key selects nothing)
+		return true
+	}
+	return false
+}
+
 // reflectCall reports whether a call is reflect.Value.Call or CallSlice: the func value the
 // receiver holds runs (a registry of Go funcs called by reflection, fn.Call(args)), as if it
 // were called in place.
@@ -668,6 +684,10 @@ func (t *tracer) step(it titem) {
 			}
 		case *ssa.Return:
 			if k == kOut || k == kTool || (k == kResult || k == kElem) && (it.depth > 0 || t.storedNode(fs)) {
+				t.returned(it, x)
+			} else if k == kName && it.stack != nil {
+				// serverName, toolName, err := parseToolName(call.Name): the parts of the name
+				// a helper it was handed returns are names in the caller
 				t.returned(it, x)
 			}
 		case ssa.CallInstruction:
@@ -1974,6 +1994,11 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			}
 		}
 	case kName:
+		if argIdx == 0 && !recv && cv != nil && com.Method == nil && nameParts(fs.f.Calls[fs.callIdx[ci]].Keys) {
+			// strings.Split(name, "__"), strings.Cut(name, "."): the parts of a namespaced
+			// tool name (server__tool) are names too; the part a table is keyed by selects
+			t.push(cv, kName, fs, it.depth)
+		}
 		if argIdx >= 0 && !recv && !(isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && com.Method == nil) {
 			if tfs != nil && it.depth < maxDepth {
 				t.param(ci, target, tfs, argIdx, kName, it.depth+1)
@@ -1997,6 +2022,12 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	case kTool:
 		if recv && isGetter(com) {
 			break // t.Name(), t.Description(): reading the callable, not running it
+		}
+		if argIdx == 0 && cv != nil && com.StaticCallee() != nil && com.StaticCallee().String() == "reflect.ValueOf" {
+			// reflect.ValueOf(fn).Call(args): the callable a name selected, as a reflect.Value
+			// (lingoose@v0.3.0 llm/openai/function.go:166-207 calls Function.Fn so)
+			t.push(cv, kTool, fs, it.depth)
+			break
 		}
 		if _, basic := v.Type().Underlying().(*types.Basic); basic && !recv && !calledValue {
 			break // a tool's name or description handed on (a span named after it): data, not the callable
@@ -2254,6 +2285,11 @@ func holdsFunc(t types.Type) bool {
 	for i := range st.NumFields() {
 		if f := st.Field(i); f.Exported() {
 			if _, ok := f.Type().Underlying().(*types.Signature); ok {
+				return true
+			}
+			if it, ok := f.Type().Underlying().(*types.Interface); ok && it.Empty() {
+				// Function{Name, Fn any}: a func of any signature, run by reflection
+				// (lingoose@v0.3.0 llm/openai/function.go:15-20, 207)
 				return true
 			}
 		}

@@ -637,10 +637,22 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 		}
 		out = append(out, ex)
 	}
-	if x != nil && f.Results != nil && (f.Results[0] == "stream" || f.Results[0] == "iterator") {
+	if x != nil && (f.Results != nil && (f.Results[0] == "stream" || f.Results[0] == "iterator") || r.iterBody(f)) {
 		out = append(out, r.drainedExits(f, x, reaches, depth, seen)...)
 	}
 	return out
+}
+
+// iterBody reports whether f is the body of an iterator its parent returns (return
+// func(yield func(*Message, error) bool) { … }): what it drains and relays of another
+// iterator (for m, err := range handler.Handle(ctx, inv) { if !yield(m, err) { break } }) ends
+// the run as that iterator's body does.
+func (r *rec) iterBody(f *ir.Func) bool {
+	if f.Parent < 0 || f.Launch != "return" || len(f.Results) != 0 || len(f.Params) != 1 || f.Params[0].Kind != "func" {
+		return false
+	}
+	p := r.p.Funcs[f.Parent]
+	return len(p.Results) > 0 && p.Results[0] == "iterator"
 }
 
 // failsUnstarted reports whether every error return of the functions call c runs that reach
@@ -830,16 +842,21 @@ func (r *rec) modelCallers(l *Loop, sites []model.CallSite, reaches map[int]*rea
 func (r *rec) drainedExits(f *ir.Func, x *reach, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
 	var out []model.Exit
 	for _, l := range f.Loops {
-		if l.Kind != ir.LoopRangeIter || l.OverCall < 0 || l.OverCall >= len(f.Calls) {
+		if l.Kind != ir.LoopRangeIter || l.OverCall >= len(f.Calls) {
 			continue
 		}
-		oc := f.Calls[l.OverCall]
+		oc := ir.Call{ID: -1}
+		if l.OverCall >= 0 {
+			oc = f.Calls[l.OverCall]
+		}
 		for _, c := range f.Calls {
 			if _, ok := x.launch[c.ID]; !ok {
 				continue
 			}
 			// the drained call, or a call in the loop's header (its arguments)
-			if c.ID != oc.ID && (c.Pos.File != l.Pos.File || c.Pos.Line < l.Pos.Line || c.Pos.Line >= l.End.Line || contains(c.Loops, l.ID)) {
+			// (or the call of the iterator it returned that a range-over-func loop makes, which
+			// has no position of its own)
+			if c.ID != oc.ID && c.Pos.IsValid() && (c.Pos.File != l.Pos.File || c.Pos.Line < l.Pos.Line || c.Pos.Line >= l.End.Line || contains(c.Loops, l.ID)) {
 				continue
 			}
 			for _, t := range c.Targets {
@@ -1017,8 +1034,12 @@ func (r *rec) sharedBoundAt(f *ir.Func, ri int) bool {
 // afterRun reports whether call ci of f runs nothing of the run f drives: it is made outside
 // the loops, leads to no turn loop and makes none of the run's model calls (a completion
 // hook, a save after the loop). Its error is the run's failure, not an outcome passed through.
+//
+// A hook called through a func value inside a loop (if err := cfg.loopHook(ctx, i, input);
+// err != nil { return err }) is such a call too: it is told of the step, and its error ends
+// the run that is under way.
 func (r *rec) afterRun(f *ir.Func, x *reach, reaches map[int]*reach, ci int) bool {
-	if x == nil || ci < 0 || ci >= len(f.Calls) || len(f.Calls[ci].Loops) > 0 {
+	if x == nil || ci < 0 || ci >= len(f.Calls) || len(f.Calls[ci].Loops) > 0 && !r.funcValueCall(f, ci) {
 		return false
 	}
 	if _, ok := x.launch[ci]; ok {
@@ -1287,6 +1308,12 @@ func (r *rec) valueOnlyAt(f *ir.Func, id, depth int) bool {
 	if len(g.Returns) == 0 || len(g.Results) > 0 && (g.Results[0] == "iterator" || g.Results[0] == "stream" || g.Results[0] == "chan") {
 		return false
 	}
+	if r.funcValueCall(f, id) {
+		// cfg.loopHook(ctx, i, input): a func value whose one known target is the no-op
+		// default a constructor installs and an option replaces, not a helper of this code
+		// that builds the result: its error is the hook's refusal
+		return false
+	}
 	values := 0
 	for _, rt := range g.Returns {
 		if !rt.Raise {
@@ -1303,6 +1330,19 @@ func (r *rec) valueOnlyAt(f *ir.Func, id, depth int) bool {
 		}
 	}
 	return values > 0
+}
+
+// funcValueCall reports whether call id of f runs a func value that code elsewhere set: a
+// value of a named func type (cfg.loopHook of type LoopHook, whose known target
+// defaultLoopHook implements nothing of that name), or a closure another function made.
+func (r *rec) funcValueCall(f *ir.Func, id int) bool {
+	c := &f.Calls[id]
+	if len(c.Targets) != 1 {
+		return false
+	}
+	g := r.p.Funcs[c.Targets[0]]
+	return g.Parent >= 0 && g.Parent != f.ID && g.Parent != f.Parent ||
+		c.Abstract != "" && c.Abstract != g.Key && !slices.Contains(g.Implements, c.Abstract)
 }
 
 // startedIn reports whether exits hand back a run still running in the background: one

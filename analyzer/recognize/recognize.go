@@ -385,8 +385,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 					// of the state the step wrote is the test of the loop that repeats it)
 					s.score--
 				}
-				if ch.Indirect {
-					s.score -= 0.5 // reached through what another call returns
+				if ch.Indirect && !(ch.Func == f.ID && (fl.Delivery == "iterator" || fl.Delivery == "channel")) {
+					// reached through what another call returns (not the items of the call's
+					// own stream tested where the call is made: for m := range
+					// p.NewStreaming(…) { final = m }; if final.Role == …, which is as direct
+					// as final, err = p.Generate(…) in the other branch)
+					s.score -= 0.5
 				}
 				s.leaves = true
 				if ch.State {
@@ -427,6 +431,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				// switch on a name deep in some helper is how every tree walker dispatches on
 				// node kinds, not a tool dispatch
 				w = 2
+			} else if ref, ok := r.calledInIteration(f, fl, d.Func); ok && d.How == "name_switch" && fl.FeedsNext && len(d.Calls) > 0 {
+				// the helper the iteration over the calls hands each call to, switching on its
+				// name (for _, tc := range msg.ToolCalls { out, err = a.executeToolCall(tc) }):
+				// that helper is the tool executor, its call the tool call site
+				w = 2
+				d.Calls = []ir.CallRef{ref}
 			}
 			executor := false
 			if d.How == "element_arg" && d.Feeds && len(d.Calls) > 0 && (r.inIteration(fl, d) || iteratedAt(fl, d.Pos)) {
@@ -831,6 +841,37 @@ func (r *rec) inIteration(fl *ir.Flow, d ir.Dispatch) bool {
 		}
 	}
 	return false
+}
+
+// calledInIteration returns the call by which f (or a closure of f) runs Func fn, a static
+// call inside a loop of its own that iterates a collection derived from the result (for _, tc
+// := range msg.ToolCalls { out, err = a.executeToolCall(tc) }): fn is handed the elements one
+// by one, so a switch on a name in its body selects what the result asked for.
+func (r *rec) calledInIteration(f *ir.Func, fl *ir.Flow, fn int) (ir.CallRef, bool) {
+	if fn < 0 || fn == f.ID || fn == f.Parent {
+		return ir.CallRef{}, false
+	}
+	for _, ref := range r.callers[fn] {
+		g := r.p.Funcs[ref.Func]
+		if g.ID != f.ID && g.Parent != f.ID {
+			continue
+		}
+		c := &g.Calls[ref.Call]
+		if len(c.Targets) != 1 || c.Concurrent != "" && g.ID == f.ID {
+			continue
+		}
+		for _, li := range c.Loops {
+			if li < 0 || li >= len(g.Loops) {
+				continue
+			}
+			for _, it := range fl.Iterated {
+				if it == g.Loops[li].Pos {
+					return ref, true
+				}
+			}
+		}
+	}
+	return ir.CallRef{}, false
 }
 
 // handsTo reports whether f (or a closure of f) calls Func g directly: a helper the holder
@@ -1967,6 +2008,18 @@ func (r *rec) bound(l *Loop) {
 	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
 	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
+		if rt := bestFunc.Returns[b.Return]; rt.Err != nil && rt.Err.Kind != ir.ValNil && rt.Pos.IsValid() {
+			// the stop recorded on the way (a span error, an event: max_turns_reached) and
+			// an error returned at the bound (return MaxTurnsExceededErrorf(…), return text,
+			// ErrMaxTurns): the run fails with that error, for the reason recorded
+			ob.Kind, ob.Value = model.OnBoundError, rt.Err.Text
+			ob.Pos, ob.Source = pos(rt.Pos), rt.Source
+			if sr := r.sentinelReason(rt.Err); sr != "" {
+				ob.StopReason = sr
+			}
+		}
+	}
 	if ob.Kind == model.OnBoundSilent && l.LoopID >= 0 && (bestFunc != f || b.Return < 0) {
 		// the loop ends at the bound (a helper's check, or the condition) and the function
 		// raises the bound's error after it: if loop.status == "out_of_steps": raise ...
