@@ -177,6 +177,11 @@ func TestVetShapes(t *testing.T) {
 		// a throw in the catch of the loop over the tool calls is no retry path: the turn
 		// loop is found, and it has no bound
 		{"throwintools", "unboundedloop provider.js:23"},
+		// camel-ai's MCPAgent.astep recursion next to a decorator wrapper that is a def with a
+		// self parameter outside any class binding a local to self._get_ws_wrapper(): at
+		// a81fc21 typing that local deadlocked (vet hung on the camel tree and reported
+		// nothing); the recursion must be reported
+		{"selfdecorator", "unboundedloop mcp_agent.py:27"},
 	} {
 		found, _, _, err := lifemap.VetSources([]string{filepath.Join("testdata", "vetshapes", c.dir)}, nil)
 		if err != nil {

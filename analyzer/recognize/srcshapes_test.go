@@ -446,6 +446,18 @@ func TestSourceShapes(t *testing.T) {
 		// responder a step, fed back through the field.
 		{dir: "pypending", entry: "task.Task.run", kind: model.LoopFor, loopLine: 69, modelLine: 84, toolLine: 38,
 			exits: map[int]string{76: "completed"}, bound: "self.max_turns", onBound: model.OnBoundSilent, def: "0"},
+		// pyactionitems (browser-use): an action is a mapping of its tool's name to its
+		// arguments (for action_name, params in action.model_dump(exclude_unset=True).items()):
+		// the key names the tool the registry looks up (execute_action(action_name=...)).
+		{dir: "pyactionitems", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 48, toolLine: 31,
+			exits: map[int]string{51: "completed", 55: "completed"}, bound: "max_steps", onBound: model.OnBoundSilent, def: "500"},
+		// pymanager (swarms): a manager object built with the agent (ToolManager(agent=self),
+		// self.agent = agent: agent: Any) reaches its fields through a local (agent =
+		// self.agent); the response handed to the manager; the executor submits a bound
+		// method per call (executor.submit(self._execute_single_function_call, call)) that
+		// looks the function up by name.
+		{dir: "pymanager", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 79, modelLine: 81, toolLine: 49,
+			parallel: true, exits: map[int]string{86: "completed"}, bound: "self.max_loops", onBound: model.OnBoundSilent, def: "1"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.

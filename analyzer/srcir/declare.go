@@ -32,7 +32,10 @@ type builder struct {
 	helperFlows sync.Map
 	// fieldCls caches fieldClass.
 	fieldCls map[string]typeRef
-	fieldMu  sync.Mutex
+	// ctorSites are the calls that may construct a class, by the class name they call
+	// (ToolManager(agent=self)), indexed once all functions are lowered (see ctorArgClasses).
+	ctorSites map[string][]ctorSite
+	fieldMu   sync.Mutex
 	// envs are the defaults read from the environment (ir.Program.EnvDefaults), by the
 	// position literal returns for them.
 	envs  map[ir.Pos]string

@@ -12,6 +12,7 @@ import (
 
 // resolveCalls turns the recorded call nodes into ir.Calls with callee candidates.
 func (b *builder) resolveCalls() {
+	b.indexCtorSites()
 	for _, fs := range b.funcs {
 		b.localAliases(fs)
 	}

@@ -306,6 +306,75 @@ func fieldOf(m *module, n *syntax.Node, v string) bool {
 	return steps > 0 && n != nil && m.t.idents.has(n) && m.text(n) == v
 }
 
+// pairCalled reports whether a call of g (or of its closures) is handed both k and v, or is
+// selected by k and handed v: the key and the value of an entry used together as a tool's
+// name and its arguments (execute_action(action_name=action_name, params=params),
+// tools[name](**args)), not walked apart as a mapping's keys and values are
+// (self._json_object_key(key); self._sanitize(value)).
+func pairCalled(g *fnState, k, v string) bool {
+	if k == "_" || v == "_" {
+		return false
+	}
+	kv, vv := map[string]bool{k: true}, map[string]bool{v: true}
+	for _, h := range scope(g) {
+		m := h.mod
+		for _, ci := range h.callInfo {
+			n := ci.node
+			if n == nil || !m.t.calls.has(n) {
+				continue
+			}
+			args := n.Child(m.t.callArgs)
+			if !mentions(m, args, vv) {
+				continue
+			}
+			if mentions(m, args, kv) || mentions(m, n.Child("function"), kv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// itemsOf reports whether n iterates the entries of v, a mapping, or of v converted to one:
+// v.items(), v.model_dump(...).items(), v.dict().items(), dict(v).items(), vars(v).items(),
+// v.__dict__.items() (Python), Object.entries(v) (TS/JS).
+func itemsOf(m *module, n *syntax.Node, v string) bool {
+	n = strip(n)
+	if n == nil || !m.t.calls.has(n) {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if fn == nil || !m.t.members.has(fn) {
+		return false
+	}
+	args := n.Child("arguments").NamedChildren()
+	if m.text(fn) == "Object.entries" {
+		return len(args) == 1 && m.text(strip(args[0])) == v
+	}
+	if m.text(fn.Child(m.t.memberProp)) != "items" || len(args) != 0 {
+		return false
+	}
+	obj := strip(fn.Child("object"))
+	switch {
+	case obj == nil:
+		return false
+	case m.t.idents.has(obj):
+		return m.text(obj) == v
+	case m.t.members.has(obj):
+		// v.__dict__
+		return m.text(strip(obj.Child("object"))) == v && m.text(obj.Child(m.t.memberProp)) == "__dict__"
+	case m.t.calls.has(obj):
+		f := strip(obj.Child("function"))
+		oargs := obj.Child("arguments").NamedChildren()
+		if f != nil && m.t.idents.has(f) && (m.text(f) == "dict" || m.text(f) == "vars") {
+			return len(oargs) == 1 && m.text(strip(oargs[0])) == v
+		}
+		// a conversion method of v (v.model_dump(...), v.dict(), v.to_dict())
+		return f != nil && m.t.members.has(f) && m.t.idents.has(strip(f.Child("object"))) && m.text(strip(f.Child("object"))) == v
+	}
+	return false
+}
+
 // fieldOfAlt reports whether n, or an alternative of it (x ?? [], x or []), is a field of v
 // (see fieldOf).
 func fieldOfAlt(m *module, n *syntax.Node, v string) bool {
@@ -2480,6 +2549,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	chunkItem := map[string]bool{}
 	// merged are the chunks a helper merges into a collection (that collection is the result)
 	merged := map[string]bool{}
+	// keyNames are the keys of an element that maps its tool's name to its arguments
+	keyNames := map[string]bool{}
 	for _, g := range sc {
 		for _, a := range g.assigns {
 			if !a.iter || a.loop < 0 {
@@ -2505,6 +2576,20 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			// chunk): its items are elements too
 			for _, g := range sc {
 				for _, ai := range g.index().assigns[v] {
+					// an element that is a mapping of its one tool's name to its arguments
+					// (for action_name, params in action.model_dump(exclude_unset=True).items():
+					// a pydantic action model with one field set; Object.entries(action)): the
+					// key names the tool, the value is the element's own part
+					if a := g.assigns[ai]; a.iter && len(a.lhs) == 2 && itemsOf(g.mod, a.rhs, v) && pairCalled(g, a.lhs[0], a.lhs[1]) {
+						if k, val := a.lhs[0], a.lhs[1]; k != "_" && !elems[k] && !res[k] && !keyNames[k] {
+							keyNames[k] = true
+							if val != "_" && !elems[val] && !res[val] {
+								elems[val] = true
+							}
+							fl.Iterated = append(fl.Iterated, g.mod.pos(a.node))
+						}
+						continue
+					}
 					if a := g.assigns[ai]; a.iter && fieldOfAlt(g.mod, a.rhs, v) {
 						for _, n := range a.lhs {
 							if !elems[n] && !res[n] {
@@ -2900,6 +2985,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	for n := range parts {
 		names[n] = true
 	}
+	for n := range keyNames {
+		names[n] = true
+	}
 	for _, g := range sc {
 		if len(elems) == 0 {
 			break
@@ -3173,7 +3261,18 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 				// every argument that carries the value, mapped to the helper's parameters
 				// (the message and its tool calls are often handed over side by side)
 				r2, e2 := map[string]bool{}, map[string]bool{}
+				// a deferred call handed the function and its arguments side by side
+				// (executor.submit(self._execute_single_function_call, call),
+				// functools.partial(f, tc), asyncio.to_thread(f, x), loop.run_in_executor(None,
+				// f, x)): the arguments after the function are its parameters, in order
+				shift := handedFunc(m, c, ci.node, args, tg)
 				for i, a := range args {
+					if shift >= 0 {
+						if i <= shift {
+							continue
+						}
+						i -= shift + 1
+					}
 					if a.Kind == "object" && i < len(tg.patNames) && tg.patNames[i] != nil {
 						// f({ toolCalls: calls.filter(...), tools }) into f({ toolCalls, tools }):
 						// each option to the name the parameter binds it to
@@ -3261,6 +3360,25 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 		}
 	}
 	return followed
+}
+
+// handedFunc returns the index of the argument of call c (node n, arguments args) that is
+// the function tg it runs later with the arguments after it (a concurrent launch or a
+// functools.partial: executor.submit(fn, x), partial(fn, x)); -1 when tg is called directly.
+func handedFunc(m *module, c *ir.Call, n *syntax.Node, args []*syntax.Node, tg *fnState) int {
+	if !concurrentTask[c.Method] && !boundCalls[calleeText(m, n)] {
+		return -1
+	}
+	name := lastSeg(tg.f.Name)
+	for i, a := range args {
+		if i > 1 || a.Kind == "keyword_argument" {
+			break
+		}
+		if a = strip(a); (m.t.idents.has(a) || m.t.members.has(a)) && lastSeg(m.text(a)) == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // followFields follows a value stored in a field of the receiver into the methods of the

@@ -918,6 +918,13 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 					}
 				}
 			}
+			if r := strip(a.rhs); tr.empty() && r != nil && m.t.members.has(r) && m.text(strip(r.Child("object"))) == m.t.self {
+				// agent = self.agent: the local holds what the field of the class holds
+				// (fieldClass reads declarations and assignments only, never these locals)
+				if k := enclosingClass(fs); k != nil {
+					tr = b.fieldClass(k, m.text(r.Child(m.t.memberProp)))
+				}
+			}
 			if r := strip(a.rhs); tr.empty() && r != nil && r.Kind == "new_expression" {
 				// new this.runner(...): the class a field of the class holds
 				if ctor := strip(r.Child("constructor")); ctor != nil && m.t.members.has(ctor) && m.text(strip(ctor.Child("object"))) == m.t.self {
@@ -993,6 +1000,14 @@ func (b *builder) findFieldClass(k *class, field string) typeRef {
 				if tr.empty() {
 					tr = b.valueType(fs, c.mod, a.rhs)
 				}
+				if r := strip(a.rhs); len(tr.cls) == 0 && r != nil && fs.mod.t.idents.has(r) && fs.params[fs.mod.text(r)] {
+					// self.agent = agent, def __init__(self, agent: Any), built as
+					// ToolManager(agent=self) in Agent's __init__: the object handed is the
+					// constructing class's instance
+					if ks := b.ctorArgClasses(c, fs, fs.mod.text(r)); len(ks) > 0 {
+						tr = typeRef{cls: ks}
+					}
+				}
 				if !tr.empty() {
 					return tr
 				}
@@ -1046,6 +1061,77 @@ func externalHookOf(cls *class, prop string) []*fnState {
 			if strings.HasPrefix(name, "_"+prop) && len(name) > len(prop)+1 && !strings.HasPrefix(name, "__") {
 				out = append(out, c.methods[name])
 			}
+		}
+	}
+	return out
+}
+
+// ctorSite is a call that may construct a class: Name(...) or new Name(...) in fs.
+type ctorSite struct {
+	fs   *fnState
+	node *syntax.Node
+}
+
+// indexCtorSites indexes the calls of every function whose callee's last name is written
+// like a class (ToolManager(...), mod.ToolManager(...), new ToolManager(...)), by that name.
+// It runs once, after every function is lowered and before calls resolve.
+func (b *builder) indexCtorSites() {
+	b.ctorSites = map[string][]ctorSite{}
+	for _, fs := range b.funcs {
+		for _, ci := range fs.callInfo {
+			n := ci.node
+			if n == nil || !fs.mod.t.calls.has(n) && !fs.mod.t.news.has(n) {
+				continue
+			}
+			if name := lastSeg(calleeText(fs.mod, n)); isTypeName(name) {
+				b.ctorSites[name] = append(b.ctorSites[name], ctorSite{fs, n})
+			}
+		}
+	}
+}
+
+// ctorArgClasses returns the classes of the objects k's constructor ctor receives as its
+// parameter p where the code constructs k handing its own receiver (ToolManager(agent=self),
+// new Manager(this), by keyword or position): a helper object built by its owner and keeping
+// it (self.agent = agent) holds an instance of the owner's class. Nil when no construction
+// hands a receiver.
+func (b *builder) ctorArgClasses(k *class, ctor *fnState, p string) []*class {
+	if b.ctorSites == nil || !slices.Contains(k.ctor(), ctor) {
+		return nil
+	}
+	pos := -1
+	for i, q := range ctor.f.Params {
+		if q.Name == p {
+			pos = i
+		}
+	}
+	var out []*class
+	for _, st := range b.ctorSites[k.name] {
+		m := st.fs.mod
+		if b.classByExpr(m, calleeText(m, st.node)) != k {
+			continue
+		}
+		args := st.node.Child(m.t.callArgs)
+		if args == nil {
+			continue
+		}
+		var a *syntax.Node
+		for i, n := range args.NamedChildren() {
+			if n.Kind == "keyword_argument" {
+				if m.text(n.Child("name")) == p {
+					a = n.Child("value")
+				}
+				continue
+			}
+			if i == pos && a == nil {
+				a = n
+			}
+		}
+		if a = strip(a); a == nil || m.text(a) != m.t.self {
+			continue
+		}
+		if owner := enclosingClass(st.fs); owner != nil && owner != k && !slices.Contains(out, owner) {
+			out = append(out, owner)
 		}
 	}
 	return out
