@@ -3099,17 +3099,8 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				continue
 			}
 			seen[x.kid.f.ID] = true
-			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
 			part := b.followHelper(x.kid, map[string]bool{}, map[string]bool{x.param: true}, depth+followUnit)
-			fl.Checked = append(fl.Checked, part.Checked...)
-			fl.Iterated = append(fl.Iterated, part.Iterated...)
-			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
-			for k := before; k < len(fl.Dispatch); k++ {
-				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
-					d.Calls = b.handsOn(b.funcs[d.Func], d, x.g, x.call)
-				}
-			}
-			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+			if b.mergeHelper(fl, part, x.g, x.call) {
 				// what the per-element calls return: the tools' results
 				// (results = await Promise.all(calls.map(runTool)))
 				assignsContaining(sc, x.g.callInfo[x.call].node, toolVars)
@@ -3334,26 +3325,13 @@ func (b *builder) followCalls(fl *ir.Flow, sc []*fnState, vals, elems, res map[s
 					continue
 				}
 				seen[t] = true
-				before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
 				step := followUnit
 				if len(r2) == 0 && depth%followUnit < maxPassOn && (c.Concurrent != "" || streams(tg)) && passesElems(m, args, e2, elems) {
 					// the element handed on as it is (a task started per tool call, a
 					// tracing wrapper around the call): the same element, one more hop
 					step = 1
 				}
-				part := b.followHelper(tg, r2, e2, depth+step)
-				fl.Checked = append(fl.Checked, part.Checked...)
-				fl.Iterated = append(fl.Iterated, part.Iterated...)
-				fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
-				// a selection in the helper whose callable the helper hands back (returns
-				// it, or passes it on) runs where the caller uses what the helper gives:
-				// the call of the helper stands for the tool call site
-				for k := before; k < len(fl.Dispatch); k++ {
-					if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
-						d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
-					}
-				}
-				if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+				if b.mergeHelper(fl, b.followHelper(tg, r2, e2, depth+step), g, j) {
 					followed = append(followed, ci.node)
 				}
 			}
@@ -3424,21 +3402,11 @@ func (b *builder) followFields(fl *ir.Flow, g *fnState, vals map[string]bool, de
 				continue
 			}
 			seen[t] = true
-			before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
 			step := followUnit
 			if depth%followUnit < maxPassOn {
 				step = 1 // the value itself, handed on through the receiver
 			}
-			part := b.followHelper(tg, r2, map[string]bool{}, depth+step)
-			fl.Checked = append(fl.Checked, part.Checked...)
-			fl.Iterated = append(fl.Iterated, part.Iterated...)
-			fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
-			for k := before; k < len(fl.Dispatch); k++ {
-				if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
-					d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
-				}
-			}
-			if len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore {
+			if b.mergeHelper(fl, b.followHelper(tg, r2, map[string]bool{}, depth+step), g, j) {
 				followed = append(followed, g.callInfo[j].node)
 			}
 		}
@@ -3562,6 +3530,23 @@ func readsField(tg *fnState, f string) bool {
 		}
 	}
 	return false
+}
+
+// mergeHelper adds what a followed helper found (part) to fl. A selection in the helper whose
+// callable the helper hands back (returns it, or passes it on) runs where the caller uses what
+// the helper gives: the call j of g that reached the helper stands for the tool call site. It
+// reports whether the helper added a dispatch or an iteration.
+func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
+	before, iterBefore := len(fl.Dispatch), len(fl.Iterated)
+	fl.Checked = append(fl.Checked, part.Checked...)
+	fl.Iterated = append(fl.Iterated, part.Iterated...)
+	fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+	for k := before; k < len(fl.Dispatch); k++ {
+		if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
+			d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
+		}
+	}
+	return len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore
 }
 
 // followHelper is what following a value into helper tg (its parameters r2, e2) finds,

@@ -1099,35 +1099,13 @@ func (b *builder) ctorArgClasses(k *class, ctor *fnState, p string) []*class {
 	if b.ctorSites == nil || !slices.Contains(k.ctor(), ctor) {
 		return nil
 	}
-	pos := -1
-	for i, q := range ctor.f.Params {
-		if q.Name == p {
-			pos = i
-		}
-	}
 	var out []*class
 	for _, st := range b.ctorSites[k.name] {
 		m := st.fs.mod
 		if b.classByExpr(m, calleeText(m, st.node)) != k {
 			continue
 		}
-		args := st.node.Child(m.t.callArgs)
-		if args == nil {
-			continue
-		}
-		var a *syntax.Node
-		for i, n := range args.NamedChildren() {
-			if n.Kind == "keyword_argument" {
-				if m.text(n.Child("name")) == p {
-					a = n.Child("value")
-				}
-				continue
-			}
-			if i == pos && a == nil {
-				a = n
-			}
-		}
-		if a = strip(a); a == nil || m.text(a) != m.t.self {
+		if a := strip(paramArg(m, st.node, ctor, p)); a == nil || m.text(a) != m.t.self {
 			continue
 		}
 		if owner := enclosingClass(st.fs); owner != nil && owner != k && !slices.Contains(out, owner) {

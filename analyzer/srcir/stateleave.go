@@ -422,9 +422,19 @@ func objParam(fs *fnState, name string) bool {
 // a name or an attribute chain (st, self.state), by position or keyword; "" otherwise.
 func argFor(h *fnState, j int, g *fnState, p string) string {
 	m := h.mod
-	args := h.callInfo[j].node.Child(m.t.callArgs)
-	if args == nil {
+	a := strip(paramArg(m, h.callInfo[j].node, g, p))
+	if a == nil || !m.t.idents.has(a) && !m.t.members.has(a) {
 		return ""
+	}
+	return m.text(a)
+}
+
+// paramArg returns the argument node a call (in module m) hands to parameter p of g, by
+// keyword or by position (Python's self of a method not counted); nil when there is none.
+func paramArg(m *module, call *syntax.Node, g *fnState, p string) *syntax.Node {
+	args := call.Child(m.t.callArgs)
+	if args == nil {
+		return nil
 	}
 	params := g.f.Params
 	if g.cls != nil && g.mod.t.lang == "python" && len(params) > 0 && params[0].Name == g.mod.t.self {
@@ -448,10 +458,7 @@ func argFor(h *fnState, j int, g *fnState, p string) string {
 			a = n
 		}
 	}
-	if a = strip(a); a == nil || !m.t.idents.has(a) && !m.t.members.has(a) {
-		return ""
-	}
-	return m.text(a)
+	return a
 }
 
 // stateFeeds marks the element_arg dispatches of fl whose one executor's result goes back
