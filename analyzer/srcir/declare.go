@@ -66,9 +66,6 @@ type module struct {
 	hasExportSyntax bool
 	// aliases are the top-level names bound to another top-level name (let Agent = _Agent).
 	aliases map[string][]string
-	// renames are the identifiers whose binding has a unique internal name (scope.go), by
-	// offset; nil for Python and for code that binds no name twice.
-	renames []rename
 }
 
 type symKind int
@@ -198,14 +195,7 @@ type lookupSig struct {
 
 func (b *builder) file(m *module) *syntax.Tree { return m.tree }
 
-// text is the source text of n, with the internal names of renamed block-scoped bindings
-// (scope.go).
-func (m *module) text(n *syntax.Node) string {
-	if m.renames == nil {
-		return m.tree.Text(n)
-	}
-	return m.renamedText(n)
-}
+func (m *module) text(n *syntax.Node) string { return m.tree.Text(n) }
 
 func (m *module) pos(n *syntax.Node) ir.Pos {
 	if n == nil {

@@ -2670,25 +2670,6 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						}
 					}
 				}
-				// or stored by key (acc[tc.index] = tc), read back by Object.values(acc):
-				// @huggingface/mcp-client@0.2.3 dist/chunk-P7YLIURU.mjs:257, whose second
-				// loop over the values binds the same name in a block of its own
-				for _, ai := range g.index().assigns[v] {
-					a := g.assigns[ai]
-					if a.iter || a.node == nil || !g.mod.t.assigns.has(a.node) || g.mod.text(strip(a.rhs)) != v {
-						continue
-					}
-					l := strip(a.node.Child("left"))
-					if l == nil || !g.mod.t.subscripts.has(l) {
-						continue
-					}
-					if obj := strip(l.Child(g.mod.t.subObj)); obj != nil && g.mod.t.idents.has(obj) && g.mod.text(obj) != g.mod.t.self {
-						if acc := g.mod.text(obj); !res[acc] && !elems[acc] {
-							res[acc] = true
-							queue = append(queue, acc)
-						}
-					}
-				}
 			}
 			continue
 		}

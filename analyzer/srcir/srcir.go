@@ -327,7 +327,6 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			m.lines = strings.Split(string(o), "\n")
 		}
 		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)
-		lexicalNames(m)
 		if b.mods[m.name] != nil { // two files claim a name: keep both, the second by file
 			m.name = m.name + "#" + filepath.Base(t.File)
 		}
@@ -352,7 +351,6 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 	b.resolveCalls()
 	b.finish()
 	b.envDefaults()
-	plainNames(b.prog)
 	return b.prog, b.diagnostics()
 }
 
