@@ -70,12 +70,7 @@ func TestHelperSwitchTools(t *testing.T) {
 		t.Errorf("parallel %v cancel %v, want both false", l.ParallelTools, l.ChecksCancel)
 	}
 	want := map[int]string{91: "failed (error)", 117: "failed (error)", 123: "completed (goal_reached)", 159: "failed (max_steps)"}
-	got := exitsByLine(e)
-	for line, o := range want {
-		if got[line] != o {
-			t.Errorf("exit at line %d: %q, want %q (all %v)", line, got[line], o, got)
-		}
-	}
+	checkExits(t, e, want)
 }
 
 // TestRelayedIterator checks an iterator body that relays the iterator a handler makes
@@ -104,12 +99,7 @@ func TestRelayedIterator(t *testing.T) {
 	want := map[int]string{117: "propagated", 120: "completed (goal_reached)", 125: "not_started",
 		181: "failed (error)", 187: "failed (error)", 198: "failed (error)", 204: "failed (error)",
 		210: "completed (goal_reached)", 213: "failed (max_steps)"}
-	got := exitsByLine(e)
-	for line, o := range want {
-		if got[line] != o {
-			t.Errorf("exit at line %d: %q, want %q (all %v)", line, got[line], o, got)
-		}
-	}
+	checkExits(t, e, want)
 }
 
 // TestDefaultHookExit checks the exit of a hook called through a func field inside the turn
@@ -125,12 +115,7 @@ func TestDefaultHookExit(t *testing.T) {
 	}
 	want := map[int]string{76: "failed (error)", 80: "failed (error)", 83: "completed (goal_reached)",
 		89: "failed (error)", 93: "failed (error)", 99: "failed (max_steps)"}
-	got := exitsByLine(e)
-	for line, o := range want {
-		if got[line] != o {
-			t.Errorf("exit at line %d: %q, want %q (all %v)", line, got[line], o, got)
-		}
-	}
+	checkExits(t, e, want)
 }
 
 // TestReflectedRecordTool checks a step behind an LLM interface sharing a thread with its loop
@@ -180,5 +165,16 @@ func TestEventThenErrorAtBound(t *testing.T) {
 	}
 	if got := exitsByLine(e); got[110] != "failed (max_turns)" {
 		t.Errorf("exit at line 110: %q, want failed (max_turns) (all %v)", got[110], got)
+	}
+}
+
+// checkExits reports each exit of e whose outcome differs from want (line → outcome).
+func checkExits(t *testing.T, e *model.Entry, want map[int]string) {
+	t.Helper()
+	got := exitsByLine(e)
+	for line, o := range want {
+		if got[line] != o {
+			t.Errorf("exit at line %d: %q, want %q (all %v)", line, got[line], o, got)
+		}
 	}
 }
