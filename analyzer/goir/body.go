@@ -1032,8 +1032,8 @@ func (b *builder) branches(fs *funcState) {
 		if ls := fs.blockLoops[blk]; len(ls) > 0 {
 			loop = ls[0]
 		}
-		if loop >= 0 && fs.loops[loop].blocks[exit] && !reachesReturn(exit, fs.loops[loop], 8) {
-			continue // neither leaves the loop nor ends the function
+		if loop >= 0 && fs.loops[loop].blocks[exit] && !reachesReturn(exit, fs.loops[loop], 8) && !stateLeaves(exit, fs.loops[loop]) {
+			continue // neither leaves the loop, nor ends the function, nor its current work
 		}
 		if !bo.Pos().IsValid() && (loop < 0 || f.Loops[loop].Kind != ir.LoopRangeInt) {
 			continue // the synthesized index test of a range over a collection

@@ -1075,7 +1075,7 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 				ch.Return = fs.retIdx[r]
 				break
 			}
-			if ls := fs.blockLoops[ifi.Block()]; len(ls) > 0 && leavesLoop(succ, fs.loops[ls[0]]) {
+			if ls := fs.blockLoops[ifi.Block()]; len(ls) > 0 && (leavesLoop(succ, fs.loops[ls[0]]) || stateLeaves(succ, fs.loops[ls[0]])) {
 				ch.Leaves = true
 				break
 			}
@@ -2742,11 +2742,9 @@ func isStdFunc(fn *ssa.Function) bool {
 }
 
 // onReceiver reports whether the field address fa is taken on fn's receiver (directly or
-// through embedded structs): the state of the object whose method fn is.
+// through embedded structs) or, in a func literal made in a method, on that method's captured
+// receiver: the state of the object whose method fn is.
 func onReceiver(fn *ssa.Function, fa *ssa.FieldAddr) bool {
-	if fn == nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 {
-		return false
-	}
 	var base ssa.Value = fa
 	for {
 		inner, ok := base.(*ssa.FieldAddr)
@@ -2755,7 +2753,77 @@ func onReceiver(fn *ssa.Function, fa *ssa.FieldAddr) bool {
 		}
 		base = inner.X
 	}
-	return base == fn.Params[0]
+	return isReceiver(fn, base, 0)
+}
+
+// isReceiver reports whether v is fn's receiver, or, in a func literal, the receiver of the
+// method it was made in, captured by value or by reference (go func() { … a.pending =
+// resp.Calls … }() in a method of a: the goroutine's loop keeps the state that the method's
+// helpers read).
+func isReceiver(fn *ssa.Function, v ssa.Value, depth int) bool {
+	if fn == nil || depth > 4 {
+		return false
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		return isReceiverCell(fn, ld.X, depth+1)
+	}
+	if fn.Signature.Recv() != nil && len(fn.Params) > 0 {
+		return v == fn.Params[0]
+	}
+	b := closureBinding(fn, v)
+	return b != nil && isReceiver(fn.Parent(), b, depth+1)
+}
+
+// isReceiverCell reports whether c is a cell of fn that holds the receiver only: a local the
+// receiver alone is stored into (the method's receiver captured by reference), or a captured
+// variable bound to such a cell of the enclosing function.
+func isReceiverCell(fn *ssa.Function, c ssa.Value, depth int) bool {
+	if fn == nil || depth > 4 {
+		return false
+	}
+	switch c := c.(type) {
+	case *ssa.Alloc:
+		var stored ssa.Value
+		for _, r := range *c.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == c {
+				if stored != nil {
+					return false
+				}
+				stored = st.Val
+			}
+		}
+		return stored != nil && isReceiver(fn, stored, depth+1)
+	case *ssa.FreeVar:
+		b := closureBinding(fn, c)
+		return b != nil && isReceiverCell(fn.Parent(), b, depth+1)
+	}
+	return false
+}
+
+// closureBinding returns the value the enclosing function binds to fn's captured variable v
+// where it makes the closure, or nil.
+func closureBinding(fn *ssa.Function, v ssa.Value) ssa.Value {
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok || fn.Parent() == nil {
+		return nil
+	}
+	idx := -1
+	for i, x := range fn.FreeVars {
+		if x == fv {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return nil
+	}
+	for _, blk := range fn.Parent().Blocks {
+		for _, in := range blk.Instrs {
+			if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
+				return mc.Bindings[idx]
+			}
+		}
+	}
+	return nil
 }
 
 // isLiteralLoad reports whether v is the value of a local (a nested composite literal).
