@@ -355,7 +355,7 @@ func (b *builder) calls(fs *funcState) {
 					}
 				}
 			}
-			c.Joins = joins(com, c.Keys)
+			c.Joins = joins(com, c.Keys) || drainsResult(ci)
 			for _, a := range com.Args {
 				if isContext(a.Type()) {
 					c.PassesContext = true
@@ -480,6 +480,27 @@ func joins(com *ssa.CallCommon, keys []string) bool {
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// drainsResult reports whether the channel a call returns is received from until it is
+// closed in the calling function (for ev := range r.RunStream(ctx, sess), or v, ok := <-ch
+// with a test of ok): what follows the drain runs after the goroutine the call started has
+// closed the channel, its run over (docker/docker-agent pkg/runtime/loop.go Run, a
+// synchronous wrapper around RunStream).
+func drainsResult(ci ssa.CallInstruction) bool {
+	call, ok := ci.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if _, isChan := call.Type().Underlying().(*types.Chan); !isChan {
+		return false
+	}
+	for _, r := range *call.Referrers() {
+		if rcv, ok := r.(*ssa.UnOp); ok && rcv.Op == token.ARROW && rcv.CommaOk {
+			return true
 		}
 	}
 	return false

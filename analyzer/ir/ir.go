@@ -210,8 +210,9 @@ type Call struct {
 	// Concurrent says how the call is launched: "" (in place), "go", "errgroup", "all".
 	Concurrent string `json:"concurrent,omitempty"`
 	// Joins is true when the call waits for the goroutines launched before it (wg.Wait(),
-	// g.Wait() of an error group, a Wait method that does either): what follows runs after
-	// them.
+	// g.Wait() of an error group, a Wait method that does either), or returns a channel the
+	// function then receives from until it is closed (for ev := range r.RunStream(ctx, s)):
+	// what follows runs after them.
 	Joins bool `json:"joins,omitempty"`
 	// PassesContext is true when a cancellation carrier is an argument.
 	PassesContext bool `json:"passes_context,omitempty"`
