@@ -292,6 +292,12 @@ func TestSourceShapes(t *testing.T) {
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{135: "completed"}},
 		{dir: "jsstephelper/tsc", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 49, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{93: "completed"}},
+		// jsfactoryexec: the tool executor is an object a factory function constructs (one of
+		// two classes, or the caller's own: resolveExecutor(config.executor) kept in
+		// this._executor); the call on that field runs either class's execute, each looking
+		// the tools up by name (the concurrent one under Promise.all).
+		{dir: "jsfactoryexec", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 50, modelLine: 51, toolLine: 14,
+			parallel: true, exits: map[int]string{54: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,
