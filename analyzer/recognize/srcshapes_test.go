@@ -298,6 +298,13 @@ func TestSourceShapes(t *testing.T) {
 		// the tools up by name (the concurrent one under Promise.all).
 		{dir: "jsfactoryexec", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 50, modelLine: 51, toolLine: 14,
 			parallel: true, exits: map[int]string{54: "completed"}},
+		// jsctorarrow: the public method is an arrow the constructor assigns to a field of
+		// this (this.generateContent = async (params) => { … }): a method of the class, in
+		// the constructor's scope, so it is an entry and Chat.sendMessage reaches it through
+		// this.models.generateContent(…).
+		{dir: "jsctorarrow", entry: "models.Models.generateContent", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
+			exits: map[int]string{28: "completed"}, bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10",
+			also: []string{"models.Chat.sendMessage"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,
