@@ -305,6 +305,13 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "jsctorarrow", entry: "models.Models.generateContent", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
 			exits: map[int]string{28: "completed"}, bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10",
 			also: []string{"models.Chat.sendMessage"}},
+		// jsmiddletool: the tool looked up by name is handed down (a hook's replacement or
+		// the registered one, a helper's parameter, a field of the context object an
+		// external middleware registry hands its terminal callback, a method of the
+		// instance reached through const executor = this) to where a method of it runs: the
+		// lookup runs a tool, so the helper asking the model is the step's model call.
+		{dir: "jsmiddletool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 45,
+			exits: map[int]string{25: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

@@ -486,7 +486,7 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			}
 		}
 		switch {
-		case (ot == t.self || ot == "cls") && cls != nil:
+		case (ot == t.self || ot == "cls" || thisAlias(fs, ot)) && cls != nil:
 			tg := b.memberOf([]*class{cls}, prop)
 			tg.abstract = ""
 			return tg
@@ -536,6 +536,38 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		return target{}
 	}
 	return target{}
+}
+
+// thisAlias reports whether name is, in JS/TS, a local of fs or of a function enclosing it
+// bound once to this (const self = this; written so a function* callback — which does not
+// bind a lexical this — can reach the instance: self._streamFromModel(…) in the terminal
+// a middleware chain runs, @strands-agents/sdk@1.19.0 dist/src/agent/agent.js:1640-1665;
+// const executor = this, dist/src/tools/executors/executor.js:146-151).
+func thisAlias(fs *fnState, name string) bool {
+	if fs == nil || fs.mod.t.lang == "python" || name == "" {
+		return false
+	}
+	for s := fs; s != nil; s = s.parent {
+		n, ok := 0, false
+		for _, a := range s.assigns {
+			for _, l := range a.lhs {
+				if l != name {
+					continue
+				}
+				n++
+				if r := strip(a.rhs); r != nil && r.Kind == "this" && !a.iter && !a.aug {
+					ok = true
+				}
+			}
+		}
+		if s.params[name] || n > 1 || n == 1 && !ok {
+			return false
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // returnType is the annotated return type shared by functions (the first that has one).
