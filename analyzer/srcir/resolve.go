@@ -21,6 +21,10 @@ func (b *builder) module(name string) *module {
 	if m := b.mods[name+".__init__"]; m != nil {
 		return m
 	}
+	if f, ok := b.specs[name]; ok {
+		// a dependency's entry (package.json exports or main) outside those places
+		return b.byFile[f]
+	}
 	return nil
 }
 
@@ -206,7 +210,11 @@ func (b *builder) linkClasses() {
 	b.reexports()
 	for _, k := range b.sortedClasses() {
 		for _, base := range k.bases {
-			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k {
+			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k && (k.mod.dep || !bc.mod.dep) {
+				// (an analysed class keeps the methods it was read with: a dependency's
+				// base class would answer its this.method() and super calls, which the
+				// analysed overrides answered: PartialRunnable extends @langchain/core's
+				// Runnable)
 				k.baseCls = append(k.baseCls, bc)
 				bc.subs = append(bc.subs, k)
 			}

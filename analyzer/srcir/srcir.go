@@ -181,6 +181,18 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 // namespace package (a directory without __init__.py, PEP 420) inside one of them is part of
 // its modules' names.
 func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
+	trees, orig, diags, err := parseFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, d := build(trees, orig, nil, nil, roots...)
+	return prog, append(diags, d...), nil
+}
+
+// parseFiles reads and parses files on as many goroutines as there are processors: the
+// trees in the files' order, the text as written of the files whose parsed text was
+// rewritten, the files that could not be read or parsed.
+func parseFiles(files []string) ([]*syntax.Tree, map[string][]byte, []Diag, error) {
 	type result struct {
 		tree *syntax.Tree
 		orig []byte // the file as written, when what was parsed is rewritten
@@ -251,7 +263,7 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	for _, r := range results {
 		switch {
 		case r.err != nil:
-			return nil, nil, r.err
+			return nil, nil, nil, r.err
 		case r.diag != nil:
 			diags = append(diags, *r.diag)
 		case r.tree != nil:
@@ -261,8 +273,7 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 			}
 		}
 	}
-	prog, d := build(trees, orig, roots...)
-	return prog, append(diags, d...), nil
+	return trees, orig, diags, nil
 }
 
 // bySize returns the indexes of files, largest first: the workers parse the large files
@@ -283,12 +294,15 @@ func bySize(files []string) []int {
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
 func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
-	return build(trees, nil, roots...)
+	return build(trees, nil, nil, nil, roots...)
 }
 
 // build is Build with, for the files whose parsed text was rewritten (desugarPrivate), the
 // text as written: the source lines the IR shows.
-func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.Program, []Diag) {
+//
+// specs are the bare import specifiers resolved to installed files (deps.go): the module a
+// specifier names is the one of its file; deps are the files of dependencies.
+func build(trees []*syntax.Tree, orig map[string][]byte, specs map[string]string, deps Deps, roots ...string) (*ir.Program, []Diag) {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -315,7 +329,7 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			}
 		}
 	}
-	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot}
+	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot, specs: specs}
 	lang := ""
 	for _, t := range trees {
 		tb := tableOf(t.Lang)
@@ -323,6 +337,7 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			continue
 		}
 		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
+		_, m.dep = deps[t.File]
 		if o := orig[t.File]; o != nil {
 			m.lines = strings.Split(string(o), "\n")
 		}
