@@ -182,10 +182,11 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 // its modules' names.
 func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	type result struct {
-		tree *syntax.Tree
-		orig []byte // the file as written, when what was parsed is rewritten
-		diag *Diag
-		err  error
+		tree  *syntax.Tree
+		orig  []byte   // the file as written, when what was parsed is rewritten
+		lines []string // the lines of the file as written (module.source), split here in parallel
+		diag  *Diag
+		err   error
 	}
 	results := make([]result, len(files))
 	jobs := make(chan int)
@@ -236,6 +237,11 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 					results[i].diag = &Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: err.Error()}
 				default:
 					results[i].tree = t
+					if o := results[i].orig; o != nil {
+						results[i].lines = strings.Split(string(o), "\n")
+					} else {
+						results[i].lines = strings.Split(t.Source(), "\n")
+					}
 				}
 			}
 		}()
@@ -248,6 +254,7 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	var trees []*syntax.Tree
 	var diags []Diag
 	orig := map[string][]byte{}
+	lines := map[string][]string{}
 	for _, r := range results {
 		switch {
 		case r.err != nil:
@@ -259,9 +266,10 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 			if r.orig != nil {
 				orig[r.tree.File] = r.orig
 			}
+			lines[r.tree.File] = r.lines
 		}
 	}
-	prog, d := build(trees, orig, roots...)
+	prog, d := build(trees, orig, lines, roots...)
 	return prog, append(diags, d...), nil
 }
 
@@ -283,12 +291,13 @@ func bySize(files []string) []int {
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
 func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
-	return build(trees, nil, roots...)
+	return build(trees, nil, nil, roots...)
 }
 
 // build is Build with, for the files whose parsed text was rewritten (desugarPrivate), the
-// text as written: the source lines the IR shows.
-func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.Program, []Diag) {
+// text as written: the source lines the IR shows; and the lines already split, by file (nil:
+// each module splits its text when it first shows a line).
+func build(trees []*syntax.Tree, orig map[string][]byte, lines map[string][]string, roots ...string) (*ir.Program, []Diag) {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -323,7 +332,9 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			continue
 		}
 		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
-		if o := orig[t.File]; o != nil {
+		if l := lines[t.File]; l != nil {
+			m.lines = l
+		} else if o := orig[t.File]; o != nil {
 			m.lines = strings.Split(string(o), "\n")
 		}
 		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)

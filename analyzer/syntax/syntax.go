@@ -127,6 +127,14 @@ type Tree struct {
 	text string
 }
 
+// Source returns the whole source as a string (made once at parse: no copy).
+func (t *Tree) Source() string {
+	if len(t.text) != len(t.Src) {
+		return string(t.Src)
+	}
+	return t.text
+}
+
 // Text returns the source text of n (a substring of the source, no copy).
 func (t *Tree) Text(n *Node) string {
 	if n == nil || n.Start < 0 || n.End > len(t.Src) || n.Start > n.End {
