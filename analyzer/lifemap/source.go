@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
@@ -313,19 +314,34 @@ func sourceRel(root string, paths []string, deps srcir.Deps) func(string) string
 			bases = append(bases, abs)
 		}
 	}
+	// the recognizer asks it of the same few hundred files for every element it scores:
+	// each file's answer is computed once
+	var mu sync.Mutex
+	memo := map[string]string{}
 	return func(file string) string {
 		if file == "" {
 			return ""
 		}
+		mu.Lock()
+		r, ok := memo[file]
+		mu.Unlock()
+		if ok {
+			return r
+		}
+		r = filepath.ToSlash(file)
 		for _, b := range bases {
-			if r, err := filepath.Rel(b, file); err == nil && !strings.HasPrefix(r, "..") {
-				return filepath.ToSlash(r)
+			if rel, err := filepath.Rel(b, file); err == nil && !strings.HasPrefix(rel, "..") {
+				r = filepath.ToSlash(rel)
+				break
 			}
 		}
-		if d, ok := deps[file]; ok {
-			return d
+		if d, ok := deps[file]; ok && r == filepath.ToSlash(file) {
+			r = d
 		}
-		return filepath.ToSlash(file)
+		mu.Lock()
+		memo[file] = r
+		mu.Unlock()
+		return r
 	}
 }
 

@@ -53,7 +53,7 @@ type Deps map[string]string
 // BuildWithDeps is BuildFiles that also reads the modules of installed dependencies the
 // files reach (see the comment above maxDepHops). It returns the dependency files read.
 func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, error) {
-	trees, orig, diags, err := parseFiles(files)
+	trees, orig, lines, diags, err := parseFiles(files)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -62,12 +62,15 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		batch := l.pending
 		l.pending = nil
 		sort.Strings(batch)
-		dt, dorig, _, err := parseFiles(batch)
+		dt, dorig, dlines, _, err := parseFiles(batch)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		for f, o := range dorig {
 			orig[f] = o
+		}
+		for f, ls := range dlines {
+			lines[f] = ls
 		}
 		for _, t := range dt {
 			l.loaded(t)
@@ -87,7 +90,7 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 			specs[s] = f
 		}
 	}
-	prog, d := build(trees, orig, specs, deps, roots...)
+	prog, d := build(trees, orig, lines, specs, deps, roots...)
 	return prog, append(diags, d...), deps, nil
 }
 

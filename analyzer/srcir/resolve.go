@@ -184,6 +184,9 @@ func alternatives(m *module, n *syntax.Node) []*syntax.Node {
 // strip removes parentheses, await and TS type assertions around an expression.
 func strip(n *syntax.Node) *syntax.Node {
 	for n != nil {
+		if !wrapperKinds.has(n) {
+			return n // most nodes: one bit test instead of comparing the kind's name
+		}
 		switch n.Kind {
 		case "parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
 			"satisfies_expression", "type_assertion":
@@ -204,6 +207,10 @@ func strip(n *syntax.Node) *syntax.Node {
 	}
 	return n
 }
+
+// wrapperKinds are the kinds strip looks through.
+var wrapperKinds = mkKinds("parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
+	"satisfies_expression", "type_assertion", "sequence_expression")
 
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
