@@ -292,6 +292,26 @@ func TestSourceShapes(t *testing.T) {
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{135: "completed"}},
 		{dir: "jsstephelper/tsc", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 49, toolLine: 41,
 			bound: "MAX_NUM_TURNS", onBound: model.OnBoundSilent, def: "20", exits: map[int]string{93: "completed"}},
+		// jsfactoryexec: the tool executor is an object a factory function constructs (one of
+		// two classes, or the caller's own: resolveExecutor(config.executor) kept in
+		// this._executor); the call on that field runs either class's execute, each looking
+		// the tools up by name (the concurrent one under Promise.all).
+		{dir: "jsfactoryexec", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 50, modelLine: 51, toolLine: 14,
+			parallel: true, exits: map[int]string{54: "completed"}},
+		// jsctorarrow: the public method is an arrow the constructor assigns to a field of
+		// this (this.generateContent = async (params) => { … }): a method of the class, in
+		// the constructor's scope, so it is an entry and Chat.sendMessage reaches it through
+		// this.models.generateContent(…).
+		{dir: "jsctorarrow", entry: "models.Models.generateContent", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
+			exits: map[int]string{28: "completed"}, bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10",
+			also: []string{"models.Chat.sendMessage"}},
+		// jsmiddletool: the tool looked up by name is handed down (a hook's replacement or
+		// the registered one, a helper's parameter, a field of the context object an
+		// external middleware registry hands its terminal callback, a method of the
+		// instance reached through const executor = this) to where a method of it runs: the
+		// lookup runs a tool, so the helper asking the model is the step's model call.
+		{dir: "jsmiddletool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 45,
+			exits: map[int]string{25: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,

@@ -595,6 +595,12 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 				fs = b.newFn(m, c, cls, nil, name) // a field holding an arrow function
 			} else if parent == nil {
 				fs = b.newFn(m, c, nil, nil, name)
+			} else if k := ctorMethod(m, c, n, parent); k != nil && name != "" {
+				// this.generateContent = async (params) => { … } in a constructor: a method
+				// of the instance (tsc's class-field arrows, hand-written JS), in the
+				// constructor's scope
+				fs = b.newFn(m, c, k, parent, name)
+				fs.f.Exported = k.exported && exportedName(name)
 			} else {
 				fs = b.newFn(m, c, nil, parent, name)
 			}
@@ -607,6 +613,31 @@ func (b *builder) walkDecl(m *module, n *syntax.Node, cls *class, parent *fnStat
 			b.walkDecl(m, c, cls, parent)
 		}
 	}
+}
+
+// ctorMethod returns the class whose constructor parent is when function node c is the
+// value a statement of the constructor's own body assigns to a field of this
+// (this.generateContent = async (params) => { … }: @google/genai@3.3.0
+// dist/node/index.mjs:15980, Models' constructor); nil otherwise, and for Python (a lambda
+// in __init__ is a value, not a method), for a method of that name the class already has, and
+// for an assignment under a branch or inside a nested block.
+func ctorMethod(m *module, c, n *syntax.Node, parent *fnState) *class {
+	if m.t.lang == "python" || parent.cls == nil || parent.name != "constructor" || n.Kind != "assignment_expression" || n.Child("right") != c {
+		return nil
+	}
+	l := strip(n.Child("left"))
+	if l == nil || !m.t.members.has(l) || strip(l.Child("object")) == nil || strip(l.Child("object")).Kind != "this" {
+		return nil
+	}
+	if parent.cls.methods[m.text(l.Child(m.t.memberProp))] != nil {
+		return nil
+	}
+	// the assignment is a statement of the constructor's body itself
+	stmt := n.Parent
+	if stmt == nil || stmt.Kind != "expression_statement" || stmt.Parent != parent.body {
+		return nil
+	}
+	return parent.cls
 }
 
 // iife returns the function a call calls where it is written ((() => { … })(),

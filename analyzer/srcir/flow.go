@@ -3625,6 +3625,22 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 			}
 		}
 	}
+	for range 2 {
+		// a local choosing between it and others (const effectiveTool = event.selectedTool
+		// ?? (renamed ? registry.get(newName) : registryTool), @strands-agents/sdk@1.19.0
+		// dist/src/tools/executors/executor.js:57) holds what was looked up too
+		for _, a := range h.assigns {
+			if a.rhs == nil || a.iter || len(a.lhs) != 1 || vars[a.lhs[0]] {
+				continue
+			}
+			for _, alt := range alternatives(m, a.rhs) {
+				if alt != strip(a.rhs) && m.t.idents.has(alt) && vars[m.text(alt)] {
+					vars[a.lhs[0]] = true
+					break
+				}
+			}
+		}
+	}
 	if len(vars) > 0 {
 		var refs []ir.CallRef
 		// (in h or the closures it runs: a tracing span's body that executes the tool)
@@ -3721,16 +3737,70 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 			if i >= len(tg.f.Params) {
 				continue
 			}
-			p := tg.f.Params[i].Name
-			for _, x := range scope(tg) {
-				for j := range x.f.Calls {
-					// by index: flows of other functions run at the same time and write their
-					// calls' Flow; copying the whole Call would read it
-					ct := x.f.Calls[j].Text
-					if n := strings.IndexByte(ct, '('); n >= 0 {
-						ct = ct[:n]
+			if b.runsName(tg, tg.f.Params[i].Name, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsName reports whether function x (or a closure of it) runs the value written e — a
+// parameter's name, or ctx.field for the field of an object its parameter receives: it calls
+// e or a running method of it (tool.stream(…)), or hands e on to a function of the set that
+// does, as an argument (this._executeToolAttempt(options, tool, …)) or as a field of an object
+// literal handed to a call together with a callback, whose first parameter receives that
+// object (a middleware chain: registry.invoke(stage, { tool, … }, async function* (ctx) { …
+// executor._executeToolCore(options, ctx.tool, …) }), @strands-agents/sdk@1.19.0
+// dist/src/tools/executors/executor.js:86, 95, 136-150, 185), up to three hand-overs deep.
+func (b *builder) runsName(x *fnState, e string, depth int) bool {
+	for _, y := range scope(x) {
+		for j := range y.f.Calls {
+			// by index: flows of other functions run at the same time and write their
+			// calls' Flow; copying the whole Call would read it
+			ct := y.f.Calls[j].Text
+			if n := strings.IndexByte(ct, '('); n >= 0 {
+				ct = ct[:n]
+			}
+			if ct == e || strings.HasPrefix(ct, e+".") && strings.Count(ct[len(e):], ".") <= 2 && toolishMeth.MatchString(lastSeg(ct)) {
+				return true
+			}
+			if depth > 0 && strings.HasPrefix(ct, e+".") && strings.Count(ct[len(e):], ".") == 1 {
+				// handed down explicitly from the lookup, any method of it runs it
+				// (effectiveTool.stream(toolContext))
+				return true
+			}
+		}
+	}
+	if depth >= 3 {
+		return false
+	}
+	for _, y := range scope(x) {
+		m := y.mod
+		for j, ci := range y.callInfo {
+			if j >= len(y.f.Calls) || ci.node == nil {
+				continue
+			}
+			targets, kids := y.f.Calls[j].Targets, y.f.Calls[j].ArgFuncs
+			for i, a := range ci.node.Child("arguments").NamedChildren() {
+				a = strip(a)
+				if a == nil {
+					continue
+				}
+				if m.text(a) == e && len(targets) > 0 && len(targets) <= 3 {
+					for _, t := range targets {
+						if tg := b.funcs[t]; i < len(tg.f.Params) && b.runsName(tg, tg.f.Params[i].Name, depth+1) {
+							return true
+						}
 					}
-					if ct == p || strings.HasPrefix(ct, p+".") && strings.Count(ct[len(p):], ".") <= 2 && toolishMeth.MatchString(lastSeg(ct)) {
+					continue
+				}
+				field := heldField(y, a, e)
+				if field == "" {
+					continue
+				}
+				for _, kid := range kids {
+					if k := b.funcs[kid]; k != nil && len(k.f.Params) > 0 && k.f.Params[0].Name != "" && b.runsName(k, k.f.Params[0].Name+"."+field, depth+1) {
 						return true
 					}
 				}
@@ -3738,6 +3808,43 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 		}
 	}
 	return false
+}
+
+// heldField returns the field of object expression a (in y) that holds the value written e:
+// an object literal { tool } / { tool: e }, or a local assigned one once (const context = {
+// agent, tool, … }); "" when none.
+func heldField(y *fnState, a *syntax.Node, e string) string {
+	m := y.mod
+	obj := a
+	if m.t.idents.has(a) {
+		obj = nil
+		for _, as := range y.assigns {
+			if len(as.lhs) == 1 && as.lhs[0] == m.text(a) && !as.iter && as.rhs != nil {
+				if obj != nil {
+					return ""
+				}
+				obj = strip(as.rhs)
+			}
+		}
+	}
+	if obj == nil || obj.Kind != "object" {
+		return ""
+	}
+	for _, pr := range obj.NamedChildren() {
+		switch pr.Kind {
+		case "shorthand_property_identifier":
+			if m.text(pr) == e {
+				return e
+			}
+		case "pair":
+			if v := strip(pr.Child("value")); v != nil && m.text(v) == e {
+				if k := pr.Child("key"); k != nil && m.t.idents.has(k) || k != nil && k.Kind == "property_identifier" {
+					return m.text(k)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // inCondition reports whether node n lies in one of g's conditions.

@@ -491,7 +491,7 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 			}
 		}
 		switch {
-		case (ot == t.self || ot == "cls") && cls != nil:
+		case (ot == t.self || ot == "cls" || thisAlias(fs, ot)) && cls != nil:
 			tg := b.memberOf([]*class{cls}, prop)
 			tg.abstract = ""
 			return tg
@@ -541,6 +541,38 @@ func (b *builder) resolveExpr(fs *fnState, n *syntax.Node, depth int) target {
 		return target{}
 	}
 	return target{}
+}
+
+// thisAlias reports whether name is, in JS/TS, a local of fs or of a function enclosing it
+// bound once to this (const self = this; written so a function* callback — which does not
+// bind a lexical this — can reach the instance: self._streamFromModel(…) in the terminal
+// a middleware chain runs, @strands-agents/sdk@1.19.0 dist/src/agent/agent.js:1640-1665;
+// const executor = this, dist/src/tools/executors/executor.js:146-151).
+func thisAlias(fs *fnState, name string) bool {
+	if fs == nil || fs.mod.t.lang == "python" || name == "" {
+		return false
+	}
+	for s := fs; s != nil; s = s.parent {
+		n, ok := 0, false
+		for _, a := range s.assigns {
+			for _, l := range a.lhs {
+				if l != name {
+					continue
+				}
+				n++
+				if r := strip(a.rhs); r != nil && r.Kind == "this" && !a.iter && !a.aug {
+					ok = true
+				}
+			}
+		}
+		if s.params[name] || n > 1 || n == 1 && !ok {
+			return false
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // returnType is the annotated return type shared by functions (the first that has one).
@@ -628,6 +660,11 @@ func (b *builder) exprClass(f *fnState, e *syntax.Node, depth int) []*class {
 		}
 	case m.t.calls.has(e):
 		fn := strip(e.Child("function"))
+		if fn != nil && m.t.idents.has(fn) && depth == 0 {
+			// this._toolExecutor = resolveToolExecutor(config?.toolExecutor): a factory
+			// function of the set that constructs one of several classes
+			return b.factoryReturn(f, m.text(fn))
+		}
 		if fn == nil || !m.t.members.has(fn) {
 			return nil
 		}
@@ -661,6 +698,72 @@ func (b *builder) exprClass(f *fnState, e *syntax.Node, depth int) []*class {
 		return out
 	}
 	return nil
+}
+
+// factoryReturn is, for a call of the plain function name in f (not a method, not a local),
+// the analysed classes its factory body constructs: every non-raising return hands back a
+// constructed instance (return new C(…)) or one of its own parameters (an instance the caller
+// built, passed through), and at least one constructs. A function choosing among classes
+// (switch (kind) { case 'sequential': return new SequentialToolExecutor(); case undefined:
+// return new ConcurrentToolExecutor(); default: return kind }, @strands-agents/sdk@1.19.0
+// dist/src/agent/agent.js:71-84) returns any of them: a call on what it returns may run
+// each class's method. Compiled JavaScript has no return annotation to say so.
+func (b *builder) factoryReturn(f *fnState, name string) []*class {
+	if f == nil || f.mod.t.lang == "python" {
+		return nil
+	}
+	var sym *sym
+	for s := f; s != nil; s = s.parent {
+		if len(s.locals[name]) > 0 || s.params[name] {
+			return nil
+		}
+		if im := s.imports[name]; im != nil {
+			sym = im
+			break
+		}
+	}
+	if sym == nil {
+		sym = f.mod.syms[name]
+	}
+	if sym == nil {
+		return nil
+	}
+	tg := b.symTarget(f.mod, sym, 0)
+	if len(tg.fns) != 1 {
+		return nil
+	}
+	g := tg.fns[0]
+	if g.async || g.gen || g.body == nil || g.exprBody || len(g.retNodes) == 0 || enclosingClass(g) != nil {
+		return nil
+	}
+	var out []*class
+	for _, rn := range g.retNodes {
+		if g.mod.t.raises.has(rn) {
+			continue
+		}
+		kids := rn.NamedChildren()
+		if len(kids) != 1 {
+			return nil
+		}
+		e := unAwait(g.mod, strip(kids[0]))
+		switch {
+		case e != nil && e.Kind == "new_expression":
+			ks := b.valueType(nil, g.mod, e).cls
+			if len(ks) == 0 {
+				return nil
+			}
+			for _, k := range ks {
+				if !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
+		case e != nil && g.mod.t.idents.has(e) && g.params[g.mod.text(e)]:
+			// (the caller's own instance, handed back)
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 func sameClasses(a, b []*class) bool {

@@ -20,7 +20,7 @@ fi
 # name	package root	paths to map (relative to the root)
 pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/lifeline-corpus-pyts-explore}}" "$list" \
 	"mcp-agent==0.2.6 griptape==1.13.0 langroid==0.69.16 pydantic-ai-slim==2.68.0 pydantic-graph==2.68.0 browser-use==0.13.14 swarms==16.0.3 google-genai==1.52.0 semantic-kernel==1.37.0" \
-	"@strands-agents/sdk@1.19.0 @aigne/core@1.72.0 @genkit-ai/ai@1.42.0 @voltagent/core@2.10.0 ai@6.0.325 langchain@1.5.14 @langchain/langgraph@1.7.3 @langchain/core@1.4.0" \
+	"@strands-agents/sdk@1.19.0 @aigne/core@1.72.0 @genkit-ai/ai@1.42.0 @voltagent/core@2.10.0 ai@6.0.325 langchain@1.5.14 @langchain/langgraph@1.7.3 @langchain/core@1.4.0 @google/genai@3.3.0" \
 	mcp-agent @py "mcp_agent/workflows/llm/augmented_llm.py mcp_agent/workflows/llm/augmented_llm_openai.py mcp_agent/workflows/llm/augmented_llm_anthropic.py mcp_agent/executor/executor.py mcp_agent/agents/agent.py" \
 	griptape @py "griptape/tasks/prompt_task.py griptape/tasks/actions_subtask.py griptape/tasks/base_task.py griptape/tasks/base_subtask.py griptape/tasks/output_schema_validation_subtask.py griptape/drivers/prompt/base_prompt_driver.py griptape/tools/base_tool.py" \
 	strands-ts @npm/@strands-agents/sdk "dist/src/agent dist/src/tools/executors" \
@@ -28,6 +28,7 @@ pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/
 	genkit-js @npm/@genkit-ai/ai "src/generate src/generate.ts" \
 	voltagent @npm/. "@voltagent/core/dist/index.js ai/dist/index.js" \
 	langchain-js @npm/. "langchain/dist/agents @langchain/langgraph/dist" \
+	genai-js @npm/@google/genai "dist/node/index.mjs" \
 	langroid @py "langroid/agent/task.py langroid/agent/base.py langroid/agent/chat_agent.py langroid/language_models/base.py langroid/language_models/openai_gpt.py langroid/utils/configuration.py" \
 	pydantic-ai @py "pydantic_ai/agent/abstract.py pydantic_ai/agent/__init__.py pydantic_ai/run.py pydantic_ai/_agent_graph.py pydantic_ai/_tool_execution.py pydantic_ai/tool_manager.py pydantic_ai/usage.py pydantic_ai/models/__init__.py pydantic_graph/graph_builder.py pydantic_graph/step.py pydantic_graph/basenode.py" \
 	browser-use @py "browser_use/agent/service.py browser_use/agent/views.py browser_use/tools/service.py browser_use/tools/registry/service.py" \
