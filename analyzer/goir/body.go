@@ -779,6 +779,9 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 		case *ssa.FieldAddr:
 			return b.incFields[fieldOf(a.X.Type(), a.Field)]
 		case *ssa.Alloc, *ssa.FreeVar:
+			if fv, ok := a.(*ssa.FreeVar); ok && b.recursionDepth(fv) {
+				return true
+			}
 			return cellIncremented(a)
 		case *ssa.Phi:
 			// a per-iteration loop variable a closure captures (Go 1.22): each iteration's
@@ -831,6 +834,92 @@ func (b *builder) isCounter(fs *funcState, v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// recursionDepth reports whether fv, a variable a closure captured, is an integer parameter
+// of the function that made the closure, which the closure passes on incremented to a call
+// that may run that function again: the depth of a recursion whose step runs in a callback
+// (genkit's generate = func(ctx, req, currentTurn int, …) { return tracing.RunInNewSpan(ctx, …,
+// func(ctx, req) { …; if currentTurn+1 > maxTurns { … }; return generate(ctx, newReq,
+// currentTurn+1, …) }) }).
+func (b *builder) recursionDepth(fv *ssa.FreeVar) bool {
+	fn := fv.Parent()
+	parent := fn.Parent()
+	if parent == nil || b.cg == nil {
+		return false
+	}
+	if bt, ok := fv.Type().Underlying().(*types.Pointer); !ok || !isIntType(bt.Elem()) {
+		return false
+	}
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 {
+		return false
+	}
+	var cell *ssa.Alloc
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+				cell, _ = mc.Bindings[i].(*ssa.Alloc)
+			}
+		}
+	}
+	if cell == nil || cell.Referrers() == nil {
+		return false
+	}
+	idx := -1
+	for _, r := range *cell.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		p, ok := st.Val.(*ssa.Parameter)
+		if !ok || p.Parent() != parent || idx >= 0 {
+			return false // set to something other than the parameter, or more than once
+		}
+		idx = slices.Index(parent.Params, p)
+	}
+	if idx < 0 {
+		return false
+	}
+	// the cell read in the closure (the load of its captured variable, fv) or in the parent
+	depthOf := func(g *ssa.Function, v ssa.Value) bool {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return false
+		}
+		if ld.X == cell {
+			return true
+		}
+		x, ok := ld.X.(*ssa.FreeVar)
+		return ok && g == fn && x == fv
+	}
+	for _, g := range []*ssa.Function{parent, fn} {
+		node := b.cg.Nodes[g]
+		if node == nil {
+			continue
+		}
+		for _, e := range node.Out {
+			if e.Callee.Func != parent {
+				continue
+			}
+			args := e.Site.Common().Args
+			if idx >= len(args) {
+				continue
+			}
+			if bo, ok := args[idx].(*ssa.BinOp); ok && (bo.Op == token.ADD || bo.Op == token.SUB) {
+				if _, isConst := bo.Y.(*ssa.Const); isConst && depthOf(g, bo.X) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isIntType reports whether t is an integer type.
+func isIntType(t types.Type) bool {
+	bt, ok := t.Underlying().(*types.Basic)
+	return ok && bt.Info()&types.IsInteger != 0
 }
 
 // grownLen reports whether v is len(s) of a slice that grows by appends: a loop phi fed back

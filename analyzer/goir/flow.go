@@ -649,6 +649,13 @@ func (t *tracer) step(it titem) {
 				for _, rv := range t.b.fieldReceives(x.Chan) {
 					t.pushFresh(rv.v, k, rv.fs, it.depth)
 				}
+				// resultChan <- result{value: out} in the goroutine run per tool call, the
+				// function that started them reading res := <-resultChan once per call: what
+				// the receives of that channel (a local, or the parent's captured by the
+				// closure) get
+				for _, rv := range t.b.localReceives(x.Chan, fs) {
+					t.pushFresh(rv.v, k, rv.fs, it.depth)
+				}
 			}
 		case *ssa.Select:
 			for _, st := range x.States {
@@ -3004,6 +3011,67 @@ func (b *builder) receives(ch ssa.Value, fs *funcState) []chanRecv {
 					}
 				}
 				n++
+			}
+		}
+	}
+	return out
+}
+
+// localReceives returns the receives from the channel ch of a function fs: ch itself when
+// fs made it, or the channel a closure captured (by value, or the variable holding it) in the
+// function that made the closure. Nil for a channel of a struct field (see fieldReceives).
+func (b *builder) localReceives(ch ssa.Value, fs *funcState) []chanRecv {
+	if fs == nil || fs.fn == nil {
+		return nil
+	}
+	cell := false
+	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		ch, cell = ld.X, true
+	}
+	fv, ok := ch.(*ssa.FreeVar)
+	if !ok {
+		if cell {
+			return nil
+		}
+		return b.receives(ch, fs)
+	}
+	fn := fv.Parent()
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	if o := parent.Origin(); o != nil {
+		parent = o
+	}
+	id, ok := b.ids[parent]
+	if !ok {
+		return nil
+	}
+	pfs := b.funcs[id]
+	var out []chanRecv
+	for i, x := range fn.FreeVars {
+		if x != fv {
+			continue
+		}
+		for _, blk := range parent.Blocks {
+			for _, in := range blk.Instrs {
+				mc, ok := in.(*ssa.MakeClosure)
+				if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+					continue
+				}
+				bnd := mc.Bindings[i]
+				if !cell {
+					out = append(out, b.receives(bnd, pfs)...)
+					continue
+				}
+				if _, ok := bnd.(*ssa.Alloc); !ok || bnd.Referrers() == nil {
+					continue
+				}
+				for _, r := range *bnd.Referrers() {
+					if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL {
+						out = append(out, b.receives(l, pfs)...)
+					}
+				}
 			}
 		}
 	}

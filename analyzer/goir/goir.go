@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -910,6 +911,9 @@ func accessor(com *ssa.CallCommon) bool {
 // one of fn's parameters of that parameter's own kind (see ir.Call.Descends): t.inner.Call()
 // in a method of t's type, walk(n.Left), walk(c) for c in n.Children.
 func descends(fn *ssa.Function, com *ssa.CallCommon) bool {
+	if nextLink(fn, com) {
+		return true
+	}
 	operands := append([]ssa.Value{}, com.Args...)
 	if com.IsInvoke() {
 		operands = append(operands, com.Value)
@@ -922,6 +926,65 @@ func descends(fn *ssa.Function, com *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// nextLink reports whether com calls the func value that the function which made the closure
+// fn was handed as a parameter: a middleware's `return func(ctx, req) { …; return next(ctx,
+// req) }` inside `func(next ModelFunc) ModelFunc`. Each closure made so calls the next link of
+// a chain of wrappers it was built around, a finite chain, even when the call graph resolves
+// next to the closure itself (the chain passes every link as some link's next).
+func nextLink(fn *ssa.Function, com *ssa.CallCommon) bool {
+	if com.IsInvoke() || fn.Parent() == nil {
+		return false
+	}
+	v, cell := com.Value, false
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		v, cell = ld.X, true // the parameter's variable, captured by reference
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return false
+	}
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 {
+		return false
+	}
+	parent := fn.Parent()
+	// paramOf reports whether bnd is a parameter of parent, or a variable only ever set to one
+	paramOf := func(bnd ssa.Value) bool {
+		if p, ok := bnd.(*ssa.Parameter); ok {
+			return !cell && p.Parent() == parent
+		}
+		al, ok := bnd.(*ssa.Alloc)
+		if !ok || !cell || al.Referrers() == nil {
+			return false
+		}
+		set := false
+		for _, r := range *al.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+				p, ok := st.Val.(*ssa.Parameter)
+				if !ok || p.Parent() != parent {
+					return false // reassigned: not (only) what the function was handed
+				}
+				set = true
+			}
+		}
+		return set
+	}
+	made := false
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+				continue
+			}
+			if !paramOf(mc.Bindings[i]) {
+				return false
+			}
+			made = true
+		}
+	}
+	return made
 }
 
 // sameKind reports whether two types are the same once pointers are removed (interfaces:

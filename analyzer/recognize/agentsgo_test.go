@@ -55,8 +55,15 @@ func TestRunnerPorts(t *testing.T) {
 		"run.go:134": "failed (error)", "run.go:141": "completed (goal_reached)", "run.go:146": "failed (error)"}
 	run := want{loop: "run.go:114", def: "10", defPos: "constants.go:4", onBound: "error max_turns run.go:117",
 		model: "run.go:166", tool: "runimpl.go:128", parallel: true, exits: runExits, ids: []string{"minted tracing.go:30"}}
+	// the package-level Run hands the run on to the default runner: return
+	// DefaultRunner.Run(…), the runner's outcome (propagated)
+	runTop := run
+	runTop.exits = map[string]string{"run.go:96": "propagated"}
+	for k, v := range runExits {
+		runTop.exits[k] = v
+	}
 	tests := map[string]want{
-		"agents.Run":        run,
+		"agents.Run":        runTop,
 		"agents.Runner.Run": run,
 		// the streamed run: only started by the entry, its facts are the goroutine's
 		"agents.Runner.RunStreamed": {loop: "streaming.go:44", def: "10", defPos: "constants.go:4", onBound: "error max_turns streaming.go:48",

@@ -24,7 +24,7 @@ func TestBoundsExitsIDs(t *testing.T) {
 		ids        []string // "kind line"
 	}{
 		{entry: "deferagent.Agent.Run", bound: "a.maxIter", def: "2", defLine: 36, onBound: model.OnBoundSilent,
-			exits: map[int]string{50: "not_started", 53: "completed", 64: "failed (error)", 69: "completed (goal_reached)", 78: "completed (max_steps)"}},
+			exits: map[int]string{50: "not_started", 53: "completed", 55: "propagated", 64: "failed (error)", 69: "completed (goal_reached)", 78: "completed (max_steps)"}},
 		{entry: "stopagent.Agent.Generate", bound: "call.StopWhen", def: "none", optional: true, onBound: model.OnBoundSilent,
 			exits: map[int]string{46: "failed (error)", 66: "completed (goal_reached)"}},
 		{entry: "limitagent.Flow.Run", bound: "inv.MaxLLMCalls", def: "", optional: true, onBound: model.OnBoundError,

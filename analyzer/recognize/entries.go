@@ -404,11 +404,13 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 	seen[f.ID] = true
 	x := reaches[f.ID]
 	var out []model.Exit
-	// the model calls of the recursion f holds (its step's decision), by call id
+	// the model calls of the recursion f holds (its step's decision), or of the recursion of
+	// a function f is a closure of (the step's body run in a callback: return
+	// tracing.RunInNewSpan(ctx, …, func(ctx, req) { resp, err := fn(ctx, req); … })), by call id
 	steps := map[int]bool{}
-	if x != nil && x.holds[-1] {
+	if x != nil {
 		for _, l := range x.loops {
-			if l.Func.ID != f.ID || l.LoopID >= 0 {
+			if l.LoopID >= 0 || !(l.Func.ID == f.ID && x.holds[-1] || r.within(f, l.Func)) {
 				continue
 			}
 			for _, mc := range l.Map.ModelCalls {
@@ -443,7 +445,7 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 				if conc, ok := x.launch[ci]; ok {
 					launched = true
 					concOnly = concOnly && conc
-				} else if x.holds[-1] && steps[ci] {
+				} else if steps[ci] {
 					// f is a step of its own recursion: after the step's model call the run is
 					// under way (what leaves now ends it)
 					launched, concOnly = true, false
@@ -534,6 +536,11 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					} else if startedIn(inner) {
 						// return streamResult: the callee hands back a run it left running
 						ex.Outcome = model.OutcomeStarted
+						out = append(out, ex)
+					} else {
+						// return GenerateWithRequest(ctx, r, opts, …): the callee's run ends
+						// as its exits say, and this return hands that outcome back
+						ex.Outcome = model.OutcomePropagated
 						out = append(out, ex)
 					}
 					continue

@@ -34,7 +34,7 @@ func TestHelperAndHookExits(t *testing.T) {
 		entry string
 		exits map[int]string
 	}{
-		{"helperexit.Agent.Answer", map[int]string{40: "not_started", 53: "cancelled (cancelled)", 57: "failed (error)",
+		{"helperexit.Agent.Answer", map[int]string{40: "not_started", 42: "propagated", 47: "propagated", 53: "cancelled (cancelled)", 57: "failed (error)",
 			62: "completed (goal_reached)", 68: "failed (max_steps)"}},
 		// the final answer's branch breaks to a hook run after the loop: still the loop's
 		// decision (the loop is recognized), the hook's failure fails the run

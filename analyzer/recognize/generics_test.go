@@ -32,7 +32,7 @@ func TestGenerics(t *testing.T) {
 		{"stategraph.Runnable.InvokeWithConfig", 83, []int{82}, 68, false, "cfg.RecursionLimit", true,
 			map[int]string{85: "failed max_steps", 88: "cancelled cancelled", 92: "failed error", 96: "failed error", 108: "completed goal_reached"}},
 		{"stategraph.Runnable.Invoke", 83, []int{82}, 68, false, "cfg.RecursionLimit", true,
-			map[int]string{85: "failed max_steps", 88: "cancelled cancelled", 92: "failed error", 96: "failed error", 108: "completed goal_reached"}},
+			map[int]string{77: "propagated ", 85: "failed max_steps", 88: "cancelled cancelled", 92: "failed error", 96: "failed error", 108: "completed goal_reached"}},
 		// no bound and no cancellation check; the agent's nodes are its own (pregelagent), so
 		// the reply is followed through the engine only: out of the NodeFunc[S] adapter, into
 		// the results[i] slot the node's goroutine fills, through state.Merge(r) (a method of

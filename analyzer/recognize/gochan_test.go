@@ -36,7 +36,10 @@ func TestToolSitesThroughChannelsAndHelpers(t *testing.T) {
 		exits: map[string]string{"agent.go:52": "failed (error)", "agent.go:61": "completed (goal_reached)", "agent.go:74": "failed (max_steps)"}}
 	delegate := plan
 	delegate.exits = map[string]string{"agent.go:52": "failed (error)", "agent.go:61": "completed (goal_reached)", "agent.go:74": "failed (max_steps)",
-		"agent.go:86": "not_started"}
+		"agent.go:86": "not_started", "agent.go:88": "propagated"}
+	route := plan
+	route.exits = map[string]string{"agent.go:52": "failed (error)", "agent.go:61": "completed (goal_reached)", "agent.go:74": "failed (max_steps)",
+		"agent.go:93": "propagated"}
 	tests := map[string]want{
 		"busagent.Agent.Solve": {loop: "agent.go:92", kind: model.LoopFor, model: "agent.go:93", tools: []string{"agent.go:74"}, parallel: true,
 			cancel: true, bound: "a.MaxSteps", exits: busExits},
@@ -50,14 +53,14 @@ func TestToolSitesThroughChannelsAndHelpers(t *testing.T) {
 		"helpertool.Agent.Loop": {loop: "agent.go:55", kind: model.LoopFor, model: "agent.go:56", tools: []string{"agent.go:42"}, bound: "a.max",
 			exits: map[string]string{"agent.go:58": "failed (error)", "agent.go:61": "completed (goal_reached)", "agent.go:71": "failed (max_steps)"}},
 		"helpertool.Agent.Recurse": {loop: "agent.go:79", kind: model.LoopRecursion, model: "agent.go:83", tools: []string{"agent.go:42"}, bound: "a.max",
-			exits: map[string]string{"agent.go:81": "not_started", "agent.go:85": "failed (error)", "agent.go:88": "completed (goal_reached)",
+			exits: map[string]string{"agent.go:76": "propagated", "agent.go:81": "not_started", "agent.go:85": "failed (error)", "agent.go:88": "completed (goal_reached)",
 				"agent.go:93": "failed (error)", "agent.go:97": "propagated"}},
 		// the sibling: tool calls a parser reads out of a text-only model's reply
 		"planner.Coder.Solve": {loop: "textcalls.go:38", kind: model.LoopFor, model: "textcalls.go:39", tools: []string{"textcalls.go:53"}, bound: "12",
 			exits: map[string]string{"textcalls.go:41": "failed (error)", "textcalls.go:45": "completed (goal_reached)", "textcalls.go:60": "failed (max_steps)"}},
 		"planner.Researcher.Run":        plan,
 		"planner.Orchestrator.Delegate": delegate,
-		"planner.Orchestrator.Route":    plan,
+		"planner.Orchestrator.Route":    route,
 	}
 	at := func(p model.Position) string { return fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line) }
 	for name, w := range tests {

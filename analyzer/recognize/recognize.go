@@ -1967,6 +1967,20 @@ func (r *rec) bound(l *Loop) {
 			best, bestFunc = b, f
 		}
 	}
+	if best == nil && l.LoopID < 0 {
+		// a recursion whose step runs in a closure of the recursive function (a tracing
+		// span's callback): the depth check is the closure's, on the parameter it captured
+		for _, g := range r.p.Funcs {
+			if g.Parent < 0 || !r.within(g, f) {
+				continue
+			}
+			for i := range g.Branches {
+				if b := &g.Branches[i]; b.Loop == -1 && best == nil {
+					best, bestFunc = b, g
+				}
+			}
+		}
+	}
 	stops := false
 	for _, ss := range f.Stops {
 		stops = stops || ss.Loop == l.LoopID // (-1: a recursion's, see srcir stopSets)

@@ -464,6 +464,18 @@ func TestSourceShapes(t *testing.T) {
 		// returns: the lookup runs each method of the table.
 		{dir: "pyresponders", entry: "task.Task.run", kind: model.LoopFor, loopLine: 51, modelLine: 35, toolLine: 39,
 			exits: map[int]string{58: "completed"}, bound: "self.turns", onBound: model.OnBoundSilent, def: "5"},
+		// pyrunners (griptape's PromptTask.try_run): the method that asks the model first
+		// hands its output to each bound method of a list an attrs field's default Factory
+		// builds (for subtask_runner in self.subtask_runners: output = subtask_runner(output)):
+		// the loop in one of the runners is reached from it, the run's entry.
+		{dir: "pyrunners", entry: "task.PromptTask.try_run", kind: model.LoopFor, loopLine: 35, modelLine: 41, toolLine: 39,
+			bound: "self.max_subtasks", onBound: model.OnBoundSilent, def: "20"},
+		// pystatefield (browser-use's Agent.step): the decision is kept on the state object
+		// the receiver holds by one method (self.state.last_model_output = model_output) and
+		// read back by the sibling method the step calls next, which runs its actions: the
+		// step's call of the first method is the model call of the loop that repeats the step.
+		{dir: "pystatefield", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 44, toolLine: 67,
+			bound: "max_steps", onBound: model.OnBoundSilent, def: "500", exits: map[int]string{38: "completed"}},
 		// pypending (langroid's Task.step): the reply of one responder is kept in a field
 		// (self.pending_message = result, in a helper of the receiver) that the next call of
 		// the same site hands to the responders' table; the agent responder runs the tools of

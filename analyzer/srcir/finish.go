@@ -397,7 +397,17 @@ func isSignalExpr(s string) bool {
 func (b *builder) localAliases(fs *fnState) {
 	m := fs.mod
 	for _, a := range fs.assigns {
-		if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") {
+		if len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") {
+			continue
+		}
+		if a.iter {
+			// for runner in self.runners: out = runner(out) — each item a callable the
+			// field's table holds (see fieldCallables)
+			if a.rhs != nil && m.t.lang == "python" {
+				if got := b.fieldCallables(fs, strip(a.rhs)); len(got) > 0 {
+					fs.locals[a.lhs[0]] = append(fs.locals[a.lhs[0]], got...)
+				}
+			}
 			continue
 		}
 		var got []*fnState
@@ -454,6 +464,14 @@ func (b *builder) tableEntries(fs *fnState, n *syntax.Node) []*fnState {
 	default:
 		return nil
 	}
+	return b.fieldCallables(fs, obj)
+}
+
+// fieldCallables returns the functions a field of self holding a table of callables (obj is
+// self.F) may hold: what a method of the class (or a base) stores into it (see tableEntries),
+// or the default of its class-level declaration (see defaultCallables).
+func (b *builder) fieldCallables(fs *fnState, obj *syntax.Node) []*fnState {
+	m, t := fs.mod, fs.mod.t
 	if obj == nil || !t.members.has(obj) || m.text(strip(obj.Child("object"))) != t.self {
 		return nil
 	}
@@ -461,9 +479,18 @@ func (b *builder) tableEntries(fs *fnState, n *syntax.Node) []*fnState {
 	if cls == nil {
 		return nil
 	}
-	lhs := t.self + "." + m.text(obj.Child(t.memberProp))
+	field := m.text(obj.Child(t.memberProp))
+	lhs := t.self + "." + field
 	var out []*fnState
 	seen := map[*fnState]bool{}
+	add := func(ks []*fnState) {
+		for _, k := range ks {
+			if !seen[k] && len(out) < maxTableEntries {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
 	for _, c := range append([]*class{cls}, cls.ancestors()...) {
 		for _, name := range sortedMethodNames(c) {
 			g := c.methods[name]
@@ -471,13 +498,80 @@ func (b *builder) tableEntries(fs *fnState, n *syntax.Node) []*fnState {
 				if a.iter || a.rhs == nil || len(a.lhs) != 1 || a.lhs[0] != lhs {
 					continue
 				}
-				for _, k := range b.callablesIn(g, a.rhs, 0) {
-					if !seen[k] && len(out) < maxTableEntries {
-						seen[k] = true
-						out = append(out, k)
+				add(b.callablesIn(g, a.rhs, 0))
+			}
+		}
+		if v := c.fields[field]; v != nil && t.lang == "python" {
+			add(defaultCallables(c.mod, cls, v))
+		}
+	}
+	return out
+}
+
+// defaultCallables returns the methods of cls that the default of a class-level field
+// declaration holds in a list or tuple of bound methods: an attrs field whose default is a
+// Factory of a lambda taking self (griptape==1.13.0 griptape/tasks/prompt_task.py:81-87,
+// subtask_runners = field(default=Factory(lambda self: [self.default_run_actions_subtasks,
+// self.default_run_output_schema_validation_subtasks], takes_self=True)), looped over by
+// try_run at 216: for subtask_runner in self.subtask_runners: output =
+// subtask_runner(output)), or a dataclass/pydantic field whose default_factory is such a
+// lambda. The methods are looked up on cls, the class of the method reading the field.
+func defaultCallables(m *module, cls *class, v *syntax.Node) []*fnState {
+	t := m.t
+	self := ""
+	for depth := 0; depth < 4; depth++ {
+		v = strip(v)
+		if v == nil {
+			return nil
+		}
+		switch {
+		case t.calls.has(v):
+			args := v.Child("arguments")
+			if args == nil {
+				return nil
+			}
+			var next *syntax.Node
+			switch lastSeg(calleeText(m, v)) {
+			case "field", "Field", "ib", "attrib":
+				for _, a := range args.NamedChildren() {
+					if a.Kind == "keyword_argument" {
+						switch m.text(a.Child("name")) {
+						case "default", "default_factory", "factory":
+							next = a.Child("value")
+						}
 					}
 				}
+			case "Factory":
+				if kids := args.NamedChildren(); len(kids) > 0 && kids[0].Kind != "keyword_argument" {
+					next = kids[0]
+				}
 			}
+			if next == nil {
+				return nil
+			}
+			v = next
+			continue
+		case t.lambdas.has(v):
+			if ps := v.Child("parameters"); ps != nil {
+				if kids := ps.NamedChildren(); len(kids) > 0 {
+					self = m.text(kids[0])
+				}
+			}
+			v = v.Child("body")
+			continue
+		}
+		break
+	}
+	if self == "" || v == nil || v.Kind != "list" && v.Kind != "tuple" {
+		return nil
+	}
+	var out []*fnState
+	for _, e := range v.NamedChildren() {
+		if e = strip(e); e == nil || !t.members.has(e) || m.text(strip(e.Child("object"))) != self {
+			continue
+		}
+		if ks := methodOf(cls, m.text(e.Child(t.memberProp)), false); len(ks) == 1 {
+			out = append(out, ks[0])
 		}
 	}
 	return out

@@ -3415,6 +3415,9 @@ func (b *builder) feedsField(fs *fnState, j int, fl *ir.Flow, res map[string]boo
 	}
 	sort.Strings(fields)
 	for _, f := range fields {
+		if kept[f] == (ir.Pos{}) {
+			continue
+		}
 		for _, t := range c.Targets {
 			if tg := b.funcs[t]; tg.cls != nil && readsField(tg, f) {
 				fl.FeedsNext, fl.FeedPos, fl.Kept = true, kept[f], true
@@ -3436,7 +3439,9 @@ func (b *builder) keptFields(g *fnState, vals map[string]bool) map[string]ir.Pos
 	}
 	out := map[string]ir.Pos{}
 	for v := range vals {
-		if field(v) {
+		if field(v) || m.t.lang == "python" && strings.HasPrefix(v, prefix) && strings.Count(v, ".") == 2 && !strings.ContainsAny(v, "[(") {
+			// (self.state.last_model_output: a field of the state object the receiver
+			// holds, as storedResults finds it)
 			out[v] = ir.Pos{}
 		}
 	}
@@ -3489,8 +3494,11 @@ func (b *builder) keptFields(g *fnState, vals map[string]bool) map[string]ir.Pos
 		}
 	}
 	for f, p := range out {
-		if p == (ir.Pos{}) {
-			delete(out, f) // only a value read, not stored here
+		if p == (ir.Pos{}) && strings.Count(f, ".") < 2 {
+			// only a value read, not stored here (a field of the receiver's state object
+			// stays: a method of the receiver stored it there, see storedResults, and the
+			// siblings the caller calls next read it back)
+			delete(out, f)
 		}
 	}
 	return out
@@ -4225,10 +4233,18 @@ func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
 		}
 		for _, g := range scope(tf) {
 			for _, a := range g.assigns {
-				if a.iter || len(a.lhs) != 1 || a.rhs == nil || !strings.HasPrefix(a.lhs[0], self+".") || strings.Count(a.lhs[0], ".") != 1 {
+				if a.iter || len(a.lhs) != 1 || a.rhs == nil || !strings.HasPrefix(a.lhs[0], self+".") || strings.ContainsAny(a.lhs[0], "[(") {
 					continue
 				}
-				if r := strip(a.rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) && !seen[a.lhs[0]] {
+				r := strip(a.rhs)
+				if n := strings.Count(a.lhs[0], "."); n == 2 && m.t.lang == "python" && r != nil && g.mod.t.idents.has(r) && boundToCall(g, g.mod.text(r)) {
+					// self.state.last_model_output = model_output, model_output = await
+					// self.get_model_output(…): the decision kept on a state object the
+					// receiver holds (browser-use==0.13.14 browser_use/agent/service.py:1201)
+				} else if n != 1 || r == nil || !m.t.calls.has(r) && !m.t.news.has(r) {
+					continue
+				}
+				if !seen[a.lhs[0]] {
 					seen[a.lhs[0]] = true
 					out = append(out, a.lhs[0])
 				}
@@ -4246,6 +4262,25 @@ func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// boundToCall reports whether every assignment of g to the local name binds a call's result
+// (model_output = await asyncio.wait_for(self.step(), timeout=…)), and there is one.
+func boundToCall(g *fnState, name string) bool {
+	n := 0
+	for _, a := range g.assigns {
+		if len(a.lhs) != 1 || a.lhs[0] != name {
+			continue
+		}
+		if a.iter || a.rhs == nil {
+			return false
+		}
+		if r := unAwait(g.mod, strip(a.rhs)); r == nil || !g.mod.t.calls.has(r) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // drainsBinding reports whether the use of name at node reads one of the bindings binds (the
