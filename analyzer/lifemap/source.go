@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/passes/lifecycle"
@@ -78,13 +79,48 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel := sourceRel(root, paths)
-	if table, err = withDirectives(table, prog, rel); err != nil {
-		return nil, err
-	}
-	res, err := safeRecognize(prog, recognize.Options{Table: table, Rel: rel})
+	var deps srcir.Deps
+	rel := sourceRel(root, paths, deps)
+	rtable, err := withDirectives(table, prog, rel)
 	if err != nil {
 		return nil, err
+	}
+	res, err := safeRecognize(prog, recognize.Options{Table: rtable, Rel: rel})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Entries) == 0 {
+		// the named code runs no turn loop of its own: it may hand the run to an installed
+		// dependency (@voltagent/core's Agent.generateText to ai's generateText), whose
+		// modules the files reach are read now (srcir.BuildWithDeps); the run entries stay
+		// the named files'
+		dprog, ddiags, d, err := srcir.BuildWithDeps(files, paths...)
+		if err != nil {
+			return nil, err
+		}
+		if len(d) > 0 {
+			drel := sourceRel(root, paths, d)
+			dtable, err := withDirectives(table, dprog, drel)
+			if err != nil {
+				return nil, err
+			}
+			entryPkgs := map[string]bool{}
+			for _, f := range dprog.Funcs {
+				if _, dep := d[f.Pos.File]; !dep {
+					entryPkgs[f.Pkg] = true
+				}
+			}
+			dres, err := safeRecognize(dprog, recognize.Options{Table: dtable, Rel: drel, EntryPkgs: entryPkgs})
+			if err != nil {
+				return nil, err
+			}
+			if len(dres.Entries) > 0 {
+				prog, diags, deps, rel, table, res = dprog, ddiags, d, drel, dtable, dres
+			}
+		}
+	}
+	if len(deps) == 0 {
+		table = rtable
 	}
 	m := &model.Map{Packages: []string{}, Entries: res.Entries}
 	if m.Entries == nil {
@@ -95,6 +131,9 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	for _, f := range prog.Funcs {
 		if f.Key != "" {
 			keys = append(keys, f.Key)
+		}
+		if _, dep := deps[f.Pos.File]; dep {
+			continue // the packages listed are the analysed ones
 		}
 		top := f.Pkg
 		if i := strings.IndexAny(top, "./"); i > 0 && !strings.HasPrefix(top, "@") {
@@ -246,8 +285,10 @@ func itoa(i int) string {
 }
 
 // sourceRel makes file names relative to root ("" = the current directory) when they are
-// under it, to the arguments' bases (see BuildSources) otherwise.
-func sourceRel(root string, paths []string) func(string) string {
+// under it, to the arguments' bases (see BuildSources) otherwise; a dependency's file
+// elsewhere is named by its package and its path in it (deps), as Go names a dependency's
+// files by module path.
+func sourceRel(root string, paths []string, deps srcir.Deps) func(string) string {
 	var bases []string
 	if root != "" {
 		if abs, err := filepath.Abs(root); err == nil {
@@ -273,16 +314,34 @@ func sourceRel(root string, paths []string) func(string) string {
 			bases = append(bases, abs)
 		}
 	}
+	// the recognizer asks it of the same few hundred files for every element it scores:
+	// each file's answer is computed once
+	var mu sync.Mutex
+	memo := map[string]string{}
 	return func(file string) string {
 		if file == "" {
 			return ""
 		}
+		mu.Lock()
+		r, ok := memo[file]
+		mu.Unlock()
+		if ok {
+			return r
+		}
+		r = filepath.ToSlash(file)
 		for _, b := range bases {
-			if r, err := filepath.Rel(b, file); err == nil && !strings.HasPrefix(r, "..") {
-				return filepath.ToSlash(r)
+			if rel, err := filepath.Rel(b, file); err == nil && !strings.HasPrefix(rel, "..") {
+				r = filepath.ToSlash(rel)
+				break
 			}
 		}
-		return filepath.ToSlash(file)
+		if d, ok := deps[file]; ok && r == filepath.ToSlash(file) {
+			r = d
+		}
+		mu.Lock()
+		memo[file] = r
+		mu.Unlock()
+		return r
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -261,7 +262,7 @@ func (r *rec) rel(p ir.Pos) string {
 	if r.o.Rel != nil {
 		f = r.o.Rel(f)
 	}
-	return fmt.Sprintf("%s:%d", f, p.Line)
+	return f + ":" + strconv.Itoa(p.Line)
 }
 
 func pos(p ir.Pos) model.Position { return model.Position{File: p.File, Line: p.Line} }

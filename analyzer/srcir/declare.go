@@ -50,6 +50,9 @@ type builder struct {
 	// declarations: see objectMember).
 	fnByNode   map[*syntax.Node]*fnState
 	fnNodeOnce sync.Once
+	// specs are the bare import specifiers resolved to the installed files of dependencies
+	// (deps.go), by specifier: "ai" -> .../node_modules/ai/dist/index.js.
+	specs map[string]string
 }
 
 type module struct {
@@ -66,6 +69,8 @@ type module struct {
 	hasExportSyntax bool
 	// aliases are the top-level names bound to another top-level name (let Agent = _Agent).
 	aliases map[string][]string
+	// dep marks a dependency's module (deps.go), read because the analysed code reaches it.
+	dep bool
 }
 
 type symKind int

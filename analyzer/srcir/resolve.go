@@ -21,6 +21,10 @@ func (b *builder) module(name string) *module {
 	if m := b.mods[name+".__init__"]; m != nil {
 		return m
 	}
+	if f, ok := b.specs[name]; ok {
+		// a dependency's entry (package.json exports or main) outside those places
+		return b.byFile[f]
+	}
 	return nil
 }
 
@@ -185,6 +189,9 @@ func alternatives(m *module, n *syntax.Node) []*syntax.Node {
 // strip removes parentheses, await and TS type assertions around an expression.
 func strip(n *syntax.Node) *syntax.Node {
 	for n != nil {
+		if !wrapperKinds.has(n) {
+			return n // most nodes: one bit test instead of comparing the kind's name
+		}
 		switch n.Kind {
 		case "parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
 			"satisfies_expression", "type_assertion":
@@ -206,12 +213,20 @@ func strip(n *syntax.Node) *syntax.Node {
 	return n
 }
 
+// wrapperKinds are the kinds strip looks through.
+var wrapperKinds = mkKinds("parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
+	"satisfies_expression", "type_assertion", "sequence_expression")
+
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
 	b.reexports()
 	for _, k := range b.sortedClasses() {
 		for _, base := range k.bases {
-			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k {
+			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k && (k.mod.dep || !bc.mod.dep) {
+				// (an analysed class keeps the methods it was read with: a dependency's
+				// base class would answer its this.method() and super calls, which the
+				// analysed overrides answered: PartialRunnable extends @langchain/core's
+				// Runnable)
 				k.baseCls = append(k.baseCls, bc)
 				bc.subs = append(bc.subs, k)
 			}

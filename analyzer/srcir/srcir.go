@@ -181,11 +181,24 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 // namespace package (a directory without __init__.py, PEP 420) inside one of them is part of
 // its modules' names.
 func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
+	trees, orig, lines, diags, err := parseFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, d := build(trees, orig, lines, nil, nil, roots...)
+	return prog, append(diags, d...), nil
+}
+
+// parseFiles reads and parses files on as many goroutines as there are processors: the
+// trees in the files' order, the text as written of the files whose parsed text was
+// rewritten, the lines of each file as written, the files that could not be read or parsed.
+func parseFiles(files []string) ([]*syntax.Tree, map[string][]byte, map[string][]string, []Diag, error) {
 	type result struct {
-		tree *syntax.Tree
-		orig []byte // the file as written, when what was parsed is rewritten
-		diag *Diag
-		err  error
+		tree  *syntax.Tree
+		orig  []byte   // the file as written, when what was parsed is rewritten
+		lines []string // the lines of the file as written (module.source), split here in parallel
+		diag  *Diag
+		err   error
 	}
 	results := make([]result, len(files))
 	jobs := make(chan int)
@@ -236,6 +249,11 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 					results[i].diag = &Diag{Pos: ir.Pos{File: f, Line: 1}, Msg: err.Error()}
 				default:
 					results[i].tree = t
+					if o := results[i].orig; o != nil {
+						results[i].lines = strings.Split(string(o), "\n")
+					} else {
+						results[i].lines = strings.Split(t.Source(), "\n")
+					}
 				}
 			}
 		}()
@@ -248,10 +266,11 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 	var trees []*syntax.Tree
 	var diags []Diag
 	orig := map[string][]byte{}
+	lines := map[string][]string{}
 	for _, r := range results {
 		switch {
 		case r.err != nil:
-			return nil, nil, r.err
+			return nil, nil, nil, nil, r.err
 		case r.diag != nil:
 			diags = append(diags, *r.diag)
 		case r.tree != nil:
@@ -259,10 +278,10 @@ func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
 			if r.orig != nil {
 				orig[r.tree.File] = r.orig
 			}
+			lines[r.tree.File] = r.lines
 		}
 	}
-	prog, d := build(trees, orig, roots...)
-	return prog, append(diags, d...), nil
+	return trees, orig, lines, diags, nil
 }
 
 // bySize returns the indexes of files, largest first: the workers parse the large files
@@ -283,12 +302,16 @@ func bySize(files []string) []int {
 
 // Build builds the IR of parsed files. It is pure Go and never panics on any tree.
 func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
-	return build(trees, nil, roots...)
+	return build(trees, nil, nil, nil, nil, roots...)
 }
 
 // build is Build with, for the files whose parsed text was rewritten (desugarPrivate), the
-// text as written: the source lines the IR shows.
-func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.Program, []Diag) {
+// text as written: the source lines the IR shows; and the lines already split, by file (nil:
+// each module splits its text when it first shows a line).
+//
+// specs are the bare import specifiers resolved to installed files (deps.go): the module a
+// specifier names is the one of its file; deps are the files of dependencies.
+func build(trees []*syntax.Tree, orig map[string][]byte, lines map[string][]string, specs map[string]string, deps Deps, roots ...string) (*ir.Program, []Diag) {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -315,7 +338,7 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			}
 		}
 	}
-	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot}
+	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot, specs: specs}
 	lang := ""
 	for _, t := range trees {
 		tb := tableOf(t.Lang)
@@ -323,7 +346,10 @@ func build(trees []*syntax.Tree, orig map[string][]byte, roots ...string) (*ir.P
 			continue
 		}
 		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
-		if o := orig[t.File]; o != nil {
+		_, m.dep = deps[t.File]
+		if l := lines[t.File]; l != nil {
+			m.lines = l
+		} else if o := orig[t.File]; o != nil {
 			m.lines = strings.Split(string(o), "\n")
 		}
 		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)

@@ -325,8 +325,7 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 		return nil
 	}
 	nodes := make([]Node, kept)
-	parent := make([]int32, kept)
-	nkids := make([]int32, kept)
+	nkids := make([]int32, kept) // the only scratch array: the parents are the nodes' own Parent
 	var stack [MaxDepth + 2]int32
 	k := 0
 	for i := range recs {
@@ -366,33 +365,25 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 			d = MaxDepth + 1
 		}
 		stack[d] = int32(k)
-		parent[k] = -1
 		if d > 0 {
-			parent[k] = stack[d-1]
+			out.Parent = &nodes[stack[d-1]]
 			nkids[stack[d-1]]++
 		}
 		k++
 	}
+	// each node's children are a full-capacity window of one list, filled in preorder (the
+	// appends stay inside the window: nothing is reallocated)
 	kids := make([]*Node, kept)
-	off := make([]int32, kept)
 	next := int32(0)
 	for i := range nodes {
-		off[i] = next
-		next += nkids[i]
-	}
-	fill := make([]int32, kept)
-	for i := 1; i < kept; i++ {
-		p := parent[i]
-		if p < 0 {
-			continue
-		}
-		kids[off[p]+fill[p]] = &nodes[i]
-		nodes[i].Parent = &nodes[p]
-		fill[p]++
-	}
-	for i := range nodes {
 		if n := nkids[i]; n > 0 {
-			nodes[i].Children = kids[off[i] : off[i]+n : off[i]+n]
+			nodes[i].Children = kids[next : next : next+n]
+			next += n
+		}
+	}
+	for i := 1; i < kept; i++ {
+		if p := nodes[i].Parent; p != nil {
+			p.Children = append(p.Children, &nodes[i])
 		}
 	}
 	return &nodes[0]

@@ -81,18 +81,29 @@ func (n *Node) ChildrenOf(field string) []*Node {
 	return out
 }
 
-// NamedChildren returns the named children.
+// NamedChildren returns the named children. When every child is named (most nodes the
+// readers ask) it is the node's own child list, capacity-limited (an append copies it): it
+// must not be written into.
 func (n *Node) NamedChildren() []*Node {
 	if n == nil {
 		return nil
 	}
-	out := make([]*Node, 0, len(n.Children))
-	for _, c := range n.Children {
-		if c.Named {
-			out = append(out, c)
+	for i, c := range n.Children {
+		if !c.Named {
+			out := make([]*Node, i, len(n.Children))
+			copy(out, n.Children[:i])
+			for _, c := range n.Children[i+1:] {
+				if c.Named {
+					out = append(out, c)
+				}
+			}
+			return out
 		}
 	}
-	return out
+	if len(n.Children) == 0 {
+		return []*Node{}
+	}
+	return n.Children[:len(n.Children):len(n.Children)]
 }
 
 // Has reports whether n has an anonymous child token of the given kind ("async", "await").
@@ -125,6 +136,14 @@ type Tree struct {
 	Errors []Region
 	// text is Src as a string, made once: Text slices it instead of copying.
 	text string
+}
+
+// Source returns the whole source as a string (made once at parse: no copy).
+func (t *Tree) Source() string {
+	if len(t.text) != len(t.Src) {
+		return string(t.Src)
+	}
+	return t.text
 }
 
 // Text returns the source text of n (a substring of the source, no copy).

@@ -1,0 +1,2 @@
+def describe(a):
+    return str(a)

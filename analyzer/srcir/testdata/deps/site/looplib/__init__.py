@@ -1,0 +1,2 @@
+from .loop import run_loop
+from .other import unrelated
