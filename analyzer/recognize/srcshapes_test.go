@@ -441,6 +441,12 @@ func TestSourceShapes(t *testing.T) {
 		// method that calls the tool by it: the call receives the name.
 		{dir: "pyreqname", entry: "llm.AugmentedLLM.generate", kind: model.LoopFor, loopLine: 33, modelLine: 34, toolLine: 50,
 			exits: map[int]string{52: "completed"}, bound: "max_iterations", onBound: model.OnBoundSilent, def: "10"},
+		// pysubmodule (google-genai==1.52.0 google/genai/models.py:5216): `from . import
+		// _extra_utils` in a package whose __init__ is not analysed; the tools are iterated
+		// and dispatched by name inside _extra_utils.get_function_response_parts (the loop is
+		// found only when the attribute of the imported submodule resolves to its function).
+		{dir: "pysubmodule", entry: "models.Models.generate_content", kind: model.LoopFor, loopLine: 20, modelLine: 21, toolLine: 28,
+			exits: map[int]string{35: "completed"}, onBound: model.OnBoundSilent},
 		// pyretparams (mcp-agent): the bound is a field of a local that a method of self
 		// returns (params = self.get_request_params(...) -> RequestParams): the annotated
 		// return type's field default.

@@ -53,6 +53,11 @@ func (b *builder) resolveSym(modName, name string, depth int) target {
 	}
 	m := b.module(modName)
 	if m == nil {
+		if sub := b.module(modName + "." + name); sub != nil && name != "" && sub.t.lang == "python" {
+			// from . import _utils where the package's __init__ is not among the analysed
+			// files: the submodule itself
+			return target{mod: sub}
+		}
 		if t, ok := b.unloadedInit(modName, name, depth); ok {
 			return t
 		}
