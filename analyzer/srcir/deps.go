@@ -210,7 +210,7 @@ func analysisRoots(trees []*syntax.Tree, roots []string) ([]string, map[string]b
 		base := filepath.Base(r)
 		for _, t := range trees {
 			if t.Lang == syntax.Python && strings.HasPrefix(t.File, r+string(filepath.Separator)) &&
-				(strings.Contains(string(t.Src), "from "+base+".") || strings.Contains(string(t.Src), "import "+base+".")) {
+				(bytes.Contains(t.Src, []byte("from "+base+".")) || bytes.Contains(t.Src, []byte("import "+base+"."))) {
 				nsRoot[r] = true
 				break
 			}

@@ -32,7 +32,6 @@
 package srcir
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -312,32 +311,7 @@ func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
 // specs are the bare import specifiers resolved to installed files (deps.go): the module a
 // specifier names is the one of its file; deps are the files of dependencies.
 func build(trees []*syntax.Tree, orig map[string][]byte, lines map[string][]string, specs map[string]string, deps Deps, roots ...string) (*ir.Program, []Diag) {
-	var absRoots []string
-	for _, r := range roots {
-		if a, err := filepath.Abs(r); err == nil {
-			if st, err := os.Stat(a); err == nil && !st.IsDir() {
-				a = filepath.Dir(a)
-			}
-			absRoots = append(absRoots, a)
-		}
-	}
-	// a root without __init__.py is itself a namespace package when its files import
-	// themselves by its name (langgraph/: "from langgraph.graph import ..."); otherwise it
-	// only holds packages
-	nsRoot := map[string]bool{}
-	for _, r := range absRoots {
-		if exists(filepath.Join(r, "__init__.py")) {
-			continue
-		}
-		base := filepath.Base(r)
-		for _, t := range trees {
-			if t.Lang == syntax.Python && strings.HasPrefix(t.File, r+string(filepath.Separator)) &&
-				(bytes.Contains(t.Src, []byte("from "+base+".")) || bytes.Contains(t.Src, []byte("import "+base+"."))) {
-				nsRoot[r] = true
-				break
-			}
-		}
-	}
+	absRoots, nsRoot := analysisRoots(trees, roots)
 	b := &builder{mods: map[string]*module{}, byFile: map[string]*module{}, classes: map[string]*class{}, nsRoot: nsRoot, specs: specs}
 	lang := ""
 	for _, t := range trees {
