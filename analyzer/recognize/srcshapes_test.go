@@ -305,6 +305,14 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "jsctorarrow", entry: "models.Models.generateContent", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
 			exits: map[int]string{28: "completed"}, bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10",
 			also: []string{"models.Chat.sendMessage"}},
+		// jscjsindex: tsc's CommonJS index re-exports the step loop (Object.defineProperty(
+		// exports, "generateText", { get: function () { return steps_1.generateText; } }),
+		// and a member assignment (exports.streamText = stream.streamText) the streaming one;
+		// the agent's (0, index_1.generateText)(…) reaches the loop through it.
+		{dir: "jscjsindex", entry: "agent.Agent.generateText", kind: model.LoopFor, loopLine: 8, modelLine: 9, toolLine: 14,
+			bound: "maxSteps", def: "20", onBound: model.OnBoundError},
+		{dir: "jscjsindex", entry: "agent.Agent.streamText", kind: model.LoopFor, loopLine: 7, modelLine: 8, toolLine: 13,
+			bound: "maxSteps", def: "5", onBound: model.OnBoundSilent},
 		// jsmiddletool: the tool looked up by name is handed down (a hook's replacement or
 		// the registered one, a helper's parameter, a field of the context object an
 		// external middleware registry hands its terminal callback, a method of the

@@ -994,13 +994,17 @@ func (b *builder) topLevel(m *module, n *syntax.Node, exported bool) {
 				if strings.HasSuffix(fn, "__exportStar") || strings.HasSuffix(fn, "__export") {
 					if args := e.Child("arguments"); args != nil && len(args.NamedChildren()) > 0 {
 						if spec, ok := requireOf(m, args.NamedChildren()[0]); ok {
-							m.star = append(m.star, spec)
+							m.star = append(m.star, b.jsResolve(m, spec))
 							m.hasExportSyntax = true
 						} else if len(args.NamedChildren()) == 2 {
 							b.exportMap(m, args.NamedChildren()[1], c)
 						}
 					}
-				} else if args := e.Child("arguments").NamedChildren(); len(args) == 2 && t.idents.has(args[0]) && (emptyObject(m, args[0]) || m.text(args[0]) == "exports") {
+				} else if args := e.Child("arguments").NamedChildren(); fn == "Object.defineProperty" && len(args) == 3 && m.text(args[0]) == "exports" {
+					// tsc's re-export: Object.defineProperty(exports, "Agent", { enumerable:
+					// true, get: function () { return agent_1.Agent; } })
+					b.cjsGetter(m, unquote(m.text(args[1])), args[2], e)
+				} else if len(args) == 2 && t.idents.has(args[0]) && (emptyObject(m, args[0]) || m.text(args[0]) == "exports") {
 					// swc's _export(exports, { Agent: function() { return Agent; } }) too
 					// a minified bundle's export map: the helper renamed, its shape kept
 					b.exportMap(m, args[1], c)
@@ -1096,7 +1100,10 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 				m.syms[name] = &sym{kind: symImport, from: m.name, name: rt, pos: m.pos(e)}
 			}
 		} else if spec, ok := requireOf(m, r); ok {
-			m.syms[name] = &sym{kind: symModule, from: spec, pos: m.pos(e)}
+			m.syms[name] = &sym{kind: symModule, from: b.jsResolve(m, spec), pos: m.pos(e)}
+		} else if from, orig, ok := b.moduleMember(m, r); ok {
+			// exports.Agent = agent_1.Agent, exports.run = require("./run").run: a re-export
+			m.syms[name] = &sym{kind: symImport, from: from, name: orig, pos: m.pos(e)}
 		} else if rt != "void 0" && r.Kind != "assignment_expression" && !m.t.funcs.has(r) && !m.t.lambdas.has(r) && !m.t.classes.has(r) {
 			// exports.DEFAULT_MAX_TURNS = 10 (tsc declares it "void 0" first): a module value
 			if s := m.syms[name]; s == nil || s.kind == symValue {
@@ -1105,6 +1112,11 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 		}
 	case lt == "module.exports":
 		m.hasExportSyntax = true
+		if spec, ok := requireOf(m, r); ok {
+			// module.exports = require("./agent"): the module re-exports all of another's
+			m.star = append(m.star, b.jsResolve(m, spec))
+			return
+		}
 		if r.Kind == "identifier" {
 			m.exported[rt] = true
 		}
@@ -1122,6 +1134,60 @@ func (b *builder) cjsExport(m *module, e *syntax.Node) {
 				}
 			}
 		}
+	}
+}
+
+// moduleMember recognizes a member of another module, m_1.Agent where m_1 is bound to
+// require("./agent"), or require("./agent").Agent: the module and the name.
+func (b *builder) moduleMember(m *module, n *syntax.Node) (from, name string, ok bool) {
+	n = strip(n)
+	if n == nil || !m.t.members.has(n) {
+		return "", "", false
+	}
+	obj, prop := strip(n.Child("object")), n.Child(m.t.memberProp)
+	if obj == nil || prop == nil {
+		return "", "", false
+	}
+	if obj.Kind == "identifier" {
+		if sy := m.syms[m.text(obj)]; sy != nil && sy.kind == symModule {
+			return sy.from, m.text(prop), true
+		}
+		return "", "", false
+	}
+	if spec, ok := requireOf(m, obj); ok {
+		return b.jsResolve(m, spec), m.text(prop), true
+	}
+	return "", "", false
+}
+
+// cjsGetter reads tsc's Object.defineProperty(exports, name, { get: function () { return
+// m_1.Agent; } }): the getter's module member is what name exports.
+func (b *builder) cjsGetter(m *module, name string, desc *syntax.Node, at *syntax.Node) {
+	if name == "" || name == "__esModule" || desc == nil || desc.Kind != "object" {
+		return
+	}
+	for _, p := range desc.NamedChildren() {
+		if p.Kind != "pair" || m.text(p.Child("key")) != "get" {
+			continue
+		}
+		v := p.Child("value")
+		if v == nil || !m.t.lambdas.has(v) && !m.t.funcs.has(v) {
+			return
+		}
+		body := strip(v.Child("body"))
+		if m.t.blocks.has(body) {
+			if st := body.NamedChildren(); len(st) == 1 && m.t.returns.has(st[0]) && len(st[0].NamedChildren()) == 1 {
+				body = strip(st[0].NamedChildren()[0])
+			}
+		}
+		if from, orig, ok := b.moduleMember(m, body); ok {
+			m.hasExportSyntax = true
+			m.exported[name] = true
+			if m.syms[name] == nil {
+				m.syms[name] = &sym{kind: symImport, from: from, name: orig, pos: m.pos(at)}
+			}
+		}
+		return
 	}
 }
 

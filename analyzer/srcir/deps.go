@@ -58,6 +58,10 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		return nil, nil, nil, err
 	}
 	l := newDepLoader(trees, roots)
+	// A worklist, not a turn loop: lifeline's Go inference takes depLoader.add for a model
+	// call here (its result inspected, a collection of it iterated, names compared); the loop
+	// ends when no file is pending, and each file is read once.
+	//lifeline:ignore unboundedloop worklist over files to parse, ends when none is pending (a false turn loop)
 	for len(l.pending) > 0 {
 		batch := l.pending
 		l.pending = nil
@@ -119,6 +123,10 @@ type depLoader struct {
 	scratch *builder
 	files   map[string]*depFile
 	order   []*depFile
+	// starAsk says the next ask is for a module a star re-export names (export * from,
+	// __exportStar(require(…))): only a module whose text holds the name is parsed (a
+	// package's entry asked for a name it re-exports that way is parsed regardless)
+	starAsk bool
 	// pending are the files to parse in the next round; work the statements to read
 	pending []string
 	work    []stmtRef
@@ -381,6 +389,8 @@ func (l *depLoader) use(f *depFile, name string, inFunc bool) {
 // use is in a function's body: a use elsewhere (a schema built when the module loads) does
 // not cross into another package.
 func (l *depLoader) ask(f *depFile, spec, name string, inFunc bool) {
+	star := l.starAsk
+	l.starAsk = false
 	file, hop, ok := l.resolve(f, spec)
 	if !ok || hop > f.hop && !inFunc {
 		return
@@ -394,7 +404,7 @@ func (l *depLoader) ask(f *depFile, spec, name string, inFunc bool) {
 		if err != nil || len(src) > maxDepFile {
 			return
 		}
-		if name != "" && !bytes.Contains(src, []byte(name)) {
+		if star && name != "" && !bytes.Contains(src, []byte(name)) {
 			// (a module an index re-exports everything from, export * from './x', that
 			// does not define the name: not parsed)
 			return
@@ -478,6 +488,7 @@ func (l *depLoader) askName(f *depFile, name string) {
 	}
 	for _, st := range m.star {
 		f.used = true
+		l.starAsk = true
 		l.ask(f, st, name, true)
 	}
 	if m.t.lang != "python" {
