@@ -1043,16 +1043,9 @@ func (b *builder) exportMap(m *module, obj *syntax.Node, stmt *syntax.Node) {
 		if p.Kind != "pair" {
 			continue
 		}
-		v := p.Child("value")
-		if v == nil || !m.t.lambdas.has(v) && !m.t.funcs.has(v) {
+		body, ok := getterResult(m, p.Child("value"))
+		if !ok {
 			continue
-		}
-		body := strip(v.Child("body"))
-		if m.t.blocks.has(body) {
-			// function() { return Agent; }
-			if st := body.NamedChildren(); len(st) == 1 && m.t.returns.has(st[0]) && len(st[0].NamedChildren()) == 1 {
-				body = strip(st[0].NamedChildren()[0])
-			}
 		}
 		if body == nil || body.Kind != "identifier" {
 			continue
@@ -1160,6 +1153,21 @@ func (b *builder) moduleMember(m *module, n *syntax.Node) (from, name string, ok
 	return "", "", false
 }
 
+// getterResult is what a getter function returns: the body of () => Agent, the one return of
+// function () { return Agent; } (ok false: v is no function).
+func getterResult(m *module, v *syntax.Node) (*syntax.Node, bool) {
+	if v == nil || !m.t.lambdas.has(v) && !m.t.funcs.has(v) {
+		return nil, false
+	}
+	body := strip(v.Child("body"))
+	if m.t.blocks.has(body) {
+		if st := body.NamedChildren(); len(st) == 1 && m.t.returns.has(st[0]) && len(st[0].NamedChildren()) == 1 {
+			body = strip(st[0].NamedChildren()[0])
+		}
+	}
+	return body, true
+}
+
 // cjsGetter reads tsc's Object.defineProperty(exports, name, { get: function () { return
 // m_1.Agent; } }): the getter's module member is what name exports.
 func (b *builder) cjsGetter(m *module, name string, desc *syntax.Node, at *syntax.Node) {
@@ -1170,15 +1178,9 @@ func (b *builder) cjsGetter(m *module, name string, desc *syntax.Node, at *synta
 		if p.Kind != "pair" || m.text(p.Child("key")) != "get" {
 			continue
 		}
-		v := p.Child("value")
-		if v == nil || !m.t.lambdas.has(v) && !m.t.funcs.has(v) {
+		body, ok := getterResult(m, p.Child("value"))
+		if !ok {
 			return
-		}
-		body := strip(v.Child("body"))
-		if m.t.blocks.has(body) {
-			if st := body.NamedChildren(); len(st) == 1 && m.t.returns.has(st[0]) && len(st[0].NamedChildren()) == 1 {
-				body = strip(st[0].NamedChildren()[0])
-			}
 		}
 		if from, orig, ok := b.moduleMember(m, body); ok {
 			m.hasExportSyntax = true
