@@ -36,4 +36,4 @@ pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/
 	google-genai @py "google/genai/models.py google/genai/_extra_utils.py" \
 	semantic-kernel @py "semantic_kernel/connectors/ai/chat_completion_client_base.py semantic_kernel/connectors/ai/function_choice_behavior.py semantic_kernel/kernel.py semantic_kernel/filters/kernel_filters_extension.py semantic_kernel/connectors/ai/open_ai/services/open_ai_chat_completion_base.py semantic_kernel/connectors/ai/open_ai/services/open_ai_handler.py" \
 	langchain-py @py "langchain/agents/agent.py langchain/agents/output_parsers/react_single_input.py langchain/agents/react/agent.py" \
-	llama-index @py "llama_index/core/agent/runner/base.py llama_index/core/agent/react/step.py llama_index/core/agent/react/base.py llama_index/core/agent/react/output_parser.py llama_index/core/agent/types.py"
+	llama-index @py "llama_index/core/agent/runner/base.py llama_index/core/agent/react/step.py llama_index/core/agent/react/base.py llama_index/core/agent/react/output_parser.py llama_index/core/agent/types.py llama_index/core/base/agent/types.py"
