@@ -5,6 +5,7 @@ package recognize_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -747,5 +748,61 @@ func TestGraphCompileField(t *testing.T) {
 	}
 	if l := e.Loops[0]; !strings.HasSuffix(l.Pos.File, "graph.js") || l.Pos.Line != 13 {
 		t.Errorf("loop at %s:%d, want graph.js:13", l.Pos.File, l.Pos.Line)
+	}
+}
+
+// TestReActWorker: a runner's while True over an abstract step worker's run_step, leaving on
+// the step output's is_last, whose text-ReAct worker (a subclass in another module) asks the
+// model, has a helper of a helper parse the text into an action or a done step (collected in
+// a list returned beside a done flag), runs the action's tool looked up by name in a dict
+// built from the tools and raises at max_iterations (llama-index-core==0.12.52.post1
+// agent/runner/base.py:624-656, agent/react/step.py:228-333, 430-439, 557-594). The files are
+// mapped one by one, as a user names them, and import one another through a PEP 420
+// namespace directory (react_ns/, as llama_index/).
+func TestReActWorker(t *testing.T) {
+	dir := filepath.Join("testdata", "shapes", "pyreactworker", "react_ns", "core", "agent")
+	var paths []string
+	for _, f := range []string{"runner.py", "step.py", "types.py"} {
+		paths = append(paths, filepath.Join(dir, f))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "AgentRunner.chat")
+	if e == nil {
+		var names []string
+		for _, x := range res.Entries {
+			names = append(names, x.Func)
+		}
+		t.Fatalf("no entry AgentRunner.chat (entries %v)", names)
+	}
+	if len(e.Loops) != 1 {
+		t.Fatalf("loops %d, want 1", len(e.Loops))
+	}
+	l := e.Loops[0]
+	if l.Pos.Line != 24 {
+		t.Errorf("loop at line %d, want 24", l.Pos.Line)
+	}
+	if got := lines(l.ModelCalls); !slices.Equal(got, []int{50}) {
+		t.Errorf("model calls at %v, want [50]", got)
+	}
+	// the tool run, not the table's construction ({tool.metadata.get_name(): tool ...})
+	if got := lines(l.ToolCalls); !slices.Equal(got, []int{35}) {
+		t.Errorf("tool calls at %v, want [35]", got)
+	}
+	if l.Bound == nil || l.Bound.Expr != "self._max_iterations" || l.Bound.Default != "10" {
+		t.Errorf("bound %+v, want self._max_iterations default 10", l.Bound)
+	}
+	if l.OnBound == nil || l.OnBound.Kind != model.OnBoundError {
+		t.Errorf("at bound %+v, want error", l.OnBound)
 	}
 }

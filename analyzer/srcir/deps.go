@@ -213,6 +213,23 @@ func analysisRoots(trees []*syntax.Tree, roots []string) ([]string, map[string]b
 	nsRoot := map[string]bool{}
 	for _, r := range absRoots {
 		if exists(filepath.Join(r, "__init__.py")) {
+			// a root inside a regular package whose top directory has no __init__.py (the
+			// files of llama_index/core/agent/react with llama_index/ a PEP 420 namespace
+			// and "from llama_index.core.agent.types import ..."): that directory is a
+			// namespace package of the analysis when the files import themselves through
+			// it (llama-index-core==0.12.52.post1)
+			top := filepath.Dir(r)
+			for exists(filepath.Join(top, "__init__.py")) && filepath.Dir(top) != top {
+				top = filepath.Dir(top)
+			}
+			if nsRoot[top] || exists(filepath.Join(top, "__init__.py")) || !importsItself(trees, r, filepath.Base(top)) {
+				continue
+			}
+			switch filepath.Base(top) {
+			case "src", "lib", "site-packages", "dist-packages", "python", ".":
+				continue
+			}
+			nsRoot[top] = true
 			continue
 		}
 		base := filepath.Base(r)
@@ -225,6 +242,18 @@ func analysisRoots(trees []*syntax.Tree, roots []string) ([]string, map[string]b
 		}
 	}
 	return absRoots, nsRoot
+}
+
+// importsItself reports whether a Python file under dir imports a module of package name
+// (from name.x import ..., import name.x).
+func importsItself(trees []*syntax.Tree, dir, name string) bool {
+	for _, t := range trees {
+		if t.Lang == syntax.Python && strings.HasPrefix(t.File, dir+string(filepath.Separator)) &&
+			(bytes.Contains(t.Src, []byte("from "+name+".")) || bytes.Contains(t.Src, []byte("import "+name+"."))) {
+			return true
+		}
+	}
+	return false
 }
 
 // add registers a parsed file: its scratch module (imports resolved to absolute stems for

@@ -435,7 +435,17 @@ func (b *builder) returnsLimit(fs *fnState, ret int) bool {
 	if ret < 0 || ret >= len(fs.retNodes) {
 		return false
 	}
-	k := fs.retNodes[ret].NamedChildren()
+	rn := fs.retNodes[ret]
+	k := rn.NamedChildren()
+	if len(k) == 1 && (rn.Kind == "raise_statement" || rn.Kind == "throw_statement") {
+		// raise ValueError("Reached max iterations."): the error raised at the cap names it
+		// (llama-index-core==0.12.52.post1 agent/react/step.py:438-439)
+		if x := strip(k[0]); x != nil && (fs.mod.t.calls.has(x) || fs.mod.t.news.has(x)) && x.Child("arguments") != nil {
+			if args := x.Child("arguments").NamedChildren(); len(args) == 1 {
+				k = args
+			}
+		}
+	}
 	if len(k) != 1 || !fs.mod.t.stringKinds.has(strip(k[0])) {
 		return false
 	}

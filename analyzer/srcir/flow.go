@@ -1129,9 +1129,47 @@ func (b *builder) ranFlags(g *fnState, fl *ir.Flow, vars map[string]bool) {
 	}
 }
 
+// boundInComprehension reports whether n lies in a comprehension whose for clause binds v
+// (another variable of the same name).
+func boundInComprehension(m *module, n *syntax.Node, v string) bool {
+	for x := n.Parent; x != nil; x = x.Parent {
+		switch x.Kind {
+		case "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression":
+			for _, c := range x.Children {
+				if c.Kind == "for_in_clause" {
+					if l := c.Child("left"); l != nil && l.Kind == "identifier" && m.text(l) == v {
+						return true
+					}
+				}
+			}
+		case "function_definition", "lambda", "class_definition", "module":
+			return false
+		}
+	}
+	return false
+}
+
+// itemOfAny reports whether n is an item of one of vars (steps[-1], cast(T, steps[-1])).
+func itemOfAny(m *module, n *syntax.Node, vars map[string]bool) bool {
+	n = strip(n)
+	if n != nil && m.t.calls.has(n) {
+		if fn := strip(n.Child("function")); fn != nil && transforms[m.text(fn)] {
+			if args := n.Child("arguments").NamedChildren(); len(args) > 0 {
+				n = strip(args[len(args)-1])
+			}
+		}
+	}
+	if n == nil || !m.t.subscripts.has(n) {
+		return false
+	}
+	obj := strip(n.Child(m.t.subObj))
+	return obj != nil && m.t.idents.has(obj) && vars[m.text(obj)]
+}
+
 // leavingFlag returns the name of lhs that an if of g tests negatively (if not has_action:)
 // in a branch that leaves (breaks out or returns), or positively with an else that leaves
-// (if use_tool: ... else: break), "" if none.
+// (if use_tool: ... else: break) or a branch that leaves (a done flag: if is_done: return),
+// "" if none.
 func (b *builder) leavingFlag(g *fnState, lhs []string) string {
 	m := g.mod
 	for _, n := range lhs {
@@ -1148,6 +1186,12 @@ func (b *builder) leavingFlag(g *fnState, lhs []string) string {
 			// if use_tool: run it; else: break
 			if m.text(strip(c.expr)) == n && c.stmt.Child("alternative") != nil {
 				if lv, _ := b.leaves(g, c.stmt.Child("alternative")); lv {
+					return n
+				}
+			}
+			// if is_done: return current_reasoning, True
+			if m.text(strip(c.expr)) == n {
+				if lv, _ := b.leaves(g, c.stmt.Child("consequence")); lv {
 					return n
 				}
 			}
@@ -1280,6 +1324,12 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		var refs []ir.CallRef
 		for _, h := range scope(g) {
 			for j := range h.callInfo {
+				if boundInComprehension(h.mod, h.callInfo[j].node, v) {
+					// {tool.metadata.get_name(): tool for tool in tools}: the table built
+					// from the tools, whose variable has the looked-up tool's name, runs
+					// no tool (llama-index-core==0.12.52.post1 agent/react/step.py:268)
+					continue
+				}
 				ct := calleeText(m, h.callInfo[j].node)
 				// (tool["function"](…): a member read by its quoted name runs it too)
 				if ct == v || strings.HasPrefix(ct, v+".") || strings.HasPrefix(ct, v+`["`) || strings.HasPrefix(ct, v+"['") {
@@ -2540,6 +2590,9 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// the variables the call's result is assigned to (a helper handed one of them carries
 	// the result on; one handed a value derived further, the next turn's input, does not)
 	initial := union(res, nil)
+	// carriers are the helpers handed the result here that return what they derived from it
+	// (fl.Carriers at the top; in a helper's scope too, for the one action per reply below)
+	var carriers []ir.CallRef
 	streamElem := map[string]bool{}
 	// outside are the callbacks, declared outside sc, that a per-element method of a
 	// collection of the result runs (calls.map(runTool))
@@ -2683,16 +2736,15 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				if r := b.reachingBind(g, v, a.node); r >= 0 && g.assigns[r].node.Kind == "with_item" && !b.bindCarries(g, g.assigns[r], model, res) && b.boundToResult(g, v, model, res) {
 					continue // v rebound there to another value (the next async with ... as agen)
 				}
-				if depth == 0 && initial[v] && b.helperOf(g, a.rhs, one) {
+				if initial[v] && b.helperOf(g, a.rhs, one) {
 					// a helper handed the result returns what it derived from it (content =
 					// await convert({ content: response.content })): it carries the result
 					// on, it is no model call of its own
 					ref := ir.CallRef{Func: g.f.ID, Call: g.callOf[strip(a.rhs)]}
-					dup := false
-					for _, x := range fl.Carriers {
-						dup = dup || x == ref
+					if !slices.Contains(carriers, ref) {
+						carriers = append(carriers, ref)
 					}
-					if !dup {
+					if depth == 0 && !slices.Contains(fl.Carriers, ref) {
 						fl.Carriers = append(fl.Carriers, ref)
 					}
 				}
@@ -2837,6 +2889,11 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// for its type is the one element that may be a tool call
 	acts, parts := map[string]bool{}, map[string]bool{}
 	for _, ref := range fl.Carriers {
+		if !slices.Contains(carriers, ref) {
+			carriers = append(carriers, ref)
+		}
+	}
+	for _, ref := range carriers {
 		for _, g := range sc {
 			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
 				continue
@@ -2958,6 +3015,20 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			}
 			if v := g.mod.text(strip(idx.Child("object"))); initial[v] && !de[v] && len(de) == 0 && kindTested(g, v) {
 				acts[v], de[v] = true, true
+			}
+		}
+	}
+	// _, current_reasoning, is_done = self._extract_reasoning_step(output); if is_done:
+	// return …; reasoning_step = cast(ActionReasoningStep, current_reasoning[-1]): an item of
+	// such a part (the parsed steps the helper collected) is the one action
+	// (llama-index-core==0.12.52.post1 agent/react/step.py:274-287)
+	for _, g := range sc {
+		if len(parts) == 0 {
+			break
+		}
+		for _, a := range g.assigns {
+			if !a.iter && len(a.lhs) == 1 && a.rhs != nil && !de[a.lhs[0]] && itemOfAny(g.mod, a.rhs, parts) {
+				de[a.lhs[0]], acts[a.lhs[0]] = true, true
 			}
 		}
 	}

@@ -432,6 +432,9 @@ func namespacePkg(d string, roots []string, nsRoot map[string]bool) bool {
 	if exists(filepath.Join(d, "pyproject.toml")) || exists(filepath.Join(d, "setup.py")) {
 		return false
 	}
+	if nsRoot[d] {
+		return true // (the top of the roots' packages, see analysisRoots)
+	}
 	for _, r := range roots {
 		if d == r {
 			return nsRoot[r]
