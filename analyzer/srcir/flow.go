@@ -2888,19 +2888,22 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// while not isinstance(answer, Finish)): what a helper makes of the result that is tested
 	// for its type is the one element that may be a tool call
 	acts, parts := map[string]bool{}, map[string]bool{}
+	// (hparts: the parts of a helper's carrier, read below only for an item of them)
+	hparts := map[string]bool{}
 	for _, ref := range fl.Carriers {
 		if !slices.Contains(carriers, ref) {
 			carriers = append(carriers, ref)
 		}
 	}
 	for _, ref := range carriers {
+		top := slices.Contains(fl.Carriers, ref)
 		for _, g := range sc {
 			if g.f.ID != ref.Func || ref.Call >= len(g.callInfo) {
 				continue
 			}
 			call := g.callInfo[ref.Call].node
 			for _, a := range g.assigns {
-				if !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
+				if top && !a.iter && len(a.lhs) == 1 && a.rhs != nil && strip(a.rhs) == call && kindTested(g, a.lhs[0]) {
 					de[a.lhs[0]] = true
 					acts[a.lhs[0]] = true
 				}
@@ -2911,6 +2914,10 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 					flag := b.leavingFlag(g, a.lhs)
 					for _, n := range a.lhs {
 						if n != flag && n != "_" {
+							if !top {
+								hparts[n] = true
+								continue
+							}
 							de[n], parts[n] = true, true
 						}
 					}
@@ -3023,11 +3030,11 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 	// such a part (the parsed steps the helper collected) is the one action
 	// (llama-index-core==0.12.52.post1 agent/react/step.py:274-287)
 	for _, g := range sc {
-		if len(parts) == 0 {
+		if len(parts) == 0 && len(hparts) == 0 {
 			break
 		}
 		for _, a := range g.assigns {
-			if !a.iter && len(a.lhs) == 1 && a.rhs != nil && !de[a.lhs[0]] && itemOfAny(g.mod, a.rhs, parts) {
+			if !a.iter && len(a.lhs) == 1 && a.rhs != nil && !de[a.lhs[0]] && itemOfAny(g.mod, a.rhs, union(parts, hparts)) {
 				de[a.lhs[0]], acts[a.lhs[0]] = true, true
 			}
 		}
