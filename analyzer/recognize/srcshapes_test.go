@@ -501,6 +501,15 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "pyautoinvoke", entry: "base.ChatClientBase.stream_contents", kind: model.LoopFor, loopLine: 68, modelLine: 71, toolLine: 87,
 			parallel: true, bound: "settings.behavior.maximum_auto_invoke_attempts", onBound: model.OnBoundSilent,
 			exits: map[int]string{67: "not_started", 81: "completed"}},
+		// pyafcloop (google-genai's Models.generate_content): a countdown whose start a helper
+		// of another module returns (the config's maximum, or the module constant 10 when it
+		// is unset: the default), printed on one line; the model call is the private method
+		// posting the request, not the transformer the contents are rebound through at the end
+		// of the body (contents = t.t_contents(contents)), whose value reaches that method only
+		// on the next iteration.
+		{dir: "pyafcloop", entry: "models.Models.generate_content", kind: model.LoopFor, loopLine: 32, modelLine: 33, toolLine: 30,
+			bound: "_extra_utils.get_max_remote_calls_afc(config)", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{53: "completed"}},
 		// pypending (langroid's Task.step): the reply of one responder is kept in a field
 		// (self.pending_message = result, in a helper of the receiver) that the next call of
 		// the same site hands to the responders' table; the agent responder runs the tools of

@@ -378,6 +378,33 @@ func itemsOf(m *module, n *syntax.Node, v string) bool {
 	return false
 }
 
+// backEdgeOnly reports whether assignment a, made in a loop of g before the call model in the
+// same iteration, receives v, which model rebinds from itself (contents =
+// t.t_contents(contents), a transform of the loop's input), only from the previous iteration
+// (response = self._generate_content(contents=contents) above it): the helper is handed the
+// loop's next input, it carries no value of this result on.
+func backEdgeOnly(g *fnState, a assign, model *syntax.Node, v string) bool {
+	id, ok := g.callOf[model]
+	if !ok || a.node == nil || a.node.Start >= model.Start || !mentions(g.mod, model.Child("arguments"), map[string]bool{v: true}) {
+		return false
+	}
+	self := false
+	for _, b := range g.index().assigns[v] {
+		if x := g.assigns[b]; !x.iter && x.rhs != nil && strip(unAwait(g.mod, x.rhs)) == model && slices.Contains(x.lhs, v) {
+			self = true
+		}
+	}
+	if !self {
+		return false
+	}
+	for _, l := range g.f.Calls[id].Loops {
+		if slices.Contains(a.loops, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // inDrain reports whether loop (of g) sits inside a loop of g that binds v to its items.
 func inDrain(g *fnState, loop int, v string) bool {
 	if loop < 0 || loop >= len(g.f.Loops) {
@@ -2816,7 +2843,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		for _, g := range sc {
 			for _, ai := range g.index().assigns[v] {
 				a := g.assigns[ai]
-				if !derives(m, a.rhs, one, 0) && !b.helperOf(g, a.rhs, one) {
+				if !derives(m, a.rhs, one, 0) && (!b.helperOf(g, a.rhs, one) || backEdgeOnly(g, a, model, v)) {
 					continue
 				}
 				if r := b.reachingBind(g, v, a.node); r >= 0 && g.assigns[r].node.Kind == "with_item" && !b.bindCarries(g, g.assigns[r], model, res) && b.boundToResult(g, v, model, res) {
