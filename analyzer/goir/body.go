@@ -1145,6 +1145,14 @@ func (b *builder) branches(fs *funcState) {
 		if loop >= 0 && fs.loops[loop].blocks[exit] && !reachesReturn(exit, fs.loops[loop], 8) && !stateLeaves(exit, fs.loops[loop]) {
 			continue // neither leaves the loop, nor ends the function, nor its current work
 		}
+		if cv := bo.X; loop >= 0 {
+			if cy {
+				cv = bo.Y
+			}
+			if failureStreak(cv, fs.loops[loop]) {
+				continue // consecutiveErrors >= 3: a limit on failures in a row, not on iterations
+			}
+		}
 		if !bo.Pos().IsValid() && (loop < 0 || f.Loops[loop].Kind != ir.LoopRangeInt) {
 			continue // the synthesized index test of a range over a collection
 		}
@@ -1781,9 +1789,71 @@ func (b *builder) returnsOf(fs *funcState) {
 			}
 		}
 		ret.ErrOf = failedCalls(fs, blk)
+		ret.OnCancel = cancelGuarded(blk)
 		fs.retIdx[r] = len(f.Returns)
 		f.Returns = append(f.Returns, ret)
 	}
+}
+
+// cancelGuarded reports whether blk runs only where the run was found cancelled: it lies in
+// the then-branch of errors.Is(x, context.Canceled) or errors.Is(x, context.DeadlineExceeded),
+// of x == context.Canceled (the else-branch of !=), or of ctx.Err() != nil (ollama@v0.17.4
+// x/cmd/run.go:281: if errors.Is(err, context.Canceled) { return nil, nil }).
+func cancelGuarded(blk *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	for b := blk; b != nil && !seen[b]; b = b.Idom() {
+		seen[b] = true
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		switch c := iff.Cond.(type) {
+		case *ssa.Call:
+			if s := c.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "errors" && s.Name() == "Is" &&
+				len(c.Call.Args) == 2 && ctxErrValue(c.Call.Args[1]) && p.Succs[0] == b {
+				return true
+			}
+		case *ssa.BinOp:
+			taken := 0
+			switch c.Op {
+			case token.EQL:
+			case token.NEQ:
+				taken = 1
+			default:
+				continue
+			}
+			if (ctxErrValue(c.X) || ctxErrValue(c.Y)) && p.Succs[taken] == b {
+				return true
+			}
+			// ctx.Err() != nil
+			x := c.X
+			if nilConst(x) {
+				x = c.Y
+			} else if !nilConst(c.Y) {
+				continue
+			}
+			if call, ok := x.(*ssa.Call); ok && call.Call.IsInvoke() && call.Call.Method.Name() == "Err" &&
+				isContext(call.Call.Value.Type()) && p.Succs[1-taken] == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ctxErrValue reports whether v is context.Canceled or context.DeadlineExceeded (a load of the
+// package variable, as an error).
+func ctxErrValue(v ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	g, ok := u.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "context" && (g.Name() == "Canceled" || g.Name() == "DeadlineExceeded")
 }
 
 // failedCalls lists the calls (indices in Func.Calls) whose error result is known to be non-nil
@@ -2998,6 +3068,99 @@ func clockNow(v ssa.Value, depth int) bool {
 		if now, ok := recv.(*ssa.Call); ok {
 			s := now.Common().StaticCallee()
 			return s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "time" && s.Name() == "Now"
+		}
+	}
+	return false
+}
+
+// failureStreak reports whether counter v, a local the header of loop lp merges, counts
+// failures in a row rather than iterations: an iteration sets it back to a constant on some
+// path (consecutiveErrors = 0 after a call that succeeded) and every path that increments it
+// runs where a call's error was not nil (consecutiveErrors++ under if err != nil). Such a
+// limit ends a streak of retries, not the loop: a model that keeps asking for tools never
+// reaches it (github.com/ollama/ollama@v0.17.4 x/cmd/run.go:304-347).
+func failureStreak(v ssa.Value, lp *natLoop) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.BinOp:
+			if _, ok := x.Y.(*ssa.Const); ok && (x.Op == token.ADD || x.Op == token.SUB) {
+				v = x.X // consecutiveErrors+1 >= max
+				continue
+			}
+		}
+		break
+	}
+	p, ok := v.(*ssa.Phi)
+	if !ok || p.Block() != lp.header {
+		return false
+	}
+	reset, inc := false, false
+	seen := map[*ssa.Phi]bool{}
+	var walk func(q *ssa.Phi) bool
+	walk = func(q *ssa.Phi) bool {
+		if seen[q] {
+			return true
+		}
+		seen[q] = true
+		for i, e := range q.Edges {
+			if !lp.blocks[q.Block().Preds[i]] {
+				continue // the value the loop is entered with
+			}
+			switch x := e.(type) {
+			case *ssa.Const:
+				reset = true
+			case *ssa.Phi:
+				if x == p {
+					continue // unchanged on this path
+				}
+				if !lp.blocks[x.Block()] || !walk(x) {
+					return false
+				}
+			case *ssa.BinOp:
+				if x.Op != token.ADD || x.X != p || !underError(x.Block(), lp) {
+					return false
+				}
+				inc = true
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return walk(p) && reset && inc
+}
+
+// underError reports whether block blk of loop lp runs only where a call's error was not nil:
+// it is dominated, within the loop, by the branch of an err != nil (or err == nil) test that
+// holds the error.
+func underError(blk *ssa.BasicBlock, lp *natLoop) bool {
+	for d := blk; d != nil && lp.blocks[d]; d = d.Idom() {
+		if len(d.Preds) != 1 {
+			continue
+		}
+		pred := d.Preds[0]
+		ifi, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		bo, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || bo.Op != token.NEQ && bo.Op != token.EQL {
+			continue
+		}
+		x := bo.X
+		if c, ok := x.(*ssa.Const); ok && c.IsNil() {
+			x = bo.Y
+		} else if c, ok := bo.Y.(*ssa.Const); !ok || !c.IsNil() {
+			continue
+		}
+		if !isErrorType(x.Type()) {
+			continue
+		}
+		if bo.Op == token.NEQ && d == pred.Succs[0] || bo.Op == token.EQL && d == pred.Succs[1] {
+			return true
 		}
 	}
 	return false

@@ -196,6 +196,9 @@ func (b *builder) callbackDelivery(fs *funcState, v *ssa.Call, c *ir.Call) []del
 	}
 	var out []deliveredParam
 	for _, a := range v.Common().Args {
+		if ct, ok := a.(*ssa.ChangeType); ok {
+			a = ct.X // fn handed as the callee's named func type (type ChatResponseFunc func(ChatResponse) error)
+		}
 		mc, ok := a.(*ssa.MakeClosure)
 		var fn *ssa.Function
 		if ok {

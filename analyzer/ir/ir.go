@@ -470,6 +470,11 @@ type Return struct {
 	// lies under if err != nil of that call's error): the return is on their failure path.
 	// Set by the Go front-end.
 	ErrOf []int `json:"err_of,omitempty"`
+	// OnCancel is true when the return lies under a test that the run was cancelled: the
+	// then-branch of errors.Is(err, context.Canceled) (or DeadlineExceeded), of
+	// err == context.Canceled, or of ctx.Err() != nil (if errors.Is(err, context.Canceled) {
+	// return nil, nil }: a cancel, whatever it returns). Set by the Go front-end.
+	OnCancel bool `json:"on_cancel,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
 	// protected block: the error ends the work those loops were doing. Nil otherwise.

@@ -629,6 +629,11 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 				}
 			}
 		}
+		if ret.OnCancel && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == string(model.StatusFailed)) {
+			// if errors.Is(err, context.Canceled) { return nil, nil }: the run was cancelled,
+			// whatever the return hands back
+			ex.Outcome, ex.StopReason = string(model.StatusCancelled), model.StopCancelled
+		}
 		if ret.Waiting && (ex.Outcome == string(model.StatusCompleted) || ex.Outcome == model.OutcomePropagated) {
 			// returned because the run pauses for input or approval: it waits, to be resumed
 			ex.Outcome, ex.StopReason = string(model.StatusWaiting), ""
