@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,52 @@ func TestMapReachesDependency(t *testing.T) {
 	for _, never := range []string{"index.mjs", "embed.js", "unused/"} {
 		if strings.Contains(out, never) {
 			t.Errorf("the map names %s, which the flow does not reach", never)
+		}
+	}
+}
+
+// TestMapDependencySyntaxError: a syntax error in a dependency file the map follows is
+// reported as a named file's is (a warning naming the dependency's file:line and what the
+// parser expected or could not read; exit 0, the partial map kept), not silently dropped with
+// the dependency's map. Copies of the TestMapReachesDependency fixture with one line of
+// steploop/dist/steps.js broken: a ")" missing in the loop function's header (the loop is
+// still read: the map keeps its entry) and in the loop's header (the loop is lost: no entry,
+// and the warning says why).
+func TestMapDependencySyntaxError(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		warn     string
+		entry    bool
+	}{
+		{"async function runSteps(model, tools, messages, maxSteps) {", "async function runSteps(model, tools, messages, maxSteps {",
+			`steploop/dist/steps.js:5: incomplete syntax (lines 5-5, expected ")") in a dependency`, true},
+		{"for (let step = 0; step < maxSteps; step++) {", "for (let step = 0; step < maxSteps; step++ {",
+			`steploop/dist/steps.js:6: unparsed region (lines 6-11, unexpected "let") in a dependency`, false},
+	} {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS("../analyzer/lifemap/testdata/deps")); err != nil {
+			t.Fatal(err)
+		}
+		steps := filepath.Join(dir, "node_modules/steploop/dist/steps.js")
+		src, err := os.ReadFile(steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), tc.from) {
+			t.Fatalf("fixture has no %q", tc.from)
+		}
+		if err := os.WriteFile(steps, []byte(strings.Replace(string(src), tc.from, tc.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := lifeline(t, "", "map", filepath.Join(dir, "node_modules/@acme/agent"))
+		if code != 0 {
+			t.Errorf("%s: exit %d, want 0 as for a named file's syntax error\n%s", tc.to, code, errOut)
+		}
+		if !strings.Contains(errOut, "lifeline: warning: "+tc.warn) {
+			t.Errorf("%s: stderr lacks the warning %q:\n%s", tc.to, tc.warn, errOut)
+		}
+		if got := strings.Contains(out, "run entry dist.Agent.generateText"); got != tc.entry {
+			t.Errorf("%s: entry mapped %v, want %v:\n%s", tc.to, got, tc.entry, out)
 		}
 	}
 }

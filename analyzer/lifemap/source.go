@@ -118,6 +118,16 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 				prog, diags, deps, rel, table, res = dprog, ddiags, d, drel, dtable, dres
 			}
 		}
+		if len(res.Entries) == 0 {
+			// the dependencies read run no turn loop either: their syntax errors may be why
+			// (a definition or re-export the parser could not read), reported as the named
+			// files' are
+			for _, dg := range ddiags {
+				if dg.Name != "" {
+					diags = append(diags, dg)
+				}
+			}
+		}
 	}
 	if len(deps) == 0 {
 		table = rtable
@@ -155,7 +165,11 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	inferTerms(m)
 	var warns []string
 	for _, d := range diags {
-		warns = append(warns, rel(d.Pos.File)+":"+itoa(d.Pos.Line)+": "+d.Msg)
+		file := rel(d.Pos.File)
+		if d.Name != "" && file == filepath.ToSlash(d.Pos.File) {
+			file = d.Name // a dependency's file the map names no element in
+		}
+		warns = append(warns, file+":"+itoa(d.Pos.Line)+": "+d.Msg)
 	}
 	return &sourceResult{m: m, res: res, prog: prog, warns: warns, rel: rel}, nil
 }
