@@ -92,3 +92,35 @@ func TestMapDependencySyntaxError(t *testing.T) {
 		}
 	}
 }
+
+// TestMapReachesDependencyTwoHops: the loop may sit two package boundaries away: @acme/app's
+// Assistant.reply calls the invoke of midlayer's agent class, which hands the run to
+// steploop's generateText (the fixture's engine) — the shape of an app on langchain@1.5.14's
+// createAgent over @langchain/langgraph@1.7.3 (corpus-pyts-explore langchain-js), one package
+// further up. The map of the one named package reaches the loop in steploop.
+func TestMapReachesDependencyTwoHops(t *testing.T) {
+	const dir = "analyzer/lifemap/testdata/deps/node_modules/"
+	out, errOut, code := lifeline(t, "", "map", "--format", "json", dir+"@acme/app")
+	if code != 0 {
+		t.Fatalf("map: exit %d\n%s", code, errOut)
+	}
+	var m struct {
+		Packages []string `json:"packages"`
+		Entries  []struct {
+			Pos   string `json:"pos"`
+			Loops []struct {
+				Pos string `json:"pos"`
+			} `json:"loops"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entries) != 1 || !strings.HasPrefix(m.Entries[0].Pos, dir+"@acme/app/dist/index.js:") ||
+		len(m.Entries[0].Loops) != 1 || m.Entries[0].Loops[0].Pos != dir+"steploop/dist/steps.js:6" {
+		t.Fatalf("want the entry Assistant.reply and its loop at steploop/dist/steps.js:6, two packages away:\n%s", out)
+	}
+	if strings.Join(m.Packages, " ") != "@acme/app" {
+		t.Errorf("packages %v, want the named one only", m.Packages)
+	}
+}

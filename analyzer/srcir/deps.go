@@ -31,12 +31,14 @@ import (
 // Python: an absolute module resolves in the site-packages (or --target) directory the
 // analysed files' packages sit in. Unresolvable imports stay unresolved, as before. The
 // modules of the analysed files' own packages are not loaded (a user who names five files of
-// a package gets those five), and a dependency's own imports of a further package are not
-// followed (maxDepHops); the whole is bounded (maxDepBytes).
+// a package gets those five), and a dependency's imports of a further package are followed
+// once more (maxDepHops: an app on a framework on an engine), no further; the whole is
+// bounded (maxDepBytes).
 
-// maxDepHops is how many package boundaries the loading crosses from the analysed files: 1
-// = the packages they import, not those packages' dependencies.
-const maxDepHops = 1
+// maxDepHops is how many package boundaries the loading crosses from the analysed files: 2
+// = the packages they import and those packages' own dependencies (@acme/app → midlayer →
+// steploop in lifemap/testdata/deps), not further.
+const maxDepHops = 2
 
 // maxDepBytes bounds the source read from dependencies; maxDepFile is the largest module of a
 // dependency read (a vendored blob of several megabytes is no code the flow needs read).
