@@ -124,3 +124,37 @@ func TestMapReachesDependencyTwoHops(t *testing.T) {
 		t.Errorf("packages %v, want the named one only", m.Packages)
 	}
 }
+
+// TestMapDeclaredEntryReachesDependency: a package that has a turn loop of its own (plan) and a
+// run entry its user declares (// lifeline:run-entry on Agent.generateText) that hands the run
+// to an installed dependency, as @voltagent/core@2.10.0's Agent.generateText hands it to
+// ai@6.0.325 (dist/index.js:31569): the map has an entry before the dependency is read, and the
+// dependency is read for the declared one all the same, which reaches steploop's loop.
+func TestMapDeclaredEntryReachesDependency(t *testing.T) {
+	const dir = "analyzer/lifemap/testdata/deps/node_modules/"
+	out, errOut, code := lifeline(t, "", "map", "--format", "json", dir+"@acme/declared")
+	if code != 0 {
+		t.Fatalf("map: exit %d\n%s", code, errOut)
+	}
+	var m struct {
+		Entries []struct {
+			Func  string `json:"func"`
+			Loops []struct {
+				Pos string `json:"pos"`
+			} `json:"loops"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	loops := map[string]string{}
+	for _, e := range m.Entries {
+		for _, l := range e.Loops {
+			loops[e.Func] += l.Pos + " "
+		}
+	}
+	if len(m.Entries) != 2 || loops["dist.plan"] != dir+"@acme/declared/dist/index.js:11 " ||
+		loops["dist.Agent.generateText"] != dir+"steploop/dist/steps.js:6 " {
+		t.Fatalf("want entries plan (its own loop, index.js:11) and the declared Agent.generateText (steploop/dist/steps.js:6), got %v:\n%s", loops, out)
+	}
+}
