@@ -89,11 +89,13 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Entries) == 0 {
-		// the named code runs no turn loop of its own: it may hand the run to an installed
-		// dependency (@voltagent/core's Agent.generateText to ai's generateText), whose
-		// modules the files reach are read now (srcir.BuildWithDeps); the run entries stay
-		// the named files'
+	if len(res.Entries) == 0 || declaredUnreached(prog, rtable, res) {
+		// the named code runs no turn loop of its own, or a run entry declared in it (a
+		// profile's, a lifeline:run-entry directive's) reaches none there: it may hand the
+		// run to an installed dependency (@voltagent/core's Agent.generateText to ai's
+		// generateText), whose modules the files reach are read now (srcir.BuildWithDeps);
+		// the run entries stay the named files', and the map read through the dependencies
+		// is taken when it has more of them
 		dprog, ddiags, d, err := srcir.BuildWithDeps(files, paths...)
 		if err != nil {
 			return nil, err
@@ -114,8 +116,18 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			if len(dres.Entries) > 0 {
+			if len(dres.Entries) > len(res.Entries) {
 				prog, diags, deps, rel, table, res = dprog, ddiags, d, drel, dtable, dres
+			}
+		}
+		if len(deps) == 0 {
+			// the dependencies read run no turn loop either: their syntax errors may be why
+			// (a definition or re-export the parser could not read), reported as the named
+			// files' are
+			for _, dg := range ddiags {
+				if dg.Name != "" {
+					diags = append(diags, dg)
+				}
 			}
 		}
 	}
@@ -155,9 +167,36 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	inferTerms(m)
 	var warns []string
 	for _, d := range diags {
-		warns = append(warns, rel(d.Pos.File)+":"+itoa(d.Pos.Line)+": "+d.Msg)
+		file := rel(d.Pos.File)
+		if d.Name != "" && file == filepath.ToSlash(d.Pos.File) {
+			file = d.Name // a dependency's file the map names no element in
+		}
+		warns = append(warns, file+":"+itoa(d.Pos.Line)+": "+d.Msg)
 	}
 	return &sourceResult{m: m, res: res, prog: prog, warns: warns, rel: rel}, nil
+}
+
+// declaredUnreached reports whether a function of prog that table declares a run entry (a
+// profile's rule, a lifeline:run-entry directive) has no entry in res: it reaches no turn loop
+// in the code read.
+func declaredUnreached(prog *ir.Program, table *roles.Table, res *recognize.Result) bool {
+	have := map[string]bool{}
+	for _, e := range res.Entries {
+		have[e.Func] = true
+	}
+	for _, f := range prog.Funcs {
+		if f.Test || have[f.Short] {
+			continue
+		}
+		for _, k := range append([]string{f.Key}, f.Implements...) {
+			for _, b := range table.Lookup(k) {
+				if b.Role == roles.RunEntry {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // SourceFinding is a finding of lifeline vet on Python or TypeScript/JavaScript sources.

@@ -3,6 +3,7 @@ package srcir
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -30,12 +31,14 @@ import (
 // Python: an absolute module resolves in the site-packages (or --target) directory the
 // analysed files' packages sit in. Unresolvable imports stay unresolved, as before. The
 // modules of the analysed files' own packages are not loaded (a user who names five files of
-// a package gets those five), and a dependency's own imports of a further package are not
-// followed (maxDepHops); the whole is bounded (maxDepBytes).
+// a package gets those five), and a dependency's imports of a further package are followed
+// once more (maxDepHops: an app on a framework on an engine), no further; the whole is
+// bounded (maxDepBytes).
 
-// maxDepHops is how many package boundaries the loading crosses from the analysed files: 1
-// = the packages they import, not those packages' dependencies.
-const maxDepHops = 1
+// maxDepHops is how many package boundaries the loading crosses from the analysed files: 2
+// = the packages they import and those packages' own dependencies (@acme/app → midlayer →
+// steploop in lifemap/testdata/deps), not further.
+const maxDepHops = 2
 
 // maxDepBytes bounds the source read from dependencies; maxDepFile is the largest module of a
 // dependency read (a vendored blob of several megabytes is no code the flow needs read).
@@ -64,9 +67,13 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		batch := l.pending
 		l.pending = nil
 		sort.Strings(batch)
-		dt, dorig, dlines, _, err := parseFiles(batch)
+		dt, dorig, dlines, ddiags, err := parseFiles(batch)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		for _, d := range ddiags {
+			_, d.Name = l.displayOf(d.Pos.File)
+			diags = append(diags, d)
 		}
 		for f, o := range dorig {
 			orig[f] = o
@@ -93,7 +100,48 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		}
 	}
 	prog, d := build(trees, orig, lines, specs, deps, roots...)
-	return prog, append(diags, d...), deps, nil
+	return prog, append(append(diags, d...), l.diagnostics()...), deps, nil
+}
+
+// maxDepDiags is how many syntax errors are reported for one dependency file.
+const maxDepDiags = 3
+
+// diagnostics reports the syntax errors of the dependency files read that overlap a
+// statement the loader read (what the analysed code reaches through it), and, in a file asked
+// for a name it was not found to define, those outside every statement read (a definition
+// the error may have swallowed). Diag.Name names the file as the map does.
+func (l *depLoader) diagnostics() []Diag {
+	var out []Diag
+	for _, f := range l.order {
+		if !f.dep || f.tree == nil || len(f.tree.Errors) == 0 {
+			continue
+		}
+		var n int
+		for _, r := range f.tree.Errors {
+			read := false
+			for i, s := range f.stmts {
+				read = read || f.done[i] && s.Start <= r.End && r.Start <= s.End
+			}
+			if !read && !f.missed {
+				continue
+			}
+			if n++; n > maxDepDiags {
+				continue
+			}
+			what := "in the code the analysed files reach"
+			if !read {
+				what = "where a name the analysed files import was looked for"
+			}
+			out = append(out, Diag{Pos: ir.Pos{File: f.tree.File, Line: r.Line}, Name: f.display,
+				Msg: fmt.Sprintf("%s in a dependency, %s: facts there may be missing", describeRegion(f.tree, r), what)})
+		}
+		if n > maxDepDiags {
+			last := out[len(out)-1]
+			last.Msg = fmt.Sprintf("and %d more syntax errors in this dependency file", n-maxDepDiags)
+			out = append(out, last)
+		}
+	}
+	return out
 }
 
 // depFile is a file the loader read: an analysed one or a dependency's.
@@ -115,6 +163,8 @@ type depFile struct {
 	used bool
 	// resolved caches the files of the bare specifiers it imports
 	resolved map[string]string
+	// missed: a name asked of it is neither defined nor re-exported there
+	missed bool
 }
 
 type depLoader struct {
@@ -509,8 +559,10 @@ func (l *depLoader) askName(f *depFile, name string) {
 		}
 		return
 	}
+	found := len(m.star) > 0
 	if m.t.lang == "python" && m.isPkg {
 		// from pkg import sub: a submodule
+		found = true
 		l.ask(f, m.name+"."+name, "", true)
 	}
 	for _, st := range m.star {
@@ -521,15 +573,18 @@ func (l *depLoader) askName(f *depFile, name string) {
 	if m.t.lang != "python" {
 		// tsc's Object.defineProperty(exports, "Agent", { get: function () { return a_1.Agent; } })
 		q := `"` + name + `"`
-		if !strings.Contains(m.text(f.tree.Root), q) {
-			return
-		}
-		for i, s := range f.stmts {
-			if s.Kind == "expression_statement" && strings.Contains(m.text(s), q) && strings.Contains(m.text(s), "exports") {
-				f.used = true
-				l.readStmt(f, i)
+		if strings.Contains(m.text(f.tree.Root), q) {
+			for i, s := range f.stmts {
+				if s.Kind == "expression_statement" && strings.Contains(m.text(s), q) && strings.Contains(m.text(s), "exports") {
+					found = true
+					f.used = true
+					l.readStmt(f, i)
+				}
 			}
 		}
+	}
+	if !found {
+		f.missed = true
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lifeline-dev/lifeline/analyzer/ir"
 	"github.com/lifeline-dev/lifeline/analyzer/syntax"
@@ -1501,10 +1502,14 @@ func (b *builder) sentinels() {
 	sort.SliceStable(b.prog.Sentinels, func(i, j int) bool { return b.prog.Sentinels[i].Key < b.prog.Sentinels[j].Key })
 }
 
-// diagnostics reports unparsed regions that overlap a function with a loop or calls.
+// diagnostics reports unparsed regions that overlap a function with a loop or calls. A
+// dependency's file is the loader's to report (depLoader.diagnostics: the statements read).
 func (b *builder) diagnostics() []Diag {
 	var out []Diag
 	for _, m := range b.order {
+		if m.dep {
+			continue
+		}
 		for _, r := range m.tree.Errors {
 			for _, fs := range b.funcs {
 				if fs.mod != m || fs.node.Start > r.Start || fs.node.End < r.End {
@@ -1513,12 +1518,8 @@ func (b *builder) diagnostics() []Diag {
 				if len(fs.f.Loops) == 0 && len(fs.f.Calls) == 0 {
 					continue
 				}
-				what := "unparsed region"
-				if r.Missing {
-					what = "incomplete syntax"
-				}
 				out = append(out, Diag{Pos: ir.Pos{File: m.file, Line: r.Line},
-					Msg: fmt.Sprintf("%s (lines %d-%d) inside %s: facts there may be missing", what, r.Line, r.EndLine, fs.f.Short)})
+					Msg: fmt.Sprintf("%s inside %s: facts there may be missing", describeRegion(m.tree, r), fs.f.Short)})
 				break
 			}
 		}
@@ -1824,4 +1825,29 @@ func addTargets(c *ir.Call, f *ir.Func, ts []*fnState, seen map[int]bool) {
 			c.Recursive = true
 		}
 	}
+}
+
+// describeRegion says what the parser could not read in an error region: `incomplete syntax
+// (lines 12-12, expected ")")` for a node the parser inserted, `unparsed region (lines 4-9,
+// unexpected "=")` with the region's first token otherwise.
+func describeRegion(t *syntax.Tree, r syntax.Region) string {
+	if r.Missing {
+		if r.Expected != "" {
+			return fmt.Sprintf("incomplete syntax (lines %d-%d, expected %q)", r.Line, r.EndLine, r.Expected)
+		}
+		return fmt.Sprintf("incomplete syntax (lines %d-%d)", r.Line, r.EndLine)
+	}
+	if r.Start >= 0 && r.Start < r.End && r.End <= len(t.Src) {
+		tok := strings.TrimSpace(string(t.Src[r.Start:r.End]))
+		if i := strings.IndexAny(tok, " \t\r\n"); i >= 0 {
+			tok = tok[:i]
+		}
+		if len(tok) > 24 {
+			tok = tok[:24] + "…"
+		}
+		if tok != "" && utf8.ValidString(tok) {
+			return fmt.Sprintf("unparsed region (lines %d-%d, unexpected %q)", r.Line, r.EndLine, tok)
+		}
+	}
+	return fmt.Sprintf("unparsed region (lines %d-%d)", r.Line, r.EndLine)
 }

@@ -48,6 +48,20 @@ type target struct {
 
 // resolveSym resolves name in module modName, following imports and re-exports.
 func (b *builder) resolveSym(modName, name string, depth int) target {
+	return b.resolveSymIn(modName, name, depth, nil)
+}
+
+// starKey is a module whose star re-exports a resolution looked name up in.
+type starKey struct {
+	m    *module
+	name string
+}
+
+// resolveSymIn is resolveSym; seen holds the modules whose star re-exports the resolution has
+// looked the name up in, at the smallest depth: a module's stars are searched again only
+// from a smaller depth (one that reaches further), so barrels of modules re-exporting each
+// other (export * from in a cycle) cost one search of each module, not one per path.
+func (b *builder) resolveSymIn(modName, name string, depth int, seen map[starKey]int) target {
 	if depth > 8 {
 		return target{}
 	}
@@ -70,14 +84,24 @@ func (b *builder) resolveSym(modName, name string, depth int) target {
 		return target{mod: m}
 	}
 	if s := m.syms[name]; s != nil {
-		return b.symTarget(m, s, depth)
+		return b.symTargetIn(m, s, depth, seen)
 	}
 	if sub := b.module(strings.TrimSuffix(m.name, ".__init__") + "." + name); sub != nil && m.t.lang == "python" {
 		// from .. import functions: a submodule of the package (its __init__ need not name it)
 		return target{mod: sub}
 	}
+	if len(m.star) > 0 {
+		k := starKey{m, name}
+		if d, ok := seen[k]; ok && d <= depth {
+			return target{key: modName + "." + name}
+		}
+		if seen == nil {
+			seen = map[starKey]int{}
+		}
+		seen[k] = depth
+	}
 	for _, st := range m.star {
-		if t := b.resolveSym(st, name, depth+1); t.fns != nil || t.cls != nil || t.mod != nil || t.value != nil {
+		if t := b.resolveSymIn(st, name, depth+1, seen); t.fns != nil || t.cls != nil || t.mod != nil || t.value != nil {
 			return t
 		}
 	}
@@ -124,17 +148,23 @@ func (b *builder) unloadedInit(pkg, name string, depth int) (target, bool) {
 }
 
 func (b *builder) symTarget(m *module, s *sym, depth int) target {
+	return b.symTargetIn(m, s, depth, nil)
+}
+
+// symTargetIn is symTarget within a resolution that has searched the star re-exports in seen
+// (resolveSymIn).
+func (b *builder) symTargetIn(m *module, s *sym, depth int, seen map[starKey]int) target {
 	switch s.kind {
 	case symFunc:
 		return target{fns: []*fnState{s.fn}}
 	case symClass:
 		return target{cls: s.cls}
 	case symModule:
-		return b.resolveSym(s.from, "", depth+1)
+		return b.resolveSymIn(s.from, "", depth+1, seen)
 	case symImport:
 		if s.from == m.name && s.name != "" {
 			if s2 := m.syms[s.name]; s2 != nil && s2 != s {
-				return b.symTarget(m, s2, depth+1)
+				return b.symTargetIn(m, s2, depth+1, seen)
 			}
 			if sub := b.module(strings.TrimSuffix(m.name, ".__init__") + "." + s.name); sub != nil && m.t.lang == "python" {
 				// from . import functions in a package's __init__: its submodule
@@ -142,14 +172,14 @@ func (b *builder) symTarget(m *module, s *sym, depth int) target {
 			}
 			return target{}
 		}
-		return b.resolveSym(s.from, s.name, depth+1)
+		return b.resolveSymIn(s.from, s.name, depth+1, seen)
 	case symValue:
 		t := target{value: s.value, vmod: m, vpos: s}
 		// an alias of functions: f = a or b, const f = cond ? a : b
 		for _, alt := range alternatives(m, s.value) {
 			if alt.Kind == "identifier" && m.text(alt) != "" {
 				if s2 := m.syms[m.text(alt)]; s2 != nil && s2 != s && depth < 6 {
-					at := b.symTarget(m, s2, depth+1)
+					at := b.symTargetIn(m, s2, depth+1, seen)
 					t.fns = append(t.fns, at.fns...)
 					if at.cls != nil && t.cls == nil {
 						t.cls = at.cls

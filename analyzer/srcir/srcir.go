@@ -169,6 +169,8 @@ func Collect(paths []string) ([]string, error) {
 type Diag struct {
 	Pos ir.Pos
 	Msg string
+	// Name names Pos.File for display when it is a dependency's file ("ai/dist/index.js").
+	Name string
 }
 
 func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Pos.Line, d.Msg) }

@@ -333,7 +333,11 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 		start := int(r.start)
 		if r.flags&C.LL_SKIPPED != 0 {
 			l := c.line(start)
-			t.Errors = append(t.Errors, Region{Line: l, EndLine: l, Start: start, End: start, Missing: true})
+			exp := ""
+			if id := int(r.sym); id < len(g.kinds) {
+				exp = g.kinds[id]
+			}
+			t.Errors = append(t.Errors, Region{Line: l, EndLine: l, Start: start, End: start, Missing: true, Expected: exp})
 			continue
 		}
 		out := &nodes[k]
@@ -355,7 +359,11 @@ func (c *copier) build(recs []C.ll_rec) *Node {
 		}
 		out.Missing = r.flags&C.LL_MISSING != 0
 		if out.Error || out.Missing {
-			t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End, Missing: out.Missing})
+			exp := ""
+			if out.Missing {
+				exp = out.Kind
+			}
+			t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End, Missing: out.Missing, Expected: exp})
 		}
 		if r.flags&C.LL_TOODEEP != 0 {
 			t.Errors = append(t.Errors, Region{Line: out.Line, EndLine: out.EndLine, Start: out.Start, End: out.End})

@@ -124,6 +124,9 @@ type Region struct {
 	Line, EndLine int
 	Start, End    int
 	Missing       bool
+	// Expected is what the parser inserted for a Missing region: the kind of the node the
+	// grammar expected there (")", "identifier").
+	Expected string
 }
 
 // Tree is a parsed file.
