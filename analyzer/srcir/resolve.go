@@ -200,6 +200,13 @@ func strip(n *syntax.Node) *syntax.Node {
 				return n
 			}
 			n = kids[0]
+		case "named_expression":
+			// (fc_count := len(function_calls)) == 0: a Python walrus is the value it binds
+			v := n.Child("value")
+			if v == nil {
+				return n
+			}
+			n = v
 		case "sequence_expression": // (0, mod.f)
 			kids := n.NamedChildren()
 			if len(kids) == 0 {
@@ -215,7 +222,7 @@ func strip(n *syntax.Node) *syntax.Node {
 
 // wrapperKinds are the kinds strip looks through.
 var wrapperKinds = mkKinds("parenthesized_expression", "await", "await_expression", "non_null_expression", "as_expression",
-	"satisfies_expression", "type_assertion", "sequence_expression")
+	"satisfies_expression", "type_assertion", "sequence_expression", "named_expression")
 
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
