@@ -318,9 +318,18 @@ func TestSourceShapes(t *testing.T) {
 		// the registered one, a helper's parameter, a field of the context object an
 		// external middleware registry hands its terminal callback, a method of the
 		// instance reached through const executor = this) to where a method of it runs: the
-		// lookup runs a tool, so the helper asking the model is the step's model call.
-		{dir: "jsmiddletool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 45,
+		// lookup runs a tool, so the helper asking the model is the step's model call; the
+		// tool site is that run (selected.stream(input), line 58), not the first hand-over
+		// (this.attempt(tool, call), line 45).
+		{dir: "jsmiddletool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 58,
 			exits: map[int]string{25: "completed"}},
+		// jsracepool: the default executor starts a generator per tool call in a per-element
+		// callback and races their next steps until none is pending (while (pending.size >
+		// 0) … Promise.race(pending.values())): the tools run in parallel, though the tool
+		// runs four generators below the per-element hand-over, on a path the sequential
+		// executor shares.
+		{dir: "jsracepool", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 55,
+			parallel: true, exits: map[int]string{25: "completed"}},
 		// tsstepgen: the same in TypeScript (for await (const event of this.runOneStep(ctx)),
 		// async *callLlm relaying this.llm.generateContent(request), new Event(response.content)).
 		{dir: "tsstepgen", entry: "flow.Flow.runAsync", kind: model.LoopFor, loopLine: 23, modelLine: 40, toolLine: 70,
@@ -454,7 +463,10 @@ func TestSourceShapes(t *testing.T) {
 		// _extra_utils` in a package whose __init__ is not analysed; the tools are iterated
 		// and dispatched by name inside _extra_utils.get_function_response_parts (the loop is
 		// found only when the attribute of the imported submodule resolves to its function).
-		{dir: "pysubmodule", entry: "models.Models.generate_content", kind: model.LoopFor, loopLine: 20, modelLine: 21, toolLine: 28,
+		// The tool site is where the looked-up callable runs (function_to_invoke(**args) in
+		// invoke_function_from_dict_args, _extra_utils.py:16; _extra_utils.py:310 of the real
+		// package), not the helper it is handed to (28).
+		{dir: "pysubmodule", entry: "models.Models.generate_content", kind: model.LoopFor, loopLine: 20, modelLine: 21, toolLine: 16,
 			exits: map[int]string{35: "completed"}, onBound: model.OnBoundSilent},
 		// pyretparams (mcp-agent): the bound is a field of a local that a method of self
 		// returns (params = self.get_request_params(...) -> RequestParams): the annotated

@@ -3774,9 +3774,21 @@ func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
 	fl.Checked = append(fl.Checked, part.Checked...)
 	fl.Iterated = append(fl.Iterated, part.Iterated...)
 	fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
+	conc := g.f.Calls[j].Concurrent != ""
 	for k := before; k < len(fl.Dispatch); k++ {
-		if d := &fl.Dispatch[k]; len(d.Calls) == 0 && d.How != "element_arg" {
-			d.Calls = b.handsOn(b.funcs[d.Func], d, g, j)
+		d := &fl.Dispatch[k]
+		if len(d.Calls) == 0 && d.How != "element_arg" {
+			var launched []ir.CallRef
+			d.Calls, launched = b.handsOn(b.funcs[d.Func], d, g, j)
+			if len(launched) > 0 {
+				d.Launched = append(append([]ir.CallRef{}, d.Launched...), launched...)
+			}
+		}
+		if conc && len(d.Calls) > 0 {
+			// the helper is launched per element (a task per tool call, a callback of a
+			// raced pool): the tool calls it reaches run side by side, whatever other path
+			// reaches them too
+			d.Launched = append(append([]ir.CallRef{}, d.Launched...), d.Calls...)
 		}
 	}
 	return len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore
@@ -3857,7 +3869,7 @@ func passesElems(m *module, args []*syntax.Node, e2, elems map[string]bool) bool
 // not call it itself: passed to a call of a function of the set inside h, that call; returned
 // (prepared = prepareToolCall(...) returns {tool, ...}), the calls of the caller g that receive
 // what the call j of h gives back (executePreparedToolCall(prepared)), else call j itself.
-func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.CallRef {
+func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) (_, launched []ir.CallRef) {
 	m := h.mod
 	var sel *syntax.Node
 	for _, n := range h.index().lookups {
@@ -3867,7 +3879,7 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 		}
 	}
 	if sel == nil {
-		return nil
+		return nil, nil
 	}
 	vars := map[string]bool{}
 	for _, a := range h.assigns {
@@ -3898,19 +3910,24 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 		// (in h or the closures it runs: a tracing span's body that executes the tool)
 		for _, x := range scope(h) {
 			for k, ci := range x.callInfo {
-				if k < len(x.f.Calls) && b.runsArg(x, k, ci.node, vars) {
-					refs = append(refs, ir.CallRef{Func: x.f.ID, Call: k})
+				if k < len(x.f.Calls) {
+					if at, ok := b.runsArg(x, k, ci.node, vars); ok {
+						refs = appendRef(refs, at)
+						if x.f.Calls[k].Concurrent != "" {
+							launched = appendRef(launched, at)
+						}
+					}
 				}
 			}
 		}
 		if len(refs) > 0 {
-			return refs
+			return refs, launched
 		}
 	}
 	if !contains(g.f.Calls[j].Targets, h.f.ID) {
 		// (a closure of the helper hands back what it looked up to the helper, not to the
 		// caller of the helper)
-		return nil
+		return nil, nil
 	}
 	returned := false
 	for _, r := range h.retNodes {
@@ -3920,7 +3937,7 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 		}
 	}
 	if !returned {
-		return nil
+		return nil, nil
 	}
 	node := g.callInfo[j].node
 	got := map[string]bool{}
@@ -3930,8 +3947,16 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 	if len(got) > 0 {
 		for _, x := range sc {
 			for k, ci := range x.callInfo {
-				if k < len(x.f.Calls) && ci.node != node && b.runsArg(x, k, ci.node, got) {
-					refs = append(refs, ir.CallRef{Func: x.f.ID, Call: k})
+				if k < len(x.f.Calls) && ci.node != node {
+					if at, ok := b.runsArg(x, k, ci.node, got); ok {
+						refs = appendRef(refs, at)
+						if x.f.Calls[k].Concurrent != "" {
+							// (the hand-over is launched per element, Promise.all(calls.map(
+							// async (c) => execute(prepare(c)))): the run it reaches, shared
+							// with a sequential path, runs in parallel on this one)
+							launched = appendRef(launched, at)
+						}
+					}
 				}
 			}
 		}
@@ -3939,14 +3964,18 @@ func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) []ir.Ca
 	if len(refs) == 0 {
 		refs = []ir.CallRef{{Func: g.f.ID, Call: j}}
 	}
-	return refs
+	return refs, launched
 }
 
 // runsArg reports whether call k of g hands a value of vars to a function of the set that
 // calls it, or calls a running method of it (runTool(tool, args); executePrepared(prepared)
 // that calls prepared.tool.execute): a helper that only reads it or asks it something
-// (validateArguments(tool, args), tool.prepareArguments(...)) does not run it.
-func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]bool) bool {
+// (validateArguments(tool, args), tool.prepareArguments(...)) does not run it. at is the call
+// that finally runs the value (prepared.tool.execute(…) inside executePrepared; call k itself
+// when it is the one, or when the value leaves the set there): the tool call site, not the
+// first hand-over.
+func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]bool) (at ir.CallRef, ok bool) {
+	self := ir.CallRef{Func: g.f.ID, Call: k}
 	c := &g.f.Calls[k]
 	m := g.mod
 	if len(c.Targets) == 0 && runVerb.MatchString(c.Method) && !c.InMemory && !inCondition(g, call) {
@@ -3963,19 +3992,19 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 						continue
 					}
 					if v != nil && vars[m.text(v)] {
-						return true
+						return self, true
 					}
 				}
 				continue
 			}
 			if a != nil && vars[m.text(a)] {
-				return true
+				return self, true
 			}
 		}
-		return false
+		return ir.CallRef{}, false
 	}
 	if len(c.Targets) == 0 || len(c.Targets) > 3 {
-		return false
+		return ir.CallRef{}, false
 	}
 	for i, a := range call.Child("arguments").NamedChildren() {
 		if a.Kind == "keyword_argument" {
@@ -3989,12 +4018,12 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 			if i >= len(tg.f.Params) {
 				continue
 			}
-			if b.runsName(tg, tg.f.Params[i].Name, 0) {
-				return true
+			if ref, ok := b.runsName(tg, tg.f.Params[i].Name, 0); ok {
+				return ref, true
 			}
 		}
 	}
-	return false
+	return ir.CallRef{}, false
 }
 
 // runsName reports whether function x (or a closure of it) runs the value written e — a
@@ -4004,8 +4033,9 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 // literal handed to a call together with a callback, whose first parameter receives that
 // object (a middleware chain: registry.invoke(stage, { tool, … }, async function* (ctx) { …
 // executor._executeToolCore(options, ctx.tool, …) }), @strands-agents/sdk@1.19.0
-// dist/src/tools/executors/executor.js:86, 95, 136-150, 185), up to three hand-overs deep.
-func (b *builder) runsName(x *fnState, e string, depth int) bool {
+// dist/src/tools/executors/executor.js:86, 95, 136-150, 185), up to three hand-overs deep. It
+// returns the call that runs it (effectiveTool.stream(toolContext) at executor.js:185).
+func (b *builder) runsName(x *fnState, e string, depth int) (ir.CallRef, bool) {
 	for _, y := range scope(x) {
 		for j := range y.f.Calls {
 			// by index: flows of other functions run at the same time and write their
@@ -4015,17 +4045,17 @@ func (b *builder) runsName(x *fnState, e string, depth int) bool {
 				ct = ct[:n]
 			}
 			if ct == e || strings.HasPrefix(ct, e+".") && strings.Count(ct[len(e):], ".") <= 2 && toolishMeth.MatchString(lastSeg(ct)) {
-				return true
+				return ir.CallRef{Func: y.f.ID, Call: j}, true
 			}
 			if depth > 0 && strings.HasPrefix(ct, e+".") && strings.Count(ct[len(e):], ".") == 1 {
 				// handed down explicitly from the lookup, any method of it runs it
 				// (effectiveTool.stream(toolContext))
-				return true
+				return ir.CallRef{Func: y.f.ID, Call: j}, true
 			}
 		}
 	}
 	if depth >= 3 {
-		return false
+		return ir.CallRef{}, false
 	}
 	for _, y := range scope(x) {
 		m := y.mod
@@ -4041,8 +4071,10 @@ func (b *builder) runsName(x *fnState, e string, depth int) bool {
 				}
 				if m.text(a) == e && len(targets) > 0 && len(targets) <= 3 {
 					for _, t := range targets {
-						if tg := b.funcs[t]; i < len(tg.f.Params) && b.runsName(tg, tg.f.Params[i].Name, depth+1) {
-							return true
+						if tg := b.funcs[t]; i < len(tg.f.Params) {
+							if ref, ok := b.runsName(tg, tg.f.Params[i].Name, depth+1); ok {
+								return ref, true
+							}
 						}
 					}
 					continue
@@ -4052,14 +4084,16 @@ func (b *builder) runsName(x *fnState, e string, depth int) bool {
 					continue
 				}
 				for _, kid := range kids {
-					if k := b.funcs[kid]; k != nil && len(k.f.Params) > 0 && k.f.Params[0].Name != "" && b.runsName(k, k.f.Params[0].Name+"."+field, depth+1) {
-						return true
+					if k := b.funcs[kid]; k != nil && len(k.f.Params) > 0 && k.f.Params[0].Name != "" {
+						if ref, ok := b.runsName(k, k.f.Params[0].Name+"."+field, depth+1); ok {
+							return ref, true
+						}
 					}
 				}
 			}
 		}
 	}
-	return false
+	return ir.CallRef{}, false
 }
 
 // heldField returns the field of object expression a (in y) that holds the value written e:
@@ -4704,4 +4738,14 @@ func continuesIn(t *table, branch *syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// appendRef appends ref to refs unless it is there already.
+func appendRef(refs []ir.CallRef, ref ir.CallRef) []ir.CallRef {
+	for _, r := range refs {
+		if r == ref {
+			return refs
+		}
+	}
+	return append(refs, ref)
 }

@@ -75,6 +75,7 @@ func (b *builder) lower(fs *fnState) {
 // t()))): they run together.
 func (b *builder) collectedTasks(fs *fnState) {
 	m := fs.mod
+	b.racedPool(fs)
 	var alls []string
 	for _, ci := range fs.callInfo {
 		callee := calleeText(m, ci.node)
@@ -97,6 +98,49 @@ func (b *builder) collectedTasks(fs *fnState) {
 			handed = handed || ir.IdentIn(a, coll)
 		}
 		if !handed {
+			continue
+		}
+		for _, a := range ci.node.Child("arguments").NamedChildren() {
+			if k := fs.kidsByNode[strip(a)]; k != nil && k.f.Launch == "" {
+				k.f.Launch = "all"
+			}
+		}
+	}
+}
+
+// perElemMeths are the array methods that apply a callback to each element.
+var perElemMeths = map[string]bool{"map": true, "flatMap": true, "forEach": true}
+
+// racedPool marks the per-element callbacks of fs as launched together ("all") when fs races
+// a pool of pending work until it is empty (while (pending.size > 0) { const winner = await
+// Promise.race(pending.values()); … }): what is started for each element (a generator per
+// tool call, advanced by the race) runs side by side. A race outside a loop draining its
+// operand is a timeout, not a pool. Modelled on @strands-agents/sdk@1.19.0
+// dist/src/tools/executors/concurrent.js:36-54 (toolUseBlocks.map((toolUseBlock) => ({
+// generator: this.executeTool(…) })), while (pendingSteps.size > 0) … Promise.race(
+// pendingSteps.values())).
+func (b *builder) racedPool(fs *fnState) {
+	m := fs.mod
+	pool := false
+	for _, ci := range fs.callInfo {
+		if calleeText(m, ci.node) != "Promise.race" || len(ci.loops) == 0 || ci.loops[0] >= len(fs.f.Loops) {
+			continue
+		}
+		cond := fs.f.Loops[ci.loops[0]].Cond
+		for _, a := range ci.node.Child("arguments").NamedChildren() {
+			root := m.text(strip(a))
+			if i := strings.IndexAny(root, ".[("); i >= 0 {
+				root = root[:i]
+			}
+			pool = pool || root != "" && cond != "" && ir.IdentIn(cond, root)
+		}
+	}
+	if !pool {
+		return
+	}
+	for _, ci := range fs.callInfo {
+		fn := strip(ci.node.Child("function"))
+		if fn == nil || !m.t.members.has(fn) || !perElemMeths[m.text(fn.Child(m.t.memberProp))] {
 			continue
 		}
 		for _, a := range ci.node.Child("arguments").NamedChildren() {
