@@ -2130,6 +2130,13 @@ func (r *rec) finalAnswer(l *Loop, f *ir.Func, ret *ir.Return) bool {
 		return false
 	}
 	c := &f.Calls[ret.Err.Call]
+	for _, k := range c.Keys {
+		if keys[k] {
+			// the loop's model call made once more after it (for ...: … else: return await
+			// self._inner_get(history, settings) with tools switched off)
+			return true
+		}
+	}
 	if len(c.Targets) != 1 {
 		return false
 	}

@@ -485,6 +485,32 @@ func TestSourceShapes(t *testing.T) {
 		// step's call of the first method is the model call of the loop that repeats the step.
 		{dir: "pystatefield", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 44, toolLine: 67,
 			bound: "max_steps", onBound: model.OnBoundSilent, def: "500", exits: map[int]string{38: "completed"}},
+		// pyautoinvoke (semantic-kernel's ChatCompletionClientBase.get_chat_message_contents):
+		// the leave test is a walrus ((fc_count := len(function_calls)) == 0); each call goes
+		// to a helper of another class (kernel.invoke_function_call, under asyncio.gather)
+		// that is handed the chat history the next request reads, looks the function up by
+		// name and appends what it built from running it to that history; at the bound a
+		// for...else makes the loop's model request once more (silent, not the error its
+		// abstract base hook raises).
+		{dir: "pyautoinvoke", entry: "base.ChatClientBase.get_contents", kind: model.LoopFor, loopLine: 40, modelLine: 41, toolLine: 48,
+			parallel: true, bound: "settings.behavior.maximum_auto_invoke_attempts", onBound: model.OnBoundSilent,
+			exits: map[int]string{39: "not_started", 44: "completed"}},
+		// pyautoinvoke, the streaming twin: the reply is a stream of lists of messages
+		// (async for messages in ...: for msg in messages), collected and folded into one
+		// (reduce(lambda x, y: x + y, all_messages)) whose function calls go to the same
+		// helper; it leaves on a flag set while draining.
+		{dir: "pyautoinvoke", entry: "base.ChatClientBase.stream_contents", kind: model.LoopFor, loopLine: 68, modelLine: 71, toolLine: 87,
+			parallel: true, bound: "settings.behavior.maximum_auto_invoke_attempts", onBound: model.OnBoundSilent,
+			exits: map[int]string{67: "not_started", 81: "completed"}},
+		// pyafcloop (google-genai's Models.generate_content): a countdown whose start a helper
+		// of another module returns (the config's maximum, or the module constant 10 when it
+		// is unset: the default), printed on one line; the model call is the private method
+		// posting the request, not the transformer the contents are rebound through at the end
+		// of the body (contents = t.t_contents(contents)), whose value reaches that method only
+		// on the next iteration.
+		{dir: "pyafcloop", entry: "models.Models.generate_content", kind: model.LoopFor, loopLine: 32, modelLine: 33, toolLine: 30,
+			bound: "_extra_utils.get_max_remote_calls_afc(config)", onBound: model.OnBoundSilent, def: "10",
+			exits: map[int]string{53: "completed"}},
 		// pypending (langroid's Task.step): the reply of one responder is kept in a field
 		// (self.pending_message = result, in a helper of the receiver) that the next call of
 		// the same site hands to the responders' table; the agent responder runs the tools of

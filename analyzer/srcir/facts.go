@@ -738,8 +738,86 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 		}
 	case t.calls.has(n):
 		op.Kind = "call"
+		op.Text = compactText(op.Text)
+		if id, ok := fs.callOf[n]; ok && id < len(fs.f.Calls) && len(fs.f.Calls[id].Targets) == 1 {
+			// get_max_remote_calls_afc(config): a helper of the set returning the config's
+			// value or, when it is unset, a constant (return _DEFAULT_MAX_REMOTE_CALLS_AFC):
+			// that constant is the bound's default
+			if h := b.funcs[fs.f.Calls[id].Targets[0]]; h != nil {
+				if d := constFallback(b, h); d != nil {
+					op.Key = h.key() + "()"
+					fs.fallbacks = append(fs.fallbacks, fallback{key: op.Key, n: d, mod: h.mod})
+				}
+			}
+		}
 	}
 	return op
+}
+
+// constFallback returns the literal (through module constants) a helper of the set returns
+// when what it reads is unset: h returns that one value (by one or more returns) and, by some
+// other return, a value that is no literal (return int(config.maximum_remote_calls)); raises
+// aside. Nil otherwise.
+func constFallback(b *builder, h *fnState) *syntax.Node {
+	m := h.mod
+	var lit *syntax.Node
+	val, other := "", false
+	for _, n := range h.retNodes {
+		if !m.t.returns.has(n) {
+			continue // a raise: no value handed back
+		}
+		k := n.NamedChildren()
+		if len(k) != 1 {
+			return nil
+		}
+		v, _, ok := b.literal(m, k[0], 0)
+		switch {
+		case !ok:
+			other = true
+		case lit == nil:
+			lit, val = k[0], v
+		case v != val:
+			return nil
+		}
+	}
+	if lit == nil || !other {
+		return nil
+	}
+	return lit
+}
+
+// compactText writes an expression printed over several lines on one: the line breaks and
+// indentation inside brackets dropped, any other run of them one space
+// (get_max_remote_calls_afc(\n    config\n) is get_max_remote_calls_afc(config)).
+func compactText(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+			out.WriteByte(s[i])
+			continue
+		}
+		j, nl := i, false
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+			nl = nl || s[j] == '\n'
+			j++
+		}
+		prev := byte(0)
+		if o := out.String(); len(o) > 0 {
+			prev = o[len(o)-1]
+		}
+		switch {
+		case !nl:
+			out.WriteString(s[i:j])
+		case strings.IndexByte("([{", prev) >= 0 || j < len(s) && strings.IndexByte(")]}", s[j]) >= 0:
+		case j < len(s):
+			out.WriteByte(' ')
+		}
+		i = j - 1
+	}
+	return out.String()
 }
 
 // configClass returns the class of the set whose instance the receiver's field holds and
@@ -1494,6 +1572,8 @@ func (b *builder) deadDefaults() {
 type fallback struct {
 	key string
 	n   *syntax.Node
+	// mod is the module n is in, when not the function's own (a helper's return)
+	mod *module
 }
 
 // fallbackOf splits x ?? lit, x || lit (Python x or lit) with lit a number or an infinity.
@@ -1604,13 +1684,17 @@ func (b *builder) objectDefaults() {
 	}
 	for _, fs := range b.funcs {
 		for _, fb := range fs.fallbacks {
+			fm := fs.mod
+			if fb.mod != nil {
+				fm = fb.mod
+			}
 			if !has[fb.key] {
-				if v, pos, ok := b.literal(fs.mod, fb.n, 0); ok {
+				if v, pos, ok := b.literal(fm, fb.n, 0); ok {
 					has[fb.key] = true
 					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: v, Pos: pos, Via: "zero_check"})
-				} else if t := fs.mod.text(fb.n); t != "" {
+				} else if t := fm.text(fb.n); t != "" {
 					has[fb.key] = true
-					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: t, Pos: fs.mod.pos(fb.n), Via: "zero_check"})
+					b.prog.Defaults = append(b.prog.Defaults, ir.Default{Key: fb.key, Value: t, Pos: fm.pos(fb.n), Via: "zero_check"})
 				}
 			}
 		}

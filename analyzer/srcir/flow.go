@@ -159,6 +159,9 @@ func (b *builder) flows(fs *fnState) {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
+				b.feedsFromDispatch(sc, fl, fci)
+			}
+			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsField(fs, i, fl, res)
 			}
 			if !fl.FeedsNext && len(fl.Checked) == 0 && wg == nil {
@@ -371,6 +374,51 @@ func itemsOf(m *module, n *syntax.Node, v string) bool {
 		}
 		// a conversion method of v (v.model_dump(...), v.dict(), v.to_dict())
 		return f != nil && m.t.members.has(f) && m.t.idents.has(strip(f.Child("object"))) && m.text(strip(f.Child("object"))) == v
+	}
+	return false
+}
+
+// backEdgeOnly reports whether assignment a, made in a loop of g before the call model in the
+// same iteration, receives v, which model rebinds from itself (contents =
+// t.t_contents(contents), a transform of the loop's input), only from the previous iteration
+// (response = self._generate_content(contents=contents) above it): the helper is handed the
+// loop's next input, it carries no value of this result on.
+func backEdgeOnly(g *fnState, a assign, model *syntax.Node, v string) bool {
+	id, ok := g.callOf[model]
+	if !ok || a.node == nil || a.node.Start >= model.Start || !mentions(g.mod, model.Child("arguments"), map[string]bool{v: true}) {
+		return false
+	}
+	self := false
+	for _, b := range g.index().assigns[v] {
+		if x := g.assigns[b]; !x.iter && x.rhs != nil && strip(unAwait(g.mod, x.rhs)) == model && slices.Contains(x.lhs, v) {
+			self = true
+		}
+	}
+	if !self {
+		return false
+	}
+	for _, l := range g.f.Calls[id].Loops {
+		if slices.Contains(a.loops, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// inDrain reports whether loop (of g) sits inside a loop of g that binds v to its items.
+func inDrain(g *fnState, loop int, v string) bool {
+	if loop < 0 || loop >= len(g.f.Loops) {
+		return false
+	}
+	for _, a := range g.assigns {
+		if !a.iter || a.loop < 0 || !slices.Contains(a.lhs, v) {
+			continue
+		}
+		for o := g.f.Loops[loop].Outer; o >= 0 && o < len(g.f.Loops); o = g.f.Loops[o].Outer {
+			if o == a.loop {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -2197,6 +2245,118 @@ func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map
 	}
 }
 
+// feedsFromDispatch decides FeedsNext for a dispatch made in a helper of the set that is
+// handed what holds the model call's input (kernel.invoke_function_call(function_call=fc,
+// chat_history=chat_history), the model called with chat_history): the helper appends to that
+// holder what it derived from the callable it selected by name (function_to_call =
+// self.get_function(name) -> context(function=function_to_call) -> run -> result content ->
+// chat_history.add_message(message=...)). Only what comes from the dispatched call counts:
+// a helper appending anything else it computed to the holder feeds no tool result back.
+func (b *builder) feedsFromDispatch(sc []*fnState, fl *ir.Flow, ci callInfo) {
+	m := sc[0].mod
+	inputs := map[string]bool{}
+	if args := ci.node.Child("arguments"); args != nil {
+		for _, a := range args.NamedChildren() {
+			if a.Kind == "keyword_argument" {
+				a = a.Child("value")
+			}
+			if a = strip(a); a != nil && m.t.idents.has(a) && m.text(a) != m.t.self {
+				inputs[m.text(a)] = true
+			}
+		}
+	}
+	if len(inputs) == 0 {
+		return
+	}
+	inScope := map[int]bool{}
+	for _, g := range sc {
+		inScope[g.f.ID] = true
+	}
+	for _, d := range fl.Dispatch {
+		if d.Func < 0 || d.Func >= len(b.funcs) || inScope[d.Func] || len(d.Calls) == 0 {
+			continue // (a dispatch in the model call's own function feeds through feeds)
+		}
+		h := b.funcs[d.Func]
+		holders := b.holderParams(sc, h, inputs)
+		if len(holders) == 0 {
+			continue
+		}
+		hm := h.mod
+		outs := map[string]bool{}
+		for _, ref := range d.Calls {
+			if ref.Func != h.f.ID || ref.Call >= len(h.callInfo) {
+				continue
+			}
+			for _, a := range h.assigns {
+				if !a.iter && a.rhs != nil && rootedAlt(hm, a.rhs, h.callInfo[ref.Call].node) {
+					for _, n := range a.lhs {
+						outs[n] = true
+					}
+				}
+			}
+		}
+		if len(outs) == 0 {
+			continue
+		}
+		for range 4 {
+			for _, a := range h.assigns {
+				if a.rhs != nil && !a.iter && mentions(hm, a.rhs, outs) {
+					for _, n := range a.lhs {
+						outs[n] = true
+					}
+				}
+			}
+		}
+		for j, hci := range h.callInfo {
+			if j >= len(h.f.Calls) {
+				break
+			}
+			c := &h.f.Calls[j]
+			fn := strip(unAwait(hm, hci.node.Child("function")))
+			if !appendMeths[c.Method] || fn == nil || !hm.t.members.has(fn) || !mentions(hm, hci.node.Child("arguments"), outs) {
+				continue
+			}
+			if recv := hm.text(strip(fn.Child("object"))); holders[recv] || holders[strings.SplitN(recv, ".", 2)[0]] {
+				fl.FeedsNext, fl.FeedPos = true, c.Pos
+				return
+			}
+		}
+	}
+}
+
+// holderParams are the parameters of helper h that a call of it in sc hands one of inputs
+// (by keyword or by position).
+func (b *builder) holderParams(sc []*fnState, h *fnState, inputs map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, g := range sc {
+		gm := g.mod
+		for j, gci := range g.callInfo {
+			if j >= len(g.f.Calls) || !slices.Contains(g.f.Calls[j].Targets, h.f.ID) {
+				continue
+			}
+			args := gci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			for i, a := range args.NamedChildren() {
+				name := ""
+				if a.Kind == "keyword_argument" {
+					if k := gm.text(a.Child("name")); h.params[k] {
+						name = k
+					}
+					a = a.Child("value")
+				} else if i < len(h.f.Params) {
+					name = h.f.Params[i].Name
+				}
+				if a = strip(a); a != nil && name != "" && inputs[gm.text(a)] {
+					out[name] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
 // refills reports where helper h puts what the calls it makes filled back into one of the
 // holders (its parameters named in holders): a collection bound to an empty literal, handed
 // to a call of the set (which fills it), then it or what is built from it appended to a
@@ -2265,7 +2425,9 @@ func rootOf(s string) string {
 
 var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
-	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled")
+	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled",
+	// reduce(lambda x, y: x + y, chunks): the chunks of a streamed reply folded into the whole
+	"reduce", "functools.reduce")
 
 // streamStages are the methods that pipe a stream through a stage object, with the name of
 // the stage's method that takes each chunk (WHATWG streams: readable.pipeThrough(new
@@ -2596,7 +2758,11 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 						}
 						continue
 					}
-					if a := g.assigns[ai]; a.iter && fieldOfAlt(g.mod, a.rhs, v) {
+					if a := g.assigns[ai]; a.iter && (fieldOfAlt(g.mod, a.rhs, v) ||
+						streamElem[v] && g.mod.text(strip(a.rhs)) == v && inDrain(g, a.loop, v)) {
+						// (or a chunk that is itself a list, iterated in the loop that drains
+						// the stream: async for messages in stream: for msg in messages, each
+						// item a part of the streamed reply)
 						for _, n := range a.lhs {
 							if !elems[n] && !res[n] {
 								elems[n] = true
@@ -2683,7 +2849,7 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		for _, g := range sc {
 			for _, ai := range g.index().assigns[v] {
 				a := g.assigns[ai]
-				if !derives(m, a.rhs, one, 0) && !b.helperOf(g, a.rhs, one) {
+				if !derives(m, a.rhs, one, 0) && (!b.helperOf(g, a.rhs, one) || backEdgeOnly(g, a, model, v)) {
 					continue
 				}
 				if r := b.reachingBind(g, v, a.node); r >= 0 && g.assigns[r].node.Kind == "with_item" && !b.bindCarries(g, g.assigns[r], model, res) && b.boundToResult(g, v, model, res) {

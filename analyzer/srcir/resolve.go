@@ -204,12 +204,12 @@ func strip(n *syntax.Node) *syntax.Node {
 			}
 			n = kids[0]
 		case "named_expression":
-			// (calls := reply.tool_calls): the value is the name's, bound by the walrus
-			// (lower.go); a walrus over a call stays what it is, the call's own test
-			if nm, v := n.Child("name"), strip(n.Child("value")); nm != nil && v != nil && v.Kind != "call" {
-				return nm
+			// (fc_count := len(function_calls)) == 0: a Python walrus is the value it binds
+			v := n.Child("value")
+			if v == nil {
+				return n
 			}
-			return n
+			n = v
 		case "sequence_expression": // (0, mod.f)
 			kids := n.NamedChildren()
 			if len(kids) == 0 {
