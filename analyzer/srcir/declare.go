@@ -214,9 +214,6 @@ func (m *module) source(n *syntax.Node) string {
 	if n == nil {
 		return ""
 	}
-	if m.lines == nil {
-		m.lines = strings.Split(string(m.tree.Src), "\n")
-	}
 	if n.Line < 1 || n.Line > len(m.lines) {
 		return ""
 	}

@@ -1561,9 +1561,6 @@ func (b *builder) fieldFacts() {
 // class-level fields (decorators and other comments may sit between).
 func (b *builder) directives() {
 	add := func(m *module, line int, key string) {
-		if m.lines == nil {
-			m.lines = strings.Split(string(m.tree.Src), "\n")
-		}
 		for l := line - 1; l >= 1 && l > line-12; l-- {
 			t := strings.TrimSpace(m.lines[l-1])
 			if strings.HasPrefix(t, "@") {

@@ -304,9 +304,26 @@ func Build(trees []*syntax.Tree, roots ...string) (*ir.Program, []Diag) {
 	return build(trees, nil, nil, nil, nil, roots...)
 }
 
+// newModule makes the module of tree t with its source lines: lines when split already, else
+// those of orig (the text as written, when the parsed text was rewritten), else the tree's.
+// The lines are split here, up front, because the passes run on every core (b.each) and
+// may show lines of the same module at once.
+func newModule(t *syntax.Tree, tb *table, lines []string, orig []byte) *module {
+	m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
+	switch {
+	case lines != nil:
+		m.lines = lines
+	case orig != nil:
+		m.lines = strings.Split(string(orig), "\n")
+	default:
+		m.lines = strings.Split(t.Source(), "\n")
+	}
+	return m
+}
+
 // build is Build with, for the files whose parsed text was rewritten (desugarPrivate), the
-// text as written: the source lines the IR shows; and the lines already split, by file (nil:
-// each module splits its text when it first shows a line).
+// text as written: the source lines the IR shows; and the lines already split, by file (a
+// file without them is split here).
 //
 // specs are the bare import specifiers resolved to installed files (deps.go): the module a
 // specifier names is the one of its file; deps are the files of dependencies.
@@ -319,13 +336,8 @@ func build(trees []*syntax.Tree, orig map[string][]byte, lines map[string][]stri
 		if tb == nil || t.Root == nil {
 			continue
 		}
-		m := &module{file: t.File, tree: t, t: tb, syms: map[string]*sym{}}
+		m := newModule(t, tb, lines[t.File], orig[t.File])
 		_, m.dep = deps[t.File]
-		if l := lines[t.File]; l != nil {
-			m.lines = l
-		} else if o := orig[t.File]; o != nil {
-			m.lines = strings.Split(string(o), "\n")
-		}
 		m.name, m.isPkg = moduleName(t.File, tb, absRoots, nsRoot)
 		if b.mods[m.name] != nil { // two files claim a name: keep both, the second by file
 			m.name = m.name + "#" + filepath.Base(t.File)
