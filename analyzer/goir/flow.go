@@ -986,6 +986,13 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			}
 			base = baseOf(base, 0)
 		}
+		if base != nil && readFrom(v, base) {
+			// sy := m.syms[name]; if sy.from == m.name { … }: two parts of one record compared
+			// (lifeline analyzer/srcir/deps.go askName): the record the name was read from is
+			// no callable the name selects, and its methods (m.text(n)) run whatever the test
+			// says; a dispatch compares the name with callables found elsewhere
+			return
+		}
 		if base != nil && (isCallable(base.Type()) || holdsFunc(base.Type())) {
 			// t.Name() == call.Name: a search of the callables by name (or of tool records
 			// whose func-valued field runs the tool: FunctionTool{OnInvokeTool: fn})
@@ -1018,6 +1025,43 @@ func emptyBranch(x *ssa.BinOp, lenLeft bool) int {
 
 // baseOf returns the value a name was read from: the receiver of a Name() call, the struct of
 // a Name field.
+// readFrom reports whether v is read from base: a field, element, map entry or getter result
+// of base, or of such a part of it, a few steps up.
+func readFrom(v, base ssa.Value) bool {
+	for i := 0; i < 8 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.Lookup:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Call:
+			if !isGetter(x.Common()) {
+				return false
+			}
+			v = baseOf(x, 0)
+		default:
+			return false
+		}
+		if v == base {
+			return true
+		}
+	}
+	return false
+}
+
 func baseOf(v ssa.Value, depth int) ssa.Value {
 	if depth > 4 {
 		return nil

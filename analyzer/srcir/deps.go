@@ -58,10 +58,8 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		return nil, nil, nil, err
 	}
 	l := newDepLoader(trees, roots)
-	// A worklist, not a turn loop: lifeline's Go inference takes depLoader.add for a model
-	// call here (its result inspected, a collection of it iterated, names compared); the loop
-	// ends when no file is pending, and each file is read once.
-	//lifeline:ignore unboundedloop worklist over files to parse, ends when none is pending (a false turn loop)
+	// A worklist, not a turn loop: the loop ends when no file is pending, and each file is
+	// read once.
 	for len(l.pending) > 0 {
 		batch := l.pending
 		l.pending = nil
