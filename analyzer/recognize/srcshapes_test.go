@@ -543,6 +543,12 @@ func TestSourceShapes(t *testing.T) {
 		// looks the function up by name.
 		{dir: "pymanager", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 79, modelLine: 81, toolLine: 49,
 			parallel: true, exits: map[int]string{86: "completed"}, bound: "self.max_loops", onBound: model.OnBoundSilent, def: "1"},
+		// pywalrus (camel-ai 0.2.90 ChatAgent._step_impl): the reply's tool calls bound by a
+		// walrus in the test (if tool_call_requests := response.tool_call_requests:), the
+		// stop event checked every iteration (before: no entry).
+		{dir: "pywalrus", entry: "agent.ChatAgent.step", kind: model.LoopFor, loopLine: 46, modelLine: 48, toolLine: 84,
+			cancel: true, cancelLine: 50, exits: map[int]string{61: "completed"}, bound: "self.max_iteration",
+			onBound: model.OnBoundSilent, def: "None"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.
@@ -767,6 +773,40 @@ func TestUnloadedInit(t *testing.T) {
 	if ls := lines(e.Loops[0].ModelCalls); len(ls) != 1 || ls[0] != 19 {
 		t.Errorf("model calls at %v, want 19", ls)
 	}
+}
+
+// TestPrivateModuleAlone: pytextreply, modelled on autogen-agentchat 0.7.5's AssistantAgent.
+// The class lives in a private module (pkg/agents/_assistant_agent.py) mapped on its own; the
+// __init__.py beside it on disk re-exports it, so its methods are entries. The loop returns
+// when the reply's content is text (isinstance(current_model_result.content, str)) and asks
+// the model again at the end of its body. Before: no entry (the module is private, and the
+// text test was no test of the reply).
+func TestPrivateModuleAlone(t *testing.T) {
+	path := filepath.Join("testdata", "shapes", "pytextreply", "pkg", "agents", "_assistant_agent.py")
+	files, err := srcir.Collect([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, _, err := srcir.BuildFiles(files, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "AssistantAgent.on_messages_stream")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Pos.Line != 48 {
+		t.Fatalf("want entry AssistantAgent.on_messages_stream with the loop at line 48, got %+v", res.Entries)
+	}
+	l := e.Loops[0]
+	if ls := lines(l.ModelCalls); len(ls) != 1 || ls[0] != 63 {
+		t.Errorf("model calls at %v, want 63", ls)
+	}
+	if ls := lines(l.ToolCalls); !slices.Contains(ls, 77) || !l.ParallelTools {
+		t.Errorf("tool calls at %v (parallel %v), want one at 77, parallel", ls, l.ParallelTools)
+	}
+	if l.Bound == nil || l.Bound.Expr != "max_tool_iterations" || l.Bound.Default != "1" {
+		t.Errorf("bound %+v, want max_tool_iterations default 1", l.Bound)
+	}
+	wantExits(t, e, map[int]string{51: "completed"})
 }
 
 // TestGraphCompileField: a private field assigned what a builder's compile() returns in

@@ -1017,6 +1017,12 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 		if args := n.Child("arguments").NamedChildren(); len(args) == 2 && mentions(m, args[0], vars) && finalWord(m.text(args[1])) {
 			return true, true
 		}
+		// isinstance(result.content, str) (autogen-agentchat 0.7.5 AssistantAgent
+		// _process_model_result): a reply whose content is text, not a list of calls, is the
+		// final answer
+		if args := n.Child("arguments").NamedChildren(); len(args) == 2 && mentions(m, args[0], vars) && m.text(args[1]) == "str" {
+			return true, true
+		}
 	}
 	if t.calls.has(n) {
 		// a type test (isinstance, hasattr, callable, any, all) is no emptiness test

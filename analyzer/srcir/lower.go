@@ -325,6 +325,13 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 				}
 			}
 		}
+	case n.Kind == "named_expression" && t.lang == "python":
+		// if calls := reply.tool_calls: (PEP 572, camel-ai 0.2.90 ChatAgent._step_impl) binds
+		// calls to a part of a value like an assignment. A walrus over a call (if task :=
+		// schedule(...)) stays the call's own test: its result is not bound for the flows.
+		if l, r := n.Child("name"), n.Child("value"); l != nil && r != nil && !t.calls.has(strip(r)) {
+			fs.assigns = append(fs.assigns, assign{lhs: names(m, l), rhs: r, node: n, loops: st.loops, loop: -1, top: st.top})
+		}
 	case t.augAssigns.has(n):
 		op := m.text(n.Child("operator"))
 		if (op == "+=" || op == "-=") && n.Child("right") != nil && t.numbers.has(strip(n.Child("right"))) {

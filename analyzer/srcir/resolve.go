@@ -1,6 +1,9 @@
 package srcir
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -257,6 +260,7 @@ var wrapperKinds = mkKinds("parenthesized_expression", "await", "await_expressio
 // linkClasses resolves base classes and records subclasses.
 func (b *builder) linkClasses() {
 	b.reexports()
+	b.reexportsOnDisk()
 	for _, k := range b.sortedClasses() {
 		for _, base := range k.bases {
 			if bc := b.classByExpr(k.mod, base); bc != nil && bc != k && (k.mod.dep || !bc.mod.dep) {
@@ -341,6 +345,59 @@ func (b *builder) reexports() {
 			}
 		}
 	}
+}
+
+// reexportsOnDisk is reexports for a private module mapped without its package: a file
+// named on its own (autogen_agentchat/agents/_assistant_agent.py, whose package's __init__.py
+// does from ._assistant_agent import AssistantAgent) is read with the __init__.py beside it on
+// disk, not parsed, only for the names it imports from the module.
+func (b *builder) reexportsOnDisk() {
+	for _, m := range b.order {
+		if m.t.lang != "python" || m.dep || m.isPkg || b.moduleExports(m, "") {
+			continue
+		}
+		base := m.name[strings.LastIndex(m.name, ".")+1:]
+		pkg := strings.TrimSuffix(strings.TrimSuffix(m.name, base), ".")
+		if !strings.HasPrefix(base, "_") || strings.HasPrefix(base, "__") || pkg == "" || b.mods[pkg] != nil {
+			continue
+		}
+		if p := pkg[strings.LastIndex(pkg, ".")+1:]; strings.HasPrefix(p, "_") && !strings.HasPrefix(p, "__") {
+			continue // the package is private too
+		}
+		src, err := os.ReadFile(filepath.Join(filepath.Dir(m.file), "__init__.py"))
+		if err != nil {
+			continue
+		}
+		for _, name := range initImports(string(src), base) {
+			s := m.syms[name]
+			switch {
+			case s == nil || !exportedName(name):
+			case s.kind == symClass && s.cls != nil && !s.cls.exported:
+				s.cls.exported = true
+				for mn, fs := range s.cls.methods {
+					fs.f.Exported = exportedName(mn)
+				}
+			case s.kind == symFunc && s.fn != nil && s.fn.parent == nil && s.fn.cls == nil:
+				s.fn.f.Exported = true
+			}
+		}
+	}
+}
+
+// initImports returns the names an __init__.py's text imports from its sibling module base
+// (from .base import A, B as C / from .base import (A, B)).
+func initImports(src, base string) []string {
+	re := regexp.MustCompile(`(?m)^\s*from\s+\.` + regexp.QuoteMeta(base) + `\s+import\s+(\([^)]*\)|[^\n#]*)`)
+	var out []string
+	for _, mm := range re.FindAllStringSubmatch(src, -1) {
+		for _, part := range strings.Split(strings.Trim(mm[1], "() \t\r\n"), ",") {
+			f := strings.Fields(part)
+			if len(f) > 0 {
+				out = append(out, f[0])
+			}
+		}
+	}
+	return out
 }
 
 func (b *builder) sortedClasses() []*class {

@@ -11,7 +11,15 @@
 #     installs (HERE/install.sh --list INSTALL_DIR), builds lifeline from the checkout unless
 #     $LIFELINE names a binary, and runs bench/corpus-go/score with HERE's truth files.
 
-pyts_stamp() { echo "$1" | tr ' /@=' '____'; }
+# The stamp names the pinned set; a set too long for a file name (255 bytes) is named by its hash.
+pyts_stamp() {
+	local s
+	s=$(echo "$1" | tr ' /@=' '____')
+	if [ ${#s} -gt 200 ]; then
+		s=sha-$(echo "$1" | sha256sum | cut -c1-32)
+	fi
+	echo "$s"
+}
 
 pyts_install() {
 	local name=$1 dir=$2 list=$3 py=$4 npm=$5 s
