@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -1795,22 +1796,36 @@ func (b *builder) returnsOf(fs *funcState) {
 	}
 }
 
+// guardingIfs yields, for blk and each block dominating it that has a single predecessor
+// ending in a two-way if, that block b and the if (its predecessor b.Preds[0] ends in it): the branches that decide
+// whether blk runs (b is p.Succs[0] on the then side).
+func guardingIfs(blk *ssa.BasicBlock) iter.Seq2[*ssa.BasicBlock, *ssa.If] {
+	return func(yield func(*ssa.BasicBlock, *ssa.If) bool) {
+		seen := map[*ssa.BasicBlock]bool{}
+		for b := blk; b != nil && !seen[b]; b = b.Idom() {
+			seen[b] = true
+			if len(b.Preds) != 1 {
+				continue
+			}
+			p := b.Preds[0]
+			iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+			if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+				continue
+			}
+			if !yield(b, iff) {
+				return
+			}
+		}
+	}
+}
+
 // cancelGuarded reports whether blk runs only where the run was found cancelled: it lies in
 // the then-branch of errors.Is(x, context.Canceled) or errors.Is(x, context.DeadlineExceeded),
 // of x == context.Canceled (the else-branch of !=), or of ctx.Err() != nil (ollama@v0.17.4
 // x/cmd/run.go:281: if errors.Is(err, context.Canceled) { return nil, nil }).
 func cancelGuarded(blk *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	for b := blk; b != nil && !seen[b]; b = b.Idom() {
-		seen[b] = true
-		if len(b.Preds) != 1 {
-			continue
-		}
+	for b, iff := range guardingIfs(blk) {
 		p := b.Preds[0]
-		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
-			continue
-		}
 		switch c := iff.Cond.(type) {
 		case *ssa.Call:
 			if s := c.Call.StaticCallee(); s != nil && s.Pkg != nil && s.Pkg.Pkg.Path() == "errors" && s.Name() == "Is" &&
@@ -1862,17 +1877,8 @@ func ctxErrValue(v ssa.Value) bool {
 // into (a named result whose address is taken).
 func failedCalls(fs *funcState, blk *ssa.BasicBlock) []int {
 	var out []int
-	seen := map[*ssa.BasicBlock]bool{}
-	for b := blk; b != nil && !seen[b]; b = b.Idom() {
-		seen[b] = true
-		if len(b.Preds) != 1 {
-			continue
-		}
+	for b, iff := range guardingIfs(blk) {
 		p := b.Preds[0]
-		iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
-			continue
-		}
 		bin, ok := iff.Cond.(*ssa.BinOp)
 		if !ok {
 			continue

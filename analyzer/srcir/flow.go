@@ -2234,13 +2234,9 @@ func (b *builder) toolsReturned(fs *fnState, sc []*fnState, fl *ir.Flow, vals ma
 	}
 }
 
-// feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
-// what holds the model call's input (_handle_tool_execution(message, agent=agent), where the
-// model was called with agent): the helper fills a collection through the calls that run the
-// tools (tool_results = [] handed to the executor, which appends to it) and puts what it built
-// from it back into that input (agent._append_messages(...), agent.messages.append(...)).
-func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map[string]bool) {
-	m := sc[0].mod
+// identArgs returns the names of the plain variables (not self) ci passes, by position or by
+// keyword.
+func identArgs(m *module, ci callInfo) map[string]bool {
 	inputs := map[string]bool{}
 	if args := ci.node.Child("arguments"); args != nil {
 		for _, a := range args.NamedChildren() {
@@ -2252,6 +2248,17 @@ func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map
 			}
 		}
 	}
+	return inputs
+}
+
+// feedsInHelper decides FeedsNext for a result handed to a helper of the set together with
+// what holds the model call's input (_handle_tool_execution(message, agent=agent), where the
+// model was called with agent): the helper fills a collection through the calls that run the
+// tools (tool_results = [] handed to the executor, which appends to it) and puts what it built
+// from it back into that input (agent._append_messages(...), agent.messages.append(...)).
+func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map[string]bool) {
+	m := sc[0].mod
+	inputs := identArgs(m, ci)
 	if len(inputs) == 0 {
 		return
 	}
@@ -2304,17 +2311,7 @@ func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map
 // a helper appending anything else it computed to the holder feeds no tool result back.
 func (b *builder) feedsFromDispatch(sc []*fnState, fl *ir.Flow, ci callInfo) {
 	m := sc[0].mod
-	inputs := map[string]bool{}
-	if args := ci.node.Child("arguments"); args != nil {
-		for _, a := range args.NamedChildren() {
-			if a.Kind == "keyword_argument" {
-				a = a.Child("value")
-			}
-			if a = strip(a); a != nil && m.t.idents.has(a) && m.text(a) != m.t.self {
-				inputs[m.text(a)] = true
-			}
-		}
-	}
+	inputs := identArgs(m, ci)
 	if len(inputs) == 0 {
 		return
 	}
