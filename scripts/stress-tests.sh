@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the README's test command (go test -race, -count=1: nothing cached) while every core is
+# Runs the README's test command (go test -race -timeout 60m, -count=1: nothing cached) while every core is
 # saturated by busy loops, as on a slow, busy CI machine; exits with the tests' status.
 #   scripts/stress-tests.sh                 # go test -race -count=1 ./...
 #   scripts/stress-tests.sh ./model/...     # a package pattern (or several) instead of ./...
@@ -37,10 +37,10 @@ for _ in $(seq "$hogs"); do
   bash -c 'end=$((SECONDS + '"$max"')); while [ $SECONDS -lt $end ]; do :; done' &
   pids+=("$!")
 done
-echo "stress-tests: $hogs busy loop(s) on $(nproc) core(s); go test -race -count=1 ${patterns[*]} ${flags[*]}" >&2
+echo "stress-tests: $hogs busy loop(s) on $(nproc) core(s); go test -race -count=1 -timeout 60m ${patterns[*]} ${flags[*]}" >&2
 
 start=$SECONDS
-go test -race -count=1 "${patterns[@]}" "${flags[@]}"
+go test -race -count=1 -timeout 60m "${patterns[@]}" "${flags[@]}"
 status=$?
 echo "stress-tests: exit $status after $((SECONDS - start))s under load" >&2
 exit "$status"
