@@ -45,7 +45,6 @@ type seedCase struct {
 	steps            int
 	agrees           string
 	tools            map[string]string // tool name → call site
-	toolsAmbiguous   bool              // the trace cannot say which of the tool sites ran: the site is among them, not [high]
 	model            string            // a call site the model calls may have gone through
 	modelHigh        bool              // whether the trace says which
 	// exitOutcome and exitStop, when set, are the outcome and stop reason the exit stands for in
@@ -93,13 +92,15 @@ var seedCases = []seedCase{{
 	// call is streamAssistantResponse (dist/agent-loop.js:103). The one tool call of Step 1 ran
 	// through executeToolCallsParallel: prepareToolCall (:284), then executePreparedToolCall
 	// (:296); with one tool the events are the same in sequential mode (:251, :261), so the trace
-	// cannot say which. The abort makes the second response stopReason "aborted" (pi-ai's stream,
+	// cannot say which loop ran, but both reach the one place the tool runs,
+	// prepared.tool.execute (:375), which the map gives as the tool's site: it stands for the
+	// call whichever loop ran. The abort makes the second response stopReason "aborted" (pi-ai's stream,
 	// outside the map), and runLoop takes `if (message.stopReason === "error" ||
 	// message.stopReason === "aborted")` (:105): turn_end with no tool results, agent_end, and
 	// the return at dist/agent-loop.js:108 ends the cancelled run.
 	seed: "pi", paths: "pi-agent-core/dist pi-coding-agent/dist", log: "testdata/traces/pi-agent-core/05_abort.events.jsonl",
 	exit:  "pi-agent-core/dist/agent-loop.js:108",
-	tools: map[string]string{"build_report": "pi-agent-core/dist/agent-loop.js:296"}, toolsAmbiguous: true,
+	tools: map[string]string{"build_report": "pi-agent-core/dist/agent-loop.js:375"},
 	model: "pi-agent-core/dist/agent-loop.js:103", modelHigh: true,
 	// The return at :108 stands for two outcomes: "error" fails the run, "aborted" cancels it;
 	// this run was aborted, so the join takes the second, for its outcome and stop reason.
@@ -152,19 +153,8 @@ func TestSeedJoins(t *testing.T) {
 			for _, c := range r.Calls {
 				switch c.Kind {
 				case "tool":
-					want := tc.tools[c.Name]
-					if !tc.toolsAmbiguous {
-						if c.Pos.String() != want || c.Confidence != join.High {
-							t.Errorf("tool %s: site %s [%s], want %s [high]", c.Name, c.Pos, c.Confidence, want)
-						}
-						break
-					}
-					sites := []string{c.Pos.String()}
-					for _, o := range c.Others {
-						sites = append(sites, o.String())
-					}
-					if !slices.Contains(sites, want) || c.Confidence == join.High {
-						t.Errorf("tool %s: sites %v [%s], want %s among them, not [high] (the trace cannot say which loop ran)", c.Name, sites, c.Confidence, want)
+					if want := tc.tools[c.Name]; c.Pos.String() != want || c.Confidence != join.High {
+						t.Errorf("tool %s: site %s [%s], want %s [high]", c.Name, c.Pos, c.Confidence, want)
 					}
 				case "model":
 					sites := []string{c.Pos.String()}
