@@ -16,23 +16,7 @@ import (
 // reaches (not the dependency's ES build, not a module its index does not import).
 func TestMapReachesDependency(t *testing.T) {
 	const dir = "analyzer/lifemap/testdata/deps/node_modules/"
-	out, errOut, code := lifeline(t, "", "map", "--format", "json", dir+"@acme/agent")
-	if code != 0 {
-		t.Fatalf("map: exit %d\n%s", code, errOut)
-	}
-	var m struct {
-		Packages []string `json:"packages"`
-		Entries  []struct {
-			Func  string `json:"func"`
-			Pos   string `json:"pos"`
-			Loops []struct {
-				Pos string `json:"pos"`
-			} `json:"loops"`
-		} `json:"entries"`
-	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
+	out, m := mapJSON(t, dir+"@acme/agent")
 	if len(m.Entries) != 1 || !strings.HasPrefix(m.Entries[0].Pos, dir+"@acme/agent/dist/index.js:") ||
 		len(m.Entries[0].Loops) != 1 || m.Entries[0].Loops[0].Pos != dir+"steploop/dist/steps.js:6" {
 		t.Fatalf("want the entry Agent.generateText and its loop at steploop/dist/steps.js:6:\n%s", out)
@@ -100,22 +84,7 @@ func TestMapDependencySyntaxError(t *testing.T) {
 // further up. The map of the one named package reaches the loop in steploop.
 func TestMapReachesDependencyTwoHops(t *testing.T) {
 	const dir = "analyzer/lifemap/testdata/deps/node_modules/"
-	out, errOut, code := lifeline(t, "", "map", "--format", "json", dir+"@acme/app")
-	if code != 0 {
-		t.Fatalf("map: exit %d\n%s", code, errOut)
-	}
-	var m struct {
-		Packages []string `json:"packages"`
-		Entries  []struct {
-			Pos   string `json:"pos"`
-			Loops []struct {
-				Pos string `json:"pos"`
-			} `json:"loops"`
-		} `json:"entries"`
-	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
+	out, m := mapJSON(t, dir+"@acme/app")
 	if len(m.Entries) != 1 || !strings.HasPrefix(m.Entries[0].Pos, dir+"@acme/app/dist/index.js:") ||
 		len(m.Entries[0].Loops) != 1 || m.Entries[0].Loops[0].Pos != dir+"steploop/dist/steps.js:6" {
 		t.Fatalf("want the entry Assistant.reply and its loop at steploop/dist/steps.js:6, two packages away:\n%s", out)
@@ -132,21 +101,7 @@ func TestMapReachesDependencyTwoHops(t *testing.T) {
 // dependency is read for the declared one all the same, which reaches steploop's loop.
 func TestMapDeclaredEntryReachesDependency(t *testing.T) {
 	const dir = "analyzer/lifemap/testdata/deps/node_modules/"
-	out, errOut, code := lifeline(t, "", "map", "--format", "json", dir+"@acme/declared")
-	if code != 0 {
-		t.Fatalf("map: exit %d\n%s", code, errOut)
-	}
-	var m struct {
-		Entries []struct {
-			Func  string `json:"func"`
-			Loops []struct {
-				Pos string `json:"pos"`
-			} `json:"loops"`
-		} `json:"entries"`
-	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
+	out, m := mapJSON(t, dir+"@acme/declared")
 	loops := map[string]string{}
 	for _, e := range m.Entries {
 		for _, l := range e.Loops {
@@ -157,4 +112,30 @@ func TestMapDeclaredEntryReachesDependency(t *testing.T) {
 		loops["dist.Agent.generateText"] != dir+"steploop/dist/steps.js:6 " {
 		t.Fatalf("want entries plan (its own loop, index.js:11) and the declared Agent.generateText (steploop/dist/steps.js:6), got %v:\n%s", loops, out)
 	}
+}
+
+// depMap is what the dependency tests read of `lifeline map --format json`.
+type depMap struct {
+	Packages []string `json:"packages"`
+	Entries  []struct {
+		Func  string `json:"func"`
+		Pos   string `json:"pos"`
+		Loops []struct {
+			Pos string `json:"pos"`
+		} `json:"loops"`
+	} `json:"entries"`
+}
+
+// mapJSON runs `lifeline map --format json path`, which must exit 0, and decodes its output.
+func mapJSON(t *testing.T, path string) (string, depMap) {
+	t.Helper()
+	out, errOut, code := lifeline(t, "", "map", "--format", "json", path)
+	if code != 0 {
+		t.Fatalf("map: exit %d\n%s", code, errOut)
+	}
+	var m depMap
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	return out, m
 }

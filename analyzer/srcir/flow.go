@@ -2345,15 +2345,7 @@ func (b *builder) feedsFromDispatch(sc []*fnState, fl *ir.Flow, ci callInfo) {
 		if len(outs) == 0 {
 			continue
 		}
-		for range 4 {
-			for _, a := range h.assigns {
-				if a.rhs != nil && !a.iter && mentions(hm, a.rhs, outs) {
-					for _, n := range a.lhs {
-						outs[n] = true
-					}
-				}
-			}
-		}
+		spreadAssigns(hm, h, outs, 4)
 		for j, hci := range h.callInfo {
 			if j >= len(h.f.Calls) {
 				break
@@ -2427,15 +2419,7 @@ func (b *builder) refills(h *fnState, holders map[string]bool) (ir.Pos, bool) {
 	if len(outs) == 0 {
 		return ir.Pos{}, false
 	}
-	for range 2 {
-		for _, a := range h.assigns {
-			if a.rhs != nil && !a.iter && mentions(m, a.rhs, outs) {
-				for _, n := range a.lhs {
-					outs[n] = true
-				}
-			}
-		}
-	}
+	spreadAssigns(m, h, outs, 2)
 	for j, ci := range h.callInfo {
 		if j >= len(h.f.Calls) {
 			break
@@ -4751,4 +4735,19 @@ func appendRef(refs []ir.CallRef, ref ir.CallRef) []ir.CallRef {
 		}
 	}
 	return append(refs, ref)
+}
+
+// spreadAssigns adds to names, rounds times over h's assignments (not loop iterations), every
+// name assigned from an expression that mentions one of them: what is derived from them a few
+// assignments down.
+func spreadAssigns(m *module, h *fnState, names map[string]bool, rounds int) {
+	for range rounds {
+		for _, a := range h.assigns {
+			if a.rhs != nil && !a.iter && mentions(m, a.rhs, names) {
+				for _, n := range a.lhs {
+					names[n] = true
+				}
+			}
+		}
+	}
 }
