@@ -2276,20 +2276,7 @@ func (b *builder) feedsInHelper(sc []*fnState, fl *ir.Flow, ci callInfo, res map
 			for _, t := range c.Targets {
 				h := b.funcs[t]
 				carried := map[string]bool{}
-				for i, a := range args.NamedChildren() {
-					name := ""
-					if a.Kind == "keyword_argument" {
-						if k := gm.text(a.Child("name")); h.params[k] {
-							name = k
-						}
-						a = a.Child("value")
-					} else if i < len(h.f.Params) {
-						name = h.f.Params[i].Name
-					}
-					if a = strip(a); a != nil && name != "" && inputs[gm.text(a)] {
-						carried[name] = true
-					}
-				}
+				carryParams(gm, args, h, inputs, carried)
 				if len(carried) == 0 {
 					continue
 				}
@@ -2377,20 +2364,7 @@ func (b *builder) holderParams(sc []*fnState, h *fnState, inputs map[string]bool
 			if args == nil {
 				continue
 			}
-			for i, a := range args.NamedChildren() {
-				name := ""
-				if a.Kind == "keyword_argument" {
-					if k := gm.text(a.Child("name")); h.params[k] {
-						name = k
-					}
-					a = a.Child("value")
-				} else if i < len(h.f.Params) {
-					name = h.f.Params[i].Name
-				}
-				if a = strip(a); a != nil && name != "" && inputs[gm.text(a)] {
-					out[name] = true
-				}
-			}
+			carryParams(gm, args, h, inputs, out)
 		}
 	}
 	return out
@@ -4748,6 +4722,25 @@ func spreadAssigns(m *module, h *fnState, names map[string]bool, rounds int) {
 					names[n] = true
 				}
 			}
+		}
+	}
+}
+
+// carryParams adds to out the parameters of h that the arguments args (of a call in module m)
+// fill, by position or by keyword, with one of the variables named in inputs.
+func carryParams(m *module, args *syntax.Node, h *fnState, inputs, out map[string]bool) {
+	for i, a := range args.NamedChildren() {
+		name := ""
+		if a.Kind == "keyword_argument" {
+			if k := m.text(a.Child("name")); h.params[k] {
+				name = k
+			}
+			a = a.Child("value")
+		} else if i < len(h.f.Params) {
+			name = h.f.Params[i].Name
+		}
+		if a = strip(a); a != nil && name != "" && inputs[m.text(a)] {
+			out[name] = true
 		}
 	}
 }
