@@ -1744,8 +1744,13 @@ func (t *tracer) seedIn(fs *funcState) bool {
 
 // maxNodes bounds the functions a graph engine's call of a node func may run for its
 // siblings to take the state a node's result went into (past it the func value is a general
-// callback many unrelated functions reach).
-const maxNodes = 16
+// callback many unrelated functions reach). VTA is field-based: the func field of a node
+// record holds every func any graph of the library stores there, and a library whose prebuilt
+// agents and node wrappers (retry, timeout, parallel, subgraph) all share one Node type has
+// dozens (smallnest/langgraphgo@v0.5.0 graph/state_graph.go:310: 33, 28 distinct; at 16 the
+// engine's node.Function was left unresolved and its ReAct agents had no turn loop). Which
+// of them share state is decided per node pair (builtTogether), not by this count.
+const maxNodes = 64
 
 // nodeState follows a result (or a tool's output) that a graph node hands back to the engine
 // on into the other nodes the same call of a func value runs (the agent node and the tools
