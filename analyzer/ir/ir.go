@@ -198,6 +198,10 @@ type Call struct {
 	Callees  []string `json:"callees,omitempty"`
 	Keys     []string `json:"keys,omitempty"`
 	Abstract string   `json:"abstract,omitempty"`
+	// Provider names the well-known model API the call is (a provider SDK's chat method, an
+	// HTTP request: "openai-go Chat.Completions.New"), from the front-end's table of them:
+	// evidence for a model call, never one by itself (the shape decides).
+	Provider string `json:"provider,omitempty"`
 	// Targets are the Func ids among Callees that have bodies in the Program.
 	Targets []int `json:"targets,omitempty"`
 	// ArgFuncs are the Funcs passed as arguments (callbacks: a retry wrapper's attempt, a
@@ -420,7 +424,9 @@ type Value struct {
 	Stream bool `json:"stream,omitempty"`
 	// Alts are the calls (indices in Func.Calls) whose result the value is on one path each,
 	// when there are several: r, err = c.Stream(…) in one branch of an if and r, err =
-	// c.Generate(…) in the other, merged into the r returned. Set by the Go front-end.
+	// c.Generate(…) in the other, merged into the r returned. Set by the Go front-end, and
+	// by the Python/TS front-end for a returned variable assigned from a call in each arm of
+	// one if (if mode == WAIT: out = w.run_step(…) elif …: out = w.stream_step(…); return out).
 	Alts []int `json:"alts,omitempty"`
 }
 

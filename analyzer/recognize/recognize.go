@@ -267,37 +267,6 @@ func (r *rec) rel(p ir.Pos) string {
 
 func pos(p ir.Pos) model.Position { return model.Position{File: p.File, Line: p.Line} }
 
-// sdkMethods are well-known provider SDK methods: extra evidence for a model call (the shape
-// decides). Keys are matched with any /vN major-version suffix removed.
-var sdkMethods = map[string]string{
-	"github.com/openai/openai-go.ChatCompletionService.New":               "openai-go Chat.Completions.New",
-	"github.com/openai/openai-go.ChatCompletionService.NewStreaming":      "openai-go Chat.Completions.NewStreaming",
-	"github.com/openai/openai-go/responses.ResponseService.New":           "openai-go Responses.New",
-	"github.com/openai/openai-go/responses.ResponseService.NewStreaming":  "openai-go Responses.NewStreaming",
-	"github.com/anthropics/anthropic-sdk-go.MessageService.New":           "anthropic-sdk-go Messages.New",
-	"github.com/anthropics/anthropic-sdk-go.MessageService.NewStreaming":  "anthropic-sdk-go Messages.NewStreaming",
-	"google.golang.org/genai.Models.GenerateContent":                      "genai Models.GenerateContent",
-	"google.golang.org/genai.Models.GenerateContentStream":                "genai Models.GenerateContentStream",
-	"google.golang.org/genai.Chat.SendMessage":                            "genai Chat.SendMessage",
-	"github.com/ollama/ollama/api.Client.Chat":                            "ollama api.Client.Chat",
-	"github.com/ollama/ollama/api.Client.Generate":                        "ollama api.Client.Generate",
-	"github.com/sashabaranov/go-openai.Client.CreateChatCompletion":       "go-openai CreateChatCompletion",
-	"github.com/sashabaranov/go-openai.Client.CreateChatCompletionStream": "go-openai CreateChatCompletionStream",
-	"net/http.Client.Do": "http.Client.Do (a model API request)",
-}
-
-var majorVersion = regexp.MustCompile(`/v[0-9]+(/|\.|$)`)
-
-func sdkName(key string) (string, bool) {
-	k := majorVersion.ReplaceAllStringFunc(key, func(m string) string { return m[len(m)-1:] })
-	k = strings.ReplaceAll(k, "..", ".")
-	name, ok := sdkMethods[k]
-	if !ok {
-		name, ok = sdkMethods[key]
-	}
-	return name, ok
-}
-
 // site is a scored model-call candidate.
 type site struct {
 	f        *ir.Func
@@ -511,13 +480,10 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			s.evidence = append(s.evidence, "reads "+read)
 		}
 	}
-	for _, k := range c.Keys {
-		if n, ok := sdkName(k); ok {
-			s.score += 2
-			s.sdk = true
-			s.evidence = append(s.evidence, "known provider SDK method: "+n)
-			break
-		}
+	if c.Provider != "" {
+		s.score += 2
+		s.sdk = true
+		s.evidence = append(s.evidence, "known provider SDK method: "+c.Provider)
 	}
 	if !s.confirmed && len(s.tools) > 0 && (fl == nil || !fl.Kept) && r.runsItsTools(c, s.tools) {
 		// the call's own body runs the tools it is handed: a tool executor, not the decision
@@ -562,8 +528,9 @@ type routeKey struct {
 // route returns, for a candidate of loop l that is a whole step (it leaves, dispatches and is
 // fed back) reached from the loop's function through a call (in the loop) of an interface or
 // abstract method that may run several implementations, that call and the implementation it
-// goes through, found by walking up callers and closures' parents, at most six steps; the
-// zero key for every other candidate.
+// goes through, found by walking up callers and closures' parents, at most six steps; or
+// reached through one of the calls a helper on the way returns the result of one per arm of
+// an if (armCall), that call; the zero key for every other candidate.
 func (r *rec) route(l *Loop, s *site) routeKey {
 	none := routeKey{call: ir.CallRef{Func: -1, Call: -1}, impl: -1}
 	h := l.Func
@@ -581,6 +548,12 @@ func (r *rec) route(l *Loop, s *site) routeKey {
 		}
 		g := r.p.Funcs[it.g]
 		for _, ref := range r.callers[g.ID] {
+			if r.armCall(ref) {
+				// a helper returning the result of one of several calls, one per arm of an
+				// if (if mode == WAIT: out = worker.run_step(…) elif mode == STREAM: out =
+				// worker.stream_step(…); return out): one way of the step per arm, one runs
+				return routeKey{call: ref, impl: g.ID}
+			}
 			if ref.Func == h.ID || r.within(r.p.Funcs[ref.Func], h) {
 				c := &r.p.Funcs[ref.Func].Calls[ref.Call]
 				inLoop := ref.Func != h.ID || l.LoopID < 0 || contains(c.Loops, l.LoopID)
@@ -600,6 +573,17 @@ func (r *rec) route(l *Loop, s *site) routeKey {
 		}
 	}
 	return none
+}
+
+// armCall reports whether call ref is one of the calls (at least two) whose results a return
+// of its function hands back one per path (ir.Value.Alts).
+func (r *rec) armCall(ref ir.CallRef) bool {
+	for _, ret := range r.p.Funcs[ref.Func].Returns {
+		if len(ret.Values) > 0 && len(ret.Values[0].Alts) > 1 && slices.Contains(ret.Values[0].Alts, ref.Call) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapped reports whether the result of site s is handed back up through another of the sites:
@@ -1917,10 +1901,8 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 	}
 	// the first call whose result is returned through a variable: a provider method
 	for _, ic := range g.Calls {
-		for _, k := range ic.Keys {
-			if n, ok := sdkName(k); ok {
-				return []string{n}
-			}
+		if ic.Provider != "" {
+			return []string{ic.Provider}
 		}
 	}
 	return r.forced(g, depth)
@@ -2510,12 +2492,8 @@ func (r *rec) isSite(l *Loop, p ir.Pos) bool {
 		if c.Pos == p && c.Flow != nil {
 			return true
 		}
-		if c.Pos == p {
-			for _, k := range c.Keys {
-				if _, ok := sdkName(k); ok {
-					return true
-				}
-			}
+		if c.Pos == p && c.Provider != "" {
+			return true
 		}
 	}
 	return false
