@@ -245,6 +245,17 @@ func TestSourceShapes(t *testing.T) {
 		// session.getMessages()) by the next model call; tools in a queue of concurrency 1.
 		{dir: "jsstoreloop", entry: "agent.AIAgent.process", kind: model.LoopFor, loopLine: 25, modelLine: 27, toolLine: 44,
 			exits: map[int]string{21: "not_started", 68: "completed"}},
+		// tsrecurturn (@genkit-ai/ai@1.42.0 src/generate/action.ts:127-164, 232-331, 337-570):
+		// the turn recursion goes through helpers that hand the turn on in an options object
+		// (generateHelper(registry, { currentTurn: currentTurn + 1 })), so the parameter
+		// passed on as itself + 1 is the recursion's counter and `currentTurn + 1 >
+		// maxIterations` (maxIterations = rawRequest.maxTurns ?? 5) its bound (before: none);
+		// the tools' own interruption, a local flag or a helper's result (let interrupted =
+		// false; const { interruptedResponse } = await resolveResumeOption(...)), is a pause,
+		// not a cancel request (before: cancellation checked at 122).
+		{dir: "tsrecurturn", entry: "generate.generate", kind: model.LoopRecursion, loopLine: 107, modelLine: 131, toolLine: 146,
+			parallel: true, bound: "maxIterations", onBound: model.OnBoundError, def: "5",
+			exits: map[int]string{135: "completed", 140: "failed"}},
 		// tsctorwrap (@genkit-ai/ai@1.42.0 src/generate/action.ts:477-511, response.ts:59-97):
 		// the model's reply handed to a constructor of the set (new GenerateResponse(reply),
 		// whose constructor builds this.message = new Message(...)) and read back through the

@@ -221,6 +221,13 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 	all, classInc, classAcc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
 	m, f := fs.mod, fs.f
 	lt, rt := m.text(strip(l)), m.text(strip(r))
+	// a recursion's turn counter tested as it will be passed on (currentTurn + 1 > max)
+	if x := plusConst(m, l); x != nil && fs.counterParams[m.text(x)] {
+		lt = m.text(x)
+	}
+	if x := plusConst(m, r); x != nil && fs.counterParams[m.text(x)] {
+		rt = m.text(x)
+	}
 	isCounter := func(s string) (int, bool) {
 		if v := sizeOf(s); v != "" {
 			// len(history) - init_len < max_turns: a collection the loop grows
@@ -1012,6 +1019,39 @@ func isCancelName(s string) bool {
 	return containsAny(l, cancelWords) && !strings.Contains(l, "interruption") && !strings.Contains(l, "approval")
 }
 
+// ownInterrupt reports whether the read txt (named last) of an interruption is of what the
+// run itself computed: a local variable of the function or of one around it (let interrupted
+// = false set by the tools' callback; const { interruptedResponse } = await
+// resolveResumeOption(...); resolved.interrupt of a helper's result, @genkit-ai/ai@1.42.0
+// src/generate/action.ts:378-383, resolve-tool-requests.ts:382-403). An interruption a tool or
+// step hands back is a pause for someone's input, not a request from outside to cancel the
+// run; a cancel request arrives through a field, a parameter or a module's state
+// (if self.interrupt_switch:, set by interrupt()). Only the word "interrupt" is ambiguous so.
+func ownInterrupt(fs *fnState, txt, last string) bool {
+	l := strings.ToLower(last)
+	if !strings.Contains(l, "interrupt") || containsAny(l, []string{"cancel", "abort", "stop", "shutdown", "halt"}) {
+		return false
+	}
+	root := txt
+	if i := strings.IndexAny(root, ".?["); i >= 0 {
+		root = root[:i]
+	}
+	if root == fs.mod.t.self || root == "" {
+		return false
+	}
+	for g := fs; g != nil; g = g.parent {
+		if g.params[root] {
+			return false
+		}
+		for _, a := range g.assigns {
+			if slices.Contains(a.lhs, root) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // stopHook reports whether n, named last, is called as a should-stop predicate
 // (config.shouldStopAfterTurn?.(...)): a caller's hook that ends the run when it says so is
 // a stop condition, not a check of cancellation.
@@ -1056,7 +1096,7 @@ func (b *builder) cancels(fs *fnState) {
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
 					// (a module constant in capitals is a setting, not a request)
-					if !b.stopHook(fs, n, last) {
+					if !b.stopHook(fs, n, last) && !ownInterrupt(fs, txt, last) {
 						hit = n
 					}
 					return false
