@@ -446,6 +446,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				// name (the back edge of the loop's data flow goes through it)
 				w, executor = 2, true
 			}
+			if d.How == "collection_arg" && fl.FeedsNext && len(d.Calls) > 0 {
+				// parts = await callableTool.callTool(response.functionCalls) fed to the next
+				// request: the whole list of calls the reply asks for handed to one runner
+				w, executor = 2, true
+			}
 			if len(d.Calls) == 0 {
 				w = 0 // a name compared or looked up without a callable run: a filter
 				if d.How == "map_lookup" {

@@ -256,6 +256,18 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "tsrecurturn", entry: "generate.generate", kind: model.LoopRecursion, loopLine: 107, modelLine: 131, toolLine: 146,
 			parallel: true, bound: "maxIterations", onBound: model.OnBoundError, def: "5",
 			exits: map[int]string{135: "completed", 140: "failed"}},
+		// jsafcbatch (@google/genai@3.3.0 dist/node/index.mjs:15980-16035): the whole list of
+		// calls the response asks for, the one whose emptiness ends the loop, handed to each
+		// of the caller's callable tools (callableTool.callTool(response.functionCalls)) whose
+		// parts go into the next request: the tool site, one runner for every call (before:
+		// no dispatch, no turn loop, no entry).
+		{dir: "jsafcbatch", entry: "Models.generateContent", kind: model.LoopFor, loopLine: 70, modelLine: 71, toolLine: 80,
+			bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10", exits: map[int]string{93: "completed"}},
+		// jsafcbatch (index.mjs:16452-16531): the bound tested in the async generator a method
+		// returns is the method's local (const maxRemoteCalls = … ?? DEFAULT_MAX_REMOTE_CALLS),
+		// its default the module constant (before: no default).
+		{dir: "jsafcbatch", entry: "Models.processAfcStream", kind: model.LoopFor, loopLine: 136, modelLine: 141, toolLine: 149,
+			bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10"},
 		// tsctorwrap (@genkit-ai/ai@1.42.0 src/generate/action.ts:477-511, response.ts:59-97):
 		// the model's reply handed to a constructor of the set (new GenerateResponse(reply),
 		// whose constructor builds this.message = new Message(...)) and read back through the

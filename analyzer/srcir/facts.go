@@ -693,6 +693,15 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 				op.Kind, op.Key = "param", p.key()+"."+name
 				return op
 			}
+			for _, a := range p.assigns {
+				if len(a.lhs) == 1 && a.lhs[0] == name {
+					// a closure's test of a local of the function around it (const
+					// maxRemoteCalls = … ?? DEFAULT_MAX_REMOTE_CALLS; return
+					// __asyncGenerator(…, function* () { while (n < maxRemoteCalls) … }))
+					op.Kind, op.Key = "var", p.key()+"."+name
+					return op
+				}
+			}
 		}
 		tg := b.resolveName(fs, name)
 		if tg.value != nil {
