@@ -60,6 +60,8 @@ type Loop struct {
 	// sharedBound: the return at the bound is also the one the final answer leaves to, and it
 	// hands back what a call made after the loop returns (see finalBound)
 	sharedBound bool
+	// boundKey is the key of the bound's value (its defaults, ir.Default.Key)
+	boundKey string
 }
 
 // Result is what the recognizer found.
@@ -2002,6 +2004,7 @@ func (r *rec) bound(l *Loop) {
 				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
 				if ss.Key != "" {
 					r.boundDefault(bd, ss.Key)
+					l.boundKey = ss.Key
 				}
 				if bd.Default == "" {
 					bd.Default = model.DefaultNone
@@ -2024,6 +2027,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	if b.Bound.Key != "" {
 		r.boundDefault(bd, b.Bound.Key)
+		l.boundKey = b.Bound.Key
 	}
 	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
@@ -2393,8 +2397,8 @@ func (r *rec) boundDefault(bd *model.Bound, key string) {
 	rank := map[string]int{"const": 3, "zero_check": 2, "constructor": 1, "option": 1}
 	for i := range r.p.Defaults {
 		d := &r.p.Defaults[i]
-		if d.Key != key {
-			continue
+		if d.Key != key || d.Via == "caller" {
+			continue // (what one caller passes: for the entries that call so, see callerBound)
 		}
 		if best == nil || rank[d.Via] > rank[best.Via] {
 			best = d

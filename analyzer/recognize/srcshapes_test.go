@@ -907,3 +907,30 @@ func TestReActWorker(t *testing.T) {
 		t.Errorf("at bound %+v, want error", l.OnBound)
 	}
 }
+
+// TestCallerOption: jscalleropt (@voltagent/core@2.10.0 dist/index.js:31337-31338, 31462,
+// 31569-31584, 33508, 36665-36667, 30352-30357 calling ai@6.0.325 generateText, dist/index.js
+// 4638). An entry that reaches a dependency's loop through its own call handing the bound as
+// an option (stopWhen: options?.stopWhen ?? this.stopWhen ?? stepCountIs(maxSteps)) sees the
+// bound start at what it passes, followed through the helpers that compute it to the
+// constructor's default (5, when nothing is configured), with the value as passed; the
+// dependency's own entry keeps the callee's default (before: stepCountIs(1) for both).
+func TestCallerOption(t *testing.T) {
+	res := recognizeSrc(t, "jscalleropt")
+	e := srcEntry(res, "agent.Agent.generateText")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil {
+		t.Fatalf("Agent.generateText: want one loop with a bound, got %+v", e)
+	}
+	b := e.Loops[0].Bound
+	if b.Expr != "stopWhen" || b.Default != "5" || b.DefaultPos.Line != 31 || filepath.Base(b.DefaultPos.File) != "agent.js" ||
+		!strings.HasPrefix(b.Passed, "options?.stopWhen ?? this.stopWhen") || b.PassedPos.Line != 44 {
+		t.Errorf("Agent.generateText bound %+v, want stopWhen default 5 at agent.js:31, passed at agent.js:44", b)
+	}
+	d := srcEntry(res, "ai.generateText")
+	if d == nil || len(d.Loops) != 1 || d.Loops[0].Bound == nil {
+		t.Fatalf("ai.generateText: want one loop with a bound, got %+v", d)
+	}
+	if b := d.Loops[0].Bound; b.Default != "stepCountIs(1)" || b.Passed != "" {
+		t.Errorf("ai.generateText bound %+v, want its own default stepCountIs(1), nothing passed", b)
+	}
+}

@@ -789,6 +789,7 @@ func (b *builder) finish() {
 	b.deadDefaults()
 	b.fieldDefaults()
 	b.fallbackDefaults()
+	b.callerOptions()
 	b.directives()
 	b.sentinels()
 }
