@@ -1036,7 +1036,7 @@ func isCancelName(s string) bool {
 // step hands back is a pause for someone's input, not a request from outside to cancel the
 // run; a cancel request arrives through a field, a parameter or a module's state
 // (if self.interrupt_switch:, set by interrupt()). Only the word "interrupt" is ambiguous so.
-func ownInterrupt(fs *fnState, txt, last string) bool {
+func (b *builder) ownInterrupt(fs *fnState, txt, last string) bool {
 	l := strings.ToLower(last)
 	if !strings.Contains(l, "interrupt") || containsAny(l, []string{"cancel", "abort", "stop", "shutdown", "halt"}) {
 		return false
@@ -1048,17 +1048,35 @@ func ownInterrupt(fs *fnState, txt, last string) bool {
 	if root == fs.mod.t.self || root == "" {
 		return false
 	}
+	own := false
 	for g := fs; g != nil; g = g.parent {
 		if g.params[root] {
 			return false
 		}
+		m := g.mod
 		for _, a := range g.assigns {
-			if slices.Contains(a.lhs, root) {
-				return true
+			if !slices.Contains(a.lhs, root) {
+				continue
 			}
+			// every value it is set to: a literal (the flag the tools' callback raises) or
+			// what a function of the set returns; a read of an event, a signal or a field
+			// (interrupted = self._interrupt_event.is_set()) is a request from outside
+			r := strip(a.rhs)
+			if r != nil && r.Kind == "await_expression" && len(r.NamedChildren()) == 1 {
+				r = strip(r.NamedChildren()[0])
+			}
+			switch ci, ok := g.callOf[r]; {
+			case r == nil || a.iter:
+				return false
+			case m.t.literals.has(r) || m.t.numbers.has(r):
+			case ok && ci < len(g.f.Calls) && len(g.f.Calls[ci].Targets) > 0 && !opaque(b, &g.f.Calls[ci]):
+			default:
+				return false
+			}
+			own = true
 		}
 	}
-	return false
+	return own
 }
 
 // stopHook reports whether n, named last, is called as a should-stop predicate
@@ -1105,7 +1123,7 @@ func (b *builder) cancels(fs *fnState) {
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
 					// (a module constant in capitals is a setting, not a request)
-					if !b.stopHook(fs, n, last) && !ownInterrupt(fs, txt, last) {
+					if !b.stopHook(fs, n, last) && !b.ownInterrupt(fs, txt, last) {
 						hit = n
 					}
 					return false
