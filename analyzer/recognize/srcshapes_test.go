@@ -932,6 +932,8 @@ func TestCallerOption(t *testing.T) {
 	}
 	if b := d.Loops[0].Bound; b.Default != "stepCountIs(1)" || b.Passed != "" {
 		t.Errorf("ai.generateText bound %+v, want its own default stepCountIs(1), nothing passed", b)
+	}
+}
 
 // TestChildAgentNoRecursion: camel-ai==0.2.90's ChatAgent runs a child ChatAgent it keeps in
 // a field (self._context_summary_agent.step(prompt) in summarize, reached from the turn
