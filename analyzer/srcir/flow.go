@@ -107,6 +107,19 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
+		if len(res) > 0 {
+			// a recursion on the reply: the function asks the model and hands the reply to
+			// itself, deciding on that parameter at the top of the next call (upsonic==0.77.3
+			// agent/agent.py:2662-2937, _handle_model_response(follow_up_response, messages));
+			// the parameter is the result there
+			for j, cj := range fs.callInfo {
+				if j < len(fs.f.Calls) && j != i && fs.f.Calls[j].Recursive && slices.Contains(fs.f.Calls[j].Targets, fs.f.ID) {
+					if args := cj.node.Child("arguments"); args != nil {
+						carryParams(m, args, fs, union(res, nil), res)
+					}
+				}
+			}
+		}
 		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
 			// this.send(this.thread), the reply kept in a field by the method: see storedResults
 			for _, v := range b.storedResults(fs, c, ci) {
