@@ -107,6 +107,25 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
+		if len(res) > 0 {
+			// a recursion on the reply: the function asks the model and hands the reply to
+			// itself, deciding on that parameter at the top of the next call (upsonic==0.77.3
+			// agent/agent.py:2662-2937, _handle_model_response(follow_up_response, messages));
+			// the parameter is the result there
+			for j, cj := range fs.callInfo {
+				if j < len(fs.f.Calls) && j != i && fs.f.Calls[j].Recursive && slices.Contains(fs.f.Calls[j].Targets, fs.f.ID) {
+					if args := cj.node.Child("arguments"); args != nil {
+						ps := map[string]bool{}
+						carryParams(m, args, fs, res, ps)
+						for p := range ps {
+							if !handedOn(fs, p) {
+								res[p] = true
+							}
+						}
+					}
+				}
+			}
+		}
 		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
 			// this.send(this.thread), the reply kept in a field by the method: see storedResults
 			for _, v := range b.storedResults(fs, c, ci) {
@@ -1767,6 +1786,48 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 	return out
 }
 
+// toolCallFields name the collection of a model reply that holds the calls it asks for.
+var toolCallFields = regexp.MustCompile(`(?i)^(tool_?calls|tool_?uses|function_?calls|tool_?requests)$`)
+
+// batchDispatch: a call that runs what it is handed (a run verb: callTool, execute) receiving
+// the whole collection of calls the result asks for, the one whose emptiness ends the loop
+// (if (!response.functionCalls || response.functionCalls.length === 0) break; ... parts =
+// await callableTool.callTool(response.functionCalls), @google/genai@3.3.0
+// dist/node/index.mjs:16005-16013), when nothing of the set runs behind it (the caller's tool
+// objects): that call runs every tool the reply asks for (collection_arg).
+func (b *builder) batchDispatch(g *fnState, fl *ir.Flow, res map[string]bool, model *syntax.Node) []ir.Dispatch {
+	m := g.mod
+	var out []ir.Dispatch
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) {
+			break
+		}
+		c := &g.f.Calls[j]
+		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || !runVerb.MatchString(c.Method) || !opaque(b, c) {
+			continue
+		}
+		args := ci.node.Child("arguments")
+		if args == nil {
+			continue
+		}
+		for _, a := range args.NamedChildren() {
+			a = strip(a)
+			if a == nil || !m.t.members.has(a) || !res[m.text(strip(a.Child("object")))] || !toolCallFields.MatchString(m.text(a.Child(m.t.memberProp))) {
+				continue
+			}
+			pending := false
+			for _, ch := range fl.Checked {
+				pending = pending || ch.Leaves && !ch.Indirect && ch.Func == g.f.ID && strings.Contains(ch.Text, m.text(a))
+			}
+			if pending {
+				out = append(out, ir.Dispatch{Pos: c.Pos, How: "collection_arg", Func: g.f.ID, Calls: []ir.CallRef{{Func: g.f.ID, Call: j}}, Text: c.Text})
+				break
+			}
+		}
+	}
+	return out
+}
+
 // lookupMeths are the methods that look a value up by the key they are handed (dispatch reads
 // them as map lookups).
 var lookupMeths = map[string]bool{"get": true, "get_tool": true, "getTool": true, "lookup": true}
@@ -2408,6 +2469,29 @@ func (b *builder) feedsFromDispatch(sc []*fnState, fl *ir.Flow, ci callInfo) {
 			}
 		}
 	}
+}
+
+// handedOn reports whether fs hands its parameter p as it is to a call other than a recursive
+// one or an append (runLLM(request)): an input the function builds its step from, not the
+// reply it decides on.
+func handedOn(fs *fnState, p string) bool {
+	m := fs.mod
+	for j, ci := range fs.callInfo {
+		if j >= len(fs.f.Calls) || fs.f.Calls[j].Recursive || appendMeths[fs.f.Calls[j].Method] {
+			continue
+		}
+		if args := ci.node.Child("arguments"); args != nil {
+			for _, a := range args.NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a = strip(a); a != nil && m.t.idents.has(a) && m.text(a) == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // holderParams are the parameters of helper h that a call of it in sc hands one of inputs
@@ -3326,6 +3410,11 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				}
 				fl.Dispatch = append(fl.Dispatch, d)
 			}
+		}
+	}
+	if len(fl.Dispatch) == 0 && !selects {
+		for _, g := range sc {
+			fl.Dispatch = append(fl.Dispatch, b.batchDispatch(g, fl, initial, model)...)
 		}
 	}
 	for _, d := range fl.Dispatch {
