@@ -2032,6 +2032,15 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	}
 	switch k {
 	case kResult:
+		if argIdx == 0 && !recv && cv != nil && textMarker(com) && t.replyText(v) {
+			// if strings.Contains(result.Text, "Final Answer:") { return nil }: the reply's
+			// text tested for the marker of a final answer
+			text := ""
+			if ce := fs.calls[com.Pos()]; ce != nil {
+				text = render(ce)
+			}
+			t.checkCond(fs, cv, com.Pos(), text, -1, false)
+		}
 		if calledValue {
 			// an iterator: range over a function; its yield callback receives the items
 			t.flow.Delivery = "iterator"
@@ -3426,10 +3435,26 @@ func (t *tracer) selectedFromSeed(v ssa.Value, depth int) bool {
 	return false
 }
 
+// textMarkers are the functions testing a text for a marker written in it (the first argument
+// the text, the second the marker).
+var textMarkers = map[string]bool{"strings.Contains": true, "strings.HasPrefix": true, "strings.HasSuffix": true}
+
+// textMarker reports whether com tests a text for a constant marker (strings.Contains(text,
+// "Final Answer:")).
+func textMarker(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Signature.Recv() != nil || len(com.Args) != 2 || !textMarkers[fn.Pkg.Pkg.Path()+"."+fn.Name()] {
+		return false
+	}
+	c, ok := com.Args[1].(*ssa.Const)
+	return ok && c.Value != nil && c.Value.ExactString() != `""`
+}
+
 // parsedAction reports whether a parser's result can be the one action a reply names: an
 // element (a struct, pointer or interface, first of its results), or several values of which
-// some are text (stepType, content, tool, args, err := parseReActStep(text): the step's kind
-// and the tool's name beside its arguments).
+// two or more are text (stepType, content, tool, args, err := parseReActStep(text): the
+// step's kind and the tool's name beside its arguments; action, input, found :=
+// parseAction(text)).
 func parsedAction(res types.Type) bool {
 	if elemLike(res) {
 		return true
@@ -3449,7 +3474,7 @@ func parsedAction(res types.Type) bool {
 			strs++
 		}
 	}
-	return strs >= 2 && parts >= 3
+	return strs >= 2 && parts >= 2
 }
 
 // parsedParts follows what a parser of the reply's text returned: the decision (tested for

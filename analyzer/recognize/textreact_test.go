@@ -1,6 +1,7 @@
 package recognize_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lifeline-dev/lifeline/model"
@@ -64,5 +65,44 @@ func TestTextReActGo(t *testing.T) {
 			t.Errorf("%s: parallel %v cancel %v, want both false", w.entry, l.ParallelTools, l.ChecksCancel)
 		}
 		checkExits(t, e, w.exits)
+	}
+}
+
+// TestTextReActMarker checks a ReAct loop whose final answer is a marker in the reply's text
+// (shape reactswitch, github.com/toumakido/reAct@0ba2ce7 03-api-server-react/main.go
+// runReActLoop and parseAction, lib/bedrock/client.go@0732c2c InvokeModel): the loop returns
+// once strings.Contains(result.Text, "Final Answer:"), else a plain parser reads the action and
+// its input (three results: two texts and a found flag) and a switch on the action runs the
+// named tool, the observation appended as the next user message. Before, the marker test was
+// no decision (a standard-library call on the text) and the parser's results no action: no turn
+// loop. (The loop's function is called only by the command's main: no run entry.)
+func TestTextReActMarker(t *testing.T) {
+	res := recognizeGoShapes(t)
+	var l *model.Loop
+	for _, rl := range res.Loops {
+		if rl.Func != nil && rl.Func.Short == "reactswitch.runReActLoop" {
+			l = &rl.Map
+		}
+	}
+	if l == nil || l.Pos.Line != 36 {
+		t.Fatalf("want the turn loop of reactswitch.runReActLoop at main.go:36, got %+v", l)
+	}
+	if got := siteLines(l.ModelCalls); got != "main.go:37" {
+		t.Errorf("model calls %s, want main.go:37", got)
+	}
+	if got := siteLines(l.ToolCalls); got != "main.go:57 main.go:67" {
+		t.Errorf("tool calls %s, want main.go:57 (ListFilesTree) and main.go:67 (ReadFile)", got)
+	}
+	if l.Bound == nil || l.Bound.Expr != "maxIterations" || l.OnBound == nil || l.OnBound.Kind != model.OnBoundError {
+		t.Errorf("bound %+v at bound %+v, want maxIterations, an error", l.Bound, l.OnBound)
+	}
+	found := false
+	for _, ev := range l.Provenance.Evidence {
+		if strings.Contains(ev, `strings.Contains(result.Text, "Final Answer:")`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("evidence %q, want the final-answer marker test", l.Provenance.Evidence)
 	}
 }
