@@ -44,7 +44,8 @@ element says which, as its confidence. See docs/analyzer.md.
 
 Python and TypeScript/JavaScript sources are read too: a file (.py, .ts, .tsx, .mts, .cts,
 .js, .mjs, .cjs), a directory, an installed package (site-packages/smolagents,
-node_modules/@openai/agents-core) or a checkout; .d.ts files carry no bodies and are skipped.
+node_modules/@openai/agents-core) or a checkout; .d.ts files carry no bodies and are skipped,
+and of a package shipped as ES modules and as CommonJS only the ES build is read.
 Their positions are relative to the package's parent directory.
 
 Positions are module-relative: dir/file.go:line in the main module, module/path/dir/file.go:line

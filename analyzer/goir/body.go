@@ -305,6 +305,9 @@ func (b *builder) calls(fs *funcState) {
 					key = roles.Key(obj.Origin())
 				}
 				c.Keys = append(c.Keys, key)
+				if c.Provider == "" {
+					c.Provider = provider(key)
+				}
 				if cal.Origin() != nil {
 					cal = cal.Origin()
 				}

@@ -198,6 +198,10 @@ type Call struct {
 	Callees  []string `json:"callees,omitempty"`
 	Keys     []string `json:"keys,omitempty"`
 	Abstract string   `json:"abstract,omitempty"`
+	// Provider names the well-known model API the call is (a provider SDK's chat method, an
+	// HTTP request: "openai-go Chat.Completions.New"), from the front-end's table of them:
+	// evidence for a model call, never one by itself (the shape decides).
+	Provider string `json:"provider,omitempty"`
 	// Targets are the Func ids among Callees that have bodies in the Program.
 	Targets []int `json:"targets,omitempty"`
 	// ArgFuncs are the Funcs passed as arguments (callbacks: a retry wrapper's attempt, a

@@ -267,37 +267,6 @@ func (r *rec) rel(p ir.Pos) string {
 
 func pos(p ir.Pos) model.Position { return model.Position{File: p.File, Line: p.Line} }
 
-// sdkMethods are well-known provider SDK methods: extra evidence for a model call (the shape
-// decides). Keys are matched with any /vN major-version suffix removed.
-var sdkMethods = map[string]string{
-	"github.com/openai/openai-go.ChatCompletionService.New":               "openai-go Chat.Completions.New",
-	"github.com/openai/openai-go.ChatCompletionService.NewStreaming":      "openai-go Chat.Completions.NewStreaming",
-	"github.com/openai/openai-go/responses.ResponseService.New":           "openai-go Responses.New",
-	"github.com/openai/openai-go/responses.ResponseService.NewStreaming":  "openai-go Responses.NewStreaming",
-	"github.com/anthropics/anthropic-sdk-go.MessageService.New":           "anthropic-sdk-go Messages.New",
-	"github.com/anthropics/anthropic-sdk-go.MessageService.NewStreaming":  "anthropic-sdk-go Messages.NewStreaming",
-	"google.golang.org/genai.Models.GenerateContent":                      "genai Models.GenerateContent",
-	"google.golang.org/genai.Models.GenerateContentStream":                "genai Models.GenerateContentStream",
-	"google.golang.org/genai.Chat.SendMessage":                            "genai Chat.SendMessage",
-	"github.com/ollama/ollama/api.Client.Chat":                            "ollama api.Client.Chat",
-	"github.com/ollama/ollama/api.Client.Generate":                        "ollama api.Client.Generate",
-	"github.com/sashabaranov/go-openai.Client.CreateChatCompletion":       "go-openai CreateChatCompletion",
-	"github.com/sashabaranov/go-openai.Client.CreateChatCompletionStream": "go-openai CreateChatCompletionStream",
-	"net/http.Client.Do": "http.Client.Do (a model API request)",
-}
-
-var majorVersion = regexp.MustCompile(`/v[0-9]+(/|\.|$)`)
-
-func sdkName(key string) (string, bool) {
-	k := majorVersion.ReplaceAllStringFunc(key, func(m string) string { return m[len(m)-1:] })
-	k = strings.ReplaceAll(k, "..", ".")
-	name, ok := sdkMethods[k]
-	if !ok {
-		name, ok = sdkMethods[key]
-	}
-	return name, ok
-}
-
 // site is a scored model-call candidate.
 type site struct {
 	f        *ir.Func
@@ -511,13 +480,10 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			s.evidence = append(s.evidence, "reads "+read)
 		}
 	}
-	for _, k := range c.Keys {
-		if n, ok := sdkName(k); ok {
-			s.score += 2
-			s.sdk = true
-			s.evidence = append(s.evidence, "known provider SDK method: "+n)
-			break
-		}
+	if c.Provider != "" {
+		s.score += 2
+		s.sdk = true
+		s.evidence = append(s.evidence, "known provider SDK method: "+c.Provider)
 	}
 	if !s.confirmed && len(s.tools) > 0 && (fl == nil || !fl.Kept) && r.runsItsTools(c, s.tools) {
 		// the call's own body runs the tools it is handed: a tool executor, not the decision
@@ -1917,10 +1883,8 @@ func (r *rec) via(c *ir.Call, depth int) []string {
 	}
 	// the first call whose result is returned through a variable: a provider method
 	for _, ic := range g.Calls {
-		for _, k := range ic.Keys {
-			if n, ok := sdkName(k); ok {
-				return []string{n}
-			}
+		if ic.Provider != "" {
+			return []string{ic.Provider}
 		}
 	}
 	return r.forced(g, depth)
@@ -2510,12 +2474,8 @@ func (r *rec) isSite(l *Loop, p ir.Pos) bool {
 		if c.Pos == p && c.Flow != nil {
 			return true
 		}
-		if c.Pos == p {
-			for _, k := range c.Keys {
-				if _, ok := sdkName(k); ok {
-					return true
-				}
-			}
+		if c.Pos == p && c.Provider != "" {
+			return true
 		}
 	}
 	return false

@@ -3343,8 +3343,9 @@ func (b *builder) into(sc []*fnState, res map[string]bool, call *syntax.Node) []
 func resolvedBy(sc []*fnState, name string, call *syntax.Node, res map[string]bool) bool {
 	for _, f := range sc {
 		for g := f; g != nil; g = g.parent {
-			for _, a := range g.assigns {
-				if len(a.lhs) != 1 || a.lhs[0] != name || a.iter || a.rhs == nil {
+			for _, ai := range g.index().byLHS[name] {
+				a := g.assigns[ai]
+				if len(a.lhs) != 1 || a.iter || a.rhs == nil {
 					continue
 				}
 				r := unAwait(g.mod, strip(a.rhs))

@@ -88,9 +88,10 @@ func skipDir(name string) bool {
 // Collect lists the source files under paths (files or directories), sorted, each once.
 // Nested node_modules, virtual environments and hidden directories are not entered (name
 // them explicitly to read them). Of a compiled module present as .js, .mjs and .cjs, one is
-// read (.js, else .mjs); a .js beside its .ts source is skipped.
+// read (.js, else .mjs); a .js beside its .ts source is skipped; a package built twice, as ES
+// modules and as CommonJS, is read in its ES build (dropCommonJSTwins).
 func Collect(paths []string) ([]string, error) {
-	var files []string
+	var files, pkgs []string
 	seen := map[string]bool{}
 	for _, arg := range paths {
 		abs, err := filepath.Abs(arg)
@@ -121,6 +122,9 @@ func Collect(paths []string) ([]string, error) {
 				}
 				return nil
 			}
+			if d.Name() == "package.json" {
+				pkgs = append(pkgs, filepath.Dir(p))
+			}
 			if !d.Type().IsRegular() || syntax.LangOf(p) == "" || strings.HasSuffix(p, ".min.js") || seen[p] {
 				return nil
 			}
@@ -132,6 +136,7 @@ func Collect(paths []string) ([]string, error) {
 			return nil, err
 		}
 	}
+	files = dropCommonJSTwins(files, pkgs)
 	// one of each compiled module's variants
 	have := map[string]bool{}
 	for _, f := range files {
