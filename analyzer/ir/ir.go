@@ -424,7 +424,9 @@ type Value struct {
 	Stream bool `json:"stream,omitempty"`
 	// Alts are the calls (indices in Func.Calls) whose result the value is on one path each,
 	// when there are several: r, err = c.Stream(…) in one branch of an if and r, err =
-	// c.Generate(…) in the other, merged into the r returned. Set by the Go front-end.
+	// c.Generate(…) in the other, merged into the r returned. Set by the Go front-end, and
+	// by the Python/TS front-end for a returned variable assigned from a call in each arm of
+	// one if (if mode == WAIT: out = w.run_step(…) elif …: out = w.stream_step(…); return out).
 	Alts []int `json:"alts,omitempty"`
 }
 

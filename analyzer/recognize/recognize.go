@@ -528,8 +528,9 @@ type routeKey struct {
 // route returns, for a candidate of loop l that is a whole step (it leaves, dispatches and is
 // fed back) reached from the loop's function through a call (in the loop) of an interface or
 // abstract method that may run several implementations, that call and the implementation it
-// goes through, found by walking up callers and closures' parents, at most six steps; the
-// zero key for every other candidate.
+// goes through, found by walking up callers and closures' parents, at most six steps; or
+// reached through one of the calls a helper on the way returns the result of one per arm of
+// an if (armCall), that call; the zero key for every other candidate.
 func (r *rec) route(l *Loop, s *site) routeKey {
 	none := routeKey{call: ir.CallRef{Func: -1, Call: -1}, impl: -1}
 	h := l.Func
@@ -547,6 +548,12 @@ func (r *rec) route(l *Loop, s *site) routeKey {
 		}
 		g := r.p.Funcs[it.g]
 		for _, ref := range r.callers[g.ID] {
+			if r.armCall(ref) {
+				// a helper returning the result of one of several calls, one per arm of an
+				// if (if mode == WAIT: out = worker.run_step(…) elif mode == STREAM: out =
+				// worker.stream_step(…); return out): one way of the step per arm, one runs
+				return routeKey{call: ref, impl: g.ID}
+			}
 			if ref.Func == h.ID || r.within(r.p.Funcs[ref.Func], h) {
 				c := &r.p.Funcs[ref.Func].Calls[ref.Call]
 				inLoop := ref.Func != h.ID || l.LoopID < 0 || contains(c.Loops, l.LoopID)
@@ -566,6 +573,17 @@ func (r *rec) route(l *Loop, s *site) routeKey {
 		}
 	}
 	return none
+}
+
+// armCall reports whether call ref is one of the calls (at least two) whose results a return
+// of its function hands back one per path (ir.Value.Alts).
+func (r *rec) armCall(ref ir.CallRef) bool {
+	for _, ret := range r.p.Funcs[ref.Func].Returns {
+		if len(ret.Values) > 0 && len(ret.Values[0].Alts) > 1 && slices.Contains(ret.Values[0].Alts, ref.Call) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapped reports whether the result of site s is handed back up through another of the sites:

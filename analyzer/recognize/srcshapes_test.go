@@ -884,3 +884,117 @@ func TestReActWorker(t *testing.T) {
 		t.Errorf("at bound %+v, want error", l.OnBound)
 	}
 }
+
+// TestChildAgentNoRecursion: camel-ai==0.2.90's ChatAgent runs a child ChatAgent it keeps in
+// a field (self._context_summary_agent.step(prompt) in summarize, reached from the turn
+// loop's context helper): another instance's run, not this run's step again. The one turn
+// loop is the while True of _step_impl; no turn recursion of _step_impl is invented around
+// the call before the loop (shape pychildagent).
+func TestChildAgentNoRecursion(t *testing.T) {
+	res := recognizeSrc(t, "pychildagent")
+	for _, l := range res.Loops {
+		if l.Map.Kind == model.LoopRecursion {
+			t.Errorf("invented turn recursion in %s at line %d", l.Map.Func, l.Map.Pos.Line)
+		}
+	}
+	e := srcEntry(res, "ChatAgent.step")
+	if e == nil {
+		t.Fatal("no entry ChatAgent.step")
+	}
+	if len(e.Loops) != 1 {
+		t.Fatalf("loops %d, want 1", len(e.Loops))
+	}
+	l := e.Loops[0]
+	if l.Kind != model.LoopFor || l.Pos.Line != 102 {
+		t.Errorf("loop %s at line %d, want for at 102", l.Kind, l.Pos.Line)
+	}
+	if got := lines(l.ModelCalls); !slices.Equal(got, []int{104}) {
+		t.Errorf("model calls at %v, want [104]", got)
+	}
+	if got := lines(l.ToolCalls); !slices.Contains(got, 143) {
+		t.Errorf("tool calls at %v, want 143 among them", got)
+	}
+	if l.Bound == nil || l.Bound.Expr != "self.max_iteration" {
+		t.Errorf("bound %+v, want self.max_iteration", l.Bound)
+	}
+}
+
+// TestWorkbenchTools: autogen-agentchat==0.7.5's _execute_tool_call asks each workbench of a
+// Sequence[Workbench] parameter whether it lists a tool of the call's name (if any(t["name"]
+// == tool_call.name for t in tools)) and then has it run that tool by name (await
+// wb.call_tool(name=tool_call.name, ...)): that call is a tool call of the loop, resolved to
+// the abstract Workbench.call_tool through the element type of the parameter's annotation; the
+// result record built with the name (FunctionExecutionResult(name=...)) runs nothing (shape
+// pyworkbench).
+func TestWorkbenchTools(t *testing.T) {
+	res := recognizeSrc(t, "pyworkbench")
+	e := srcEntry(res, "AssistantAgent.run")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("entry AssistantAgent.run with one loop: %+v", e)
+	}
+	l := e.Loops[0]
+	if l.Pos.Line != 31 {
+		t.Errorf("loop at line %d, want 31", l.Pos.Line)
+	}
+	if got := lines(l.ModelCalls); !slices.Equal(got, []int{32}) {
+		t.Errorf("model calls at %v, want [32]", got)
+	}
+	var wb *model.CallSite
+	for i, s := range l.ToolCalls {
+		if s.Pos.Line == 63 {
+			wb = &l.ToolCalls[i]
+		}
+		if s.Pos.Line >= 71 {
+			t.Errorf("tool call at %d (%s): a value built with the name runs nothing", s.Pos.Line, s.Callee)
+		}
+	}
+	if wb == nil {
+		t.Fatalf("tool calls at %v, want the workbench's call_tool at 63 among them", lines(l.ToolCalls))
+	}
+	if !strings.HasSuffix(wb.Callee, "Workbench.call_tool") {
+		t.Errorf("workbench tool call's callee %q, want Workbench.call_tool", wb.Callee)
+	}
+	if !slices.Contains(lines(l.ToolCalls), 57) {
+		t.Errorf("tool calls at %v, want the handoff tool at 57 too", lines(l.ToolCalls))
+	}
+}
+
+// TestStepModes: llama-index-core@0.12.52.post1's AgentRunner._run_step asks its worker one of
+// two ways by the chat mode (if mode == WAIT: out = worker.run_step(...) elif mode ==
+// STREAM: out = worker.stream_step(...); return out): each arm is one way of the loop's step,
+// so the chat of run_step and the stream_chat of stream_step are both model calls of the
+// loop, ranked apart (before, the streamed reply's extra evidence outranked the chat call
+// chat() makes). The LLM interface is a dependency read, not mapped (shape pystepmodes).
+func TestStepModes(t *testing.T) {
+	dir := filepath.Join("testdata", "shapes", "pystepmodes", "react_ns", "core", "agent")
+	var paths []string
+	for _, f := range []string{"runner.py", "step.py", "types.py"} {
+		paths = append(paths, filepath.Join(dir, f))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "AgentRunner.chat")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("entry AgentRunner.chat with one loop: %+v", e)
+	}
+	l := e.Loops[0]
+	if l.Pos.Line != 31 {
+		t.Errorf("loop at line %d, want 31", l.Pos.Line)
+	}
+	if got := lines(l.ModelCalls); !slices.Equal(got, []int{60, 81}) {
+		t.Errorf("model calls at %v, want [60 81] (chat, stream_chat)", got)
+	}
+	if got := lines(l.ToolCalls); !slices.Contains(got, 44) {
+		t.Errorf("tool calls at %v, want 44 among them", got)
+	}
+}

@@ -25,30 +25,57 @@ func (b *builder) accessors() {
 			}
 			c.Accessor = all
 			if i < len(fs.callInfo) {
-				c.Descends = b.delegates(fs, fs.callInfo[i].node)
+				c.Descends = b.delegates(fs, fs.callInfo[i].node, c.Targets)
 			}
 		}
 	})
 }
 
 // delegates reports whether call node n of method fs hands the call on to an object the
-// receiver holds, under the method's own name (return self.wrapped.prepare_messages(...) in
-// prepare_messages, this.inner.run(...) in run): a wrapper delegating to what it wraps, one
-// link down a chain of wrappers (ir.Call.Descends), not the method running again.
-func (b *builder) delegates(fs *fnState, n *syntax.Node) bool {
+// receiver holds (ir.Call.Descends), not to the receiver itself:
+//   - under the method's own name (return self.wrapped.prepare_messages(...) in
+//     prepare_messages, this.inner.run(...) in run): a wrapper delegating to what it wraps,
+//     one link down a chain of wrappers;
+//   - to a method of the receiver's own class family (targets: the call's resolved
+//     functions) on an instance the receiver keeps in a field (self._summary_agent =
+//     ChatAgent(...); self._summary_agent.step(prompt)): a child object of the same kind
+//     runs its own run, on its own state; what it does is not this run's next step, so a
+//     path back to the method through it is no turn recursion.
+func (b *builder) delegates(fs *fnState, n *syntax.Node, targets []int) bool {
 	m, t := fs.mod, fs.mod.t
 	if fs.cls == nil || fs.name == "" || n == nil {
 		return false
 	}
 	fn := strip(unAwait(m, n.Child("function")))
-	if fn == nil || !t.members.has(fn) || m.text(fn.Child(t.memberProp)) != fs.name {
+	if fn == nil || !t.members.has(fn) {
 		return false
 	}
 	obj := strip(fn.Child("object"))
-	if obj == nil || !t.members.has(obj) {
+	if obj == nil || !t.members.has(obj) || m.text(strip(obj.Child("object"))) != t.self {
 		return false
 	}
-	return m.text(strip(obj.Child("object"))) == t.self
+	if m.text(fn.Child(t.memberProp)) == fs.name {
+		return true
+	}
+	return len(targets) > 0 && b.ofFamily(fs.cls, targets)
+}
+
+// ofFamily reports whether every target is a method of class k, of one of its base classes
+// or of one of its subclasses.
+func (b *builder) ofFamily(k *class, targets []int) bool {
+	fam := map[*class]bool{k: true}
+	for _, c := range k.ancestors() {
+		fam[c] = true
+	}
+	for _, c := range k.descendants() {
+		fam[c] = true
+	}
+	for _, tg := range targets {
+		if tg < 0 || tg >= len(b.funcs) || b.funcs[tg].cls == nil || !fam[b.funcs[tg].cls] {
+			return false
+		}
+	}
+	return true
 }
 
 // returnsPart reports whether every return of fs hands back a part of its parameters or

@@ -825,6 +825,11 @@ func (b *builder) returns(fs *fnState) {
 						}
 					}
 				}
+				if v.Kind == ir.ValOther && r.InLoop < 0 {
+					// if mode == WAIT: out = worker.run_step(...) elif mode == STREAM: out =
+					// worker.stream_step(...); return out: the result of one of them per path
+					v.Alts = b.heldAlts(fs, e, n.Start)
+				}
 				if v.Kind == ir.ValCall {
 					v = b.decorated(fs, v)
 				}
@@ -1148,6 +1153,63 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 		return r
 	}
 	return nil
+}
+
+// heldAlts returns the calls (ids in fs.f.Calls) whose results a returned variable e holds,
+// one per arm of an if statement (if mode == WAIT: out = worker.run_step(...) elif mode ==
+// STREAM: out = worker.stream_step(...); return out): at least two, each assigned outside
+// loops before at, each in another arm of the same if statement (ir.Value.Alts). Nil when the
+// variable is assigned anything else or the assignments may run one after the other.
+func (b *builder) heldAlts(fs *fnState, e *syntax.Node, at int) []int {
+	m := fs.mod
+	e = strip(e)
+	if e == nil || e.Kind != "identifier" {
+		return nil
+	}
+	name := m.text(e)
+	var nodes []*syntax.Node
+	var ids []int
+	for _, a := range fs.assigns {
+		if !slices.Contains(a.lhs, name) {
+			continue
+		}
+		r := strip(unAwait(m, a.rhs))
+		id, ok := fs.callOf[r]
+		if len(a.lhs) != 1 || a.iter || a.aug || r == nil || !ok || len(a.loops) > 0 || a.node.Start >= at {
+			return nil
+		}
+		nodes, ids = append(nodes, a.node), append(ids, id)
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	for i := range nodes {
+		for j := i + 1; j < len(nodes); j++ {
+			if !b.otherArms(fs, nodes[i], nodes[j]) {
+				return nil
+			}
+		}
+	}
+	return ids
+}
+
+// otherArms reports whether nodes x and y lie in different arms (then, elif, else) of the
+// innermost if statement of fs that holds both.
+func (b *builder) otherArms(fs *fnState, x, y *syntax.Node) bool {
+	t := fs.mod.t
+	for p := x.Parent; p != nil && p != fs.body; p = p.Parent {
+		if !t.ifs.has(p) || y.Start < p.Start || y.End > p.End {
+			continue
+		}
+		armOf := func(n *syntax.Node) *syntax.Node {
+			for ; n != nil && n.Parent != p; n = n.Parent {
+			}
+			return n
+		}
+		ax, ay := armOf(x), armOf(y)
+		return ax != nil && ay != nil && ax != ay && ax != p.Child("condition") && ay != p.Child("condition")
+	}
+	return false
 }
 
 // value classifies a returned expression.

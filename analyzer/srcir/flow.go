@@ -1246,6 +1246,7 @@ func (b *builder) leavingFlag(g *fnState, lhs []string) string {
 			// if is_done: return current_reasoning, True
 			if m.text(strip(c.expr)) == n {
 				if lv, _ := b.leaves(g, c.stmt.Child("consequence")); lv {
+
 					return n
 				}
 			}
@@ -1484,6 +1485,10 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		if !t.ifs.has(c.stmt) {
 			continue
 		}
+		if refs := b.providerRuns(g, c, elems, names); len(refs) > 0 {
+			out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
+			continue
+		}
 		l, r, op, ok := compareOps(m, c.expr)
 		if !ok || !(op == "==" || op == "===") {
 			continue
@@ -1509,6 +1514,61 @@ func (b *builder) dispatch(g *fnState, elems, names map[string]bool, model *synt
 		out = append(out, ir.Dispatch{Pos: m.pos(c.expr), How: "name_compare", Func: g.f.ID, Calls: refs, Text: clip(m.text(c.expr), 80)})
 	}
 	return out
+}
+
+// providerRuns returns, for an if statement whose test asks whether any item of a listing
+// has an element's name (if any(t["name"] == tool_call.name for t in await wb.list_tools()),
+// tools.some(t => t.name === call.name)), the calls of its then-branch handed that name (await
+// wb.call_tool(name=tool_call.name, ...)): a provider of tools asked whether it has the one
+// the element names, then asked to run it by name (autogen-agentchat==0.7.5
+// agents/_assistant_agent.py:1577-1605). Nil for any other test.
+func (b *builder) providerRuns(g *fnState, c cond, elems, names map[string]bool) []ir.CallRef {
+	m, t := g.mod, g.mod.t
+	e := strip(unAwait(m, c.expr))
+	if e == nil || !t.calls.has(e) {
+		return nil
+	}
+	fn := strip(e.Child("function"))
+	asks := false
+	switch {
+	case fn != nil && t.idents.has(fn) && anyFuncs[m.text(fn)]:
+		gen := strip(e.Child("arguments"))
+		if gen != nil && gen.Kind != "generator_expression" {
+			if args := gen.NamedChildren(); len(args) == 1 {
+				gen = strip(args[0])
+			}
+		}
+		asks = b.nodeComparesName(m, gen, elems, names)
+	case fn != nil && t.members.has(fn) && anyMeths[m.text(fn.Child(t.memberProp))]:
+		if id, ok := g.callOf[e]; ok {
+			for _, kid := range g.f.Calls[id].ArgFuncs {
+				asks = asks || b.comparesName(b.funcs[kid], elems, names)
+			}
+		}
+	}
+	then := c.stmt.Child("consequence")
+	if !asks || then == nil {
+		return nil
+	}
+	var refs []ir.CallRef
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) || ci.node.Start < then.Start || ci.node.End > then.End {
+			continue
+		}
+		if c := &g.f.Calls[j]; isTypeName(lastSeg(calleeText(m, ci.node))) && (len(c.Targets) == 0 || len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil) {
+			continue // (FunctionExecutionResult(name=tool_call.name, ...) builds a value: nothing run)
+		}
+		for _, a := range ci.node.Child("arguments").NamedChildren() {
+			if a.Kind == "keyword_argument" {
+				a = a.Child("value")
+			}
+			if isNameExpr(m, a, elems, names) {
+				refs = append(refs, ir.CallRef{Func: g.f.ID, Call: j})
+				break
+			}
+		}
+	}
+	return refs
 }
 
 // lookupCall reports whether call id (node n) of g runs only lookup helpers (lookupParams)

@@ -226,6 +226,21 @@ var (
 )
 
 // stdinReads are, per language, the calls that wait for a line the user types.
+// anyFuncs are the functions, and anyMeths the collection methods, that test whether any item
+// satisfies a predicate (Python's any(gen), JS's xs.some(pred)).
+var (
+	anyFuncs = mk("any")
+	anyMeths = mk("some")
+)
+
+// elemGenerics are the collection annotations whose one type argument is the type of their
+// elements (Python typing and builtins, TypeScript's arrays).
+var elemGenerics = []struct{ open, close string }{
+	{"Sequence[", "]"}, {"typing.Sequence[", "]"}, {"List[", "]"}, {"typing.List[", "]"}, {"list[", "]"},
+	{"Iterable[", "]"}, {"typing.Iterable[", "]"}, {"MutableSequence[", "]"}, {"Set[", "]"}, {"set[", "]"},
+	{"Array<", ">"}, {"ReadonlyArray<", ">"},
+}
+
 var stdinReads = map[string]map[string]bool{
 	"python": {"input": true, "raw_input": true, "sys.stdin.readline": true, "stdin.readline": true},
 }

@@ -1104,6 +1104,18 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 			}
 		}
 		for _, a := range fs.assigns {
+			if a.iter && len(a.lhs) == 1 && a.rhs != nil && m.t.idents.has(strip(a.rhs)) {
+				// for wb in workbench, workbench: Sequence[Workbench]: an element of a
+				// parameter annotated as a collection of a class is an instance of it
+				if ty := fs.paramTypes[m.text(strip(a.rhs))]; ty != nil {
+					if inner := elemType(m.text(ty)); inner != "" {
+						if tr := b.typeText(m, inner, 1); !tr.empty() {
+							out[a.lhs[0]] = tr
+						}
+					}
+				}
+				continue
+			}
 			if a.iter || len(a.lhs) != 1 || strings.ContainsAny(a.lhs[0], ".[") || a.rhs == nil {
 				continue
 			}
@@ -1164,6 +1176,24 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 		fs.localTypes = out
 	})
 	return fs.localTypes
+}
+
+// elemType returns the element type written in a collection annotation (Sequence[T],
+// List[T], list[T], Iterable[T], T[], Array<T>, ReadonlyArray<T>), "" for any other.
+func elemType(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
+	for _, w := range elemGenerics {
+		if strings.HasPrefix(s, w.open) && strings.HasSuffix(s, w.close) {
+			inner := s[len(w.open) : len(s)-len(w.close)]
+			if len(splitTop(inner, ',')) == 1 {
+				return strings.TrimSpace(inner)
+			}
+		}
+	}
+	if inner, ok := strings.CutSuffix(s, "[]"); ok && !strings.ContainsAny(inner, "[]<>|()") {
+		return inner
+	}
+	return ""
 }
 
 // selfCallee reports whether call's callee is a method of self/this (self.m(...)).
