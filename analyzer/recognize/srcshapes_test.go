@@ -495,8 +495,10 @@ func TestSourceShapes(t *testing.T) {
 		// the receiver holds by one method (self.state.last_model_output = model_output) and
 		// read back by the sibling method the step calls next, which runs its actions: the
 		// step's call of the first method is the model call of the loop that repeats the step.
+		// The stop flag on the state object (if self.state.stopped: break) is checked before
+		// each step.
 		{dir: "pystatefield", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 33, modelLine: 44, toolLine: 67,
-			bound: "max_steps", onBound: model.OnBoundSilent, def: "500", exits: map[int]string{38: "completed"}},
+			cancel: true, cancelLine: 34, bound: "max_steps", onBound: model.OnBoundSilent, def: "500", exits: map[int]string{38: "completed"}},
 		// pyautoinvoke (semantic-kernel's ChatCompletionClientBase.get_chat_message_contents):
 		// the leave test is a walrus ((fc_count := len(function_calls)) == 0); each call goes
 		// to a helper of another class (kernel.invoke_function_call, under asyncio.gather)
@@ -536,6 +538,18 @@ func TestSourceShapes(t *testing.T) {
 		// the key names the tool the registry looks up (execute_action(action_name=...)).
 		{dir: "pyactionitems", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 47, modelLine: 48, toolLine: 31,
 			exits: map[int]string{51: "completed", 55: "completed"}, bound: "max_steps", onBound: model.OnBoundSilent, def: "500"},
+		// pyhistorydone (browser-use's Agent.run): the step keeps the decision on the receiver's
+		// state object and runs its actions in a sibling method that records their results
+		// there (self.state.last_result = await self.multi_act(...)); its finally hands them
+		// to a method that adds them to a history object (self.history.add_item(...)), whose
+		// predicate the step helper returns to the loop (return self.history.is_done()): a
+		// test of the tool results; those the step hands to the message manager before the
+		// next decision feed it. A stop flag on the state object (self.state.stopped) checked
+		// each iteration; at the bound the run's error message is recorded (agent_run_error =
+		// "..."); except KeyboardInterrupt returns the history so far (cancelled).
+		{dir: "pyhistorydone", entry: "service.Agent.run", kind: model.LoopFor, loopLine: 40, modelLine: 79, toolLine: 32,
+			cancel: true, cancelLine: 45, exits: map[int]string{54: "completed", 57: "cancelled"}, bound: "max_steps",
+			onBound: model.OnBoundError, def: "500"},
 		// pymanager (swarms): a manager object built with the agent (ToolManager(agent=self),
 		// self.agent = agent: agent: Any) reaches its fields through a local (agent =
 		// self.agent); the response handed to the manager; the executor submits a bound
@@ -826,6 +840,54 @@ func TestGraphCompileField(t *testing.T) {
 	}
 	if l := e.Loops[0]; !strings.HasSuffix(l.Pos.File, "graph.js") || l.Pos.Line != 13 {
 		t.Errorf("loop at %s:%d, want graph.js:13", l.Pos.File, l.Pos.Line)
+	}
+}
+
+// TestHistoryDoneFiles: pyhistorydone's files mapped one by one, as a user names them
+// (browser-use==0.13.14's four files of browser_use/agent, browser_use/tools and
+// browser_use/tools/registry): tools/ and tools/registry/ have no __init__.py, PEP 420
+// portions of the regular package above them that the files import by their dotted names
+// (from webagent.tools.service import Tools); named by their file alone, the three service.py
+// modules were one module and the step reached neither the tools nor the registry.
+func TestHistoryDoneFiles(t *testing.T) {
+	dir := filepath.Join("testdata", "shapes", "pyhistorydone", "webagent")
+	var paths []string
+	for _, f := range []string{"agent/service.py", "agent/views.py", "tools/service.py", "tools/registry/service.py"} {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	res := recognize.Recognize(prog, recognize.Options{})
+	e := srcEntry(res, "Agent.run")
+	if e == nil || len(e.Loops) != 1 {
+		var names []string
+		for _, x := range res.Entries {
+			names = append(names, x.Func)
+		}
+		t.Fatalf("want entry Agent.run with one loop, got entries %v", names)
+	}
+	l := e.Loops[0]
+	if l.Pos.Line != 40 {
+		t.Errorf("loop at line %d, want 40", l.Pos.Line)
+	}
+	if got := lines(l.ModelCalls); !slices.Equal(got, []int{79}) {
+		t.Errorf("model calls at %v, want [79]", got)
+	}
+	tool := false
+	for _, c := range l.ToolCalls {
+		tool = tool || strings.HasSuffix(filepath.ToSlash(c.Pos.File), "tools/service.py") && c.Pos.Line == 32
+	}
+	if !tool {
+		t.Errorf("tool calls %v, want tools/service.py:32", l.ToolCalls)
 	}
 }
 

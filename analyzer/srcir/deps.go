@@ -280,6 +280,16 @@ func analysisRoots(trees []*syntax.Tree, roots []string) ([]string, map[string]b
 			nsRoot[top] = true
 			continue
 		}
+		// a root without __init__.py inside a regular package (browser_use/tools/ of
+		// browser_use/, itself a PEP 420 portion of it) is that package's subpackage when the
+		// files import it by its dotted name (from browser_use.tools.service import Tools,
+		// browser-use==0.13.14 agent/service.py:75)
+		if dotted, chain := nsChain(r); dotted != "" && importsName(trees, dotted) {
+			for _, d := range chain {
+				nsRoot[d] = true
+			}
+			continue
+		}
 		base := filepath.Base(r)
 		for _, t := range trees {
 			if t.Lang == syntax.Python && strings.HasPrefix(t.File, r+string(filepath.Separator)) &&
@@ -290,6 +300,48 @@ func analysisRoots(trees []*syntax.Tree, roots []string) ([]string, map[string]b
 		}
 	}
 	return absRoots, nsRoot
+}
+
+// nsChain returns the dotted name of dir, a directory without __init__.py, when a regular
+// package holds it (through at most three directories without __init__.py), and those
+// directories (dir first); "" when none does.
+func nsChain(dir string) (string, []string) {
+	parts, chain := []string{filepath.Base(dir)}, []string{dir}
+	for d := dir; len(chain) <= 3; {
+		p := filepath.Dir(d)
+		if p == d {
+			return "", nil
+		}
+		switch filepath.Base(p) {
+		case "src", "lib", "site-packages", "dist-packages", "python", ".":
+			return "", nil
+		}
+		if exists(filepath.Join(p, "pyproject.toml")) || exists(filepath.Join(p, "setup.py")) {
+			return "", nil
+		}
+		if exists(filepath.Join(p, "__init__.py")) {
+			for ; exists(filepath.Join(p, "__init__.py")) && filepath.Dir(p) != p; p = filepath.Dir(p) {
+				parts = append([]string{filepath.Base(p)}, parts...)
+			}
+			return strings.Join(parts, "."), chain
+		}
+		parts = append([]string{filepath.Base(p)}, parts...)
+		chain = append(chain, p)
+		d = p
+	}
+	return "", nil
+}
+
+// importsName reports whether a Python file imports a module of the package with dotted
+// name (from name.x import ..., import name.x, from name import x).
+func importsName(trees []*syntax.Tree, name string) bool {
+	for _, t := range trees {
+		if t.Lang == syntax.Python && (bytes.Contains(t.Src, []byte("from "+name+".")) ||
+			bytes.Contains(t.Src, []byte("import "+name+".")) || bytes.Contains(t.Src, []byte("from "+name+" import "))) {
+			return true
+		}
+	}
+	return false
 }
 
 // importsItself reports whether a Python file under dir imports a module of package name

@@ -496,6 +496,9 @@ func (b *builder) parentIn(fs *fnState, n *syntax.Node) *syntax.Node {
 	return nil
 }
 
+// errorLHS is the name of a variable holding the run's error message (run_error, err_msg).
+var errorLHS = regexp.MustCompile(`(?i)(^|[._])(run_?)?(error|err)(_?(msg|message))?$`)
+
 var reasonLHS = regexp.MustCompile(`(?i)(reason|status|stop|finish|outcome|state)`)
 
 // keyedReason returns the value a setter call stores under a key naming a stop reason
@@ -570,6 +573,11 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 			if rr := strip(r); rr != nil && br.HandedErr == "" && (m.t.calls.has(rr) || m.t.news.has(rr)) {
 				// max_turns_error = MaxTurnsExceeded(...): built here, raised or handed on
 				br.HandedErr = boundErrorName(m, rr)
+			} else if rr != nil && br.HandedErr == "" && m.t.stringKinds.has(rr) && errorLHS.MatchString(m.text(l)) {
+				// agent_run_error = 'Failed to complete task in maximum steps': the run's
+				// error message, recorded and reported after the loop (browser-use==0.13.14
+				// agent/service.py:2655)
+				br.HandedErr = clip(strings.Trim(m.text(rr), "\"'`"), 80)
 			}
 		}
 		return true
@@ -1024,6 +1032,13 @@ func (b *builder) stopHook(fs *fnState, n *syntax.Node, last string) bool {
 	return p != nil && fs.mod.t.calls.has(p) && p.Child("function") == n
 }
 
+// stopFlag reports whether txt, named last, is a stop flag of the receiver: stopped on the
+// receiver or on an object it holds (self.state.stopped, set by the class's stop method:
+// browser-use==0.13.14 agent/service.py:2638), which a caller sets to end the run.
+func (b *builder) stopFlag(fs *fnState, txt, last string) bool {
+	return last == "stopped" && fs.cls != nil && strings.HasPrefix(txt, fs.mod.t.self+".") && !strings.ContainsAny(txt, "([")
+}
+
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
@@ -1054,7 +1069,7 @@ func (b *builder) cancels(fs *fnState) {
 			if t.members.has(n) || t.idents.has(n) {
 				txt := m.text(n)
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
-				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last {
+				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last || b.stopFlag(fs, txt, last) {
 					// (a module constant in capitals is a setting, not a request)
 					if !b.stopHook(fs, n, last) {
 						hit = n

@@ -788,8 +788,9 @@ func (b *builder) returns(fs *fnState) {
 		} else {
 			r.State = b.stateOf(fs, n, e)
 			r.Err = &ir.Value{Kind: ir.ValNil, Call: -1}
-			if r.State == "" && b.underCancelIf(fs, n) {
-				// if cancelled { …; return }: the run ends cancelled
+			if r.State == "" && (b.underCancelIf(fs, n) || b.inCancelHandler(fs, n)) {
+				// if cancelled { …; return }, except KeyboardInterrupt: …; return: the run
+				// ends cancelled
 				r.State = "cancelled"
 			}
 			if e == nil {
@@ -1781,6 +1782,44 @@ func (b *builder) before(fs *fnState, n *syntax.Node) *syntax.Node {
 		}
 	}
 	return nil
+}
+
+// inCancelHandler reports whether n lies in an except / catch clause of fs that catches a
+// cancellation by its class (except KeyboardInterrupt:, except asyncio.CancelledError:;
+// browser-use==0.13.14 agent/service.py:2682-2689 returns the history so far there).
+func (b *builder) inCancelHandler(fs *fnState, n *syntax.Node) bool {
+	m, t := fs.mod, fs.mod.t
+	for c, p := n, b.parentIn(fs, n); p != nil && c != fs.body; c, p = p, b.parentIn(fs, p) {
+		if !t.catches.has(p) {
+			continue
+		}
+		for _, k := range p.NamedChildren() {
+			if k.Field == "parameter" || k.Field == "body" || k.Kind == "block" || k.Kind == "comment" {
+				continue
+			}
+			x := k
+			if k.Kind == "as_pattern" {
+				if ks := k.NamedChildren(); len(ks) > 0 {
+					x = ks[0]
+				}
+			}
+			var names []*syntax.Node
+			if x.Kind == "tuple" || x.Kind == "parenthesized_expression" {
+				names = x.NamedChildren()
+			} else {
+				names = []*syntax.Node{x}
+			}
+			for _, nm := range names {
+				short := lastSeg(m.text(strip(nm)))
+				if l := strings.ToLower(short); interruptErrors[short] || containsAny(l, []string{"cancel", "abort"}) {
+					return true
+				}
+			}
+			break
+		}
+		return false // the innermost handler decides
+	}
+	return false
 }
 
 // underCancelIf reports whether return n is in the taken branch of an if whose condition

@@ -223,6 +223,10 @@ var (
 	genericErrors = mk("Exception", "BaseException", "Error", "ValueError", "RuntimeError", "TypeError", "KeyError",
 		"NotImplementedError", "AssertionError", "IndexError", "AttributeError", "RangeError", "StopIteration",
 		"StopAsyncIteration", "NotImplemented")
+	// interruptErrors are the built-in exceptions that stop a run from outside besides those
+	// whose names say cancel or abort (Ctrl+C): caught and returned from, the run ends
+	// cancelled
+	interruptErrors = mk("KeyboardInterrupt")
 )
 
 // stdinReads are, per language, the calls that wait for a line the user types.

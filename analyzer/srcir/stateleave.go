@@ -59,10 +59,17 @@ func (b *builder) stateLeaves() {
 			// an event source reads no state the loop tests
 			in := b.inputs(fs, j, 0)
 			b.stateFeeds(fl, in, written)
+			kept, recorded := b.resultFields(fs, j, fl, written)
+			if pos, ok := b.resultsFed(fs, j, kept); ok && !fl.FeedsNext {
+				fl.FeedsNext, fl.FeedPos = true, pos
+			}
 			for k := range fields {
 				if !in[k] {
 					delete(fields, k)
 				}
+			}
+			for k := range recorded {
+				fields[k] = true
 			}
 			if len(fields) == 0 {
 				continue
@@ -127,8 +134,246 @@ func (b *builder) writes(fs *fnState, memo map[int]map[string]bool, depth int) m
 				}
 			}
 		}
+		// a method of the program called on a field (self.history.add_item(item)) that
+		// writes its own receiver (self.history.append(history_item)) writes that field
+		for j, ci := range g.callInfo {
+			if j >= len(g.f.Calls) {
+				break
+			}
+			fn := strip(unAwait(m, ci.node.Child("function")))
+			if fn == nil || !m.t.members.has(fn) {
+				continue
+			}
+			f := field(m.text(strip(fn.Child("object"))))
+			if f == "" || w[f] || !strings.HasPrefix(f, m.t.self+".") {
+				continue
+			}
+			for _, t := range g.f.Calls[j].Targets {
+				if tg := b.funcs[t]; tg.cls != nil && tg.cls != fs.cls && ownWrites(tg, b.writes(tg, memo, depth+1)) {
+					w[f] = true
+				}
+			}
+		}
 	}
 	return w
+}
+
+// ownWrites reports whether one of the fields w (what fs writes) is a field of fs's own
+// receiver.
+func ownWrites(fs *fnState, w map[string]bool) bool {
+	for k := range w {
+		if strings.HasPrefix(k, fs.mod.t.self+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// maxResultDepth is how many calls below a method of the receiver the tools it runs may be.
+const maxResultDepth = 6
+
+// resultFields returns the fields of the receiver in which the step holding call j records
+// what the tools of j's decision gave: kept are those written by a method of the receiver the
+// step calls after j that reaches a dispatched tool (self._execute_actions() -> result = await
+// self.multi_act(...); self.state.last_result = result), recorded those and the fields a
+// method called after j writes from one of them handed to it (self._finalize() ->
+// self._make_history_item(..., self.state.last_result) -> self.history.add_item(...)). A loop
+// testing a recorded field (if self.history.is_done(): return True) leaves on the tool
+// results, as a loop testing the reply leaves on the reply.
+func (b *builder) resultFields(fs *fnState, j int, fl *ir.Flow, written map[int]map[string]bool) (kept, recorded map[string]bool) {
+	tools := map[int]bool{}
+	for _, d := range fl.Dispatch {
+		for _, ref := range d.Calls {
+			tools[ref.Func] = true
+		}
+	}
+	if len(tools) == 0 || fs.cls == nil || !selfCall(fs, j) {
+		return nil, nil
+	}
+	reaches := func(g *fnState) bool {
+		frontier, seen := []int{g.f.ID}, map[int]bool{g.f.ID: true}
+		for depth := 0; depth <= maxResultDepth && len(frontier) > 0; depth++ {
+			var next []int
+			for _, id := range frontier {
+				if tools[id] {
+					return true
+				}
+				for _, h := range scope(b.funcs[id]) {
+					if tools[h.f.ID] {
+						return true
+					}
+					for _, c := range h.f.Calls {
+						for _, t := range c.Targets {
+							if !seen[t] {
+								seen[t] = true
+								next = append(next, t)
+							}
+						}
+					}
+				}
+			}
+			frontier = next
+		}
+		return false
+	}
+	after := func(each func(tg *fnState)) {
+		for k := j + 1; k < len(fs.callInfo) && k < len(fs.f.Calls); k++ {
+			if !selfCall(fs, k) {
+				continue
+			}
+			for _, t := range fs.f.Calls[k].Targets {
+				if tg := b.funcs[t]; tg.cls == fs.cls && tg != fs {
+					each(tg)
+				}
+			}
+		}
+	}
+	kept = map[string]bool{}
+	after(func(tg *fnState) {
+		if reaches(tg) {
+			b.fineWrites(tg, kept, written, 0)
+		}
+	})
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	recorded = map[string]bool{}
+	for k := range kept {
+		recorded[k] = true
+	}
+	var handed func(g *fnState, depth int)
+	handed = func(g *fnState, depth int) {
+		for q := range g.callInfo {
+			if q >= len(g.f.Calls) || !selfCall(g, q) {
+				continue
+			}
+			if readsArg(g, q, kept) {
+				for _, t := range g.f.Calls[q].Targets {
+					if tg := b.funcs[t]; tg.cls == fs.cls {
+						b.fineWrites(tg, recorded, written, 0)
+					}
+				}
+			} else if depth < 2 {
+				for _, t := range g.f.Calls[q].Targets {
+					if tg := b.funcs[t]; tg.cls == fs.cls && tg != g {
+						handed(tg, depth+1)
+					}
+				}
+			}
+		}
+	}
+	after(func(tg *fnState) { handed(tg, 0) })
+	return kept, recorded
+}
+
+// fineWrites adds to out the fields of the receiver g writes, by their whole texts
+// (self.state.last_result = result, self.history.add_item(item) of a method writing its own
+// receiver), itself or through the methods of its class it calls on the receiver, two deep.
+func (b *builder) fineWrites(g *fnState, out map[string]bool, memo map[int]map[string]bool, depth int) {
+	self := g.mod.t.self + "."
+	for _, h := range scope(g) {
+		m := h.mod
+		for _, a := range h.assigns {
+			if a.iter || a.aug {
+				continue
+			}
+			for _, n := range a.lhs {
+				if strings.HasPrefix(n, self) && !strings.ContainsAny(n, "[(") {
+					out[n] = true
+				}
+			}
+		}
+		for j, ci := range h.callInfo {
+			if j >= len(h.f.Calls) {
+				break
+			}
+			fn := strip(unAwait(m, ci.node.Child("function")))
+			if fn == nil || !m.t.members.has(fn) {
+				continue
+			}
+			obj := m.text(strip(fn.Child("object")))
+			if obj == m.t.self {
+				for _, t := range h.f.Calls[j].Targets {
+					if tg := b.funcs[t]; depth < 2 && tg.cls == g.cls && tg != g {
+						b.fineWrites(tg, out, memo, depth+1)
+					}
+				}
+				continue
+			}
+			if !strings.HasPrefix(obj, self) || strings.ContainsAny(obj, "[(") {
+				continue
+			}
+			if appendMeths[h.f.Calls[j].Method] {
+				out[obj] = true
+				continue
+			}
+			for _, t := range h.f.Calls[j].Targets {
+				if tg := b.funcs[t]; tg.cls != nil && tg.cls != g.cls && ownWrites(tg, b.writes(tg, memo, 1)) {
+					out[obj] = true
+				}
+			}
+		}
+	}
+}
+
+// hasField reports whether text is one of fields or a part of one (self.state.last_result.x).
+func hasField(fields map[string]bool, text string) bool {
+	for {
+		if fields[text] {
+			return true
+		}
+		i := strings.LastIndexAny(text, ".[")
+		if i <= 0 {
+			return false
+		}
+		text = text[:i]
+	}
+}
+
+// readsArg reports whether the arguments of call j of g read one of fields (self.F, or a part
+// of it).
+func readsArg(g *fnState, j int, fields map[string]bool) bool {
+	m := g.mod
+	found := false
+	eachNode(m.t, g.callInfo[j].node.Child("arguments"), func(n *syntax.Node) bool {
+		if !found && m.t.members.has(n) && hasField(fields, m.text(n)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// resultsFed returns where the step holding call j hands one of the fields kept (the tool
+// results it recorded, see resultFields) to a call before j, itself or through the methods of
+// the receiver it calls there (self._prepare_context() ->
+// self._message_manager.create_state_messages(result=self.state.last_result)): what the tools
+// gave goes into the next decision's input, the loop's back edge through the receiver.
+func (b *builder) resultsFed(fs *fnState, j int, kept map[string]bool) (ir.Pos, bool) {
+	if len(kept) == 0 {
+		return ir.Pos{}, false
+	}
+	var walk func(g *fnState, upto, depth int, seen map[int]bool) (ir.Pos, bool)
+	walk = func(g *fnState, upto, depth int, seen map[int]bool) (ir.Pos, bool) {
+		seen[g.f.ID] = true
+		for q := 0; q < upto && q < len(g.callInfo) && q < len(g.f.Calls); q++ {
+			if !selfCall(g, q) && readsArg(g, q, kept) {
+				return g.f.Calls[q].Pos, true
+			}
+			if depth >= 2 || !selfCall(g, q) {
+				continue
+			}
+			for _, t := range g.f.Calls[q].Targets {
+				if tg := b.funcs[t]; tg.cls == fs.cls && !seen[t] {
+					if pos, ok := walk(tg, len(tg.f.Calls), depth+1, seen); ok {
+						return pos, true
+					}
+				}
+			}
+		}
+		return ir.Pos{}, false
+	}
+	return walk(fs, j, 0, map[int]bool{})
 }
 
 // inputs returns the fields of the receiver call j of fs is handed (self.F, this.F in its
