@@ -71,10 +71,22 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog, diags, err := srcir.BuildFiles(files, paths...)
+	parsed, err := srcir.ParseFiles(files, paths...)
 	if err != nil {
 		return nil, err
 	}
+	prog, diags := parsed.Build()
+	// the dependencies the files reach are read (below, when the map needs them) on another
+	// core while the recognizer runs on this one: ready when asked for, else dropped
+	type depsRead struct {
+		dl  *srcir.DepLoad
+		err error
+	}
+	depsc := make(chan depsRead, 1)
+	go func() {
+		dl, err := parsed.LoadDeps()
+		depsc <- depsRead{dl, err}
+	}()
 	table, err := lifecycle.ProfileTable()
 	if err != nil {
 		return nil, err
@@ -93,14 +105,23 @@ func recognizeSources(root string, paths []string) (*sourceResult, error) {
 		// the named code runs no turn loop of its own, or a run entry declared in it (a
 		// profile's, a lifeline:run-entry directive's) reaches none there: it may hand the
 		// run to an installed dependency (@voltagent/core's Agent.generateText to ai's
-		// generateText), whose modules the files reach are read now (srcir.BuildWithDeps);
+		// generateText), whose modules the files reach are read (srcir.Parsed.LoadDeps, started above);
 		// the run entries stay the named files', and the map read through the dependencies
-		// is taken when it has more of them
-		dprog, ddiags, d, err := srcir.BuildWithDeps(files, paths...)
-		if err != nil {
-			return nil, err
+		// is taken when it has more of them. The files are not parsed again, and with no
+		// dependency module read there is nothing new to build: only the dependencies'
+		// syntax errors are wanted (below).
+		r := <-depsc
+		if r.err != nil {
+			return nil, r.err
 		}
-		if len(d) > 0 {
+		dl := r.dl
+		d := dl.Deps
+		var ddiags []srcir.Diag
+		if len(d) == 0 {
+			ddiags = dl.Diags()
+		} else {
+			var dprog *ir.Program
+			dprog, ddiags = dl.Build()
 			drel := sourceRel(root, paths, d)
 			dtable, err := withDirectives(table, dprog, drel)
 			if err != nil {

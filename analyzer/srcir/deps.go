@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -56,11 +57,40 @@ type Deps map[string]string
 // BuildWithDeps is BuildFiles that also reads the modules of installed dependencies the
 // files reach (see the comment above maxDepHops). It returns the dependency files read.
 func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, error) {
-	trees, orig, lines, diags, err := parseFiles(files)
+	p, err := ParseFiles(files, roots...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	l := newDepLoader(trees, roots)
+	dl, err := p.LoadDeps()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	prog, diags := dl.Build()
+	return prog, diags, dl.Deps, nil
+}
+
+// DepLoad is what LoadDeps read: the analysed files' trees with those of the dependency
+// modules they reach, ready to build (BuildWithDeps's second half).
+type DepLoad struct {
+	// Deps are the dependency files the analysed files reach (BuildWithDeps's Deps): none
+	// when no import resolves to an installed module defining a name used.
+	Deps  Deps
+	l     *depLoader
+	roots []string
+	trees []*syntax.Tree
+	orig  map[string][]byte
+	lines map[string][]string
+	specs map[string]string
+	diags []Diag // the files that could not be read or parsed, the analysed and the dependencies'
+}
+
+// LoadDeps reads the modules of the installed dependencies the parsed files reach (see the
+// comment above maxDepHops), from the parsed trees (they are not parsed again).
+func (p *Parsed) LoadDeps() (*DepLoad, error) {
+	trees := slices.Clip(p.trees)
+	orig, lines := maps.Clone(p.orig), maps.Clone(p.lines)
+	diags := slices.Clip(p.diags)
+	l := newDepLoader(trees, p.roots)
 	// A worklist, not a turn loop: the loop ends when no file is pending, and each file is
 	// read once.
 	for len(l.pending) > 0 {
@@ -69,7 +99,7 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 		sort.Strings(batch)
 		dt, dorig, dlines, ddiags, err := parseFiles(batch)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		for _, d := range ddiags {
 			_, d.Name = l.displayOf(d.Pos.File)
@@ -99,8 +129,22 @@ func BuildWithDeps(files []string, roots ...string) (*ir.Program, []Diag, Deps, 
 			specs[s] = f
 		}
 	}
-	prog, d := build(trees, orig, lines, specs, deps, roots...)
-	return prog, append(append(diags, d...), l.diagnostics()...), deps, nil
+	return &DepLoad{Deps: deps, l: l, roots: p.roots, trees: trees, orig: orig, lines: lines, specs: specs, diags: diags}, nil
+}
+
+// Build builds the IR of the analysed files and the dependency modules read, as
+// BuildWithDeps: the files that could not be read or parsed, the build's own diagnostics,
+// then the syntax errors of the dependency files read (DepLoad.Diags's last part).
+func (d *DepLoad) Build() (*ir.Program, []Diag) {
+	prog, bd := build(d.trees, d.orig, d.lines, d.specs, d.Deps, d.roots...)
+	return prog, append(append(slices.Clip(d.diags), bd...), d.l.diagnostics()...)
+}
+
+// Diags are Build's diagnostics without building: those of the files that could not be read
+// or parsed and the syntax errors of the dependency files read, not the build's own (which
+// name an analysed function, with an empty Diag.Name).
+func (d *DepLoad) Diags() []Diag {
+	return append(slices.Clip(d.diags), d.l.diagnostics()...)
 }
 
 // maxDepDiags is how many syntax errors are reported for one dependency file.
@@ -191,6 +235,22 @@ type depLoader struct {
 	pkgJSON map[string]*pkgManifest
 	nmDirs  map[string]string // directory + "\x00" + package name -> the installed package's directory
 	dists   map[string]map[string]string
+	// exist caches whether a candidate module file exists (resolvePy asks it at every use of
+	// an imported name)
+	exist map[string]bool
+}
+
+// exists is exists(p), asked of the file system once per path.
+func (l *depLoader) exists(p string) bool {
+	e, ok := l.exist[p]
+	if !ok {
+		if l.exist == nil {
+			l.exist = map[string]bool{}
+		}
+		e = exists(p)
+		l.exist[p] = e
+	}
+	return e
 }
 
 type stmtRef struct {
@@ -710,7 +770,7 @@ func (l *depLoader) resolvePy(f *depFile, spec string) (string, int, bool) {
 			if l.files[p] != nil {
 				return p, l.files[p].hop, true
 			}
-			if !exists(p) {
+			if !l.exists(p) {
 				continue
 			}
 			dist := l.pyDist(r, p, top)

@@ -1921,6 +1921,9 @@ func unsetGuarded(fs *fnState, n *syntax.Node, name string) bool {
 // not name, name == None / null / undefined (== or ===), !name, typeof name === "undefined",
 // alone or as one operand of an or.
 func unsetTest(cond, name string) bool {
+	if !strings.Contains(cond, name) {
+		return false // (every alternative has the name itself: no regexp to compile)
+	}
 	q := regexp.QuoteMeta(name)
 	re := regexp.MustCompile(`(^|[^\w.$])(` + q + `\s+is\s+None|` + q + `\s*===?\s*(None|null|undefined)|(None|null|undefined)\s*===?\s*` + q +
 		`|not\s+` + q + `|!\s*` + q + `|typeof\s+` + q + `\s*===?\s*["']undefined["'])($|[^\w.$(\[])`)

@@ -38,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -187,12 +188,41 @@ func (d Diag) String() string { return fmt.Sprintf("%s:%d: %s", d.Pos.File, d.Po
 // namespace package (a directory without __init__.py, PEP 420) inside one of them is part of
 // its modules' names.
 func BuildFiles(files []string, roots ...string) (*ir.Program, []Diag, error) {
-	trees, orig, lines, diags, err := parseFiles(files)
+	p, err := ParseFiles(files, roots...)
 	if err != nil {
 		return nil, nil, err
 	}
-	prog, d := build(trees, orig, lines, nil, nil, roots...)
-	return prog, append(diags, d...), nil
+	prog, d := p.Build()
+	return prog, d, nil
+}
+
+// Parsed is a set of files read and parsed once for more than one build: lifeline map builds
+// the named files alone (Build) and, when their code runs no turn loop of its own, reads
+// their installed dependencies too (LoadDeps) from the same trees instead of parsing every
+// file again. The builds only read the trees.
+type Parsed struct {
+	roots []string
+	trees []*syntax.Tree
+	orig  map[string][]byte
+	lines map[string][]string
+	diags []Diag
+}
+
+// ParseFiles reads and parses files (BuildFiles's first half); roots as BuildFiles's. A
+// build without cgo fails with syntax.ErrNoCgo.
+func ParseFiles(files []string, roots ...string) (*Parsed, error) {
+	trees, orig, lines, diags, err := parseFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	return &Parsed{roots: roots, trees: trees, orig: orig, lines: lines, diags: diags}, nil
+}
+
+// Build builds the IR of the parsed files alone, as BuildFiles does: the files that could not
+// be read or parsed, then the build's own diagnostics.
+func (p *Parsed) Build() (*ir.Program, []Diag) {
+	prog, d := build(p.trees, p.orig, p.lines, nil, nil, p.roots...)
+	return prog, append(slices.Clip(p.diags), d...)
 }
 
 // parseFiles reads and parses files on as many goroutines as there are processors: the
