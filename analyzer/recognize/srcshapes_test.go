@@ -95,6 +95,13 @@ func TestSourceShapes(t *testing.T) {
 		// the method handing it over is an entry.
 		// A limits helper called before the step compares the number of steps recorded with
 		// an optional cap and returns the stop reason (return "limit_steps"): the bound.
+		// pyreplyrecur: a recursion on the model's reply (upsonic==0.77.3 agent/agent.py:
+		// 2662-2937): the caller asks the model once and hands the reply to a handler that
+		// runs the reply's tool calls through a helper, asks the model again and hands the new
+		// reply to itself; the decision is on its parameter, at the top of the next call.
+		// The bound is a count of tool calls checked in the helper, with its keyword default.
+		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
+			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},

@@ -107,6 +107,25 @@ func (b *builder) flows(fs *fnState) {
 				res[n] = true
 			}
 		}
+		if len(res) > 0 {
+			// a recursion on the reply: the function asks the model and hands the reply to
+			// itself, deciding on that parameter at the top of the next call (upsonic==0.77.3
+			// agent/agent.py:2662-2937, _handle_model_response(follow_up_response, messages));
+			// the parameter is the result there
+			for j, cj := range fs.callInfo {
+				if j < len(fs.f.Calls) && j != i && fs.f.Calls[j].Recursive && slices.Contains(fs.f.Calls[j].Targets, fs.f.ID) {
+					if args := cj.node.Child("arguments"); args != nil {
+						ps := map[string]bool{}
+						carryParams(m, args, fs, res, ps)
+						for p := range ps {
+							if !handedOn(fs, p) {
+								res[p] = true
+							}
+						}
+					}
+				}
+			}
+		}
 		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
 			// this.send(this.thread), the reply kept in a field by the method: see storedResults
 			for _, v := range b.storedResults(fs, c, ci) {
@@ -2408,6 +2427,29 @@ func (b *builder) feedsFromDispatch(sc []*fnState, fl *ir.Flow, ci callInfo) {
 			}
 		}
 	}
+}
+
+// handedOn reports whether fs hands its parameter p as it is to a call other than a recursive
+// one or an append (runLLM(request)): an input the function builds its step from, not the
+// reply it decides on.
+func handedOn(fs *fnState, p string) bool {
+	m := fs.mod
+	for j, ci := range fs.callInfo {
+		if j >= len(fs.f.Calls) || fs.f.Calls[j].Recursive || appendMeths[fs.f.Calls[j].Method] {
+			continue
+		}
+		if args := ci.node.Child("arguments"); args != nil {
+			for _, a := range args.NamedChildren() {
+				if a.Kind == "keyword_argument" {
+					a = a.Child("value")
+				}
+				if a = strip(a); a != nil && m.t.idents.has(a) && m.text(a) == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // holderParams are the parameters of helper h that a call of it in sc hands one of inputs
