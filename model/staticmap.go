@@ -222,6 +222,12 @@ type Bound struct {
 	// DefaultEnv is the environment variable that replaces the default when it is set
 	// (int(getenv("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10000"))), if the default is read so.
 	DefaultEnv string `json:"default_env,omitempty"`
+	// Passed is what the run entry's own call hands the loop's function for the bound, as
+	// written, and PassedPos where (generateText({ stopWhen: options?.stopWhen ??
+	// stepCountIs(maxSteps) })): it replaces the callee's own default, and Default is what it
+	// amounts to when the entry's caller sets nothing.
+	Passed    string   `json:"passed,omitempty"`
+	PassedPos Position `json:"passed_pos,omitzero"`
 	// Optional is true when the bound applies only when set (0 means unlimited).
 	Optional bool `json:"optional,omitempty"`
 	// Pos is the comparison that enforces the bound.

@@ -570,8 +570,13 @@ type Default struct {
 	Pos   Pos    `json:"pos"`
 	// Via is "const" (a declaration), "constructor" (a composite literal or assignment in a
 	// function returning the type), "zero_check" (if x == 0 { x = v }), "option" (a functional
-	// option or keyword default).
-	Via string `json:"via"`
+	// option or keyword default), "caller" (what a call of the set hands the parameter: Func
+	// is the function holding that call, Expr and ExprPos the value as passed; Value and Pos
+	// what it amounts to when the caller's own options are unset).
+	Via     string `json:"via"`
+	Func    int    `json:"func,omitempty"`
+	Expr    string `json:"expr,omitempty"`
+	ExprPos Pos    `json:"expr_pos,omitzero"`
 }
 
 // EnvDefault says that the default value defined at Pos is used only when the environment

@@ -432,6 +432,7 @@ func Relativize(m *model.Map, rel func(string) string) {
 				b := *l.Bound
 				fix(&b.Pos)
 				fix(&b.DefaultPos)
+				fix(&b.PassedPos)
 				l.Bound = &b
 			}
 			if l.OnBound != nil {

@@ -235,7 +235,7 @@ func (r *rec) entries() []model.Entry {
 				continue
 			}
 			seen[l] = true
-			e.Loops = append(e.Loops, l.Map)
+			e.Loops = append(e.Loops, r.callerBound(f, l))
 			l.Entries = append(l.Entries, f.Short)
 			if prov.Confidence == model.ConfidenceInferred {
 				prov.Evidence = append(prov.Evidence, x.path[l])
@@ -392,6 +392,37 @@ func (r *rec) entryProv(f *ir.Func) (model.Provenance, bool) {
 // exits classifies the returns of f by path.
 func (r *rec) exits(f *ir.Func, reaches map[int]*reach, depth int, seen map[int]bool) []model.Exit {
 	return r.exitsOf(f, reaches, depth, seen, false)
+}
+
+// callerBound is loop l's map as entry f sees it: when f (or a closure of it) calls the
+// loop's function handing it the bound as an option (Agent.generateText → generateText({
+// stopWhen: options?.stopWhen ?? this.stopWhen ?? stepCountIs(maxSteps) }), @voltagent/core@2.10.0
+// dist/index.js:31576, into ai@6.0.325 generateText({ stopWhen = stepCountIs(1) })), the
+// bound's default is what f passes, not the callee's own.
+func (r *rec) callerBound(f *ir.Func, l *Loop) model.Loop {
+	lm := l.Map
+	if lm.Bound == nil || l.boundKey == "" {
+		return lm
+	}
+	for i := range r.p.Defaults {
+		d := &r.p.Defaults[i]
+		if d.Via != "caller" || d.Key != l.boundKey || d.Func < 0 || d.Func >= len(r.p.Funcs) {
+			continue
+		}
+		top := r.p.Funcs[d.Func]
+		for top.Parent >= 0 && top.Parent < len(r.p.Funcs) && top.Parent != top.ID {
+			top = r.p.Funcs[top.Parent]
+		}
+		if top.ID != f.ID && !strings.HasPrefix(top.Name, f.Name+"$") {
+			continue // (a closure's named local function: generateText$1.run)
+		}
+		bd := *lm.Bound
+		bd.Default, bd.DefaultPos, bd.DefaultEnv = d.Value, pos(d.Pos), r.envOf(pos(d.Pos))
+		bd.Passed, bd.PassedPos = d.Expr, pos(d.ExprPos)
+		lm.Bound = &bd
+		return lm
+	}
+	return lm
 }
 
 // exitsOf lists f's exits; underway is true when f is entered with the run already under way

@@ -60,6 +60,8 @@ type Loop struct {
 	// sharedBound: the return at the bound is also the one the final answer leaves to, and it
 	// hands back what a call made after the loop returns (see finalBound)
 	sharedBound bool
+	// boundKey is the key of the bound's value (its defaults, ir.Default.Key)
+	boundKey string
 }
 
 // Result is what the recognizer found.
@@ -413,6 +415,11 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				// outputs = [self.env.execute(a) for a in reply["actions"]] fed to the next
 				// decision: one executor runs every action the result carries, no lookup by
 				// name (the back edge of the loop's data flow goes through it)
+				w, executor = 2, true
+			}
+			if d.How == "collection_arg" && fl.FeedsNext && len(d.Calls) > 0 {
+				// parts = await callableTool.callTool(response.functionCalls) fed to the next
+				// request: the whole list of calls the reply asks for handed to one runner
 				w, executor = 2, true
 			}
 			if len(d.Calls) == 0 {
@@ -1979,6 +1986,7 @@ func (r *rec) bound(l *Loop) {
 				bd := &model.Bound{Expr: ss.Text, Pos: pos(ss.Pos), Source: ss.Source, Optional: true}
 				if ss.Key != "" {
 					r.boundDefault(bd, ss.Key)
+					l.boundKey = ss.Key
 				}
 				if bd.Default == "" {
 					bd.Default = model.DefaultNone
@@ -2001,6 +2009,7 @@ func (r *rec) bound(l *Loop) {
 	}
 	if b.Bound.Key != "" {
 		r.boundDefault(bd, b.Bound.Key)
+		l.boundKey = b.Bound.Key
 	}
 	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
@@ -2370,8 +2379,8 @@ func (r *rec) boundDefault(bd *model.Bound, key string) {
 	rank := map[string]int{"const": 3, "zero_check": 2, "constructor": 1, "option": 1}
 	for i := range r.p.Defaults {
 		d := &r.p.Defaults[i]
-		if d.Key != key {
-			continue
+		if d.Key != key || d.Via == "caller" {
+			continue // (what one caller passes: for the entries that call so, see callerBound)
 		}
 		if best == nil || rank[d.Via] > rank[best.Via] {
 			best = d

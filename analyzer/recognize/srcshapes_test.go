@@ -252,6 +252,29 @@ func TestSourceShapes(t *testing.T) {
 		// session.getMessages()) by the next model call; tools in a queue of concurrency 1.
 		{dir: "jsstoreloop", entry: "agent.AIAgent.process", kind: model.LoopFor, loopLine: 25, modelLine: 27, toolLine: 44,
 			exits: map[int]string{21: "not_started", 68: "completed"}},
+		// tsrecurturn (@genkit-ai/ai@1.42.0 src/generate/action.ts:127-164, 232-331, 337-570):
+		// the turn recursion goes through helpers that hand the turn on in an options object
+		// (generateHelper(registry, { currentTurn: currentTurn + 1 })), so the parameter
+		// passed on as itself + 1 is the recursion's counter and `currentTurn + 1 >
+		// maxIterations` (maxIterations = rawRequest.maxTurns ?? 5) its bound (before: none);
+		// the tools' own interruption, a local flag or a helper's result (let interrupted =
+		// false; const { interruptedResponse } = await resolveResumeOption(...)), is a pause,
+		// not a cancel request (before: cancellation checked at 122).
+		{dir: "tsrecurturn", entry: "generate.generate", kind: model.LoopRecursion, loopLine: 107, modelLine: 131, toolLine: 146,
+			parallel: true, bound: "maxIterations", onBound: model.OnBoundError, def: "5",
+			exits: map[int]string{135: "completed", 140: "failed"}},
+		// jsafcbatch (@google/genai@3.3.0 dist/node/index.mjs:15980-16035): the whole list of
+		// calls the response asks for, the one whose emptiness ends the loop, handed to each
+		// of the caller's callable tools (callableTool.callTool(response.functionCalls)) whose
+		// parts go into the next request: the tool site, one runner for every call (before:
+		// no dispatch, no turn loop, no entry).
+		{dir: "jsafcbatch", entry: "Models.generateContent", kind: model.LoopFor, loopLine: 70, modelLine: 71, toolLine: 80,
+			bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10", exits: map[int]string{93: "completed"}},
+		// jsafcbatch (index.mjs:16452-16531): the bound tested in the async generator a method
+		// returns is the method's local (const maxRemoteCalls = … ?? DEFAULT_MAX_REMOTE_CALLS),
+		// its default the module constant (before: no default).
+		{dir: "jsafcbatch", entry: "Models.processAfcStream", kind: model.LoopFor, loopLine: 136, modelLine: 141, toolLine: 149,
+			bound: "maxRemoteCalls", onBound: model.OnBoundSilent, def: "10"},
 		// tsctorwrap (@genkit-ai/ai@1.42.0 src/generate/action.ts:477-511, response.ts:59-97):
 		// the model's reply handed to a constructor of the set (new GenerateResponse(reply),
 		// whose constructor builds this.message = new Message(...)) and read back through the
@@ -951,6 +974,33 @@ func TestReActWorker(t *testing.T) {
 	}
 	if l.OnBound == nil || l.OnBound.Kind != model.OnBoundError {
 		t.Errorf("at bound %+v, want error", l.OnBound)
+	}
+}
+
+// TestCallerOption: jscalleropt (@voltagent/core@2.10.0 dist/index.js:31337-31338, 31462,
+// 31569-31584, 33508, 36665-36667, 30352-30357 calling ai@6.0.325 generateText, dist/index.js
+// 4638). An entry that reaches a dependency's loop through its own call handing the bound as
+// an option (stopWhen: options?.stopWhen ?? this.stopWhen ?? stepCountIs(maxSteps)) sees the
+// bound start at what it passes, followed through the helpers that compute it to the
+// constructor's default (5, when nothing is configured), with the value as passed; the
+// dependency's own entry keeps the callee's default (before: stepCountIs(1) for both).
+func TestCallerOption(t *testing.T) {
+	res := recognizeSrc(t, "jscalleropt")
+	e := srcEntry(res, "agent.Agent.generateText")
+	if e == nil || len(e.Loops) != 1 || e.Loops[0].Bound == nil {
+		t.Fatalf("Agent.generateText: want one loop with a bound, got %+v", e)
+	}
+	b := e.Loops[0].Bound
+	if b.Expr != "stopWhen" || b.Default != "5" || b.DefaultPos.Line != 31 || filepath.Base(b.DefaultPos.File) != "agent.js" ||
+		!strings.HasPrefix(b.Passed, "options?.stopWhen ?? this.stopWhen") || b.PassedPos.Line != 44 {
+		t.Errorf("Agent.generateText bound %+v, want stopWhen default 5 at agent.js:31, passed at agent.js:44", b)
+	}
+	d := srcEntry(res, "ai.generateText")
+	if d == nil || len(d.Loops) != 1 || d.Loops[0].Bound == nil {
+		t.Fatalf("ai.generateText: want one loop with a bound, got %+v", d)
+	}
+	if b := d.Loops[0].Bound; b.Default != "stepCountIs(1)" || b.Passed != "" {
+		t.Errorf("ai.generateText bound %+v, want its own default stepCountIs(1), nothing passed", b)
 	}
 }
 

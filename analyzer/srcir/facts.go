@@ -221,6 +221,13 @@ func (b *builder) branchOf(fs *fnState, c cond, n, l, r *syntax.Node, op string,
 	all, classInc, classAcc map[string]bool, grown map[int]map[string]bool, sized map[string]bool, retIdx map[*syntax.Node]int, seen map[string]bool) {
 	m, f := fs.mod, fs.f
 	lt, rt := m.text(strip(l)), m.text(strip(r))
+	// a recursion's turn counter tested as it will be passed on (currentTurn + 1 > max)
+	if x := plusConst(m, l); x != nil && fs.counterParams[m.text(x)] {
+		lt = m.text(x)
+	}
+	if x := plusConst(m, r); x != nil && fs.counterParams[m.text(x)] {
+		rt = m.text(x)
+	}
 	isCounter := func(s string) (int, bool) {
 		if v := sizeOf(s); v != "" {
 			// len(history) - init_len < max_turns: a collection the loop grows
@@ -694,6 +701,15 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 				op.Kind, op.Key = "param", p.key()+"."+name
 				return op
 			}
+			for _, a := range p.assigns {
+				if len(a.lhs) == 1 && a.lhs[0] == name {
+					// a closure's test of a local of the function around it (const
+					// maxRemoteCalls = … ?? DEFAULT_MAX_REMOTE_CALLS; return
+					// __asyncGenerator(…, function* () { while (n < maxRemoteCalls) … }))
+					op.Kind, op.Key = "var", p.key()+"."+name
+					return op
+				}
+			}
 		}
 		tg := b.resolveName(fs, name)
 		if tg.value != nil {
@@ -1020,6 +1036,57 @@ func isCancelName(s string) bool {
 	return containsAny(l, cancelWords) && !strings.Contains(l, "interruption") && !strings.Contains(l, "approval")
 }
 
+// ownInterrupt reports whether the read txt (named last) of an interruption is of what the
+// run itself computed: a local variable of the function or of one around it (let interrupted
+// = false set by the tools' callback; const { interruptedResponse } = await
+// resolveResumeOption(...); resolved.interrupt of a helper's result, @genkit-ai/ai@1.42.0
+// src/generate/action.ts:378-383, resolve-tool-requests.ts:382-403). An interruption a tool or
+// step hands back is a pause for someone's input, not a request from outside to cancel the
+// run; a cancel request arrives through a field, a parameter or a module's state
+// (if self.interrupt_switch:, set by interrupt()). Only the word "interrupt" is ambiguous so.
+func (b *builder) ownInterrupt(fs *fnState, txt, last string) bool {
+	l := strings.ToLower(last)
+	if !strings.Contains(l, "interrupt") || containsAny(l, []string{"cancel", "abort", "stop", "shutdown", "halt"}) {
+		return false
+	}
+	root := txt
+	if i := strings.IndexAny(root, ".?["); i >= 0 {
+		root = root[:i]
+	}
+	if root == fs.mod.t.self || root == "" {
+		return false
+	}
+	own := false
+	for g := fs; g != nil; g = g.parent {
+		if g.params[root] {
+			return false
+		}
+		m := g.mod
+		for _, a := range g.assigns {
+			if !slices.Contains(a.lhs, root) {
+				continue
+			}
+			// every value it is set to: a literal (the flag the tools' callback raises) or
+			// what a function of the set returns; a read of an event, a signal or a field
+			// (interrupted = self._interrupt_event.is_set()) is a request from outside
+			r := strip(a.rhs)
+			if r != nil && r.Kind == "await_expression" && len(r.NamedChildren()) == 1 {
+				r = strip(r.NamedChildren()[0])
+			}
+			switch ci, ok := g.callOf[r]; {
+			case r == nil || a.iter:
+				return false
+			case m.t.literals.has(r) || m.t.numbers.has(r):
+			case ok && ci < len(g.f.Calls) && len(g.f.Calls[ci].Targets) > 0 && !opaque(b, &g.f.Calls[ci]):
+			default:
+				return false
+			}
+			own = true
+		}
+	}
+	return own
+}
+
 // stopHook reports whether n, named last, is called as a should-stop predicate
 // (config.shouldStopAfterTurn?.(...)): a caller's hook that ends the run when it says so is
 // a stop condition, not a check of cancellation.
@@ -1071,7 +1138,7 @@ func (b *builder) cancels(fs *fnState) {
 				last := txt[strings.LastIndexByte(txt, '.')+1:]
 				if last == "aborted" || isCancelName(last) && strings.ToUpper(last) != last || b.stopFlag(fs, txt, last) {
 					// (a module constant in capitals is a setting, not a request)
-					if !b.stopHook(fs, n, last) {
+					if !b.stopHook(fs, n, last) && !b.ownInterrupt(fs, txt, last) {
 						hit = n
 					}
 					return false
@@ -1798,6 +1865,199 @@ func (b *builder) argDefaults() {
 			}
 		}
 	}
+}
+
+// callerOptions records what a call of the set hands a function's destructured options
+// parameter in an object literal (generateText({ …, stopWhen: options?.stopWhen ??
+// this.stopWhen ?? stepCountIs(maxSteps) }), @voltagent/core@2.10.0 dist/index.js:31576, into
+// ai@6.0.325's function generateText({ …, stopWhen = stepCountIs(1) }), dist/index.js:4638)
+// for the options that are bounds (a default of their own, or a bound's name): a default of
+// Via "caller" from the calling function. For a run entry that reaches the loop through that
+// call the caller's value replaces the callee's own default.
+func (b *builder) callerOptions() {
+	byKey := map[string][]ir.Default{}
+	for _, d := range b.prog.Defaults {
+		byKey[d.Key] = append(byKey[d.Key], d)
+	}
+	var added []ir.Default
+	for _, fs := range b.funcs {
+		m := fs.mod
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child(m.t.callArgs)
+			if args == nil {
+				continue
+			}
+			for j, a := range args.NamedChildren() {
+				if a = strip(a); a == nil || !m.t.objects.has(a) {
+					continue
+				}
+				for _, tid := range fs.f.Calls[i].Targets {
+					t := b.funcs[tid]
+					if tid == fs.f.ID || j >= len(t.patNames) || t.patNames[j] == nil {
+						continue
+					}
+					for _, p := range a.NamedChildren() {
+						if !m.t.pairs.has(p) {
+							continue
+						}
+						local := t.patNames[j][unquote(m.text(p.Child("key")))]
+						key := t.key() + "." + local
+						if local == "" || len(byKey[key]) == 0 && !isBoundish(local) {
+							continue
+						}
+						v := strip(p.Child("value"))
+						if v == nil {
+							continue
+						}
+						d := ir.Default{Key: key, Value: clip(oneLine(m.text(v)), 60), Pos: m.pos(v), Via: "caller", Func: fs.f.ID,
+							Expr: clip(oneLine(m.text(v)), 60), ExprPos: m.pos(v)}
+						if r, ok := b.optionValue(fs, v, byKey, 0); ok {
+							d.Value, d.Pos = r.Value, r.Pos
+						}
+						added = append(added, d)
+					}
+				}
+			}
+		}
+	}
+	b.prog.Defaults = append(b.prog.Defaults, added...)
+}
+
+// optionValue is the value an option a caller passes amounts to when nothing the caller was
+// itself given sets it: of alternatives (a ?? b ?? c) the last one that resolves; a count
+// handed to a one-argument helper that makes a stop condition of it (stepCountIs(maxSteps));
+// a local destructured from what a function of the set returns (const { maxSteps } = await
+// this.prepareExecution(...), whose return { …, maxSteps } reads its own local); a method of
+// the set called for it (this.calculateMaxSteps()); a field the constructor sets from
+// alternatives (this.maxSteps = options.maxSteps ?? defaultMaxSteps). Else what argValue
+// finds.
+func (b *builder) optionValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Default, depth int) (ir.Default, bool) {
+	m := g.mod
+	n = strip(n)
+	if n == nil || depth > 12 {
+		return ir.Default{}, false
+	}
+	if alts := alternatives(m, n); len(alts) > 1 {
+		for i := len(alts) - 1; i >= 0; i-- {
+			if d, ok := b.optionValue(g, alts[i], byKey, depth); ok {
+				return d, true
+			}
+		}
+		return ir.Default{}, false
+	}
+	pick := func(ds []ir.Default) (ir.Default, bool) {
+		for i := len(ds) - 1; i >= 0; i-- {
+			if ds[i].Value != "" && !m.t.nones[ds[i].Value] {
+				return ds[i], true
+			}
+		}
+		return ir.Default{}, false
+	}
+	switch {
+	case m.t.calls.has(n):
+		if ci, ok := g.callOf[n]; ok && ci < len(g.f.Calls) && len(g.f.Calls[ci].Targets) == 1 {
+			// a function of the set called for the value (this.calculateMaxSteps()): what it
+			// returns
+			if t := b.funcs[g.f.Calls[ci].Targets[0]]; t != g {
+				// (a parameter handed back, if (agentMaxSteps !== void 0) return
+				// agentMaxSteps: what this call passes for it, when that is known)
+				args := n.Child(m.t.callArgs).NamedChildren()
+				for _, rn := range t.retNodes {
+					k := rn.NamedChildren()
+					if len(k) != 1 || !t.mod.t.idents.has(strip(k[0])) {
+						continue
+					}
+					for pi, p := range t.f.Params {
+						if p.Name == t.mod.text(strip(k[0])) && pi < len(args) {
+							if d, ok := b.optionValue(g, args[pi], byKey, depth+1); ok {
+								return d, true
+							}
+						}
+					}
+				}
+				var ds []ir.Default
+				for _, rn := range t.retNodes {
+					if k := rn.NamedChildren(); len(k) == 1 && !t.mod.t.raises.has(rn) {
+						if d, ok := b.optionValue(t, k[0], byKey, depth+1); ok {
+							ds = append(ds, d)
+						}
+					}
+				}
+				if d, ok := pick(ds); ok {
+					return d, true
+				}
+			}
+		}
+		if args := n.Child(m.t.callArgs); args != nil && len(args.NamedChildren()) == 1 {
+			// stepCountIs(maxSteps): the count the condition is made of
+			return b.optionValue(g, args.NamedChildren()[0], byKey, depth+1)
+		}
+	case m.t.idents.has(n):
+		name := m.text(n)
+		for h := g; h != nil; h = h.parent {
+			if h.params[name] {
+				break
+			}
+			for _, a := range h.assigns {
+				if a.iter || a.rhs == nil || !slices.Contains(a.lhs, name) {
+					continue
+				}
+				if len(a.lhs) == 1 {
+					if d, ok := b.optionValue(h, a.rhs, byKey, depth+1); ok {
+						return d, true
+					}
+					continue
+				}
+				// const { maxSteps } = await this.prepareExecution(...): the entry of the
+				// object the function returns
+				r := strip(a.rhs)
+				if r != nil && r.Kind == "await_expression" && len(r.NamedChildren()) == 1 {
+					r = strip(r.NamedChildren()[0])
+				}
+				ci, ok := h.callOf[r]
+				if !ok || ci >= len(h.f.Calls) || len(h.f.Calls[ci].Targets) != 1 {
+					continue
+				}
+				t := b.funcs[h.f.Calls[ci].Targets[0]]
+				for _, rn := range t.retNodes {
+					k := rn.NamedChildren()
+					if len(k) != 1 || !t.mod.t.objects.has(strip(k[0])) {
+						continue
+					}
+					for _, p := range strip(k[0]).NamedChildren() {
+						switch {
+						case p.Kind == "shorthand_property_identifier" && t.mod.text(p) == name:
+							if d, ok := b.optionValue(t, p, byKey, depth+1); ok {
+								return d, true
+							}
+						case t.mod.t.pairs.has(p) && unquote(t.mod.text(p.Child("key"))) == name:
+							if d, ok := b.optionValue(t, p.Child("value"), byKey, depth+1); ok {
+								return d, true
+							}
+						}
+					}
+				}
+			}
+		}
+	case m.t.members.has(n):
+		obj := m.text(strip(n.Child("object")))
+		if k := enclosingClass(g); obj == m.t.self && k != nil {
+			prop := m.text(n.Child(m.t.memberProp))
+			if ctor := k.methods["constructor"]; ctor != nil {
+				for _, a := range ctor.assigns {
+					if len(a.lhs) == 1 && a.lhs[0] == m.t.self+"."+prop && a.rhs != nil {
+						if d, ok := b.optionValue(ctor, a.rhs, byKey, depth+1); ok {
+							return d, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return pick(b.argValue(g, n, byKey, 0))
 }
 
 // fieldDefaults gives a field the defaults of the constructor parameter it is set from

@@ -94,6 +94,107 @@ func (b *builder) counterArgs() {
 	}
 }
 
+// recursionCounters records the parameters a recursion counts its turns in: a parameter the
+// function passes on as itself plus a number to a call that comes back to the function
+// (directly, through helpers or a closure they run), positionally or as the value of an
+// options object's entry (generateHelper(registry, { currentTurn: currentTurn + 1 }),
+// @genkit-ai/ai@1.42.0 src/generate/action.ts:562-569). The function's comparison of such a
+// parameter (currentTurn + 1 > maxIterations) is the recursion's bound.
+func (b *builder) recursionCounters() {
+	for _, fs := range b.funcs {
+		m := fs.mod
+		for i, ci := range fs.callInfo {
+			if i >= len(fs.f.Calls) || len(fs.f.Calls[i].Targets) == 0 || len(fs.f.Calls[i].Targets) > 3 {
+				continue
+			}
+			args := ci.node.Child("arguments")
+			if args == nil {
+				continue
+			}
+			var vals []*syntax.Node
+			for _, a := range args.NamedChildren() {
+				if m.t.keywordArgs.has(a) {
+					a = a.Child("value")
+				}
+				if a = strip(a); a != nil && m.t.objects.has(a) {
+					for _, p := range a.NamedChildren() {
+						if m.t.pairs.has(p) {
+							vals = append(vals, p.Child("value"))
+						}
+					}
+					continue
+				}
+				vals = append(vals, a)
+			}
+			for _, v := range vals {
+				x := plusConst(m, v)
+				if x == nil || !m.t.idents.has(x) || !fs.params[m.text(x)] || !b.reaches(fs.f.Calls[i].Targets, fs.f.ID, 5) {
+					continue
+				}
+				if fs.counterParams == nil {
+					fs.counterParams = map[string]bool{}
+				}
+				fs.counterParams[m.text(x)] = true
+			}
+		}
+	}
+}
+
+// plusConst returns x when n is x + N (N a number literal), else nil.
+func plusConst(m *module, n *syntax.Node) *syntax.Node {
+	n = strip(n)
+	if n == nil || n.Kind != "binary_expression" && n.Kind != "binary_operator" || m.text(n.Child("operator")) != "+" {
+		return nil
+	}
+	l, r := strip(n.Child("left")), strip(n.Child("right"))
+	switch {
+	case r != nil && m.t.numbers.has(r):
+		return l
+	case l != nil && m.t.numbers.has(l):
+		return r
+	}
+	return nil
+}
+
+// reaches reports whether one of the functions ts calls function id within depth calls, a
+// function's closures counted as run by it.
+func (b *builder) reaches(ts []int, id, depth int) bool {
+	seen := map[int]bool{}
+	var walk func(t, d int) bool
+	walk = func(t, d int) bool {
+		if t == id {
+			return true
+		}
+		if d > depth || seen[t] || t < 0 || t >= len(b.funcs) {
+			return false
+		}
+		seen[t] = true
+		g := b.funcs[t]
+		for _, c := range g.f.Calls {
+			if c.Descends {
+				continue
+			}
+			for _, u := range c.Targets {
+				if walk(u, d+1) {
+					return true
+				}
+			}
+		}
+		for _, k := range g.kids {
+			if walk(k.f.ID, d+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range ts {
+		if walk(t, 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // externalHooks exports the private methods that implement a hook of a base class outside the
 // analysed set (AgentExecutor._call under Chain.invoke): nothing here calls them, the base's
 // public methods do.
@@ -653,6 +754,7 @@ func (b *builder) callablesIn(g *fnState, v *syntax.Node, depth int) []*fnState 
 // finish derives the per-function facts that need resolved calls, then program facts.
 func (b *builder) finish() {
 	b.counterArgs()
+	b.recursionCounters()
 	b.fieldFacts()
 	// every function's loop heads first: returns reads the loops of the generators a
 	// function drains (relaysResults), which may be another worker's function
@@ -687,6 +789,7 @@ func (b *builder) finish() {
 	b.deadDefaults()
 	b.fieldDefaults()
 	b.fallbackDefaults()
+	b.callerOptions()
 	b.directives()
 	b.sentinels()
 }

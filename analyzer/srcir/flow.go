@@ -1786,6 +1786,48 @@ func (b *builder) argDispatch(g *fnState, elems, names map[string]bool, model *s
 	return out
 }
 
+// toolCallFields name the collection of a model reply that holds the calls it asks for.
+var toolCallFields = regexp.MustCompile(`(?i)^(tool_?calls|tool_?uses|function_?calls|tool_?requests)$`)
+
+// batchDispatch: a call that runs what it is handed (a run verb: callTool, execute) receiving
+// the whole collection of calls the result asks for, the one whose emptiness ends the loop
+// (if (!response.functionCalls || response.functionCalls.length === 0) break; ... parts =
+// await callableTool.callTool(response.functionCalls), @google/genai@3.3.0
+// dist/node/index.mjs:16005-16013), when nothing of the set runs behind it (the caller's tool
+// objects): that call runs every tool the reply asks for (collection_arg).
+func (b *builder) batchDispatch(g *fnState, fl *ir.Flow, res map[string]bool, model *syntax.Node) []ir.Dispatch {
+	m := g.mod
+	var out []ir.Dispatch
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) {
+			break
+		}
+		c := &g.f.Calls[j]
+		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || !runVerb.MatchString(c.Method) || !opaque(b, c) {
+			continue
+		}
+		args := ci.node.Child("arguments")
+		if args == nil {
+			continue
+		}
+		for _, a := range args.NamedChildren() {
+			a = strip(a)
+			if a == nil || !m.t.members.has(a) || !res[m.text(strip(a.Child("object")))] || !toolCallFields.MatchString(m.text(a.Child(m.t.memberProp))) {
+				continue
+			}
+			pending := false
+			for _, ch := range fl.Checked {
+				pending = pending || ch.Leaves && !ch.Indirect && ch.Func == g.f.ID && strings.Contains(ch.Text, m.text(a))
+			}
+			if pending {
+				out = append(out, ir.Dispatch{Pos: c.Pos, How: "collection_arg", Func: g.f.ID, Calls: []ir.CallRef{{Func: g.f.ID, Call: j}}, Text: c.Text})
+				break
+			}
+		}
+	}
+	return out
+}
+
 // lookupMeths are the methods that look a value up by the key they are handed (dispatch reads
 // them as map lookups).
 var lookupMeths = map[string]bool{"get": true, "get_tool": true, "getTool": true, "lookup": true}
@@ -3368,6 +3410,11 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 				}
 				fl.Dispatch = append(fl.Dispatch, d)
 			}
+		}
+	}
+	if len(fl.Dispatch) == 0 && !selects {
+		for _, g := range sc {
+			fl.Dispatch = append(fl.Dispatch, b.batchDispatch(g, fl, initial, model)...)
 		}
 	}
 	for _, d := range fl.Dispatch {

@@ -137,6 +137,13 @@ func (p *lifemapPrinter) loop(entry string, l model.Loop) {
 			if l.Bound.DefaultEnv != "" {
 				def = strings.TrimSuffix(def, ")") + ", unless " + l.Bound.DefaultEnv + " is set)"
 			}
+			if l.Bound.Passed != "" {
+				def = strings.TrimSuffix(def, ")") + "; passed as " + l.Bound.Passed
+				if l.Bound.PassedPos.IsValid() {
+					def += " at " + l.Bound.PassedPos.String()
+				}
+				def += ")"
+			}
 		}
 		switch {
 		case l.Bound.Optional && l.Bound.Default == model.DefaultNone:

@@ -698,8 +698,18 @@ func scoreIn(t *Truth, root string, paths []string, mapOut, vetOut []byte, r *Re
 		for _, tl := range e.Loops {
 			lp := P(tl.Pos)
 			var ml *model.Loop
+			if me != nil {
+				// the entry's own view of the loop first: a bound's default can be what
+				// this entry passes to the loop's function (model.Bound.Passed)
+				for i := range me.Loops {
+					if near(P(me.Loops[i].Pos.String()), lp, 2) {
+						ml = &me.Loops[i]
+						break
+					}
+				}
+			}
 			for i := range loops {
-				if near(loops[i].p, lp, 2) {
+				if ml == nil && near(loops[i].p, lp, 2) {
 					ml = &loops[i].loop
 					break
 				}
