@@ -1748,6 +1748,10 @@ func (b *builder) returnsOf(fs *funcState) {
 			if u, ok := v.(*ssa.UnOp); ok && !resolved[i] && rs != nil && len(rs.Results) == len(r.Results) {
 				if _, cell := u.X.(*ssa.Alloc); cell {
 					val = b.classifyAST(fs, rs.Results[i])
+				} else if ssaName.MatchString(val.Text) {
+					// return result, result.Error: a field read has no SSA text of its own;
+					// the expression as written
+					val.Text = b.classifyAST(fs, rs.Results[i]).Text
 				}
 			}
 			if passCall >= 0 && val.Kind != ir.ValCtxErr {

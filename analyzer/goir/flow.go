@@ -90,6 +90,9 @@ type tracer struct {
 	// switchTo the blocks each switch on a name-like value picks (by dispatch index)
 	byNameAt map[int]*ssa.BasicBlock
 	switchTo map[int][]*ssa.BasicBlock
+	// switchOn is the value each switch on a name-like value tests (by dispatch index): the
+	// cases of one switch
+	switchOn map[int]ssa.Value
 }
 
 type pendingTool struct {
@@ -786,29 +789,37 @@ func (t *tracer) dispatch(fs *funcState, p token.Pos, how string, at ssa.Instruc
 }
 
 // kindSwitches drops the calls a switch on a name-like value took for tools when the branch it
-// picks holds a lookup or comparison of the callables by name that selects calls: the switch
-// is on the item's kind (case "function_call": … tools[item.Name] …), and the branch's other
-// calls (a span told of an unknown tool, a log line) run no tool. A comparison with a constant
-// the lookup is not inside (if call.Name == "delegate" { … } else if fn, ok := tools[…]) is a
-// tool of its own and keeps its calls.
+// picks holds a lookup or comparison of the callables by name that selects calls, there or in
+// a helper the branch calls: the switch is on the item's kind (case "function_call": …
+// tools[item.Name] …; the step kind parsed from a reply's text, case StepTypeAction:
+// b.executeTool(ctx, tool, args)), and the branch's other calls (a span told of an unknown
+// tool, a log line, the reply added to the history) run no tool, nor, for the step kind of a
+// parsed reply, do the calls of the other cases of the same switch (case StepTypeThought: the
+// reply added to the history). A comparison with a constant the lookup
+// is not inside (if call.Name == "delegate" { … } else if fn, ok := tools[…]) is a tool of its
+// own and keeps its calls.
 func (t *tracer) kindSwitches() {
+	var sel []ir.CallRef
+	kinds := map[ssa.Value]bool{}
+	insideOf := map[int]bool{}
 	for si, succs := range t.switchTo {
-		d := &t.flow.Dispatch[si]
-		var sel []ir.CallRef
-		inside := false
 		for li, blk := range t.byNameAt {
 			l := t.flow.Dispatch[li]
 			if len(l.Calls) == 0 {
 				continue
 			}
 			for _, sb := range succs {
-				if sb.Parent() == blk.Parent() && sb.Dominates(blk) {
-					inside = true
+				if sb.Parent() == blk.Parent() && sb.Dominates(blk) || t.callsInto(sb, l.Func) {
+					insideOf[si] = true
+					kinds[t.switchOn[si]] = true
 					sel = append(sel, l.Calls...)
 				}
 			}
 		}
-		if !inside {
+	}
+	for si := range t.switchTo {
+		d := &t.flow.Dispatch[si]
+		if !insideOf[si] && !(t.flow.Parsed && kinds[t.switchOn[si]]) {
 			continue
 		}
 		kept := d.Calls[:0]
@@ -819,6 +830,26 @@ func (t *tracer) kindSwitches() {
 		}
 		d.Calls = kept
 	}
+}
+
+// callsInto reports whether a call in a block sb dominates calls the function of id fn (a
+// helper holding the lookup of the callables by name).
+func (t *tracer) callsInto(sb *ssa.BasicBlock, fn int) bool {
+	for _, blk := range sb.Parent().Blocks {
+		if !sb.Dominates(blk) {
+			continue
+		}
+		for _, in := range blk.Instrs {
+			ci, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if id, ok := t.b.ids[ci.Common().StaticCallee()]; ok && id == fn {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addTool records a call that runs a selected callable.
@@ -911,6 +942,12 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 					if b, ok := r.(*ssa.BinOp); ok && b.Op == token.ADD {
 						next = b
 					}
+					if st, ok := r.(*ssa.Store); ok && st.Val == cur && messageField(st.Addr) {
+						// Message{Role: "user", Content: "Observation: " + obs}: the text is
+						// the content of a message literal; whether it feeds is whether the
+						// message reaches the next call's input
+						t.push(cur, kOut, fs, it.depth)
+					}
 				}
 			}
 			cur = next
@@ -958,8 +995,10 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 				}
 				if t.switchTo == nil {
 					t.switchTo = map[int][]*ssa.BasicBlock{}
+					t.switchOn = map[int]ssa.Value{}
 				}
 				t.switchTo[d] = append(t.switchTo[d], succ)
+				t.switchOn[d] = v
 				n := 0
 				for _, blk := range fs.fn.Blocks {
 					if !succ.Dominates(blk) || n >= 3 {
@@ -1002,6 +1041,17 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 			t.pushD(base, kTool, fs, it.depth, t.dispatch(fs, x.Pos(), "name_compare", x))
 		}
 	}
+}
+
+// messageField reports whether addr is a field of a struct literal built in place (a message
+// being made: &t.Content of a local Message).
+func messageField(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	_, local := fa.X.(*ssa.Alloc)
+	return local
 }
 
 func isComparison(op token.Token) bool {
@@ -1096,6 +1146,8 @@ func (t *tracer) check(fs *funcState, x *ssa.BinOp, empty int) {
 	text := ""
 	if be := fs.binExprs[x.Pos()]; be != nil {
 		text = render(be)
+	} else if src := strings.TrimSpace(t.b.source(x.Pos())); strings.HasPrefix(src, "case ") {
+		text = src // a case of a switch: no binary expression is written
 	}
 	t.checkCond(fs, x, x.Pos(), text, empty, false)
 }
@@ -1121,6 +1173,10 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 		cands := []int{0, 1}
 		if empty >= 0 {
 			cands = []int{empty}
+		} else if nextCase(ifi, x) {
+			// case StepTypeAction: of a switch on the parsed step's kind: the case leaves when
+			// its own branch does (what the later cases do is theirs)
+			cands = []int{0}
 		}
 		for _, s := range cands {
 			succ := ifi.Block().Succs[s]
@@ -1147,6 +1203,32 @@ func (t *tracer) checkCond(fs *funcState, x ssa.Value, p token.Pos, text string,
 		}
 	}
 	t.flow.Checked = append(t.flow.Checked, ch)
+}
+
+// nextCase reports whether the If ifi on x, a comparison of a value with a constant, goes on
+// when it fails to another comparison of the same value with a constant: one case of a
+// switch, the next case tested in the other branch.
+func nextCase(ifi *ssa.If, x ssa.Value) bool {
+	b, ok := x.(*ssa.BinOp)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	tag := b.X
+	if _, ok := tag.(*ssa.Const); ok {
+		tag = b.Y
+	}
+	next := ifi.Block().Succs[1]
+	nif, ok := next.Instrs[len(next.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	nb, ok := nif.Cond.(*ssa.BinOp)
+	if !ok || nb.Op != token.EQL || nb.X != tag && nb.Y != tag {
+		return false
+	}
+	_, cx := nb.X.(*ssa.Const)
+	_, cy := nb.Y.(*ssa.Const)
+	return cx || cy
 }
 
 // leavesLoop reports whether blk leaves loop l: it lies outside the loop, or it lies in the
@@ -1955,6 +2037,15 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 	}
 	switch k {
 	case kResult:
+		if argIdx == 0 && !recv && cv != nil && textMarker(com) && t.replyText(v) {
+			// if strings.Contains(result.Text, "Final Answer:") { return nil }: the reply's
+			// text tested for the marker of a final answer
+			text := ""
+			if ce := fs.calls[com.Pos()]; ce != nil {
+				text = render(ce)
+			}
+			t.checkCond(fs, cv, com.Pos(), text, -1, false)
+		}
 		if calledValue {
 			// an iterator: range over a function; its yield callback receives the items
 			t.flow.Delivery = "iterator"
@@ -2007,13 +2098,12 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			// library's string and JSON functions: the collection derived from it
 			t.push(cv, kResult, fs, it.depth)
 		}
-		if argIdx >= 0 && tfs != nil && !recv && cv != nil && t.replyText(v) && plainParser(target) && elemLike(cv.Type()) {
+		if argIdx >= 0 && tfs != nil && !recv && cv != nil && t.replyText(v) && plainParser(target) && parsedAction(cv.Type()) {
 			// the reply's text parsed into the next action by a plain function of the program
 			// (act, ok := parse(reply)): the decision, and the one element it names (its verb
 			// selects what runs, its argument is handed to it)
 			t.flow.Parsed = true
-			t.push(cv, kResult, fs, it.depth)
-			t.push(cv, kElem, fs, it.depth)
+			t.parsedParts(cv, fs, it.depth)
 		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
@@ -3265,20 +3355,152 @@ func (t *tracer) sendsAll(fs *funcState, send *ssa.Send) bool {
 }
 
 // replyText reports whether v is the text the seed call returned (a model reply that is plain
-// text), not a string derived from it on the way.
+// text), not a string derived from it on the way: the seed's own text, a text field selected
+// from its result (resp.Text, completion.Choices[0].Message.Content), or the text a helper of
+// the program returns that is one of those (response, err := b.askWithMessages(ctx, msgs)).
+// Text built from it (a concatenation, a Sprintf, a retry's feedback) is not.
 func (t *tracer) replyText(v ssa.Value) bool {
-	if !isStringType(v.Type()) {
+	return isStringType(v.Type()) && t.seedFS != nil && t.selectedFromSeed(v, 0)
+}
+
+// selectedFromSeed reports whether v is the seed call's result or a part selected from it
+// (fields, constant indices, loads, a local cell it was stored in), possibly returned by
+// helpers of the program (depth counts the cells and helpers gone through).
+func (t *tracer) selectedFromSeed(v ssa.Value, depth int) bool {
+	for i := 0; i < 12 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			if x.Index != 0 {
+				return false
+			}
+			v = x.Tuple
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.IndexAddr:
+			if _, ok := x.Index.(*ssa.Const); !ok {
+				return false
+			}
+			v = x.X
+		case *ssa.Index:
+			if _, ok := x.Index.(*ssa.Const); !ok {
+				return false
+			}
+			v = x.X
+		case *ssa.Alloc:
+			// resp, err := p.Complete(ctx, req) kept in a local cell: what every store into
+			// it holds
+			stored := false
+			for _, r := range *x.Referrers() {
+				st, ok := r.(*ssa.Store)
+				if !ok || st.Addr != x {
+					continue
+				}
+				if depth >= 3 || !t.selectedFromSeed(st.Val, depth+1) {
+					return false
+				}
+				stored = true
+			}
+			return stored
+		case *ssa.Call:
+			if idx, ok := t.seedFS.callIdx[x]; ok && idx == t.seedCall && x.Parent() == t.seedFS.fn {
+				return true
+			}
+			fn := x.Common().StaticCallee()
+			if depth >= 2 || fn == nil || len(fn.Blocks) == 0 || isStdFunc(fn) || t.fsOf(fn) == nil {
+				return false
+			}
+			// a helper returning the reply's text: every return hands back the text or an
+			// empty string beside an error, and at least one the text
+			text := false
+			for _, blk := range fn.Blocks {
+				r, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+				if !ok || len(r.Results) == 0 {
+					continue
+				}
+				if c, ok := r.Results[0].(*ssa.Const); ok && (c.Value == nil || c.Value.ExactString() == `""`) {
+					continue
+				}
+				if !t.selectedFromSeed(r.Results[0], depth+1) {
+					return false
+				}
+				text = true
+			}
+			return text
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// textMarkers are the functions testing a text for a marker written in it (the first argument
+// the text, the second the marker).
+var textMarkers = map[string]bool{"strings.Contains": true, "strings.HasPrefix": true, "strings.HasSuffix": true}
+
+// textMarker reports whether com tests a text for a constant marker (strings.Contains(text,
+// "Final Answer:")).
+func textMarker(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Signature.Recv() != nil || len(com.Args) != 2 || !textMarkers[fn.Pkg.Pkg.Path()+"."+fn.Name()] {
 		return false
 	}
-	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
-		v = e.Tuple
+	c, ok := com.Args[1].(*ssa.Const)
+	return ok && c.Value != nil && c.Value.ExactString() != `""`
+}
+
+// parsedAction reports whether a parser's result can be the one action a reply names: an
+// element (a struct, pointer or interface, first of its results), or several values of which
+// two or more are text (stepType, content, tool, args, err := parseReActStep(text): the
+// step's kind and the tool's name beside its arguments; action, input, found :=
+// parseAction(text)).
+func parsedAction(res types.Type) bool {
+	if elemLike(res) {
+		return true
 	}
-	c, ok := v.(*ssa.Call)
-	if !ok || t.seedFS == nil {
+	tup, ok := res.(*types.Tuple)
+	if !ok {
 		return false
 	}
-	idx, ok := t.seedFS.callIdx[c]
-	return ok && idx == t.seedCall && c.Parent() == t.seedFS.fn
+	strs, parts := 0, 0
+	for i := 0; i < tup.Len(); i++ {
+		ty := tup.At(i).Type()
+		if isErrorType(ty) {
+			continue
+		}
+		parts++
+		if isStringType(ty) {
+			strs++
+		}
+	}
+	return strs >= 2 && parts >= 2
+}
+
+// parsedParts follows what a parser of the reply's text returned: the decision (tested for
+// the final answer) and the action it names; of several results, each text is a name (the
+// step's kind switched on, the tool's name looked up) and each other value an element (the
+// arguments handed to the tool).
+func (t *tracer) parsedParts(cv *ssa.Call, fs *funcState, depth int) {
+	tup, ok := cv.Type().(*types.Tuple)
+	if !ok || elemLike(tup) {
+		t.push(cv, kResult, fs, depth)
+		t.push(cv, kElem, fs, depth)
+		return
+	}
+	for _, r := range *cv.Referrers() {
+		e, ok := r.(*ssa.Extract)
+		if !ok || isErrorType(e.Type()) {
+			continue
+		}
+		t.push(e, kResult, fs, depth)
+		t.push(e, elemKind(kElem, e.Type()), fs, depth)
+	}
 }
 
 // plainParser reports whether fn is a plain function of the program that reads what it is handed
@@ -3333,7 +3555,7 @@ func (b *builder) parsedReply(fs *funcState, v *ssa.Call, c *ir.Call) bool {
 		if _, ok := b.ids[target]; !ok || !plainParser(target) {
 			continue
 		}
-		if res := ci.Type(); elemLike(res) || isElemCollection(res) {
+		if res := ci.Type(); parsedAction(res) || isElemCollection(res) {
 			return true
 		}
 	}
