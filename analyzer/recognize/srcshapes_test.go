@@ -33,6 +33,28 @@ func recognizeSrc(t *testing.T, dir string) *recognize.Result {
 	return recognize.Recognize(prog, recognize.Options{})
 }
 
+// recognizeFiles maps the files names (slash-separated, under dir) one by one, as a user names
+// them, with the source front-end and recognizes them.
+func recognizeFiles(t *testing.T, dir string, names ...string) *recognize.Result {
+	t.Helper()
+	var paths []string
+	for _, f := range names {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	files, err := srcir.Collect(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags, err := srcir.BuildFiles(files, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	return recognize.Recognize(prog, recognize.Options{})
+}
+
 // srcEntry returns the entry whose function name ends with name.
 func srcEntry(res *recognize.Result, name string) *model.Entry {
 	for i := range res.Entries {
@@ -880,23 +902,7 @@ func TestGraphCompileField(t *testing.T) {
 // (from webagent.tools.service import Tools); named by their file alone, the three service.py
 // modules were one module and the step reached neither the tools nor the registry.
 func TestHistoryDoneFiles(t *testing.T) {
-	dir := filepath.Join("testdata", "shapes", "pyhistorydone", "webagent")
-	var paths []string
-	for _, f := range []string{"agent/service.py", "agent/views.py", "tools/service.py", "tools/registry/service.py"} {
-		paths = append(paths, filepath.Join(dir, filepath.FromSlash(f)))
-	}
-	files, err := srcir.Collect(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, diags, err := srcir.BuildFiles(files, paths...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(diags) > 0 {
-		t.Fatalf("diagnostics: %v", diags)
-	}
-	res := recognize.Recognize(prog, recognize.Options{})
+	res := recognizeFiles(t, filepath.Join("testdata", "shapes", "pyhistorydone", "webagent"), "agent/service.py", "agent/views.py", "tools/service.py", "tools/registry/service.py")
 	e := srcEntry(res, "Agent.run")
 	if e == nil || len(e.Loops) != 1 {
 		var names []string
@@ -930,23 +936,7 @@ func TestHistoryDoneFiles(t *testing.T) {
 // mapped one by one, as a user names them, and import one another through a PEP 420
 // namespace directory (react_ns/, as llama_index/).
 func TestReActWorker(t *testing.T) {
-	dir := filepath.Join("testdata", "shapes", "pyreactworker", "react_ns", "core", "agent")
-	var paths []string
-	for _, f := range []string{"runner.py", "step.py", "types.py"} {
-		paths = append(paths, filepath.Join(dir, f))
-	}
-	files, err := srcir.Collect(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, diags, err := srcir.BuildFiles(files, paths...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(diags) > 0 {
-		t.Fatalf("diagnostics: %v", diags)
-	}
-	res := recognize.Recognize(prog, recognize.Options{})
+	res := recognizeFiles(t, filepath.Join("testdata", "shapes", "pyreactworker", "react_ns", "core", "agent"), "runner.py", "step.py", "types.py")
 	e := srcEntry(res, "AgentRunner.chat")
 	if e == nil {
 		var names []string
@@ -1085,23 +1075,7 @@ func TestWorkbenchTools(t *testing.T) {
 // loop, ranked apart (before, the streamed reply's extra evidence outranked the chat call
 // chat() makes). The LLM interface is a dependency read, not mapped (shape pystepmodes).
 func TestStepModes(t *testing.T) {
-	dir := filepath.Join("testdata", "shapes", "pystepmodes", "react_ns", "core", "agent")
-	var paths []string
-	for _, f := range []string{"runner.py", "step.py", "types.py"} {
-		paths = append(paths, filepath.Join(dir, f))
-	}
-	files, err := srcir.Collect(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, diags, err := srcir.BuildFiles(files, paths...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(diags) > 0 {
-		t.Fatalf("diagnostics: %v", diags)
-	}
-	res := recognize.Recognize(prog, recognize.Options{})
+	res := recognizeFiles(t, filepath.Join("testdata", "shapes", "pystepmodes", "react_ns", "core", "agent"), "runner.py", "step.py", "types.py")
 	e := srcEntry(res, "AgentRunner.chat")
 	if e == nil || len(e.Loops) != 1 {
 		t.Fatalf("entry AgentRunner.chat with one loop: %+v", e)
