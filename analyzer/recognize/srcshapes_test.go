@@ -701,6 +701,33 @@ func TestGetattrKey(t *testing.T) {
 	}
 }
 
+// TestBuiltParams: pybuiltparams (mcp-agent@0.2.6 augmented_llm_openai.py:153-161, 261). The
+// bound is a field of the params a method of self returns starting from the defaults object
+// the class's constructor builds (self.default_request_params = ... or RequestParams(...,
+// max_iterations=10)): the default is that keyword, not the class field default; a class whose
+// constructor builds the object without the keyword keeps the class field default.
+func TestBuiltParams(t *testing.T) {
+	res := recognizeSrc(t, "pybuiltparams")
+	for _, w := range []struct {
+		entry   string
+		loop    int
+		defLine int
+	}{
+		{"llm.OpenAILLM.generate", 41, 36},
+		{"llm.PlainLLM.generate", 59, 14},
+	} {
+		e := srcEntry(res, w.entry)
+		if e == nil || len(e.Loops) != 1 {
+			t.Errorf("want entry %s with one loop, got %+v", w.entry, e)
+			continue
+		}
+		l := e.Loops[0]
+		if b := l.Bound; l.Pos.Line != w.loop || b == nil || b.Expr != "params.max_iterations" || b.Default != "10" || b.DefaultPos.Line != w.defLine {
+			t.Errorf("%s: loop at %d bound %+v, want params.max_iterations at %d, default 10 at line %d", w.entry, l.Pos.Line, b, w.loop, w.defLine)
+		}
+	}
+}
+
 // TestTemplateAgents: jstemplateagents. A base class's run enters a run context with a
 // callback calling this._run and decorates what it hands back (.middleware(...)): the exits
 // are those of every subclass's _run that runs a loop. RequirementStyleAgent constructs the

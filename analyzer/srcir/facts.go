@@ -767,6 +767,12 @@ func (b *builder) operand(fs *fnState, n *syntax.Node) ir.Operand {
 		}
 		if ut.cls != nil {
 			op.Key = ut.cls.key + "." + prop
+			if key, v, vm := b.builtDefault(fs, obj, ut.cls, prop); key != "" {
+				// params.max_iterations, params from the defaults object the class builds
+				// in its constructor with max_iterations=10: that keyword is the default
+				op.Key = key
+				fs.fallbacks = append(fs.fallbacks, fallback{key: key, n: v, mod: vm})
+			}
 		} else {
 			op.Key = fs.key() + "." + m.text(n)
 		}
@@ -889,6 +895,102 @@ func (b *builder) configClass(k *class, field, prop string) *class {
 		}
 	}
 	return nil
+}
+
+// builtDefault finds the keyword a constructor gives prop when it builds the class's
+// defaults object: the local x (of class cls) is set from a field of the receiver (x =
+// self.defaults) or from a method of the set that reads it (params =
+// self.get_request_params(...), whose body starts from self.default_request_params), and a
+// constructor of the enclosing class or of its nearest ancestor that sets that field builds
+// an instance of cls with a keyword for prop (self.default_request_params =
+// self.default_request_params or RequestParams(..., max_iterations=10)). It returns the key
+// of that field's prop, the keyword's value and its module; "" when no constructor sets it
+// (the class field default stays).
+func (b *builder) builtDefault(fs *fnState, x *syntax.Node, cls *class, prop string) (string, *syntax.Node, *module) {
+	m := fs.mod
+	k := enclosingClass(fs)
+	if k == nil || x == nil || !m.t.idents.has(x) || fs.params[m.text(x)] {
+		return "", nil, nil
+	}
+	var srcs []*syntax.Node // what x is set from
+	for _, a := range fs.assigns {
+		if !a.iter && len(a.lhs) == 1 && a.lhs[0] == m.text(x) && a.rhs != nil {
+			r := strip(a.rhs)
+			if r != nil && r.Kind == "await_expression" && len(r.NamedChildren()) == 1 {
+				r = strip(r.NamedChildren()[0])
+			}
+			srcs = append(srcs, r)
+		}
+	}
+	// reads reports whether x is set from the receiver's field
+	reads := func(field string) bool {
+		for _, r := range srcs {
+			if r == nil {
+				continue
+			}
+			if m.t.members.has(r) && m.text(strip(r.Child("object"))) == m.t.self && m.text(r.Child(m.t.memberProp)) == field {
+				return true
+			}
+			ci, ok := fs.callOf[r]
+			if !ok || ci >= len(fs.f.Calls) || len(fs.f.Calls[ci].Targets) != 1 {
+				continue
+			}
+			t := b.funcs[fs.f.Calls[ci].Targets[0]]
+			if t == fs || t.cls == nil {
+				continue
+			}
+			found := false
+			eachNode(t.mod.t, t.body, func(n *syntax.Node) bool {
+				if !found && t.mod.t.members.has(n) && t.mod.text(strip(n.Child("object"))) == t.mod.t.self &&
+					t.mod.text(n.Child(t.mod.t.memberProp)) == field {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range append([]*class{k}, k.ancestors()...) {
+		ctor := c.methods["__init__"]
+		if ctor == nil {
+			ctor = c.methods["constructor"]
+		}
+		if ctor == nil {
+			continue
+		}
+		cm := ctor.mod
+		for _, a := range ctor.assigns {
+			if a.iter || len(a.lhs) != 1 || a.rhs == nil {
+				continue
+			}
+			field, ok := strings.CutPrefix(a.lhs[0], cm.t.self+".")
+			if !ok || strings.ContainsAny(field, ".[") {
+				continue
+			}
+			for _, alt := range alternatives(cm, a.rhs) {
+				alt = strip(alt)
+				if alt == nil || !cm.t.calls.has(alt) {
+					continue
+				}
+				if fn := strip(alt.Child("function")); fn == nil || b.resolveExpr(ctor, fn, 0).cls != cls {
+					continue
+				}
+				args := alt.Child(cm.t.callArgs)
+				if args == nil {
+					continue
+				}
+				for _, arg := range args.NamedChildren() {
+					if cm.t.keywordArgs.has(arg) && cm.text(arg.Child("name")) == prop && reads(field) {
+						return c.key + "." + field + "." + prop, arg.Child("value"), cm
+					}
+				}
+			}
+		}
+	}
+	return "", nil, nil
 }
 
 // literal resolves a value to a literal through module constants (across modules).
