@@ -336,7 +336,8 @@ type Check struct {
 type Dispatch struct {
 	Pos Pos `json:"pos"`
 	// How is "map_lookup" (name keys a map of callables), "name_compare" (the name is compared
-	// with callables' names or constant names), "name_arg" (the name is passed to a lookup call).
+	// with callables' names or constant names), "name_arg" (the name is passed to a lookup call),
+	// "text_arg" (the reply's text is the argument of the call that runs).
 	How string `json:"how"`
 	// Func is the Func holding the dispatch; Calls the call ids in that Func (or CallFuncs'
 	// Funcs) that run the selected callable: the tool call sites.
@@ -350,6 +351,9 @@ type Dispatch struct {
 	// Feeds is true when what the one call of an element_arg dispatch returns reaches the
 	// input of the next call of the site (outputs = [env.execute(a) for a in reply.actions]
 	// appended to the messages the model is sent next): one executor runs every tool call.
+	// Of a text_arg dispatch (the reply's text handed as the input of a plain function of
+	// the program returning text and an error: results, err := search(query)), that what the
+	// function returns reaches the next call's input.
 	Feeds bool `json:"feeds,omitempty"`
 }
 

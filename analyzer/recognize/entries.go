@@ -480,6 +480,12 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					// f is a step of its own recursion: after the step's model call the run is
 					// under way (what leaves now ends it)
 					launched, concOnly = true, false
+				} else if r.runsTool(f, ci, x) {
+					// the run's own tool run before its loop (a first search whose results
+					// the loop's model judges, then refines): the run is under way, what
+					// fails now fails the run
+					launched = true
+					concOnly = concOnly && f.Calls[ci].Concurrent != ""
 				} else if r.startsStep(f, ci, x, reaches) {
 					// a call that reaches one of the run's model calls (its first step made
 					// before the loop, through helpers of other functions or packages: start
@@ -781,6 +787,52 @@ func (r *rec) startsStep(f *ir.Func, ci int, x *reach, reaches map[int]*reach) b
 		}
 	}
 	return false
+}
+
+// runsTool reports whether call ci of f, a static call of a function of the program outside
+// the loops f reaches, runs one of the functions that a tool call site of those loops runs
+// (searchResult, err := tool.TavilySearch(query) before the loop whose tool call site is
+// tool.TavilySearch(newQuery)).
+func (r *rec) runsTool(f *ir.Func, ci int, x *reach) bool {
+	if ci < 0 || ci >= len(f.Calls) || len(x.loops) == 0 {
+		return false
+	}
+	c := &f.Calls[ci]
+	if len(c.Targets) != 1 || len(c.Loops) > 0 || c.Abstract != "" {
+		return false
+	}
+	for _, l := range x.loops {
+		if r.toolTargets(l)[c.Targets[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+// toolTargets are the functions loop l's tool call sites run by a static call (memoized).
+func (r *rec) toolTargets(l *Loop) map[int]bool {
+	if m, ok := r.toolRun[l]; ok {
+		return m
+	}
+	out := map[int]bool{}
+	at := map[model.Position]bool{}
+	for _, tc := range l.Map.ToolCalls {
+		at[tc.Pos] = true
+	}
+	if len(at) > 0 {
+		for _, g := range r.p.Funcs {
+			for _, c := range g.Calls {
+				if at[pos(c.Pos)] && len(c.Targets) == 1 && c.Abstract == "" {
+					out[c.Targets[0]] = true
+				}
+			}
+		}
+	}
+	if r.toolRun == nil {
+		r.toolRun = map[*Loop]map[int]bool{}
+	}
+	r.toolRun[l] = out
+	return out
 }
 
 // modelCallers are the functions that make one of the model calls sites (loop l's, or the
@@ -1253,7 +1305,11 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		if len(queue) == 0 {
 			var still []int
 			for _, w := range waiting {
+				if seen[w] {
+					continue
+				}
 				if seen[r.p.Funcs[w].Parent] {
+					seen[w] = true
 					queue = append(queue, w)
 				} else {
 					still = append(still, w)
@@ -1298,6 +1354,16 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		}
 		for _, c := range g.Calls {
 			if len(c.Targets) > 3 {
+				if c.Abstract == "" && len(c.Targets) <= 64 && r.allClosures(c.Targets) {
+					// for _, fn := range optFns { fn(&opts) } in a constructor many callers hand
+					// option closures to: of those, the closures made by code this entry ran
+					// (func(mo *ManagerOptions) { mo.ParentRunID = opts.ParentRunID })
+					for _, t := range c.Targets {
+						if !seen[t] && !slices.Contains(waiting, t) {
+							waiting = append(waiting, t)
+						}
+					}
+				}
 				continue // a dynamic call with many implementations: not followed for ids
 			}
 			next := c.Targets
@@ -1321,6 +1387,16 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// allClosures reports whether every function of ids is a closure (a function literal).
+func (r *rec) allClosures(ids []int) bool {
+	for _, id := range ids {
+		if r.p.Funcs[id].Parent < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // startsAsync reports whether a successful return of the function only starts the run (it

@@ -98,6 +98,8 @@ type rec struct {
 	agentTypes map[string]bool
 	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
 	modelUp map[*Loop]map[int]bool
+	// toolRun memoizes toolTargets: the functions a loop's tool call sites run.
+	toolRun map[*Loop]map[int]bool
 	// unstarted memoizes unstartedErrs: a function's error returns, and whether all come
 	// before the run starts.
 	unstarted map[int]struct {
@@ -410,6 +412,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				w = 2
 				d.Calls = []ir.CallRef{ref}
 			}
+			if d.How == "text_arg" && d.Feeds && len(d.Calls) > 0 && r.near(f, c, d.Func) {
+				// newResults, err := search(strings.Trim(reply, "\"")) added to the next
+				// prompt: the reply's text is the next tool's input, its result the next input
+				// of the model (a model with no tool-call API)
+				w = 2
+			}
 			executor := false
 			if d.How == "element_arg" && d.Feeds && len(d.Calls) > 0 && (r.inIteration(fl, d) || iteratedAt(fl, d.Pos)) {
 				// outputs = [self.env.execute(a) for a in reply["actions"]] fed to the next
@@ -456,6 +464,8 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			s.dispatch = best >= 2
 			if how == "executor" {
 				s.evidence = append(s.evidence, "each element handed to one executor whose result feeds the next call: "+r.rel(at))
+			} else if how == "text_arg" {
+				s.evidence = append(s.evidence, "the reply's text is the input of a tool whose result feeds the next call: "+r.rel(at))
 			} else {
 				s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
 			}
