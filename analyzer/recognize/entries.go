@@ -480,7 +480,7 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					// f is a step of its own recursion: after the step's model call the run is
 					// under way (what leaves now ends it)
 					launched, concOnly = true, false
-				} else if r.runsTool(f, ci, x) {
+				} else if slices.Contains(ret.ErrOf, ci) && r.runsTool(f, ci, x) {
 					// the run's own tool run before its loop (a first search whose results
 					// the loop's model judges, then refines): the run is under way, what
 					// fails now fails the run
@@ -792,7 +792,7 @@ func (r *rec) startsStep(f *ir.Func, ci int, x *reach, reaches map[int]*reach) b
 // runsTool reports whether call ci of f, a static call of a function of the program outside
 // the loops f reaches, runs one of the functions that a tool call site of those loops runs
 // (searchResult, err := tool.TavilySearch(query) before the loop whose tool call site is
-// tool.TavilySearch(newQuery)).
+// tool.TavilySearch(newQuery)). The exits asking are those taken when that call failed.
 func (r *rec) runsTool(f *ir.Func, ci int, x *reach) bool {
 	if ci < 0 || ci >= len(f.Calls) || len(x.loops) == 0 {
 		return false
@@ -819,7 +819,9 @@ func (r *rec) toolTargets(l *Loop) map[int]bool {
 	for _, tc := range l.Map.ToolCalls {
 		at[tc.Pos] = true
 	}
-	if len(at) > 0 {
+	if len(at) > 0 && len(at) <= 8 {
+		// (a handful of tools, each a function of its own; the dozens of helpers a large
+		// run loop reaches through its dispatch are not a run's own tools)
 		for _, g := range r.p.Funcs {
 			for _, c := range g.Calls {
 				if at[pos(c.Pos)] && len(c.Targets) == 1 && c.Abstract == "" {
