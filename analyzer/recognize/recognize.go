@@ -2235,7 +2235,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				b := &g.Branches[i]
-				if b.Loop >= 0 || b.Bound.Kind == "call" || b.Bound.Kind == "other" {
+				if b.Loop >= 0 && !carriedCount(g, b) || b.Bound.Kind == "call" || b.Bound.Kind == "other" {
 					continue
 				}
 				if first == nil {
@@ -2265,6 +2265,39 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 		level = next
 	}
 	return nil, nil
+}
+
+// carriedCount reports whether branch b of helper g, in a loop of g, compares a counter that
+// is a parameter of g with a limit that is another: a count the caller carries in and the
+// helper goes on counting per element (for fc in function_calls: current_function_call_count
+// += 1; if current_function_call_count > function_call_limit: skip it, agno==3.1.10
+// agno/models/base.py:2431-2445), a limit of the run's tool calls, not the end of the list.
+func carriedCount(g *ir.Func, b *ir.Branch) bool {
+	if b.Bound.Kind != "param" {
+		return false
+	}
+	counter := ""
+	for _, op := range []string{">=", "<=", ">", "<", "=="} {
+		if l, r, ok := strings.Cut(b.Text, op); ok {
+			l, r = strings.TrimSpace(l), strings.TrimSpace(strings.TrimPrefix(r, "="))
+			switch b.Bound.Text {
+			case r:
+				counter = l
+			case l:
+				counter = r
+			}
+			break
+		}
+	}
+	if counter == "" || counter == b.Bound.Text {
+		return false
+	}
+	for _, p := range g.Params {
+		if p.Name == counter {
+			return true
+		}
+	}
+	return false
 }
 
 // boundSet reports whether the default of an optional bound's operand sets a limit (not 0,

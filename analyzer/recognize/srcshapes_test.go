@@ -615,6 +615,20 @@ func TestSourceShapes(t *testing.T) {
 		{dir: "pywalrus", entry: "agent.ChatAgent.step", kind: model.LoopFor, loopLine: 46, modelLine: 48, toolLine: 84,
 			cancel: true, cancelLine: 50, exits: map[int]string{61: "completed"}, bound: "self.max_iteration",
 			onBound: model.OnBoundSilent, def: "None"},
+		// pyturnbase (agno==3.1.10 Model.response): the turn loop in a model base class; the
+		// reply written into a message the loop builds and hands to a helper whose result is
+		// dropped (self._process_model_response(assistant_message=assistant_message, …), the
+		// helper hands the provider's response and the message to one that sets its fields),
+		// then tested on the message; the only limit a count of tool calls the loop carries
+		// into the generator running them, compared with the optional limit in its loop over
+		// the calls (a call past it gets an error result: silent).
+		{dir: "pyturnbase", entry: "base.Model.response", kind: model.LoopFor, loopLine: 88, modelLine: 90, toolLine: 71,
+			exits: map[int]string{108: "completed"}, bound: "function_call_limit", onBound: model.OnBoundSilent, def: "None"},
+		// pyturnbase/agent.py (agno's _run): the agent hands the loop to the model; each
+		// except handler sets the run output's status field (run_response.status =
+		// RunStatus.error), then, past a test and a store, returns the output: failed.
+		{dir: "pyturnbase", entry: "agent.Agent.run", kind: model.LoopFor, loopLine: 88, modelLine: 90, toolLine: 71,
+			exits: map[int]string{43: "completed", 49: "failed"}, bound: "function_call_limit", onBound: model.OnBoundSilent, def: "None"},
 		// jsyieldreturn (@strands-agents/sdk): the model step is an async generator delegated
 		// with yield*, its return value the model's result (const r = yield* this._invokeModel()),
 		// which drains the provider's stream with next() and returns the last value.

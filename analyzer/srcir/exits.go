@@ -131,6 +131,9 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 	for i >= 0 && kids[i] != stmt {
 		i--
 	}
+	if st := b.fieldState(fs, kids[:max(i, 0)], e); st != "" {
+		return st
+	}
 	// a bare return (return, return None) right after a call of the set handing over a
 	// status (self._set_status(RunStatus.error); return): the status it records
 	bare := i >= 0 && e == nil && !m.t.raises.has(stmt) || e != nil && m.t.nones[m.text(strip(e))]
@@ -163,6 +166,50 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		default:
 			return ""
 		}
+	}
+	return ""
+}
+
+// fieldState returns the status a return of a local (return run_response) leaves with when
+// a simple statement of the same block before it sets that local's status field to a literal
+// or an enumeration member naming an outcome (run_response.status = RunStatus.error, in an
+// except handler, agno==3.1.10 agno/agent/_run.py:693-710 and 737-758), with no statement in
+// between setting the field again; "" else.
+func (b *builder) fieldState(fs *fnState, before []*syntax.Node, e *syntax.Node) string {
+	m := fs.mod
+	if e = strip(e); e == nil || !m.t.idents.has(e) || m.t.lang != "python" {
+		return ""
+	}
+	v := m.text(e)
+	for j := len(before) - 1; j >= 0; j-- {
+		k := before[j]
+		if !m.t.exprStmts.has(k) {
+			for key := range stateKeys {
+				if strings.Contains(m.text(k), v+"."+key) {
+					return "" // a branch may set it otherwise
+				}
+			}
+			continue
+		}
+		ks := k.NamedChildren()
+		if len(ks) != 1 || !m.t.assigns.has(ks[0]) {
+			continue
+		}
+		l, r := strip(ks[0].Child("left")), strip(ks[0].Child("right"))
+		if l == nil || r == nil || !m.t.members.has(l) || m.text(strip(l.Child("object"))) != v || !stateKeys[m.text(l.Child(m.t.memberProp))] {
+			continue
+		}
+		var w string
+		switch {
+		case m.t.stringKinds.has(r):
+			w = unquote(m.text(r))
+		case m.t.members.has(r) && m.t.idents.has(strip(r.Child("object"))):
+			w = m.text(r.Child(m.t.memberProp))
+		}
+		if len(w) <= 24 && !strings.ContainsAny(w, " \t\n") && stateWord(w) {
+			return w
+		}
+		return ""
 	}
 	return ""
 }

@@ -132,6 +132,13 @@ func (b *builder) flows(fs *fnState) {
 				res[v] = true
 			}
 		}
+		if len(res) == 0 && len(elems) == 0 && ci.node != nil {
+			// self._process_model_response(assistant_message=assistant_message, …), the
+			// reply written into an object the caller built and handed over: see filledArgs
+			for _, v := range b.filledArgs(fs, c, ci) {
+				res[v] = true
+			}
+		}
 		if len(res) > 0 && gen {
 			// the generator kept in a variable and drained later (events = cycle(...);
 			// async for ev in events): its items are its results, as when drained in place.
@@ -4651,6 +4658,136 @@ func (b *builder) storedResults(fs *fnState, c *ir.Call, ci callInfo) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// filledArgs are, for a call of a function of the set whose result the caller drops, the
+// locals the caller built (v = Message(…)) and hands it that the callee fills in: it, or a
+// helper it hands the parameter on to together with a call's result, assigns fields of that
+// parameter (assistant_message = Message(role=…); self._process_model_response(…,
+// assistant_message=assistant_message, …); if assistant_message.tool_calls:, agno==3.1.10
+// agno/models/base.py:714-743, where _process_model_response hands the provider's response
+// and the message to _populate_assistant_message, which sets assistant_message.tool_calls,
+// 1125-1140). The caller reads the reply on the local afterwards.
+func (b *builder) filledArgs(fs *fnState, c *ir.Call, ci callInfo) []string {
+	m := fs.mod
+	if m.t.lang != "python" || len(c.Targets) == 0 || len(c.Targets) > 3 {
+		return nil
+	}
+	if p := b.parentIn(fs, ci.node); p == nil || !(m.t.exprStmts.has(p) || m.t.awaits.has(p) && m.t.exprStmts.has(b.parentIn(fs, p))) {
+		return nil // its result is used: the ordinary flow
+	}
+	args := ci.node.Child("arguments")
+	if args == nil {
+		return nil
+	}
+	var out []string
+	for j, a := range args.NamedChildren() {
+		key, val := "", a
+		if m.t.keywordArgs.has(a) {
+			key, val = m.text(a.Child("name")), a.Child("value")
+		}
+		if val = strip(val); val == nil || !m.t.idents.has(val) || slices.Contains(out, m.text(val)) {
+			continue
+		}
+		v := m.text(val)
+		if v == m.t.self || fs.params[v] || !builtLocal(fs, v) {
+			continue
+		}
+		for _, t := range c.Targets {
+			tg := b.funcs[t]
+			pn := key
+			if pn == "" && !m.t.keywordArgs.has(a) && j < len(tg.f.Params) {
+				pn = tg.f.Params[j].Name
+			}
+			if pn != "" && tg.params[pn] && b.fillsParam(tg, pn, 0) {
+				out = append(out, v)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// builtLocal reports whether every assignment of fs to the local name v binds a call's
+// result (an object built for the call: assistant_message = Message(role=…)), and there is one.
+func builtLocal(fs *fnState, v string) bool {
+	return boundToCall(fs, v)
+}
+
+// fillsParam reports whether function g assigns a field of its parameter p from what a call
+// returned (p.tool_calls = provider_response.tool_calls, provider_response a call's result or
+// a parameter a caller hands one in), or hands p, beside a local bound to a call's result, to
+// a function of the set that does (depth: how many such hands below the call).
+func (b *builder) fillsParam(g *fnState, p string, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	m := g.mod
+	called := map[string]bool{}
+	for _, a := range g.assigns {
+		if a.iter || a.rhs == nil || len(a.lhs) != 1 {
+			continue
+		}
+		if r := unAwait(m, strip(a.rhs)); r != nil && m.t.calls.has(r) {
+			called[a.lhs[0]] = true
+		}
+	}
+	for _, a := range g.assigns {
+		if a.iter || a.rhs == nil || len(a.lhs) != 1 || !strings.HasPrefix(a.lhs[0], p+".") || strings.ContainsAny(a.lhs[0], "[(") || strings.Count(a.lhs[0], ".") != 1 {
+			continue
+		}
+		if root := baseVar(m.text(strip(a.rhs))); root != p && (called[root] || g.params[root] && depth > 0) {
+			return true
+		}
+	}
+	if depth > 0 {
+		return false
+	}
+	for i, ci := range g.callInfo {
+		if i >= len(g.f.Calls) || len(g.f.Calls[i].Targets) == 0 || len(g.f.Calls[i].Targets) > 3 {
+			continue
+		}
+		args := ci.node.Child("arguments")
+		if args == nil {
+			continue
+		}
+		var pn []string // the callee's parameters receiving p
+		withResult := false
+		for j, a := range args.NamedChildren() {
+			key, val := "", a
+			if m.t.keywordArgs.has(a) {
+				key, val = m.text(a.Child("name")), a.Child("value")
+			}
+			val = strip(val)
+			if val == nil || !m.t.idents.has(val) {
+				continue
+			}
+			switch {
+			case called[m.text(val)]:
+				withResult = true
+			case m.text(val) == p:
+				for _, t := range g.f.Calls[i].Targets {
+					tg := b.funcs[t]
+					name := key
+					if name == "" && !m.t.keywordArgs.has(a) && j < len(tg.f.Params) {
+						name = tg.f.Params[j].Name
+					}
+					if name != "" && tg.params[name] {
+						pn = append(pn, name)
+					}
+				}
+			}
+		}
+		if !withResult || len(pn) == 0 {
+			continue
+		}
+		for k, t := range g.f.Calls[i].Targets {
+			if k < len(pn) && b.fillsParam(b.funcs[t], pn[k], depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // boundToCall reports whether every assignment of g to the local name binds a call's result
