@@ -526,11 +526,17 @@ func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 		elems := map[string]bool{p.Name: true}
 		names := map[string]bool{}
 		for _, a := range fs.assigns {
-			if !a.iter && a.rhs != nil && isNameExpr(m, a.rhs, elems, names) {
+			if !a.iter && a.rhs != nil && isNameRead(m, a.rhs, elems, names) {
 				for _, n := range a.lhs {
 					names[n] = true
 				}
 			}
+		}
+		if len(names) == 0 && !nameParam.MatchString(p.Name) {
+			// getattr(logger, level.lower(), logger.info): a parameter that is no tool call
+			// and reads no name, used itself as the key, selects a log method, an option, a
+			// format (swarms==16.0.3 swarms/tools/base_tool.py:116): no tool looked up
+			continue
 		}
 		for _, d := range b.dispatch(fs, elems, names, nil) {
 			if d.How == "map_lookup" || d.How == "name_compare" {
@@ -540,6 +546,10 @@ func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 	}
 	return out
 }
+
+// nameParam matches the names of parameters that may themselves be what a tool is looked up
+// by (func_name, tool_name, name) or the call naming it (call, tool_call, action, fc).
+var nameParam = regexp.MustCompile(`(?i)(name|tool|func|call|action|^fc$|^tc$|invocation|request|use|step|command|cmd)`)
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
 // the result of (see wrapped).
@@ -1385,6 +1395,27 @@ func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
 	}
 	if (m.t.members.has(n) || m.t.subscripts.has(n)) && isNameProp(lastSeg(txt)) && mentions(m, n, elems) {
 		return true
+	}
+	return false
+}
+
+// isNameRead is isNameExpr, and also name = call.get("name"): the name read from a dict
+// element with a default (swarms==16.0.3 swarms/tools/base_tool.py:1441), for the lookups a
+// function makes by the name of a parameter (paramLookups).
+func isNameRead(m *module, n *syntax.Node, elems, names map[string]bool) bool {
+	if isNameExpr(m, n, elems, names) {
+		return true
+	}
+	n = strip(n)
+	if n == nil || !m.t.calls.has(n) {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if args := n.Child("arguments"); fn != nil && args != nil && m.t.members.has(fn) && m.text(fn.Child(m.t.memberProp)) == "get" {
+		if a := args.NamedChildren(); len(a) >= 1 && len(a) <= 2 && m.t.stringKinds.has(strip(a[0])) &&
+			isNameProp(unquote(m.text(strip(a[0])))) && mentions(m, fn.Child("object"), elems) {
+			return true
+		}
 	}
 	return false
 }
