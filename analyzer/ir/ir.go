@@ -141,6 +141,10 @@ type Func struct {
 	// the tools of a step generator, see recognize's drainedStep, and of a call whose result
 	// leaves but is dispatched by no lookup its flow can follow, see lookupDispatch).
 	Lookups []Pos `json:"lookups,omitempty"`
+	// RunsLookup is true when the function also runs a callable one of its Lookups selects
+	// (func = self.function_map[name]; func(**arguments)), not only hands it back or reads it
+	// (a field getter: value.get(name)).
+	RunsLookup bool `json:"runs_lookup,omitempty"`
 }
 
 // Param is a function parameter.

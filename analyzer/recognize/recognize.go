@@ -161,11 +161,12 @@ func Recognize(p *ir.Program, o Options) *Result {
 						continue
 					}
 					if t := siteAt(r.cands[l], ref); t != nil && t != s && !s.confirmed && !t.confirmed && !r.builds(t.c) &&
-						t.leaves && t.dispatch && len(s.c.Targets) == 0 && len(t.c.Targets) > 0 &&
+						t.leaves && t.dispatch && len(s.c.Targets) == 0 && len(t.c.Targets) > 0 && s.f.ID == t.f.ID && !s.c.Dominates && t.c.Dominates &&
 						(t.c.Flow == nil || !slices.Contains(t.c.Flow.Carriers, ir.CallRef{Func: s.f.ID, Call: s.c.ID})) {
-						// s runs nothing of the program and its "carrier" is a helper of the
-						// program that is itself a candidate of the loop reaching outside the
-						// program: s only prepares the helper's input (task_prompt =
+						// s runs nothing of the program, only on some iterations, and its
+						// "carrier" is a helper of the program beside it, run on every
+						// iteration, that is itself a candidate of the loop reaching outside the
+						// program: s only prepares the helper's input when it runs (task_prompt =
 						// handle_transforms(…) handed to self.call_llm(task=task_prompt),
 						// swarms==16.0.3 agent.py:1140-1174), the helper is the call (a helper
 						// handed the model's stream to relay it, ai@7 invokeToolCallbacksFromStream,
@@ -966,7 +967,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	if !s.accepted() && !s.confirmed && s.c.Flow != nil {
 		if ch := r.drainedStep(f); ch != nil {
 			if !s.dispatch {
-				r.lookupDispatch(s)
+				r.lookupDispatch(s, false)
 			}
 			if s.dispatch {
 				// (the step's events tested by the loop that repeats it: more than a helper's
@@ -981,7 +982,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		// the reply handed to a manager whose helpers, many calls down, look each call's
 		// function up by name and run it (swarms==16.0.3 agent.py:1201 tool_manager.
 		// handle_tool_calls(response) → … → base_tool.py:1448 self.function_map[name])
-		r.lookupDispatch(s)
+		r.lookupDispatch(s, true)
 	}
 	if !s.accepted() {
 		return
@@ -1081,13 +1082,14 @@ func (r *rec) drainedStep(f *ir.Func) *ir.Check {
 // maxLookupDepth is how many calls deep lookupDispatch follows a step's helpers.
 const maxLookupDepth = 12
 
-// lookupDispatch makes site s of a step generator dispatch when an element of its result is
+// lookupDispatch makes site s (of a step generator, or with runs, any site that leaves but
+// dispatches weakly, when the function found also runs the callable it selects) dispatch when an element of its result is
 // handed to a helper of the program that reaches, through the call graph, a function that
 // looks a value up by the name of one of its parameters (ir.Func.Lookups: tools_dict[
 // function_call.name]): the reply's calls handed down a chain of helpers too long for the
 // data flow to follow, to where the tool each names is selected. The helper call is the tool
 // call site; the tools run in parallel when a concurrent launch is on the way.
-func (r *rec) lookupDispatch(s *site) {
+func (r *rec) lookupDispatch(s *site, runs bool) {
 	type item struct {
 		fn, depth int
 		conc      bool
@@ -1120,7 +1122,7 @@ func (r *rec) lookupDispatch(s *site) {
 				}
 				seen[item{it.fn, 0, it.conc}] = true
 				g := r.p.Funcs[it.fn]
-				if len(g.Lookups) > 0 {
+				if len(g.Lookups) > 0 && (g.RunsLookup || !runs) {
 					if found == nil || it.conc && !found.conc {
 						found, at = &it, g.Lookups[0]
 					}

@@ -36,7 +36,7 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
-	fs.f.Lookups = b.paramLookups(fs)
+	fs.f.Lookups, fs.f.RunsLookup = b.paramLookups(fs)
 	// values that are call results: a method called on one (response.output.filter(...)) is
 	// a step of that result's flow, not a call of its own
 	results := map[string]bool{}
@@ -513,11 +513,12 @@ func loopInvariant(fs *fnState, ci callInfo, obj *syntax.Node) bool {
 // paramLookups lists where fs selects a value by the name of one of its parameters (see
 // ir.Func.Lookups): each parameter taken as an element, the names read from it, and the map
 // lookups and name comparisons dispatch finds for them.
-func (b *builder) paramLookups(fs *fnState) []ir.Pos {
+func (b *builder) paramLookups(fs *fnState) ([]ir.Pos, bool) {
 	m := fs.mod
 	var out []ir.Pos
+	runs := false
 	if len(fs.index().lookups) == 0 && len(fs.conds) == 0 {
-		return nil // nothing selects anything here
+		return nil, false // nothing selects anything here
 	}
 	for _, p := range fs.f.Params {
 		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
@@ -532,7 +533,7 @@ func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 				}
 			}
 		}
-		if len(names) == 0 && !nameParam.MatchString(p.Name) {
+		if len(names) == 0 && !nameParam.MatchString(p.Name) && !readsNameOf(fs, p.Name) {
 			// getattr(logger, level.lower(), logger.info): a parameter that is no tool call
 			// and reads no name, used itself as the key, selects a log method, an option, a
 			// format (swarms==16.0.3 swarms/tools/base_tool.py:116): no tool looked up
@@ -541,10 +542,29 @@ func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 		for _, d := range b.dispatch(fs, elems, names, nil) {
 			if d.How == "map_lookup" || d.How == "name_compare" {
 				out = append(out, d.Pos)
+				runs = runs || len(d.Calls) > 0
 			}
 		}
 	}
-	return out
+	return out, runs
+}
+
+// readsNameOf reports whether fs's text reads a name field of v (v.name, v["tool_name"]).
+func readsNameOf(fs *fnState, v string) bool {
+	if fs.node == nil {
+		return false
+	}
+	txt := fs.mod.text(fs.node)
+	for _, w := range []string{"name", "tool_name", "toolname", "function_name", "functionname", "tool", "toolName", "functionName"} {
+		for _, f := range []string{v + "." + w, v + `["` + w + `"]`, v + `['` + w + `']`} {
+			if i := strings.Index(txt, f); i >= 0 {
+				if j := i + len(f); j >= len(txt) || !isIdentByte(txt[j]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // nameParam matches the names of parameters that may themselves be what a tool is looked up
