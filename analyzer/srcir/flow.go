@@ -3958,7 +3958,7 @@ func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
 	fl.Checked = append(fl.Checked, part.Checked...)
 	fl.Iterated = append(fl.Iterated, part.Iterated...)
 	fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
-	conc := g.f.Calls[j].Concurrent != ""
+	conc := g.f.Calls[j].Concurrent != "" && !oneLaunch(g, j)
 	for k := before; k < len(fl.Dispatch); k++ {
 		d := &fl.Dispatch[k]
 		if len(d.Calls) == 0 && d.How != "element_arg" {
@@ -3976,6 +3976,27 @@ func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
 		}
 	}
 	return len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore
+}
+
+// oneLaunch reports whether call j of g starts one task outside any iteration (executor.
+// submit(self._step_impl, ...) running a whole step under a timeout): a launch of one task in
+// no loop, comprehension or closure of g. What it runs is not launched once per element.
+func oneLaunch(g *fnState, j int) bool {
+	if j >= len(g.callInfo) || g.f.Calls[j].Concurrent != "go" || len(g.f.Calls[j].Loops) > 0 || g.parent != nil {
+		return false
+	}
+	m := g.mod
+	for p := g.callInfo[j].node; p != nil && p != g.body; p = p.Parent {
+		if m.t.comprehensions.has(p) {
+			return false
+		}
+		for _, c := range p.Children {
+			if m.t.comprehensions.has(c) {
+				return false // (an element of [create_task(run(c)) for c in calls])
+			}
+		}
+	}
+	return true
 }
 
 // followHelper is what following a value into helper tg (its parameters r2, e2) finds,
