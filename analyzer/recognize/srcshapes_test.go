@@ -437,6 +437,11 @@ func TestSourceShapes(t *testing.T) {
 		// (before: propagated).
 		{dir: "jsraisereturn", entry: "jsraisereturn.Agent.generateText", kind: model.LoopFor, loopLine: 12, modelLine: 13, toolLine: 20,
 			bound: "maxSteps", onBound: model.OnBoundSilent, exits: map[int]string{56: "failed"}},
+		// jsreturnhook (@aigne/core@1.72.0 lib/esm/agents/agent.js:392): a JS entry returning
+		// what a check run after the loop returns completes the run (before: failed, read as
+		// a Go hook's error).
+		{dir: "jsreturnhook", entry: "agent.Agent.invoke", kind: model.LoopFor, loopLine: 26, modelLine: 27, toolLine: 33,
+			exits: map[int]string{19: "completed"}},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).
