@@ -483,7 +483,8 @@ type Return struct {
 	OnCancel bool `json:"on_cancel,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
-	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	// protected block, or around the try statement (a try inside the loop's body): the error
+	// ends the work those loops were doing. Nil otherwise.
 	TryLoops []int `json:"try_loops,omitempty"`
 	// Caught is the error class the handler of such a rethrow names, as written (except
 	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
