@@ -1072,6 +1072,10 @@ var stateOutcomes = map[string]struct {
 	"complete": {model.StatusCompleted, model.StopGoalReached}, "final": {model.StatusCompleted, model.StopGoalReached},
 	"finish": {model.StatusCompleted, model.StopGoalReached}, "success": {model.StatusCompleted, model.StopGoalReached},
 	"done": {model.StatusCompleted, model.StopGoalReached},
+	// a limit's words name a stop reason, no outcome: the return's own way says failed or
+	// completed (see recognize.onBound)
+	"maxturn": {"", model.StopMaxTurns}, "maxstep": {"", model.StopMaxSteps}, "maxiteration": {"", model.StopMaxSteps},
+	"maxround": {"", model.StopMaxSteps}, "turnlimit": {"", model.StopMaxTurns}, "steplimit": {"", model.StopMaxSteps},
 }
 
 // stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none:
