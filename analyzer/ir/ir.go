@@ -634,7 +634,11 @@ func IdentIn(s, name string) bool {
 // order they are tried. The recognizer maps each to its outcome; a front-end uses them to tell
 // a status value from other text.
 var StateWords = []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused",
-	"error", "fail", "complete", "final", "finish", "success", "done"}
+	"error", "fail", "complete", "final", "finish", "success", "done",
+	// a limit's own word names no outcome (the run is failed or completed as the code around
+	// says), but a state recorded at the bound that names it is the bound's stop reason
+	// (this._finishStream('max_turns'); return;)
+	"maxturn", "maxstep", "maxiteration", "maxround", "turnlimit", "steplimit"}
 
 // StateWord returns the first of StateWords that v contains once lower-cased with "_", "-"
 // and spaces removed, "" when it contains none.

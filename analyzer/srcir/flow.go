@@ -58,6 +58,12 @@ func (b *builder) flows(fs *fnState) {
 		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
 			continue // a constructor of a class of the set builds a value: no decision
 		}
+		if gathers(c) {
+			// lastMessage.content = await Promise.all(lastMessage.content.map(async (part) =>
+			// …)) (@genkit-ai/ai@1.42.0 src/generate/resolve-tool-requests.ts:384): what the
+			// tasks it waits for returned, each one's call the decision if any
+			continue
+		}
 		if len(c.Targets) == 0 && b.wrapsGenerator(fs, ci.node) {
 			// Aclosing(self._call_llm_async(...)): a manager around one generator of the set,
 			// whose own call carries the flow (the with item binds that generator)
@@ -173,7 +179,7 @@ func (b *builder) flows(fs *fnState) {
 			if wg != nil {
 				fci, fc = wg.callInfo[wj], &wg.f.Calls[wj]
 			}
-			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)))
+			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)), res)
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
@@ -659,6 +665,12 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 			cj = r.Values[0].Call
 		case i < len(k.retNodes):
 			cj = b.spreadCall(k, k.retNodes[i])
+			if cj < 0 {
+				cj = b.awaitedProp(k, firstKid(k.retNodes[i]))
+			}
+		case k.exprBody && i == len(k.f.Returns)-1:
+			// fn: async (span) => ({ at: now(), span, result: await model.doStream({…}) })
+			cj = b.awaitedProp(k, k.body)
 		}
 		if cj < 0 || j >= 0 && cj != j {
 			return nil, -1
@@ -713,6 +725,57 @@ func argsReadParams(k *fnState, j int) bool {
 		i = j
 	}
 	return false
+}
+
+// gathers reports whether c waits for every task handed to it and returns their results
+// (Promise.all, Promise.allSettled, asyncio.gather): a join, never a decision of its own.
+func gathers(c *ir.Call) bool {
+	for _, k := range c.Keys {
+		switch k {
+		case "Promise.all", "Promise.allSettled", "asyncio.gather":
+			return true
+		}
+	}
+	return false
+}
+
+// firstKid is n's first named child, nil if none.
+func firstKid(n *syntax.Node) *syntax.Node {
+	if kids := n.NamedChildren(); len(kids) > 0 {
+		return kids[0]
+	}
+	return nil
+}
+
+// awaitedProp returns the one call of k awaited as a property's value of object literal e
+// (({ startTimestampMs: now2(), doStreamSpan: span, result: await stepModel.doStream({…}) }),
+// ai@6.0.325 dist/index.js:8464-8478): the reply the callback hands back, as a part of what it
+// returns, beside values it has at hand; -1 when there is none or more than one.
+func (b *builder) awaitedProp(k *fnState, e *syntax.Node) int {
+	e = strip(e)
+	if e == nil || e.Kind != "object" {
+		return -1
+	}
+	m := k.mod
+	found := -1
+	for _, pr := range e.NamedChildren() {
+		if pr.Kind != "pair" {
+			continue
+		}
+		v := pr.Child("value")
+		if v == nil || !m.t.awaits.has(v) {
+			continue
+		}
+		id, ok := k.callOf[strip(v)]
+		if !ok {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = id
+	}
+	return found
 }
 
 // spreadCall returns the call whose held result a returned object literal spreads
@@ -1119,6 +1182,12 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			}
 			if branch != nil {
 				ch.Leaves, ch.Return = b.leaves(g, branch)
+				if !ch.Leaves && !emptyTrue && recursesIn(g, c.stmt.Child("consequence")) && !recursesIn(g, branch) {
+					// if (calls.length > 0 && …) { …; await streamStep({ currentStep: currentStep + 1 }) }
+					// else { controller.enqueue({ type: "finish" }); self.closeStream() } (ai@6.0.325
+					// dist/index.js:8807-8850): the branch that starts no next step ends the recursion
+					ch.Leaves = true
+				}
 				// if (calls.length === 0) { more = false } under while (more && i < max): the
 				// empty branch clears the flag the loop's condition tests, the loop ends
 				if !ch.Leaves {
@@ -1316,6 +1385,27 @@ func rebinds(m *module, g *fnState, c cond, vars map[string]bool) bool {
 		for _, n := range a.lhs {
 			if vars[n] && mentions(m, c.expr, map[string]bool{n: true}) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// recursesIn reports whether region n of g calls g again or a function g is a closure of (a
+// step started again from a callback of its own step).
+func recursesIn(g *fnState, n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) || ci.node == nil || ci.node.Start < n.Start || ci.node.End > n.End {
+			continue
+		}
+		for _, t := range g.f.Calls[j].Targets {
+			for x := g; x != nil; x = x.parent {
+				if x.f.ID == t {
+					return true
+				}
 			}
 		}
 	}
@@ -2036,7 +2126,7 @@ func truthValue(m *module, e *syntax.Node) bool {
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an
 // append into (or a rebuild of) a collection the model call receives.
-func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals map[string]bool) {
+func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals, res map[string]bool) {
 	m := fs.mod
 	var toolNodes []*syntax.Node
 	for _, d := range fl.Dispatch {
@@ -2114,7 +2204,125 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 			pos = at // where the executor's results go back, not some other append
 		}
 		fl.FeedsNext, fl.FeedPos = true, pos
+		return
 	}
+	if pos, ok := b.recursionFeeds(fs, fl, ci.node, res); ok {
+		fl.FeedsNext, fl.FeedPos = true, pos
+	}
+}
+
+// recursionFeeds reports where the results of the call of fs that runs the dispatched tools
+// on what model returned are handed to a call that runs fs again: const { toolMessage } =
+// await resolveToolRequests(rawRequest, generatedMessage, tools); messages.push(toolMessage);
+// nextRequest = { ...rawRequest, messages }; return await generateHelper(registry, {
+// rawRequest: nextRequest, currentTurn: currentTurn + 1 }) (@genkit-ai/ai@1.42.0
+// src/generate/action.ts:477-569, generateHelper → runInNewSpan → generateActionImpl →
+// generateActionTurn): the next step is asked with what the tools gave. The tools must run on
+// model's result itself, with no later call in between taking that result and handing its own
+// on to them (the request a call before the model call builds is the model call's input, not
+// the decision).
+func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, res map[string]bool) (ir.Pos, bool) {
+	m := fs.mod
+	disp := map[int]bool{}
+	for _, d := range fl.Dispatch {
+		if d.Func >= 0 {
+			disp[d.Func] = true
+		}
+	}
+	if len(disp) == 0 || len(res) == 0 || model == nil {
+		return ir.Pos{}, false
+	}
+	// runs reports whether call c reaches (through up to five calls and the callbacks handed
+	// on the way) a function want accepts
+	var runs func(c *ir.Call, want func(int) bool, depth int, seen map[int]bool) bool
+	runs = func(c *ir.Call, want func(int) bool, depth int, seen map[int]bool) bool {
+		if depth > 5 {
+			return false
+		}
+		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+			if t < 0 || t >= len(b.funcs) || seen[t] {
+				continue
+			}
+			seen[t] = true
+			if want(t) {
+				return true
+			}
+			h := b.funcs[t]
+			for k := range h.f.Calls {
+				if runs(&h.f.Calls[k], want, depth+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	derive := func(start map[string]bool) map[string]bool {
+		vals := union(start, nil)
+		for range 3 {
+			for _, j := range fs.index().appends {
+				fn := strip(fs.callInfo[j].node.Child("function"))
+				if fn != nil && m.t.members.has(fn) && mentions(m, fs.callInfo[j].node.Child("arguments"), vals) {
+					vals[m.text(strip(fn.Child("object")))] = true
+				}
+			}
+			for _, a := range fs.assigns {
+				if !a.iter && a.rhs != nil && mentions(m, a.rhs, vals) {
+					for _, n := range a.lhs {
+						vals[n] = true
+					}
+				}
+			}
+		}
+		return vals
+	}
+	bound := func(j int) map[string]bool {
+		out := map[string]bool{}
+		for _, a := range fs.assigns {
+			if !a.iter && a.rhs != nil && containsCall(a.rhs, []*syntax.Node{fs.callInfo[j].node}) {
+				for _, n := range a.lhs {
+					out[n] = true
+				}
+			}
+		}
+		return out
+	}
+	args := func(j int) *syntax.Node { return fs.callInfo[j].node.Child("arguments") }
+	from := derive(res)
+	for t := range fs.f.Calls {
+		if t >= len(fs.callInfo) || fs.callInfo[t].node == nil || fs.callInfo[t].node.Start < model.End ||
+			!mentions(m, args(t), from) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
+			continue
+		}
+		between := false
+		for k := range fs.f.Calls {
+			kn := fs.callInfo[k].node
+			c := &fs.f.Calls[k]
+			if k == t || kn == nil || kn.Start < model.End || kn.Start >= fs.callInfo[t].node.Start ||
+				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentions(m, args(k), from) {
+				continue
+			}
+			if out := bound(k); len(out) > 0 && mentions(m, args(t), derive(out)) {
+				between = true // (a later call's result is what the tools run on)
+				break
+			}
+		}
+		if between {
+			continue
+		}
+		outs := bound(t)
+		if len(outs) == 0 {
+			continue
+		}
+		outs = derive(outs)
+		for j := range fs.f.Calls {
+			c := &fs.f.Calls[j]
+			if j < len(fs.callInfo) && fs.callInfo[j].node != nil && fs.callInfo[j].node.Start > fs.callInfo[t].node.Start &&
+				mentions(m, args(j), outs) && runs(c, func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{}) {
+				return c.Pos, true
+			}
+		}
+	}
+	return ir.Pos{}, false
 }
 
 // concatenates reports whether e is an array literal that only spreads or lists values
