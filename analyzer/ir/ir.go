@@ -137,9 +137,14 @@ type Func struct {
 	// Lookups are where the function selects a value by the name of one of its parameters (or
 	// a name read from one): tools_dict[function_call.name], next(t for t in tools if t.name
 	// == call.name), tools.get(call.name) — what a tool call names looked up, wherever the
-	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them only
-	// for the tools of a step generator, see recognize's drainedStep).
+	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them for
+	// the tools of a step generator, see recognize's drainedStep, and of a call whose result
+	// leaves but is dispatched by no lookup its flow can follow, see lookupDispatch).
 	Lookups []Pos `json:"lookups,omitempty"`
+	// RunsLookup is true when the function also runs a callable one of its Lookups selects
+	// (func = self.function_map[name]; func(**arguments)), not only hands it back or reads it
+	// (a field getter: value.get(name)).
+	RunsLookup bool `json:"runs_lookup,omitempty"`
 }
 
 // Param is a function parameter.
@@ -629,7 +634,11 @@ func IdentIn(s, name string) bool {
 // order they are tried. The recognizer maps each to its outcome; a front-end uses them to tell
 // a status value from other text.
 var StateWords = []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused",
-	"error", "fail", "complete", "final", "finish", "success", "done"}
+	"error", "fail", "complete", "final", "finish", "success", "done",
+	// a limit's own word names no outcome (the run is failed or completed as the code around
+	// says), but a state recorded at the bound that names it is the bound's stop reason
+	// (this._finishStream('max_turns'); return;)
+	"maxturn", "maxstep", "maxiteration", "maxround", "turnlimit", "steplimit"}
 
 // StateWord returns the first of StateWords that v contains once lower-cased with "_", "-"
 // and spaces removed, "" when it contains none.
