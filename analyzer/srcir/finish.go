@@ -14,6 +14,7 @@ import (
 // resolveCalls turns the recorded call nodes into ir.Calls with callee candidates.
 func (b *builder) resolveCalls() {
 	b.indexCtorSites()
+	b.indexFieldWrites()
 	for _, fs := range b.funcs {
 		b.localAliases(fs)
 	}
