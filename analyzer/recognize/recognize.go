@@ -2231,7 +2231,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				// its counter scripts the test, it bounds no run of the package
 				continue
 			}
-			var first *ir.Branch
+			var first, set *ir.Branch
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				b := &g.Branches[i]
@@ -2244,8 +2244,21 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				if !b.Optional || r.boundSet(b) {
 					// of optional limits tested together (0 < step_limit <= n or 0 <
 					// cost_limit <= cost), the one whose default sets a limit
-					return b, g
+					if set == nil {
+						set = b
+					}
+					switch stopReasonOf(b.StopText) {
+					case model.StopMaxSteps, model.StopMaxTurns:
+						// of tests of the same limit, the one that ends the run for it (a
+						// decider testing max_iters first in a branch that only forces the
+						// output tool, then where it exits with finished_reason
+						// EXCEED_MAX_ITERS: agentscope==2.0.11 agent/_agent.py:3636, 3736)
+						return b, g
+					}
 				}
+			}
+			if set != nil {
+				return set, g
 			}
 			if first != nil {
 				return first, g
@@ -2406,7 +2419,7 @@ func stopReasonOf(text string) model.StopReason {
 	case strings.Contains(n, "turn") && (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")):
 		return model.StopMaxTurns
 	case (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")) &&
-		(strings.Contains(n, "step") || strings.Contains(n, "iteration") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
+		(strings.Contains(n, "step") || strings.Contains(n, "iter") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
 		return model.StopMaxSteps
 	case strings.Contains(n, "goal") || n == "done" || strings.HasSuffix(n, "completed"):
 		return model.StopGoalReached

@@ -122,6 +122,12 @@ func TestSourceShapes(t *testing.T) {
 		// runs the reply's tool calls through a helper, asks the model again and hands the new
 		// reply to itself; the decision is on its parameter, at the top of the next call.
 		// The bound is a count of tool calls checked in the helper, with its keyword default.
+		// pydecider: a decider helper tests the bound twice (agentscope==2.0.11
+		// agent/_agent.py:3636, 3736): first in a branch that only forces the output tool,
+		// then where it exits with a message whose finished_reason is EXCEED_MAX_ITERS; the
+		// bound is the second test, a stop reason recorded.
+		{dir: "pydecider", entry: "agent.Agent.reply", kind: model.LoopFor, loopLine: 53, modelLine: 57, toolLine: 63,
+			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
