@@ -126,7 +126,7 @@ func TestSourceShapes(t *testing.T) {
 		// agent/_agent.py:3636, 3736): first in a branch that only forces the output tool,
 		// then where it exits with a message whose finished_reason is EXCEED_MAX_ITERS; the
 		// bound is the second test, a stop reason recorded.
-		{dir: "pydecider", entry: "agent.Agent.reply", kind: model.LoopFor, loopLine: 53, modelLine: 57, toolLine: 63,
+		{dir: "pydecider", entry: "agent.Agent.reply", kind: model.LoopFor, loopLine: 57, modelLine: 61, toolLine: 67,
 			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
@@ -1123,4 +1123,21 @@ func TestStepModes(t *testing.T) {
 	if got := lines(l.ToolCalls); !slices.Contains(got, 44) {
 		t.Errorf("tool calls at %v, want 44 among them", got)
 	}
+}
+
+// TestDeciderMint: a call of a helper outside the set named for minting an id
+// (reply_id=_generate_id(), agentscope==2.0.11 agent/_agent.py:1113) mints the reply's id
+// (pydecider). Before, only a list of id generators' names (uuid4, randomUUID, …) did.
+func TestDeciderMint(t *testing.T) {
+	res := recognizeSrc(t, "pydecider")
+	e := srcEntry(res, "Agent.reply")
+	if e == nil {
+		t.Fatalf("no entry Agent.reply: %+v", res.Entries)
+	}
+	for _, id := range e.IDs {
+		if id.Pos.Line == 55 && id.Kind == "minted" {
+			return
+		}
+	}
+	t.Errorf("ids %+v, want one minted at line 55", e.IDs)
 }

@@ -2,8 +2,11 @@
 # read-only sibling for the next action (_next_action, 3512-3772) and dispatches on it; the
 # decider tests the bound twice, first only when a structured output is required (3636: it
 # forces the output tool and goes on), then for every reply (3736: it exits with a message
-# whose finished_reason is EXCEED_MAX_ITERS).
+# whose finished_reason is EXCEED_MAX_ITERS). Each reply mints its id with a helper of another
+# module named for what it makes (reply_id=_generate_id(), 1113).
 import enum
+
+from ids import _generate_id
 
 
 class FinishedReason(str, enum.Enum):
@@ -49,6 +52,7 @@ class Agent:
 
     async def reply(self, msg):
         self.messages.append(msg)
+        self.context = dict(reply_id=_generate_id(), cur_iter=0)
         final = None
         while True:
             action = self._next_action(final)
