@@ -130,7 +130,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// (a closure written into a call of a callee the program does not hold,
 				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
 				// launch, see reaches; a function only named there may be a handler it keeps)
-				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || c.RunsArgs || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 					ref := ir.CallRef{Func: f.ID, Call: c.ID}
 					r.argRuns[ref] = append(r.argRuns[ref], a)
@@ -1289,6 +1289,14 @@ func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]b
 			g := r.p.Funcs[ref.Func]
 			if gc := &g.Calls[ref.Call]; gc.Node && len(r.callers[f.ID]) <= 4 {
 				if h, l := r.turnLoopN(g, gc, 0, engineDepth, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
+			if gc := &g.Calls[ref.Call]; gc.RunsArgs && len(gc.Loops) > 0 {
+				// a step of a workflow-DSL loop (wf.dowhile(step, cond)): the declaration's
+				// loop repeats it, not a loop of the creator that built the step and only
+				// returned it (srcir dslLoops)
+				if h, l := r.turnLoopN(g, gc, depth+1, limit+1, seen, strong, climb); h != nil {
 					return h, l
 				}
 			}

@@ -1483,6 +1483,15 @@ func (b *builder) callCancels(fs *fnState, final bool) {
 				always = true
 			}
 		}
+		if c.RunsArgs {
+			// a workflow-DSL loop runs its steps every iteration: a step that checks
+			// cancellation on every path checks it between steps (srcir dslLoops)
+			for _, a := range c.ArgFuncs {
+				if a != fs.f.ID && b.prog.Funcs[a].CancelAlways {
+					always = true
+				}
+			}
+		}
 		if !always {
 			continue
 		}
