@@ -487,7 +487,8 @@ type Return struct {
 	OnCancel bool `json:"on_cancel,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
-	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	// protected block, or around the try statement (a try inside the loop's body): the error
+	// ends the work those loops were doing. Nil otherwise.
 	TryLoops []int `json:"try_loops,omitempty"`
 	// Caught is the error class the handler of such a rethrow names, as written (except
 	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
@@ -632,7 +633,11 @@ func IdentIn(s, name string) bool {
 // order they are tried. The recognizer maps each to its outcome; a front-end uses them to tell
 // a status value from other text.
 var StateWords = []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused",
-	"error", "fail", "complete", "final", "finish", "success", "done"}
+	"error", "fail", "complete", "final", "finish", "success", "done",
+	// a limit's own word names no outcome (the run is failed or completed as the code around
+	// says), but a state recorded at the bound that names it is the bound's stop reason
+	// (this._finishStream('max_turns'); return;)
+	"maxturn", "maxstep", "maxiteration", "maxround", "turnlimit", "steplimit"}
 
 // StateWord returns the first of StateWords that v contains once lower-cased with "_", "-"
 // and spaces removed, "" when it contains none.

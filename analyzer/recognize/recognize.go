@@ -2190,6 +2190,17 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 			// return "limit_turns": the helper hands the stop reason to the caller, which
 			// records it (a message, "max turns reached", is an answer)
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, strings.Trim(rt.Values[0].Text, "\"'`"), stopReasonOf(rt.Values[0].Text)
+		case (rt.Err == nil || rt.Err.Kind == ir.ValNil) && len(rt.Values) == 1 && memberReason(rt.Values[0].Text) != "":
+			// return AgentTerminateMode.MAX_TURNS; of the helper that checks the bound
+			// (@google/gemini-cli-core@0.61.0 dist/src/agents/local-executor.js:1045-1050): the
+			// member of an enumeration naming the limit is the stop reason handed to the caller
+			v := memberReason(rt.Values[0].Text)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, v, stopReasonOf(v)
+		case rt.State != "" && limitReason(stopReasonOf(rt.State)):
+			// this._finishStream('max_turns', {...}); return; at the bound: the state the run
+			// records on the way out names the limit (@google/gemini-cli-core@0.61.0
+			// dist/src/agent/legacy-agent-session.js:122-128)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, rt.State, stopReasonOf(rt.State)
 		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
@@ -2201,6 +2212,24 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// memberReason returns the member name of an enumeration member (AgentTerminateMode.MAX_TURNS,
+// StopReason.max_steps) that names a step or turn limit, "" otherwise.
+func memberReason(text string) string {
+	i := strings.LastIndexByte(text, '.')
+	if i <= 0 || strings.ContainsAny(text, "()[] ") {
+		return ""
+	}
+	if v := text[i+1:]; reasonWord.MatchString(v) && limitReason(stopReasonOf(v)) {
+		return v
+	}
+	return ""
+}
+
+// limitReason reports whether sr is the stop reason of a step or turn limit.
+func limitReason(sr model.StopReason) bool {
+	return sr == model.StopMaxTurns || sr == model.StopMaxSteps
 }
 
 // reasonWord matches a stop reason's identifier (limit_turns, maxSteps), not a message.

@@ -123,7 +123,9 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		return d
 	}
 	p := b.parentIn(fs, stmt)
-	if p == nil || !m.t.blocks.has(p) && p != fs.body {
+	// (the statements of a JS switch arm are its own children, no block: case Kind.Error:
+	// this._finishStream('failed'); return;)
+	if p == nil || !m.t.blocks.has(p) && p != fs.body && !(m.t.cases.has(p) && m.t.caseValue != "") {
 		return ""
 	}
 	kids := p.NamedChildren()

@@ -2975,6 +2975,28 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
+			// an element renamed as it is (const functionToolCall = tool_call, the TS cast
+			// `tool_call as ChatCompletionMessageFunctionToolCall` compiled away: multi-llm-ts@5.1.1
+			// dist/index.js:1537): the new name is the element
+			// (only a loop variable's, in its own function: a parameter a helper is handed,
+			// renamed there, stays a value the helper reads)
+			for _, g := range sc {
+				looped := false
+				for _, byl := range g.index().byLHS[v] {
+					looped = looped || g.assigns[byl].iter
+				}
+				if !looped {
+					continue
+				}
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; !a.iter && len(a.lhs) == 1 && g.mod.text(strip(a.rhs)) == v {
+						if n := a.lhs[0]; n != v && !elems[n] && !res[n] {
+							elems[n] = true
+							queue = append(queue, n)
+						}
+					}
+				}
+			}
 			// elements are not followed further (their names are, below; their own
 			// collections above), but for an item of a stream chunk's collection collected
 			// as it is into a local list (for (const tc of chunk.delta.tool_calls ?? [])
