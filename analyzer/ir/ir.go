@@ -137,9 +137,14 @@ type Func struct {
 	// Lookups are where the function selects a value by the name of one of its parameters (or
 	// a name read from one): tools_dict[function_call.name], next(t for t in tools if t.name
 	// == call.name), tools.get(call.name) — what a tool call names looked up, wherever the
-	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them only
-	// for the tools of a step generator, see recognize's drainedStep).
+	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them for
+	// the tools of a step generator, see recognize's drainedStep, and of a call whose result
+	// leaves but is dispatched by no lookup its flow can follow, see lookupDispatch).
 	Lookups []Pos `json:"lookups,omitempty"`
+	// RunsLookup is true when the function also runs a callable one of its Lookups selects
+	// (func = self.function_map[name]; func(**arguments)), not only hands it back or reads it
+	// (a field getter: value.get(name)).
+	RunsLookup bool `json:"runs_lookup,omitempty"`
 }
 
 // Param is a function parameter.

@@ -18,19 +18,19 @@ func TestElementAlias(t *testing.T) {
 	if e == nil {
 		t.Fatalf("no entry Engine.chat (entries %v)", res.Entries)
 	}
-	if len(e.Loops) != 1 || e.Loops[0].Kind != model.LoopRecursion || e.Loops[0].Pos.Line != 20 {
-		t.Fatalf("loops %v, want the recursion of chat at 20", e.Loops)
+	if len(e.Loops) != 1 || e.Loops[0].Kind != model.LoopRecursion || e.Loops[0].Pos.Line != 22 {
+		t.Fatalf("loops %v, want the recursion of chat at 22", e.Loops)
 	}
 	l := e.Loops[0]
-	if got := lines(l.ModelCalls); len(got) != 1 || got[0] != 21 {
-		t.Errorf("model calls %v, want 21", got)
+	if got := lines(l.ModelCalls); len(got) != 1 || got[0] != 24 {
+		t.Errorf("model calls %v, want 24", got)
 	}
 	tool := false
 	for _, tc := range l.ToolCalls {
-		tool = tool || tc.Pos.Line == 17 || tc.Pos.Line == 32
+		tool = tool || tc.Pos.Line == 19 || tc.Pos.Line == 35
 	}
 	if !tool {
-		t.Errorf("tool calls %v, want the plugin's execute (17, via 32)", lines(l.ToolCalls))
+		t.Errorf("tool calls %v, want the plugin's execute (19, via 35)", lines(l.ToolCalls))
 	}
-	wantExits(t, e, map[int]string{40: "propagated", 42: "completed"})
+	wantExits(t, e, map[int]string{50: "propagated", 52: "completed"})
 }

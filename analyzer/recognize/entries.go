@@ -787,6 +787,13 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			// a tool queue captured (@aigne/core@1.72.0 lib/esm/agents/ai-agent.js:467-468):
 			// it ends the run here, it is no callee's outcome handed back
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call) && r.p.Lang != "go":
+			// return await this.checkResponseByGuideRails(input, await
+			// agentProcessResultToObject(response), opts) (@aigne/core@1.72.0
+			// lib/esm/agents/agent.js:392): a Python or JS/TS return hands back the value of a
+			// call that runs nothing of the run (its failure is a raise of its own): the run
+			// under way completed
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call):
 			// return a.cfg.OnDone(ctx, answer) after the loop: the error of a call that runs
 			// nothing of the run (a completion hook, a save) ends the run that is under way

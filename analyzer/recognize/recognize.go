@@ -153,12 +153,28 @@ func Recognize(p *ir.Program, o Options) *Result {
 	var dropped map[*Loop]bool
 	for _, l := range r.order {
 		carried := map[ir.CallRef]bool{}
+		prepares := map[*site]bool{}
 		for _, s := range r.cands[l] {
 			if s.c.Flow != nil {
 				for _, ref := range s.c.Flow.Carriers {
-					if ref != (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
-						carried[ref] = true
+					if ref == (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+						continue
 					}
+					if t := siteAt(r.cands[l], ref); t != nil && t != s && !s.confirmed && !t.confirmed && !r.builds(t.c) &&
+						t.leaves && t.dispatch && len(s.c.Targets) == 0 && len(t.c.Targets) > 0 && s.f.ID == t.f.ID && !s.c.Dominates && t.c.Dominates &&
+						(t.c.Flow == nil || !slices.Contains(t.c.Flow.Carriers, ir.CallRef{Func: s.f.ID, Call: s.c.ID})) {
+						// s runs nothing of the program, only on some iterations, and its
+						// "carrier" is a helper of the program beside it, run on every
+						// iteration, that is itself a candidate of the loop reaching outside the
+						// program: s only prepares the helper's input when it runs (task_prompt =
+						// handle_transforms(…) handed to self.call_llm(task=task_prompt),
+						// swarms==16.0.3 agent.py:1140-1174), the helper is the call (a helper
+						// handed the model's stream to relay it, ai@7 invokeToolCallbacksFromStream,
+						// carries a result of the program's own code)
+						prepares[s] = true
+						continue
+					}
+					carried[ref] = true
 				}
 			}
 		}
@@ -170,6 +186,9 @@ func Recognize(p *ir.Program, o Options) *Result {
 		for _, s := range r.cands[l] {
 			if own && r.extra[l][s] {
 				continue // a loop with model calls of its own takes no other driver's step function
+			}
+			if prepares[s] {
+				continue
 			}
 			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
 				kept = append(kept, s)
@@ -210,6 +229,13 @@ func Recognize(p *ir.Program, o Options) *Result {
 		for _, s := range r.cands[l] {
 			for _, t := range r.cands[l] {
 				if s != t && !s.confirmed && t.score >= s.score && into(s, t) && !into(t, s) {
+					drop[s] = true
+				}
+				if s != t && !s.confirmed && r.inToolsOf(s, t) && !r.inToolsOf(t, s) {
+					// s is made in the helper t hands the reply to, to run its tools: a step
+					// of running them (a filter of the calls the reply asks for), no decision
+					// of its own (swarms==16.0.3 tool_manager.py:515 _run_tool_search_calls in
+					// handle_tool_calls, which agent.py:1201 hands call_llm's reply)
 					drop[s] = true
 				}
 			}
@@ -941,7 +967,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	if !s.accepted() && !s.confirmed && s.c.Flow != nil {
 		if ch := r.drainedStep(f); ch != nil {
 			if !s.dispatch {
-				r.lookupDispatch(s)
+				r.lookupDispatch(s, false)
 			}
 			if s.dispatch {
 				// (the step's events tested by the loop that repeats it: more than a helper's
@@ -951,6 +977,12 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 				s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
 			}
 		}
+	}
+	if !s.accepted() && !s.confirmed && s.leaves && !s.dispatch && s.c.Flow != nil {
+		// the reply handed to a manager whose helpers, many calls down, look each call's
+		// function up by name and run it (swarms==16.0.3 agent.py:1201 tool_manager.
+		// handle_tool_calls(response) → … → base_tool.py:1448 self.function_map[name])
+		r.lookupDispatch(s, true)
 	}
 	if !s.accepted() {
 		return
@@ -1050,13 +1082,14 @@ func (r *rec) drainedStep(f *ir.Func) *ir.Check {
 // maxLookupDepth is how many calls deep lookupDispatch follows a step's helpers.
 const maxLookupDepth = 12
 
-// lookupDispatch makes site s of a step generator dispatch when an element of its result is
+// lookupDispatch makes site s (of a step generator, or with runs, any site that leaves but
+// dispatches weakly, when the function found also runs the callable it selects) dispatch when an element of its result is
 // handed to a helper of the program that reaches, through the call graph, a function that
 // looks a value up by the name of one of its parameters (ir.Func.Lookups: tools_dict[
 // function_call.name]): the reply's calls handed down a chain of helpers too long for the
 // data flow to follow, to where the tool each names is selected. The helper call is the tool
 // call site; the tools run in parallel when a concurrent launch is on the way.
-func (r *rec) lookupDispatch(s *site) {
+func (r *rec) lookupDispatch(s *site, runs bool) {
 	type item struct {
 		fn, depth int
 		conc      bool
@@ -1071,20 +1104,29 @@ func (r *rec) lookupDispatch(s *site) {
 			for _, t := range c.Targets {
 				queue = append(queue, item{t, 0, c.Concurrent != ""})
 			}
-			seen := map[int]bool{}
+			// (a function is visited once sequentially and once through a concurrent launch;
+			// of the lookups found at the least depth, one reached through a launch is
+			// preferred: the parallel executor beside the sequential one, swarms==16.0.3
+			// base_tool.py:1016-1020)
+			seen := map[item]bool{}
 			var found *item
 			var at ir.Pos
-			for len(queue) > 0 && found == nil {
+			for len(queue) > 0 && (found == nil || !found.conc) {
 				it := queue[0]
 				queue = queue[1:]
-				if seen[it.fn] || it.depth > maxLookupDepth {
+				if found != nil && it.depth > found.depth {
+					break
+				}
+				if seen[item{it.fn, 0, it.conc}] || it.depth > maxLookupDepth {
 					continue
 				}
-				seen[it.fn] = true
+				seen[item{it.fn, 0, it.conc}] = true
 				g := r.p.Funcs[it.fn]
-				if len(g.Lookups) > 0 {
-					found, at = &it, g.Lookups[0]
-					break
+				if len(g.Lookups) > 0 && (g.RunsLookup || !runs) {
+					if found == nil || it.conc && !found.conc {
+						found, at = &it, g.Lookups[0]
+					}
+					continue
 				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
@@ -2678,4 +2720,35 @@ func (r *rec) recursionCheck(f *ir.Func) (ir.Cancel, bool) {
 	}
 	walk(f, 0, map[int]bool{})
 	return best, found
+}
+
+// inToolsOf reports whether site s sits in a function (or a closure of one) that one of the
+// tool call sites of site t calls: the helper t's reply is handed to to run its tools.
+func (r *rec) inToolsOf(s, t *site) bool {
+	fn := s.f
+	for fn.Parent >= 0 {
+		fn = r.p.Funcs[fn.Parent]
+	}
+	for _, ref := range t.tools {
+		if ref.Func < 0 || ref.Func >= len(r.p.Funcs) || ref.Call >= len(r.p.Funcs[ref.Func].Calls) {
+			continue
+		}
+		if ref == (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+			return false
+		}
+		if slices.Contains(r.p.Funcs[ref.Func].Calls[ref.Call].Targets, fn.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// siteAt returns the candidate among cands made at call ref, nil when there is none.
+func siteAt(cands []*site, ref ir.CallRef) *site {
+	for _, s := range cands {
+		if s.f.ID == ref.Func && s.c.ID == ref.Call {
+			return s
+		}
+	}
+	return nil
 }

@@ -433,6 +433,32 @@ func TestSourceShapes(t *testing.T) {
 		// result (prepareStep) is the model call's input, no model call.
 		{dir: "tsstreamstep", entry: "bundle.streamSteps", kind: model.LoopRecursion, loopLine: 52, modelLine: 55, toolLine: 41,
 			parallel: true, bound: "stopWhen", onBound: model.OnBoundSilent},
+		// jsstreamobj (ai@6's streamText): the stream step's model call is a property of the
+		// object literal a span's fn returns (fn: async (span) => ({ result: await
+		// model.doStream(…) })), inside retry(); the step destructures it back out (const {
+		// result: { stream } } = await retry(…)) and the next step starts from a stream's flush.
+		{dir: "jsstreamobj", entry: "jsstreamobj.streamText", kind: model.LoopRecursion, loopLine: 67, modelLine: 81, toolLine: 42,
+			bound: "stopWhen", onBound: model.OnBoundSilent},
+		// tsrecurhelper (@genkit-ai/ai@1.42.0 src/generate/action.ts:421-569): the reply,
+		// wrapped by a constructor of the set, is handed to a helper that runs the tools and
+		// returns their message; that message reaches the next turn only as an argument of the
+		// recursive call (generateHelper(registry, { rawRequest: nextRequest, currentTurn:
+		// currentTurn + 1 })). The request built by a helper before the model call is its
+		// input, and a resume helper's Promise.all over the last message's parts a join: no
+		// model call (before: no loop, or the Promise.all as the model call).
+		{dir: "tsrecurhelper", entry: "generate.generate", kind: model.LoopRecursion, loopLine: 130, modelLine: 144, toolLine: 87,
+			parallel: true, bound: "maxIterations", onBound: model.OnBoundError, def: "5",
+			exits: map[int]string{149: "completed", 154: "failed"}},
+		// jsraisereturn (@voltagent/core@2.10.0 dist/index.js:31864, 36615-36658): a catch
+		// returning what an error handler that throws on every path returns fails the run
+		// (before: propagated).
+		{dir: "jsraisereturn", entry: "jsraisereturn.Agent.generateText", kind: model.LoopFor, loopLine: 12, modelLine: 13, toolLine: 20,
+			bound: "maxSteps", onBound: model.OnBoundSilent, exits: map[int]string{56: "failed"}},
+		// jsreturnhook (@aigne/core@1.72.0 lib/esm/agents/agent.js:392): a JS entry returning
+		// what a check run after the loop returns completes the run (before: failed, read as
+		// a Go hook's error).
+		{dir: "jsreturnhook", entry: "agent.Agent.invoke", kind: model.LoopFor, loopLine: 26, modelLine: 27, toolLine: 33,
+			exits: map[int]string{19: "completed"}},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).

@@ -38,7 +38,10 @@ type builder struct {
 	// ctorSites are the calls that may construct a class, by the class name they call
 	// (ToolManager(agent=self)), indexed once all functions are lowered (see ctorArgClasses).
 	ctorSites map[string][]ctorSite
-	fieldMu   sync.Mutex
+	// fieldWrites are the assignments to a field of another object, by field name
+	// (indexFieldWrites).
+	fieldWrites map[string][]fieldWrite
+	fieldMu     sync.Mutex
 	// envs are the defaults read from the environment (ir.Program.EnvDefaults), by the
 	// position literal returns for them.
 	envs  map[ir.Pos]string

@@ -14,6 +14,7 @@ import (
 // resolveCalls turns the recorded call nodes into ir.Calls with callee candidates.
 func (b *builder) resolveCalls() {
 	b.indexCtorSites()
+	b.indexFieldWrites()
 	for _, fs := range b.funcs {
 		b.localAliases(fs)
 	}
@@ -1239,11 +1240,12 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 	}
 	name := m.text(e)
 	var rhs *syntax.Node
+	built := false
 	for _, a := range fs.assigns {
 		for _, l := range a.lhs {
 			if strings.HasPrefix(l, name+".") || strings.HasPrefix(l, name+"[") {
 				// result.field = ...: a value the function builds on, not one handed on
-				return nil
+				built = true
 			}
 		}
 		if len(a.lhs) != 1 || a.lhs[0] != name {
@@ -1254,10 +1256,21 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 		}
 		rhs = a.rhs
 	}
-	if r := strip(rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) {
-		return r
+	r := strip(rhs)
+	if r == nil || !m.t.calls.has(r) && !m.t.news.has(r) {
+		return nil
 	}
-	return nil
+	if built {
+		// (but the result of the recursion's next call, decorated with this step's tool
+		// calls — const completion = await this.chat(model, thread, opts);
+		// completion.toolCalls = [...toolCallInfo, ...]; return completion, multi-llm-ts@5.1.1
+		// dist/index.js:1575-1586 — hands back what the deeper call decided)
+		id, ok := fs.callOf[strip(unAwait(m, r))]
+		if !ok || id >= len(fs.f.Calls) || !fs.f.Calls[id].Recursive || !slices.Contains(fs.f.Calls[id].Targets, fs.f.ID) {
+			return nil
+		}
+	}
+	return r
 }
 
 // heldAlts returns the calls (ids in fs.f.Calls) whose results a returned variable e holds,
