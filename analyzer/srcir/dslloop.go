@@ -278,7 +278,7 @@ func (b *builder) pipeSteps(fs *fnState, fl *ir.Flow, vals map[string]bool, ci c
 		if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 			// what a later step's tools produce goes back into what the model call is
 			// handed (the same conversation, the step creators' shared option)
-			b.feeds(fs, scope(g), fl, ci, mc, union(in, union(names, toolVars)))
+			b.feeds(fs, scope(g), fl, ci, mc, union(in, union(names, toolVars)), vals)
 		}
 	}
 	g := p.loop.cond
