@@ -212,6 +212,10 @@ type Call struct {
 	// ArgFuncs are the Funcs passed as arguments (callbacks: a retry wrapper's attempt, a
 	// tracing span's body, a Promise.all member).
 	ArgFuncs []int `json:"arg_funcs,omitempty"`
+	// RunsArgs is true when the ArgFuncs run as the call's loop repeats, though its callee
+	// only keeps them: a workflow-DSL loop (wf.dowhile(step, cond)) whose engine runs the
+	// step's functions and the condition later, each iteration.
+	RunsArgs bool `json:"runs_args,omitempty"`
 	// Method is the called method's or function's bare name.
 	Method string `json:"method,omitempty"`
 	// Loops are the loops of the Func the call is in (innermost first).

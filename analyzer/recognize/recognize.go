@@ -130,7 +130,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// (a closure written into a call of a callee the program does not hold,
 				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
 				// launch, see reaches; a function only named there may be a handler it keeps)
-				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || c.RunsArgs || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 					ref := ir.CallRef{Func: f.ID, Call: c.ID}
 					r.argRuns[ref] = append(r.argRuns[ref], a)
@@ -1334,6 +1334,14 @@ func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]b
 					return h, l
 				}
 			}
+			if gc := &g.Calls[ref.Call]; gc.RunsArgs && len(gc.Loops) > 0 {
+				// a step of a workflow-DSL loop (wf.dowhile(step, cond)): the declaration's
+				// loop repeats it, not a loop of the creator that built the step and only
+				// returned it (srcir dslLoops)
+				if h, l := r.turnLoopN(g, gc, depth+1, limit+1, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
 		}
 	}
 	if f.Parent >= 0 {
@@ -2302,7 +2310,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				// its counter scripts the test, it bounds no run of the package
 				continue
 			}
-			var first *ir.Branch
+			var first, set *ir.Branch
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				b := &g.Branches[i]
@@ -2315,8 +2323,21 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				if !b.Optional || r.boundSet(b) {
 					// of optional limits tested together (0 < step_limit <= n or 0 <
 					// cost_limit <= cost), the one whose default sets a limit
-					return b, g
+					if set == nil {
+						set = b
+					}
+					switch stopReasonOf(b.StopText) {
+					case model.StopMaxSteps, model.StopMaxTurns:
+						// of tests of the same limit, the one that ends the run for it (a
+						// decider testing max_iters first in a branch that only forces the
+						// output tool, then where it exits with finished_reason
+						// EXCEED_MAX_ITERS: agentscope==2.0.11 agent/_agent.py:3636, 3736)
+						return b, g
+					}
 				}
+			}
+			if set != nil {
+				return set, g
 			}
 			if first != nil {
 				return first, g
@@ -2510,7 +2531,7 @@ func stopReasonOf(text string) model.StopReason {
 	case strings.Contains(n, "turn") && (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")):
 		return model.StopMaxTurns
 	case (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")) &&
-		(strings.Contains(n, "step") || strings.Contains(n, "iteration") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
+		(strings.Contains(n, "step") || strings.Contains(n, "iter") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
 		return model.StopMaxSteps
 	case strings.Contains(n, "goal") || n == "done" || strings.HasSuffix(n, "completed"):
 		return model.StopGoalReached

@@ -122,6 +122,22 @@ func TestSourceShapes(t *testing.T) {
 		// runs the reply's tool calls through a helper, asks the model again and hands the new
 		// reply to itself; the decision is on its parameter, at the top of the next call.
 		// The bound is a count of tool calls checked in the helper, with its keyword default.
+		// jsdslloop: a workflow-DSL loop (@mastra/core@1.71.0 dist/agent-BOxKOk3n.js:30558):
+		// createWorkflow(…).dowhile(executionWorkflow, async ({ inputData }) => …) only
+		// records the step and the condition; the engine runs them later. The declaration is
+		// the turn loop; its step workflow's steps (createStep({ execute }) objects built by
+		// creator functions, .then(llm).map(…).foreach(tool, { concurrency: 10 })) pipe
+		// what each returns into the next one's input: the model's reply is looked up by
+		// name in the tool step, run per element concurrently, and tested by the condition;
+		// the LLM step's abort check runs every iteration.
+		{dir: "jsdslloop", entry: "agent.Agent.generate", kind: model.LoopFor, loopLine: 55, modelLine: 18, toolLine: 34,
+			parallel: true, cancel: true, cancelLine: 54, exits: map[int]string{79: "failed"}},
+		// pydecider: a decider helper tests the bound twice (agentscope==2.0.11
+		// agent/_agent.py:3636, 3736): first in a branch that only forces the output tool,
+		// then where it exits with a message whose finished_reason is EXCEED_MAX_ITERS; the
+		// bound is the second test, a stop reason recorded.
+		{dir: "pydecider", entry: "agent.Agent.reply", kind: model.LoopFor, loopLine: 57, modelLine: 61, toolLine: 67,
+			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
@@ -1158,4 +1174,21 @@ func TestStepModes(t *testing.T) {
 	if got := lines(l.ToolCalls); !slices.Contains(got, 44) {
 		t.Errorf("tool calls at %v, want 44 among them", got)
 	}
+}
+
+// TestDeciderMint: a call of a helper outside the set named for minting an id
+// (reply_id=_generate_id(), agentscope==2.0.11 agent/_agent.py:1113) mints the reply's id
+// (pydecider). Before, only a list of id generators' names (uuid4, randomUUID, …) did.
+func TestDeciderMint(t *testing.T) {
+	res := recognizeSrc(t, "pydecider")
+	e := srcEntry(res, "Agent.reply")
+	if e == nil {
+		t.Fatalf("no entry Agent.reply: %+v", res.Entries)
+	}
+	for _, id := range e.IDs {
+		if id.Pos.Line == 55 && id.Kind == "minted" {
+			return
+		}
+	}
+	t.Errorf("ids %+v, want one minted at line 55", e.IDs)
 }

@@ -11,6 +11,9 @@ import (
 )
 
 type builder struct {
+	// dslSteps are the step functions of workflow-DSL loops (dslloop.go), set before the
+	// flows and only read by them.
+	dslSteps map[*fnState]dslStep
 	// apps memoizes applications (perelem.go), filled on one goroutine before the flows
 	apps    map[*fnState]map[string]application
 	prog    *ir.Program

@@ -1572,7 +1572,7 @@ func (b *builder) mints(fs *fnState) {
 				Text: fs.f.Calls[i].Text, Field: "run_id"})
 			continue
 		}
-		if !mintCalls[text] && !mintCalls[last] {
+		if !mintCalls[text] && !mintCalls[last] && !(mintName.MatchString(last) && len(fs.f.Calls[i].Targets) == 0) {
 			continue
 		}
 		if last == "v4" && !strings.Contains(strings.ToLower(text), "uuid") && !b.importedFrom(fs, text, "uuid") {
