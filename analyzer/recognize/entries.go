@@ -228,38 +228,174 @@ func (r *rec) entries() []model.Entry {
 		if !ok || r.sessionDriver(f, reaches, 0) {
 			continue
 		}
-		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
-		seen := map[*Loop]bool{}
-		for _, l := range x.loops {
-			if seen[l] {
-				continue
-			}
-			seen[l] = true
-			e.Loops = append(e.Loops, r.callerBound(f, l))
-			l.Entries = append(l.Entries, f.Short)
-			if prov.Confidence == model.ConfidenceInferred {
-				prov.Evidence = append(prov.Evidence, x.path[l])
-				if l.Map.Provenance.Score > prov.Score {
-					prov.Score = l.Map.Provenance.Score
-				}
-			}
-		}
-		sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
-		e.Provenance = prov
-		seenExits := map[int]bool{}
-		e.Exits = r.exits(f, reaches, 0, seenExits)
-		e.Exits = append(e.Exits, r.holderExits(f, x, reaches, seenExits)...)
-		e.Exits = append(e.Exits, boundExits(e.Loops, e.Exits)...)
-		if e.Exits == nil {
-			e.Exits = []model.Exit{}
-		}
-		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
-		e.IDs = r.ids(f)
-		out = append(out, e)
+		out = append(out, r.entryOf(f, x, prov, reaches))
 	}
+	out = append(out, r.heldEntries(out, reaches)...)
 	out = append(out, r.stepEntries(reaches)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// entryOf is the run entry f, reaching turn loops as x says, with provenance prov.
+func (r *rec) entryOf(f *ir.Func, x *reach, prov model.Provenance, reaches map[int]*reach) model.Entry {
+	e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
+	seen := map[*Loop]bool{}
+	for _, l := range x.loops {
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		e.Loops = append(e.Loops, r.callerBound(f, l))
+		l.Entries = append(l.Entries, f.Short)
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Evidence = append(prov.Evidence, x.path[l])
+			if l.Map.Provenance.Score > prov.Score {
+				prov.Score = l.Map.Provenance.Score
+			}
+		}
+	}
+	sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
+	e.Provenance = prov
+	seenExits := map[int]bool{}
+	e.Exits = r.exits(f, reaches, 0, seenExits)
+	e.Exits = append(e.Exits, r.holderExits(f, x, reaches, seenExits)...)
+	e.Exits = append(e.Exits, boundExits(e.Loops, e.Exits)...)
+	if e.Exits == nil {
+		e.Exits = []model.Exit{}
+	}
+	sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+	e.IDs = r.ids(f)
+	return e
+}
+
+// heldEntries are the unexported functions holding a turn loop that an exported entry runs
+// without being the run itself (Python/TS/JS):
+//   - the run an entry starts in the background and returns from at once (its exits say
+//     started): static runTools(...) { const runner = new Runner(); runner._run(() =>
+//     runner._runTools(...)); return runner; }, where _run starts the callback in a setTimeout
+//     (openai@7.55.0 lib/ChatCompletionRunner.js:9-17, lib/EventStream.js:1077-1102): the
+//     launched method's returns are how the run ends;
+//   - the implementations of a template hook the entry calls on itself, when several
+//     subclasses implement it each with a turn loop of its own (Agent.run: for rsp in
+//     self._run(...), qwen-agent==0.0.34 qwen_agent/agent.py:123, FnCallAgent._run,
+//     ReActChat._run, …): each is the run of its own agent kind.
+func (r *rec) heldEntries(have []model.Entry, reaches map[int]*reach) []model.Entry {
+	if r.p.Lang == "go" {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, e := range have {
+		done[e.Func] = true
+	}
+	byName := map[string]*ir.Func{}
+	for _, f := range r.p.Funcs {
+		if done[f.Short] && f.Parent < 0 && !f.Test {
+			byName[f.Short] = f
+		}
+	}
+	// the loop holders an exported entry runs and waits for (Delegator.run awaits the #loop
+	// that Delegator.stream starts in the background): the run is that entry's, not the
+	// background's
+	waited := map[int]bool{}
+	background := map[int]bool{}
+	for _, e := range have {
+		f := byName[e.Func]
+		if f == nil || reaches[f.ID] == nil {
+			continue
+		}
+		x := reaches[f.ID]
+		bg := r.startsOnly(f, e, x)
+		for _, l := range x.loops {
+			if l.Func != nil && l.Func.ID != f.ID {
+				if bg {
+					background[l.Func.ID] = true
+				} else {
+					waited[l.Func.ID] = true
+				}
+			}
+		}
+	}
+	var out []model.Entry
+	add := func(t int, rule, why string) {
+		g := r.p.Funcs[t]
+		y := reaches[t]
+		if g.Exported || g.Test || g.Parent >= 0 || y == nil || len(y.holds) == 0 || done[g.Short] ||
+			(r.o.EntryPkgs != nil && !r.o.EntryPkgs[g.Pkg]) {
+			return
+		}
+		done[g.Short] = true
+		prov := model.Provenance{Confidence: model.ConfidenceInferred, Rule: rule, Evidence: []string{why}}
+		out = append(out, r.entryOf(g, y, prov, reaches))
+	}
+	for _, e := range have {
+		f := byName[e.Func]
+		if f == nil {
+			continue
+		}
+		x := reaches[f.ID]
+		if x == nil || len(x.holds) > 0 {
+			continue
+		}
+		if r.startsOnly(f, e, x) {
+			// the loop holders the background run reaches
+			for _, l := range x.loops {
+				if l.Func != nil && l.Func.ID != f.ID && background[l.Func.ID] && !waited[l.Func.ID] {
+					add(l.Func.ID, "inferred: runs the turn loop of the run the exported "+roles.ShortName(f.Short)+" starts in the background",
+						fmt.Sprintf("started by %s: %s; %s", f.Short, r.rel(f.Pos), x.path[l]))
+				}
+			}
+			continue
+		}
+		for cid := range x.launch {
+			c := &f.Calls[cid]
+			if !r.templateCall(c) {
+				continue
+			}
+			var holders []int
+			for _, t := range c.Targets {
+				if y := reaches[t]; y != nil && len(y.holds) > 0 {
+					holders = append(holders, t)
+				}
+			}
+			if len(holders) < 2 {
+				continue
+			}
+			for _, t := range holders {
+				add(t, "inferred: implements the hook "+calleeName(c)+" the exported "+roles.ShortName(f.Short)+" runs, with a turn loop of its own",
+					fmt.Sprintf("called by %s: %s", f.Short, r.rel(c.Pos)))
+			}
+		}
+	}
+	return out
+}
+
+// startsOnly reports whether entry e (function f, reaching loops as x says) only starts its
+// run in the background: every return of f itself hands back a run still going (started, or
+// not_started before the launch), and every call by which it reaches a loop is concurrent.
+func (r *rec) startsOnly(f *ir.Func, e model.Entry, x *reach) bool {
+	own := map[model.Position]bool{}
+	for _, ret := range f.Returns {
+		own[pos(ret.Pos)] = true
+	}
+	started := false
+	for _, ex := range e.Exits {
+		if !own[ex.Pos] {
+			continue
+		}
+		if ex.Outcome != model.OutcomeStarted && ex.Outcome != model.OutcomeNotStarted {
+			return false
+		}
+		started = started || ex.Outcome == model.OutcomeStarted
+	}
+	if !started || len(x.launch) == 0 {
+		return false
+	}
+	for _, c := range x.launch {
+		if !c {
+			return false
+		}
+	}
+	return true
 }
 
 // stepEntries are the exported functions without a turn loop that start a goroutine making one
@@ -652,6 +788,18 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			} else {
 				ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 			}
+		case ret.Raise && x != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call < 0 && ret.InLoop >= 0 && x.holds[ret.InLoop]:
+			// if (error) throw error in the body of the turn loop the function runs, the error
+			// a tool queue captured (@aigne/core@1.72.0 lib/esm/agents/ai-agent.js:467-468):
+			// it ends the run here, it is no callee's outcome handed back
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call) && r.p.Lang != "go":
+			// return await this.checkResponseByGuideRails(input, await
+			// agentProcessResultToObject(response), opts) (@aigne/core@1.72.0
+			// lib/esm/agents/agent.js:392): a Python or JS/TS return hands back the value of a
+			// call that runs nothing of the run (its failure is a raise of its own): the run
+			// under way completed
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call):
 			// return a.cfg.OnDone(ctx, answer) after the loop: the error of a call that runs
 			// nothing of the run (a completion hook, a save) ends the run that is under way
@@ -978,6 +1126,10 @@ var stateOutcomes = map[string]struct {
 	"complete": {model.StatusCompleted, model.StopGoalReached}, "final": {model.StatusCompleted, model.StopGoalReached},
 	"finish": {model.StatusCompleted, model.StopGoalReached}, "success": {model.StatusCompleted, model.StopGoalReached},
 	"done": {model.StatusCompleted, model.StopGoalReached},
+	// a limit's words name a stop reason, no outcome: the return's own way says failed or
+	// completed (see recognize.onBound)
+	"maxturn": {"", model.StopMaxTurns}, "maxstep": {"", model.StopMaxSteps}, "maxiteration": {"", model.StopMaxSteps},
+	"maxround": {"", model.StopMaxSteps}, "turnlimit": {"", model.StopMaxTurns}, "steplimit": {"", model.StopMaxSteps},
 }
 
 // stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none:

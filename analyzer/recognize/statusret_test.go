@@ -10,7 +10,7 @@ import (
 
 // TestStatusBeforeReturn checks that a bare return right after a call of the set handing over
 // a status (self._set_status(RunStatus.error); return, this._finishStream("failed"); return;)
-// takes its outcome from that status, and that a logger's words (logger.error("failed");
+// takes its outcome from that status (also in an arm of a switch), and that a logger's words (logger.error("failed");
 // return) change nothing.
 func TestStatusBeforeReturn(t *testing.T) {
 	res := recognizeSrc(t, "statusret")
@@ -19,7 +19,7 @@ func TestStatusBeforeReturn(t *testing.T) {
 		exits map[string]string // file:line → outcome
 	}{
 		{"run.Agent.run", map[string]string{"run.py:31": "failed", "run.py:35": "completed", "run.py:38": "completed"}},
-		{"stream.StreamRun.run", map[string]string{"stream.ts:19": "failed", "stream.ts:24": "completed"}},
+		{"stream.StreamRun.run", map[string]string{"stream.ts:21": "failed", "stream.ts:32": "failed", "stream.ts:36": "completed"}},
 	} {
 		e := srcEntry(res, w.entry)
 		if e == nil {

@@ -58,6 +58,19 @@ func (b *builder) raisingCalls(fs *fnState) {
 		r.State = b.stateOf(fs, stmt, nil)
 		fs.f.Returns = append(fs.f.Returns, r)
 	}
+	// return this.handleError(error, oc, options, startTime) (@voltagent/core@2.10.0
+	// dist/index.js:31864, handleError 36615-36658 throws on every path): the function leaves
+	// with what the helper raises, it hands back no value of the callee's
+	for i := range fs.f.Returns {
+		r := &fs.f.Returns[i]
+		if r.Raise || r.Err == nil || r.Err.Kind != ir.ValCall || r.Err.Call < 0 || r.Err.Call >= len(fs.f.Calls) || r.Err.Call >= len(fs.callInfo) {
+			continue
+		}
+		if c := &fs.f.Calls[r.Err.Call]; len(c.Targets) > 0 && b.allRaise(c.Targets) {
+			r.Err = b.raisedBy(fs, fs.callInfo[r.Err.Call].node, c)
+			r.Raise = true
+		}
+	}
 }
 
 func (b *builder) allRaise(targets []int) bool {
@@ -123,13 +136,18 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		return d
 	}
 	p := b.parentIn(fs, stmt)
-	if p == nil || !m.t.blocks.has(p) && p != fs.body {
+	// (the statements of a JS switch arm are its own children, no block: case Kind.Error:
+	// this._finishStream('failed'); return;)
+	if p == nil || !m.t.blocks.has(p) && p != fs.body && !(m.t.cases.has(p) && m.t.caseValue != "") {
 		return ""
 	}
 	kids := p.NamedChildren()
 	i := len(kids) - 1
 	for i >= 0 && kids[i] != stmt {
 		i--
+	}
+	if st := b.fieldState(fs, kids[:max(i, 0)], e); st != "" {
+		return st
 	}
 	// a bare return (return, return None) right after a call of the set handing over a
 	// status (self._set_status(RunStatus.error); return): the status it records
@@ -163,6 +181,50 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		default:
 			return ""
 		}
+	}
+	return ""
+}
+
+// fieldState returns the status a return of a local (return run_response) leaves with when
+// a simple statement of the same block before it sets that local's status field to a literal
+// or an enumeration member naming an outcome (run_response.status = RunStatus.error, in an
+// except handler, agno==3.1.10 agno/agent/_run.py:693-710 and 737-758), with no statement in
+// between setting the field again; "" else.
+func (b *builder) fieldState(fs *fnState, before []*syntax.Node, e *syntax.Node) string {
+	m := fs.mod
+	if e = strip(e); e == nil || !m.t.idents.has(e) || m.t.lang != "python" {
+		return ""
+	}
+	v := m.text(e)
+	for j := len(before) - 1; j >= 0; j-- {
+		k := before[j]
+		if !m.t.exprStmts.has(k) {
+			for key := range stateKeys {
+				if strings.Contains(m.text(k), v+"."+key) {
+					return "" // a branch may set it otherwise
+				}
+			}
+			continue
+		}
+		ks := k.NamedChildren()
+		if len(ks) != 1 || !m.t.assigns.has(ks[0]) {
+			continue
+		}
+		l, r := strip(ks[0].Child("left")), strip(ks[0].Child("right"))
+		if l == nil || r == nil || !m.t.members.has(l) || m.text(strip(l.Child("object"))) != v || !stateKeys[m.text(l.Child(m.t.memberProp))] {
+			continue
+		}
+		var w string
+		switch {
+		case m.t.stringKinds.has(r):
+			w = unquote(m.text(r))
+		case m.t.members.has(r) && m.t.idents.has(strip(r.Child("object"))):
+			w = m.text(r.Child(m.t.memberProp))
+		}
+		if len(w) <= 24 && !strings.ContainsAny(w, " \t\n") && stateWord(w) {
+			return w
+		}
+		return ""
 	}
 	return ""
 }
