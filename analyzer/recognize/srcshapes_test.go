@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,6 +76,33 @@ func wantExits(t *testing.T, e *model.Entry, want map[int]string) {
 	for line, outcome := range want {
 		if got[line] != outcome {
 			t.Errorf("exit at line %d: %q, want %q (exits %v)", line, got[line], outcome, got)
+		}
+	}
+}
+
+// wantEntryExits checks that the entries whose name ends in entry (a Python and a TypeScript
+// twin may share it) have, at each file:line of want (file by base name), an exit with that
+// outcome.
+func wantEntryExits(t *testing.T, res *recognize.Result, entry string, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	found := false
+	for _, e := range res.Entries {
+		if !strings.HasSuffix(e.Func, entry) {
+			continue
+		}
+		found = true
+		for _, x := range e.Exits {
+			got[filepath.Base(x.Pos.File)+":"+strconv.Itoa(x.Pos.Line)] = x.Outcome
+		}
+	}
+	if !found {
+		t.Errorf("%s: no entry (entries %v)", entry, res.Entries)
+		return
+	}
+	for at, outcome := range want {
+		if got[at] != outcome {
+			t.Errorf("%s: exit at %s %q, want %q (exits %v)", entry, at, got[at], outcome, got)
 		}
 	}
 }

@@ -2,11 +2,7 @@
 
 package recognize_test
 
-import (
-	"path/filepath"
-	"strconv"
-	"testing"
-)
+import "testing"
 
 // TestStepRethrow checks the exits of a turn loop whose try is inside the loop, around the
 // step: a handler that re-raises what it caught ends the run failed (the step's error is no
@@ -21,25 +17,6 @@ func TestStepRethrow(t *testing.T) {
 		{"agent.Agent.run", map[string]string{"agent.py:44": "failed"}},
 		{"agent.Agent.run", map[string]string{"agent.ts:78": "cancelled", "agent.ts:80": "failed", "agent.ts:85": "completed"}},
 	} {
-		got := map[string]string{}
-		found := false
-		for _, e := range res.Entries {
-			if e.Func != w.entry {
-				continue
-			}
-			found = true
-			for _, x := range e.Exits {
-				got[filepath.Base(x.Pos.File)+":"+strconv.Itoa(x.Pos.Line)] = x.Outcome
-			}
-		}
-		if !found {
-			t.Errorf("%s: no entry (entries %v)", w.entry, res.Entries)
-			continue
-		}
-		for at, want := range w.exits {
-			if got[at] != want {
-				t.Errorf("%s: exit at %s %q, want %q (exits %v)", w.entry, at, got[at], want, got)
-			}
-		}
+		wantEntryExits(t, res, w.entry, w.exits)
 	}
 }
