@@ -2128,7 +2128,35 @@ func (r *rec) finalBound(l *Loop) {
 		// return a.cfg.OnDone(ctx, answer)): the bound is silent, the call decides the exit
 		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
 		l.sharedBound = true
+	case ret.Err != nil && ret.Err.Kind == ir.ValCall && r.finishes(l, f, ret.Err.Call):
+		// if chatCtx.callTimes == maxCalls { return endCall(ctx, chatCtx, resp, w) }: at the
+		// bound the last reply is handed to a helper that writes it out and returns nil
+		// unless the writing fails: the loop ends quietly on its limit, the helper decides
+		ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, ret.Text, model.StopMaxSteps
 	}
+}
+
+// finishes reports whether call id of f, returned at loop l's bound, runs one function of the
+// program (not the loop's own) that returns only an error, nil on some path: a finishing step
+// (the last reply written out) whose only failure is its own, not an error the bound raises.
+func (r *rec) finishes(l *Loop, f *ir.Func, id int) bool {
+	if id < 0 || id >= len(f.Calls) {
+		return false
+	}
+	c := &f.Calls[id]
+	if len(c.Targets) != 1 || c.Abstract != "" || c.Targets[0] == l.Func.ID || c.Targets[0] == f.ID {
+		return false
+	}
+	g := r.p.Funcs[c.Targets[0]]
+	if len(g.Results) != 1 || g.Results[0] != "error" {
+		return false
+	}
+	for _, rt := range g.Returns {
+		if rt.Err != nil && rt.Err.Kind == ir.ValNil && rt.Pos.IsValid() {
+			return true
+		}
+	}
+	return false
 }
 
 // answerReturn reports whether return ret of function f is where a recognized loop's final

@@ -73,3 +73,25 @@ func TestFactsOnlySameFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundWritesReplySilent: a bound that hands the last reply to a helper returning only an
+// error, nil unless writing fails (testdata/src/boundwrite, yomorun/yomo@v1.20.6
+// pkg/bridge/ai/chat.go:115-118, return endCall(…)), ends the loop quietly on its limit; before,
+// the helper's error made the bound an error.
+func TestBoundWritesReplySilent(t *testing.T) {
+	res := analysistest.Run(t, analysistest.TestData(), lifecycle.Analyzer, "boundwrite")
+	r := res[0].Result.(*lifecycle.Result)
+	found := false
+	for _, l := range r.Loops {
+		if l.Map.Pos.Line != 39 {
+			continue
+		}
+		found = true
+		if ob := l.Map.OnBound; ob == nil || ob.Kind != "silent" || ob.Pos.Line != 45 {
+			t.Errorf("loop at line 39: on bound %+v, want silent at line 45", ob)
+		}
+	}
+	if !found {
+		t.Errorf("want the turn loop at line 39")
+	}
+}

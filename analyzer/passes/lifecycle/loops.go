@@ -782,8 +782,48 @@ func (a *state) classifyError(ret *ast.ReturnStmt, sig *types.Signature) (kind, 
 	if v, r := a.sentinel(e); v != nil {
 		return model.OnBoundError, v.Pkg().Name() + "." + v.Name(), r
 	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(ret.Results) == 1 && a.finishes(call) {
+		// if chatCtx.callTimes == maxCalls { return endCall(ctx, chatCtx, resp, w) }
+		// (yomorun/yomo@v1.20.6 pkg/bridge/ai/chat.go:115-118): at the bound the last reply is
+		// handed to a helper that writes it out and returns nil unless the writing fails: the
+		// loop ends quietly on its limit, the helper decides
+		return model.OnBoundSilent, analysisutil.Render(a.pass.Fset, ret, 80), ""
+	}
 	value = analysisutil.Render(a.pass.Fset, e, 80)
 	return model.OnBoundError, value, inferReasonFromText(e)
+}
+
+// finishes reports whether call runs one function of the package that returns only an error,
+// nil on some path, and runs no turn loop itself: a finishing step (the last reply written
+// out) whose only failure is its own, not an error the bound raises.
+func (a *state) finishes(call *ast.CallExpr) bool {
+	fn := staticCallee(a.pass.TypesInfo, call)
+	if fn == nil {
+		return false
+	}
+	fi := a.funcs[fn]
+	if fi == nil || fi.decl == nil || fi.decl.Body == nil || len(fi.loops) > 0 || fi.runs {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 1 || !roles.IsError(res.At(0).Type()) {
+		return false
+	}
+	nilRet := false
+	ast.Inspect(fi.decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) == 1 {
+				if id, ok := ast.Unparen(x.Results[0]).(*ast.Ident); ok && id.Name == "nil" {
+					nilRet = true
+				}
+			}
+		}
+		return !nilRet
+	})
+	return nilRet
 }
 
 // sentinel finds a package-level error variable in e and the bound stop reason it stands for.
