@@ -919,6 +919,13 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			// a tool queue captured (@aigne/core@1.72.0 lib/esm/agents/ai-agent.js:467-468):
 			// it ends the run here, it is no callee's outcome handed back
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+		case ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil && ret.InLoop >= 0 && x.holds[ret.InLoop] &&
+			slices.Contains(ret.ErrOf, ret.Err.Call):
+			// err = a.runIteration(ctx, i); if err != nil { return err } in the body of the
+			// turn loop the function holds (henomis/lingoose@v0.3.0 assistant/assistant.go:98-100):
+			// the step failed, and its error ends this run here; it is no callee's outcome
+			// handed back
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call) && r.p.Lang != "go":
 			// return await this.checkResponseByGuideRails(input, await
 			// agentProcessResultToObject(response), opts) (@aigne/core@1.72.0
