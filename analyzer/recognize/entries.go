@@ -920,11 +920,12 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			// it ends the run here, it is no callee's outcome handed back
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 		case ret.Err.Kind == ir.ValCall && ret.Err.Call >= 0 && x != nil && ret.InLoop >= 0 && x.holds[ret.InLoop] &&
-			slices.Contains(ret.ErrOf, ret.Err.Call):
+			slices.Contains(ret.ErrOf, ret.Err.Call) && r.startsStep(f, ret.Err.Call, x, reaches):
 			// err = a.runIteration(ctx, i); if err != nil { return err } in the body of the
-			// turn loop the function holds (henomis/lingoose@v0.3.0 assistant/assistant.go:98-100):
-			// the step failed, and its error ends this run here; it is no callee's outcome
-			// handed back
+			// turn loop the function holds (henomis/lingoose@v0.3.0 assistant/assistant.go:98-100),
+			// the call reaching the loop's model call: the step failed, and its error ends this
+			// run here; it is no callee's outcome handed back (a helper that only checks the
+			// context or the bound first hands back what it decides)
 			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call) && r.p.Lang != "go":
 			// return await this.checkResponseByGuideRails(input, await
