@@ -24,6 +24,11 @@ type reach struct {
 	// returns is true when the function reaches a loop through a closure it returns (an
 	// iterator the caller drains): returning it hands the run to the caller.
 	returns bool
+	// opaque are the calls by which the function reaches a loop through a callback it hands,
+	// awaited, to a callee the program does not hold (await runWithContext(ctx, () =>
+	// generateHelper(…))): what the run's returns hand back reaches the function only through
+	// that callee, so no return of the function passes them on as they are.
+	opaque map[int]bool
 }
 
 // reaches maps each function that reaches a turn loop to how. A loop reached only through a
@@ -116,9 +121,15 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					continue
 				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
-					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) || // a callback an unknown callee runs later
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) && !c.Awaited || // a callback an unknown callee runs later (unless the caller awaits the call: await withSpan(span, async () => …) runs it before it is over)
 					len(c.Targets) > 0 && contains(c.ArgFuncs, callee.ID) && r.paramLater(c.Targets) // or one the callee launches
 				gx := get(g.ID)
+				if len(c.Targets) == 0 && c.Awaited && contains(c.ArgFuncs, callee.ID) {
+					if gx.opaque == nil {
+						gx.opaque = map[int]bool{}
+					}
+					gx.opaque[c.ID] = true
+				}
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
 				}
@@ -232,8 +243,123 @@ func (r *rec) entries() []model.Entry {
 	}
 	out = append(out, r.heldEntries(out, reaches)...)
 	out = append(out, r.stepEntries(reaches)...)
+	out = append(out, r.singleCallEntries(out, reaches)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// chatSDKRe matches the chat methods of the well-known provider SDKs of Python and JS/TS as a
+// call writes them on its client (client.chat.completions.create, instructor's
+// create_partial, client.messages.create, client.responses.create,
+// client.models.generate_content, model.generateContent, litellm.completion).
+var chatSDKRe = regexp.MustCompile(`(^|\.)(chat\.completions\.(create|create_partial|create_with_completion|create_iterable|parse|stream)|beta\.chat\.completions\.(parse|stream)|messages\.(create|stream)|responses\.(create|stream|parse)|models\.generate_content(_stream)?|generate_content(_async)?|generateContent(Stream)?|litellm\.a?completion|acompletion)$`)
+
+// singleCallEntries are the runs of one step with no turn loop (Python/TS/JS): in a program
+// that holds no turn loop at all, the exported functions that reach a provider SDK's chat
+// call made outside any loop, through calls made outside loops, and are called so by no
+// other such function (atomic-agents==1.1.11 atomic_agents/agents/base_agent.py:183 BaseAgent.run
+// → get_response → self.client.chat.completions.create(…) at :174, its reply returned). A
+// program with a turn loop has its runs there: a lone chat call beside it is an auxiliary (a
+// summary, a title). A call in a loop is a batch over a collection or a session of user
+// turns (one run per line typed), not the run.
+func (r *rec) singleCallEntries(have []model.Entry, reaches map[int]*reach) []model.Entry {
+	if r.p.Lang == "go" || len(r.order) > 0 || len(have) > 0 {
+		return nil
+	}
+	// on: the functions on the way down to a lone chat call, with the call of each that leads there
+	on := map[int]map[int]bool{}
+	path := map[int]string{} // how each function on the way reaches the chat call
+	type item struct{ f, d int }
+	var queue []item
+	for _, f := range r.p.Funcs {
+		if f.Test {
+			continue
+		}
+		for _, c := range f.Calls {
+			if len(c.Targets) > 0 || len(c.Loops) > 0 || !chatSDKRe.MatchString(calleeText(c.Text)) {
+				continue
+			}
+			if on[f.ID] == nil {
+				on[f.ID] = map[int]bool{}
+				path[f.ID] = fmt.Sprintf("model call %s: %s", calleeText(c.Text), r.rel(c.Pos))
+				queue = append(queue, item{f.ID, 0})
+			}
+			on[f.ID][c.ID] = true
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.d >= 4 {
+			continue
+		}
+		for _, ref := range r.callers[it.f] {
+			g := r.p.Funcs[ref.Func]
+			c := &g.Calls[ref.Call]
+			if g.Test || len(c.Loops) > 0 || c.Concurrent != "" {
+				continue
+			}
+			if on[g.ID] == nil {
+				on[g.ID] = map[int]bool{}
+				path[g.ID] = fmt.Sprintf("calls %s: %s; %s", calleeName(c), r.rel(c.Pos), path[it.f])
+				queue = append(queue, item{g.ID, it.d + 1})
+			}
+			on[g.ID][c.ID] = true
+		}
+	}
+	var ids []int
+	for id := range on {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	var out []model.Entry
+	for _, id := range ids {
+		f := r.p.Funcs[id]
+		if f.Parent >= 0 || (r.o.EntryPkgs != nil && !r.o.EntryPkgs[f.Pkg]) {
+			continue
+		}
+		prov, ok := r.entryProv(f)
+		if !ok {
+			continue
+		}
+		top := true
+		for _, ref := range r.callers[id] {
+			if g := r.p.Funcs[ref.Func]; on[g.ID] != nil && on[g.ID][ref.Call] && g.ID != id && g.Exported && g.Parent < 0 {
+				top = false // called by an exported function on the way: that one is the run
+			}
+		}
+		if !top {
+			continue
+		}
+		x := &reach{launch: map[int]bool{}, holds: map[int]bool{}, path: map[*Loop]string{}}
+		for cid := range on[id] {
+			x.launch[cid] = false
+		}
+		with := make(map[int]*reach, len(reaches)+1)
+		for k, v := range reaches {
+			with[k] = v
+		}
+		with[id] = x
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Rule = "inferred: exported function makes one provider chat call outside any loop (a run of one step, no turn loop)"
+			prov.Evidence = append(prov.Evidence, path[id])
+		}
+		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
+		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
+		if e.Exits == nil {
+			e.Exits = []model.Exit{}
+		}
+		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+		e.IDs = r.ids(f)
+		out = append(out, e)
+	}
+	return out
+}
+
+// calleeText is the callee of a call expression as written: the text before its arguments.
+func calleeText(text string) string {
+	name, _, _ := strings.Cut(text, "(")
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "await "))
 }
 
 // entryOf is the run entry f, reaching turn loops as x says, with provenance prov.
@@ -1221,7 +1347,9 @@ func (r *rec) holderExits(f *ir.Func, x *reach, reaches map[int]*reach, seen map
 				dropped = dropped && r.p.Funcs[ref.Func].Calls[ref.Call].Dropped
 			}
 		}
-		if !background && !dropped {
+		if !background && !dropped && len(x.opaque) == 0 {
+			// (reached through an awaited callback of a callee outside the program, the
+			// holder's returns are how the run ends: they reach f only through that callee)
 			continue
 		}
 		// a holder its caller loops on (while (await this.turn()) {}): returning true goes

@@ -2601,6 +2601,27 @@ func (r *rec) cancel(l *Loop) {
 			}
 		}
 	}
+	// for await (const event of this.runOneStepAsync(ctx)) { if (ctx.abortSignal?.aborted)
+	// return; … } as the body's drain of the step (@google/adk@2.0.0
+	// dist/esm/agents/llm_agent.js:442-445): a check on every item of a step generator of the
+	// program that every iteration drains is a check between steps
+	for _, c := range f.Cancels {
+		if c.Kind == "call" || len(c.Loops) < 2 || !c.Loops[0].EveryIteration || c.Loops[1].Loop != l.LoopID {
+			continue
+		}
+		in := c.Loops[0].Loop
+		if in < 0 || in >= len(f.Loops) || f.Loops[in].ID != in || f.Loops[in].Outer != l.LoopID {
+			continue
+		}
+		oc := f.Loops[in].OverCall
+		if oc < 0 || oc >= len(f.Calls) {
+			continue
+		}
+		if d := &f.Calls[oc]; len(d.Targets) > 0 && d.Dominates && len(d.Loops) > 0 && d.Loops[0] == l.LoopID {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
+		}
+	}
 }
 
 // cancelAfterStep takes a check that follows every model call of the loop on the way back to

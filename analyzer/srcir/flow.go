@@ -998,7 +998,7 @@ func (b *builder) wrapsSetCall(fs *fnState, oc int) bool {
 }
 
 // yieldsItem reports whether the body of loop l of fs yields the loop's item as it is
-// (async for x in stream: yield x).
+// (async for x in stream: yield x), or behind an override that may replace it (yield y ?? x).
 func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
 	if l.ID >= len(fs.loopNodes) {
 		return false
@@ -1016,8 +1016,16 @@ func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
 	found := false
 	eachNode(m.t, fs.loopNodes[l.ID].Child("body"), func(x *syntax.Node) bool {
 		if x.Kind == "yield" || x.Kind == "yield_expression" {
-			if k := x.NamedChildren(); len(k) == 1 && m.text(strip(k[0])) == item {
-				found = true
+			if k := x.NamedChildren(); len(k) == 1 {
+				// yield x, or the item with an override in front of it (yield altered ?? x,
+				// yield altered != null ? altered : x — esbuild's ?? on a plain name, as
+				// @google/adk@2.0.0 dist/esm/agents/llm_agent.js:1114 relays each response of
+				// llm.generateContentAsync after an after-model callback): still the item
+				for _, alt := range alternatives(m, k[0]) {
+					if m.text(strip(alt)) == item {
+						found = true
+					}
+				}
 			}
 		}
 		return !found
