@@ -1138,15 +1138,25 @@ func (r *rec) lookupDispatch(s *site, runs bool) {
 					}
 					continue
 				}
+				// (what was visited already, or lies deeper than the walk goes, is not queued:
+				// it would be skipped when taken, and the queue is in order of depth)
+				push := func(fn int, conc bool) {
+					if it.depth+1 <= maxLookupDepth && !seen[item{fn, 0, conc}] {
+						queue = append(queue, item{fn, it.depth + 1, conc})
+					}
+				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
 					conc := it.conc || e.Concurrent != ""
-					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
-						queue = append(queue, item{t, it.depth + 1, conc})
+					for _, t := range e.Targets {
+						push(t, conc)
+					}
+					for _, t := range e.ArgFuncs {
+						push(t, conc)
 					}
 				}
 				for _, k := range r.closures[it.fn] {
-					queue = append(queue, item{k, it.depth + 1, it.conc})
+					push(k, it.conc)
 				}
 			}
 			if found == nil {
