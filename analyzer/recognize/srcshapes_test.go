@@ -297,14 +297,6 @@ func TestSourceShapes(t *testing.T) {
 		// item of the step every iteration drains: a check between steps.
 		{dir: "jsstepgen", entry: "flow.Agent.runAsyncImpl", kind: model.LoopFor, loopLine: 15, modelLine: 34, toolLine: 76,
 			cancel: true, cancelLine: 18, exits: map[int]string{19: "cancelled"}},
-		// jsstepmerge: the reply of that step loop reaches the tools through helpers of a
-		// module not mapped (@google/adk@2.0.0 llm_agent.js:876-1005, functions.js:188-386):
-		// merged into a new event over a prepared one (createEvent({ ...prepared, ...response
-		// }): the last spread is what the new object is; the prepared event handed to the
-		// model generator is no model call), its calls read with a getter
-		// (getFunctionCalls(merged)), then handed on in object arguments four helpers deep to
-		// a lookup by name returning the tool in an object the caller destructures.
-		{dir: "jsstepmerge", entry: "flow.Agent.runAsyncImpl", kind: model.LoopFor, loopLine: 20, modelLine: 34, toolLine: 35},
 		// pystephelper: a while True loop repeats a step helper (self.step() ->
 		// self.get_observation(self.query())) whose model call's result never comes back to
 		// the loop: the query's result is handed, without a name, to the helper that looks

@@ -2937,10 +2937,6 @@ func rootOf(s string) string {
 	return s
 }
 
-// getterName is the name of a plain function that reads a part of its first argument
-// (getFunctionCalls(event), get_function_calls(event)).
-var getterName = regexp.MustCompile(`^_*get(?:[A-Z]|_[a-z])`)
-
 var transforms = mk("list", "tuple", "sorted", "reversed", "enumerate", "filter", "iter", "cast", "Array.from",
 	"Object.values", "Object.entries", "next", "zip", "dict", "set", "json.loads", "JSON.parse", "copy.deepcopy",
 	"copy.copy", "deepcopy", "structuredClone", "Promise.all", "Promise.allSettled",
@@ -2985,13 +2981,6 @@ func derives(m *module, n *syntax.Node, vars map[string]bool, depth int) bool {
 				if derives(m, a, vars, depth+1) {
 					return true
 				}
-			}
-		}
-		if fn != nil && t.idents.has(fn) && getterName.MatchString(m.text(fn)) {
-			// getFunctionCalls(mergedEvent) (@google/adk@2.0.0 dist/esm/agents/llm_agent.js:981,
-			// defined in a module not mapped): a getter of the value it is handed reads a part
-			if k := args.NamedChildren(); len(k) > 0 && derives(m, k[0], vars, depth+1) {
-				return true
 			}
 		}
 		for _, a := range args.NamedChildren() {
@@ -4358,11 +4347,8 @@ func helperKey(id, depth int, r2, e2 map[string]bool) string {
 // maxFollow is how many helper calls deep a result and its elements are followed: a
 // framework's loop hands the model's message to a tool executor, which hands each call to
 // a preparation step, which looks the tool up by name (Pi's runLoop -> executeToolCalls ->
-// executeToolCallsParallel -> prepareToolCall); or a postprocessing generator hands it to a
-// function-call handler, a list handler and a lookup helper returning the tool
-// (@google/adk@2.0.0: postprocess -> handleFunctionCallsAsync -> handleFunctionCallList ->
-// getToolAndContext).
-const maxFollow = 4
+// executeToolCallsParallel -> prepareToolCall).
+const maxFollow = 3
 
 // followUnit is what a helper that derives something from the value costs of the follow
 // depth; a helper handed an element as it is, started as a task per element or a generator
@@ -4804,21 +4790,7 @@ func derivesPart(m *module, n *syntax.Node, vars map[string]bool, depth int) boo
 	if t.lambdas.has(n) || t.funcs.has(n) {
 		return false
 	}
-	var last *syntax.Node // the literal's last spread: what the new object mostly is
 	for _, c := range n.Children {
-		if c.Kind == "spread_element" || c.Kind == "dictionary_splat" {
-			last = c
-		}
-	}
-	for _, c := range n.Children {
-		if c == last {
-			// createEvent({ ...modelResponseEvent, ...llmResponse }) (@google/adk@2.0.0
-			// dist/esm/agents/llm_agent.js:960): every part of the value copied into the
-			// literal, over what the spreads before it (a prepared event's defaults) put there
-			if k := c.NamedChildren(); len(k) == 1 && derives(m, k[0], vars, depth+1) {
-				return true
-			}
-		}
 		if c.Named && derivesPart(m, c, vars, depth+1) {
 			return true
 		}
