@@ -1146,15 +1146,25 @@ func (r *rec) lookupDispatch(s *site, runs bool) {
 					}
 					continue
 				}
+				// (what was visited already, or lies deeper than the walk goes, is not queued:
+				// it would be skipped when taken, and the queue is in order of depth)
+				push := func(fn int, conc bool) {
+					if it.depth+1 <= maxLookupDepth && !seen[item{fn, 0, conc}] {
+						queue = append(queue, item{fn, it.depth + 1, conc})
+					}
+				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
 					conc := it.conc || e.Concurrent != ""
-					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
-						queue = append(queue, item{t, it.depth + 1, conc})
+					for _, t := range e.Targets {
+						push(t, conc)
+					}
+					for _, t := range e.ArgFuncs {
+						push(t, conc)
 					}
 				}
 				for _, k := range r.closures[it.fn] {
-					queue = append(queue, item{k, it.depth + 1, it.conc})
+					push(k, it.conc)
 				}
 			}
 			if found == nil {
@@ -2597,6 +2607,27 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+	// for await (const event of this.runOneStepAsync(ctx)) { if (ctx.abortSignal?.aborted)
+	// return; … } as the body's drain of the step (@google/adk@2.0.0
+	// dist/esm/agents/llm_agent.js:442-445): a check on every item of a step generator of the
+	// program that every iteration drains is a check between steps
+	for _, c := range f.Cancels {
+		if c.Kind == "call" || len(c.Loops) < 2 || !c.Loops[0].EveryIteration || c.Loops[1].Loop != l.LoopID {
+			continue
+		}
+		in := c.Loops[0].Loop
+		if in < 0 || in >= len(f.Loops) || f.Loops[in].ID != in || f.Loops[in].Outer != l.LoopID {
+			continue
+		}
+		oc := f.Loops[in].OverCall
+		if oc < 0 || oc >= len(f.Calls) {
+			continue
+		}
+		if d := &f.Calls[oc]; len(d.Targets) > 0 && d.Dominates && len(d.Loops) > 0 && d.Loops[0] == l.LoopID {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }
