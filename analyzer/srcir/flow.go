@@ -2031,7 +2031,7 @@ func (b *builder) batchDispatch(g *fnState, fl *ir.Flow, res map[string]bool, mo
 			break
 		}
 		c := &g.f.Calls[j]
-		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || !isRunVerb(c.Method) || !opaque(b, c) {
+		if ci.node == model || !isRunVerb(c.Method) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || ignoredCall(m, c) || !opaque(b, c) {
 			continue
 		}
 		args := ci.node.Child("arguments")
@@ -2394,10 +2394,33 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		return v
 	}
 	args := func(j int) *syntax.Node { return fs.callInfo[j].node.Child("arguments") }
-	from := derive(res)
+	// from (what model's result is derived into), whether a call's arguments mention it and
+	// whether a call runs fs again are each made once, when first asked
+	var from map[string]bool
+	fromArgs := map[int]bool{}
+	mentionsFrom := func(k int) bool {
+		if v, ok := fromArgs[k]; ok {
+			return v
+		}
+		if from == nil {
+			from = derive(res)
+		}
+		v := mentions(m, args(k), from)
+		fromArgs[k] = v
+		return v
+	}
+	rerun := map[int]bool{}
+	runsAgain := func(j int) bool {
+		if v, ok := rerun[j]; ok {
+			return v
+		}
+		v := runs(&fs.f.Calls[j], func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{})
+		rerun[j] = v
+		return v
+	}
 	for t := range fs.f.Calls {
 		if t >= len(fs.callInfo) || fs.callInfo[t].node == nil || fs.callInfo[t].node.Start < model.End ||
-			!mentions(m, args(t), from) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
+			!mentionsFrom(t) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
 			continue
 		}
 		between := false
@@ -2405,7 +2428,7 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 			kn := fs.callInfo[k].node
 			c := &fs.f.Calls[k]
 			if k == t || kn == nil || kn.Start < model.End || kn.Start >= fs.callInfo[t].node.Start ||
-				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentions(m, args(k), from) {
+				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentionsFrom(k) {
 				continue
 			}
 			if out := derivedOut(k); out != nil && mentions(m, args(t), out) {
@@ -2423,7 +2446,7 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		for j := range fs.f.Calls {
 			c := &fs.f.Calls[j]
 			if j < len(fs.callInfo) && fs.callInfo[j].node != nil && fs.callInfo[j].node.Start > fs.callInfo[t].node.Start &&
-				mentions(m, args(j), outs) && runs(c, func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{}) {
+				mentions(m, args(j), outs) && runsAgain(j) {
 				return c.Pos, true
 			}
 		}
