@@ -367,6 +367,9 @@ func (t *tracer) pushD(v ssa.Value, k taintKind, fs *funcState, depth, disp int)
 
 func (t *tracer) feed(p token.Pos, fs *funcState) {
 	t.flow.FeedsNext = true
+	if d := t.cur.disp; d >= 0 && d < len(t.flow.Dispatch) && t.flow.Dispatch[d].How == "text_arg" {
+		t.flow.Dispatch[d].Feeds = true // what the tool run on the reply's text returned is the next input
+	}
 	if !t.flow.FeedPos.IsValid() && p.IsValid() {
 		t.flow.FeedPos = t.b.pos(p)
 	}
@@ -942,6 +945,11 @@ func (t *tracer) binop(it titem, x *ssa.BinOp) {
 					if b, ok := r.(*ssa.BinOp); ok && b.Op == token.ADD {
 						next = b
 					}
+					if ph, ok := r.(*ssa.Phi); ok && cur != x {
+						// acc += "\n" + out in a loop: the accumulated text the next prompt
+						// is built from holds the output
+						t.push(ph, kOut, fs, it.depth)
+					}
 					if st, ok := r.(*ssa.Store); ok && st.Val == cur && messageField(st.Addr) {
 						// Message{Role: "user", Content: "Observation: " + obs}: the text is
 						// the content of a message literal; whether it feeds is whether the
@@ -1244,11 +1252,39 @@ func leavesLoop(blk *ssa.BasicBlock, l *natLoop) bool {
 			return true
 		}
 		if len(blk.Succs) != 1 {
-			return false
+			// if s.verbose { fmt.Println(…) }; if h != nil { h.Log(…) }; break: the branch
+			// logs on the way out; it leaves when every path through it does
+			return allLeave(blk, l, map[*ssa.BasicBlock]bool{})
 		}
 		blk = blk.Succs[0]
 	}
 	return false
+}
+
+// allLeave reports whether every path from blk, a block of loop l's statement outside the
+// loop's body (no path from it comes back), leaves the statement or returns within a few
+// blocks.
+func allLeave(blk *ssa.BasicBlock, l *natLoop, seen map[*ssa.BasicBlock]bool) bool {
+	if l.blocks[blk] || len(seen) > 24 {
+		return false
+	}
+	if l.stmt == nil || !blockWithin(blk, l.stmt) {
+		return true
+	}
+	if seen[blk] {
+		return true // a path already followed
+	}
+	seen[blk] = true
+	if len(blk.Succs) == 0 {
+		_, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		return ok
+	}
+	for _, s := range blk.Succs {
+		if !allLeave(s, l, seen) {
+			return false
+		}
+	}
+	return true
 }
 
 // firstReturn follows blk forward (without entering a loop header) to a return; with
@@ -2105,6 +2141,15 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			t.flow.Parsed = true
 			t.parsedParts(cv, fs, it.depth)
 		}
+		if argIdx >= 0 && tfs != nil && !recv && cv != nil && t.replyText(v) && plainParser(target) && textTool(target) {
+			// the reply's text handed to a plain fallible function of the program that returns
+			// text (results, err := tool.TavilySearch(newQuery)): a model with no tool-call API
+			// whose reply is the next tool's input; the function is the tool, what it returns
+			// may feed the next call
+			d := t.dispatch(fs, com.Pos(), "text_arg", ci)
+			t.addToolD(fs, ci, d)
+			t.pushD(cv, kOut, fs, it.depth, d)
+		}
 		if (argIdx >= 0 || recv) && (tfs == nil || isStdFunc(target)) && !calledValue {
 			// read or decoded by a function without a body here: io.ReadAll(resp.Body) keeps
 			// the raw bytes, json.Unmarshal(data, &out) and dec.Decode(&out) fill out
@@ -2121,6 +2166,11 @@ func (t *tracer) call(it titem, ci ssa.CallInstruction) {
 			// built from the result by a function without a body here (strings.Join, a
 			// message constructor): only what feeds the next call matters
 			t.push(cv, kOut, fs, it.depth)
+			if argIdx == 0 && textCleaner(com) && t.replyText(v) {
+				// strings.TrimSpace(resp.Choices[0].Message.Content): the same reply text,
+				// trimmed or case-folded, is still the reply (tested for a marker, handed on)
+				t.push(cv, kResult, fs, it.depth)
+			}
 			if com.Method == nil && !isStdCall(fs.f.Calls[fs.callIdx[ci]].Keys) && isElemCollection(cv.Type()) {
 				// a helper of another package picking a collection of elements out of the result
 				// (utils.FunctionCalls(resp.Content)): the collection derived from it
@@ -3412,6 +3462,10 @@ func (t *tracer) selectedFromSeed(v ssa.Value, depth int) bool {
 			if idx, ok := t.seedFS.callIdx[x]; ok && idx == t.seedCall && x.Parent() == t.seedFS.fn {
 				return true
 			}
+			if textCleaner(x.Common()) {
+				v = x.Common().Args[0] // strings.TrimSpace(text): the same text
+				continue
+			}
 			fn := x.Common().StaticCallee()
 			if depth >= 2 || fn == nil || len(fn.Blocks) == 0 || isStdFunc(fn) || t.fsOf(fn) == nil {
 				return false
@@ -3438,6 +3492,26 @@ func (t *tracer) selectedFromSeed(v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// textCleaners are the standard functions handing back their first argument's text trimmed
+// or case-folded: the same text for what it says.
+var textCleaners = map[string]bool{"strings.TrimSpace": true, "strings.Trim": true, "strings.TrimPrefix": true,
+	"strings.TrimSuffix": true, "strings.TrimLeft": true, "strings.TrimRight": true, "strings.ToLower": true,
+	"strings.ToUpper": true}
+
+// textCleaner reports whether com trims or case-folds the text it is handed first.
+func textCleaner(com *ssa.CallCommon) bool {
+	fn := com.StaticCallee()
+	return fn != nil && fn.Pkg != nil && fn.Signature.Recv() == nil && len(com.Args) > 0 &&
+		textCleaners[fn.Pkg.Pkg.Path()+"."+fn.Name()]
+}
+
+// textTool reports whether fn, handed a reply's text, can be a tool run on it: it returns
+// text and an error (results, err := search(query)), as a fallible call of the outside does.
+func textTool(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	return res.Len() == 2 && isStringType(res.At(0).Type()) && isErrorType(res.At(1).Type())
 }
 
 // textMarkers are the functions testing a text for a marker written in it (the first argument

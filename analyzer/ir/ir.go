@@ -137,9 +137,14 @@ type Func struct {
 	// Lookups are where the function selects a value by the name of one of its parameters (or
 	// a name read from one): tools_dict[function_call.name], next(t for t in tools if t.name
 	// == call.name), tools.get(call.name) — what a tool call names looked up, wherever the
-	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them only
-	// for the tools of a step generator, see recognize's drainedStep).
+	// caller's data flow can follow it (Python/TS front-end; the recognizer reads them for
+	// the tools of a step generator, see recognize's drainedStep, and of a call whose result
+	// leaves but is dispatched by no lookup its flow can follow, see lookupDispatch).
 	Lookups []Pos `json:"lookups,omitempty"`
+	// RunsLookup is true when the function also runs a callable one of its Lookups selects
+	// (func = self.function_map[name]; func(**arguments)), not only hands it back or reads it
+	// (a field getter: value.get(name)).
+	RunsLookup bool `json:"runs_lookup,omitempty"`
 }
 
 // Param is a function parameter.
@@ -207,6 +212,10 @@ type Call struct {
 	// ArgFuncs are the Funcs passed as arguments (callbacks: a retry wrapper's attempt, a
 	// tracing span's body, a Promise.all member).
 	ArgFuncs []int `json:"arg_funcs,omitempty"`
+	// RunsArgs is true when the ArgFuncs run as the call's loop repeats, though its callee
+	// only keeps them: a workflow-DSL loop (wf.dowhile(step, cond)) whose engine runs the
+	// step's functions and the condition later, each iteration.
+	RunsArgs bool `json:"runs_args,omitempty"`
 	// Method is the called method's or function's bare name.
 	Method string `json:"method,omitempty"`
 	// Loops are the loops of the Func the call is in (innermost first).
@@ -336,7 +345,8 @@ type Check struct {
 type Dispatch struct {
 	Pos Pos `json:"pos"`
 	// How is "map_lookup" (name keys a map of callables), "name_compare" (the name is compared
-	// with callables' names or constant names), "name_arg" (the name is passed to a lookup call).
+	// with callables' names or constant names), "name_arg" (the name is passed to a lookup call),
+	// "text_arg" (the reply's text is the argument of the call that runs).
 	How string `json:"how"`
 	// Func is the Func holding the dispatch; Calls the call ids in that Func (or CallFuncs'
 	// Funcs) that run the selected callable: the tool call sites.
@@ -350,6 +360,9 @@ type Dispatch struct {
 	// Feeds is true when what the one call of an element_arg dispatch returns reaches the
 	// input of the next call of the site (outputs = [env.execute(a) for a in reply.actions]
 	// appended to the messages the model is sent next): one executor runs every tool call.
+	// Of a text_arg dispatch (the reply's text handed as the input of a plain function of
+	// the program returning text and an error: results, err := search(query)), that what the
+	// function returns reaches the next call's input.
 	Feeds bool `json:"feeds,omitempty"`
 }
 
@@ -483,7 +496,8 @@ type Return struct {
 	OnCancel bool `json:"on_cancel,omitempty"`
 	// TryLoops, for a raise that passes on the error its handler caught (a bare raise, throw e
 	// of catch (e), raise err of except … as err), are the loops of the Func inside the
-	// protected block: the error ends the work those loops were doing. Nil otherwise.
+	// protected block, or around the try statement (a try inside the loop's body): the error
+	// ends the work those loops were doing. Nil otherwise.
 	TryLoops []int `json:"try_loops,omitempty"`
 	// Caught is the error class the handler of such a rethrow names, as written (except
 	// asyncio.CancelledError: raise), "" when it names none (catch (e), except Exception).
@@ -628,7 +642,11 @@ func IdentIn(s, name string) bool {
 // order they are tried. The recognizer maps each to its outcome; a front-end uses them to tell
 // a status value from other text.
 var StateWords = []string{"cancel", "abort", "interrupt", "approval", "waiting", "paused",
-	"error", "fail", "complete", "final", "finish", "success", "done"}
+	"error", "fail", "complete", "final", "finish", "success", "done",
+	// a limit's own word names no outcome (the run is failed or completed as the code around
+	// says), but a state recorded at the bound that names it is the bound's stop reason
+	// (this._finishStream('max_turns'); return;)
+	"maxturn", "maxstep", "maxiteration", "maxround", "turnlimit", "steplimit"}
 
 // StateWord returns the first of StateWords that v contains once lower-cased with "_", "-"
 // and spaces removed, "" when it contains none.

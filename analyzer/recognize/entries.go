@@ -228,28 +228,113 @@ func (r *rec) entries() []model.Entry {
 		if !ok || r.sessionDriver(f, reaches, 0) {
 			continue
 		}
-		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
-		seen := map[*Loop]bool{}
-		for _, l := range x.loops {
-			if seen[l] {
+		out = append(out, r.entryOf(f, x, prov, reaches))
+	}
+	out = append(out, r.heldEntries(out, reaches)...)
+	out = append(out, r.stepEntries(reaches)...)
+	out = append(out, r.singleCallEntries(out, reaches)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
+	return out
+}
+
+// chatSDKRe matches the chat methods of the well-known provider SDKs of Python and JS/TS as a
+// call writes them on its client (client.chat.completions.create, instructor's
+// create_partial, client.messages.create, client.responses.create,
+// client.models.generate_content, model.generateContent, litellm.completion).
+var chatSDKRe = regexp.MustCompile(`(^|\.)(chat\.completions\.(create|create_partial|create_with_completion|create_iterable|parse|stream)|beta\.chat\.completions\.(parse|stream)|messages\.(create|stream)|responses\.(create|stream|parse)|models\.generate_content(_stream)?|generate_content(_async)?|generateContent(Stream)?|litellm\.a?completion|acompletion)$`)
+
+// singleCallEntries are the runs of one step with no turn loop (Python/TS/JS): in a program
+// that holds no turn loop at all, the exported functions that reach a provider SDK's chat
+// call made outside any loop, through calls made outside loops, and are called so by no
+// other such function (atomic-agents==1.1.11 atomic_agents/agents/base_agent.py:183 BaseAgent.run
+// → get_response → self.client.chat.completions.create(…) at :174, its reply returned). A
+// program with a turn loop has its runs there: a lone chat call beside it is an auxiliary (a
+// summary, a title). A call in a loop is a batch over a collection or a session of user
+// turns (one run per line typed), not the run.
+func (r *rec) singleCallEntries(have []model.Entry, reaches map[int]*reach) []model.Entry {
+	if r.p.Lang == "go" || len(r.order) > 0 || len(have) > 0 {
+		return nil
+	}
+	// on: the functions on the way down to a lone chat call, with the call of each that leads there
+	on := map[int]map[int]bool{}
+	path := map[int]string{} // how each function on the way reaches the chat call
+	type item struct{ f, d int }
+	var queue []item
+	for _, f := range r.p.Funcs {
+		if f.Test {
+			continue
+		}
+		for _, c := range f.Calls {
+			if len(c.Targets) > 0 || len(c.Loops) > 0 || !chatSDKRe.MatchString(calleeText(c.Text)) {
 				continue
 			}
-			seen[l] = true
-			e.Loops = append(e.Loops, r.callerBound(f, l))
-			l.Entries = append(l.Entries, f.Short)
-			if prov.Confidence == model.ConfidenceInferred {
-				prov.Evidence = append(prov.Evidence, x.path[l])
-				if l.Map.Provenance.Score > prov.Score {
-					prov.Score = l.Map.Provenance.Score
-				}
+			if on[f.ID] == nil {
+				on[f.ID] = map[int]bool{}
+				path[f.ID] = fmt.Sprintf("model call %s: %s", calleeText(c.Text), r.rel(c.Pos))
+				queue = append(queue, item{f.ID, 0})
+			}
+			on[f.ID][c.ID] = true
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.d >= 4 {
+			continue
+		}
+		for _, ref := range r.callers[it.f] {
+			g := r.p.Funcs[ref.Func]
+			c := &g.Calls[ref.Call]
+			if g.Test || len(c.Loops) > 0 || c.Concurrent != "" {
+				continue
+			}
+			if on[g.ID] == nil {
+				on[g.ID] = map[int]bool{}
+				path[g.ID] = fmt.Sprintf("calls %s: %s; %s", calleeName(c), r.rel(c.Pos), path[it.f])
+				queue = append(queue, item{g.ID, it.d + 1})
+			}
+			on[g.ID][c.ID] = true
+		}
+	}
+	var ids []int
+	for id := range on {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	var out []model.Entry
+	for _, id := range ids {
+		f := r.p.Funcs[id]
+		if f.Parent >= 0 || (r.o.EntryPkgs != nil && !r.o.EntryPkgs[f.Pkg]) {
+			continue
+		}
+		prov, ok := r.entryProv(f)
+		if !ok {
+			continue
+		}
+		top := true
+		for _, ref := range r.callers[id] {
+			if g := r.p.Funcs[ref.Func]; on[g.ID] != nil && on[g.ID][ref.Call] && g.ID != id && g.Exported && g.Parent < 0 {
+				top = false // called by an exported function on the way: that one is the run
 			}
 		}
-		sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
-		e.Provenance = prov
-		seenExits := map[int]bool{}
-		e.Exits = r.exits(f, reaches, 0, seenExits)
-		e.Exits = append(e.Exits, r.holderExits(f, x, reaches, seenExits)...)
-		e.Exits = append(e.Exits, boundExits(e.Loops, e.Exits)...)
+		if !top {
+			continue
+		}
+		x := &reach{launch: map[int]bool{}, holds: map[int]bool{}, path: map[*Loop]string{}}
+		for cid := range on[id] {
+			x.launch[cid] = false
+		}
+		with := make(map[int]*reach, len(reaches)+1)
+		for k, v := range reaches {
+			with[k] = v
+		}
+		with[id] = x
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Rule = "inferred: exported function makes one provider chat call outside any loop (a run of one step, no turn loop)"
+			prov.Evidence = append(prov.Evidence, path[id])
+		}
+		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
+		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
 		if e.Exits == nil {
 			e.Exits = []model.Exit{}
 		}
@@ -257,9 +342,175 @@ func (r *rec) entries() []model.Entry {
 		e.IDs = r.ids(f)
 		out = append(out, e)
 	}
-	out = append(out, r.stepEntries(reaches)...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// calleeText is the callee of a call expression as written: the text before its arguments.
+func calleeText(text string) string {
+	name, _, _ := strings.Cut(text, "(")
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "await "))
+}
+
+// entryOf is the run entry f, reaching turn loops as x says, with provenance prov.
+func (r *rec) entryOf(f *ir.Func, x *reach, prov model.Provenance, reaches map[int]*reach) model.Entry {
+	e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}}
+	seen := map[*Loop]bool{}
+	for _, l := range x.loops {
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		e.Loops = append(e.Loops, r.callerBound(f, l))
+		l.Entries = append(l.Entries, f.Short)
+		if prov.Confidence == model.ConfidenceInferred {
+			prov.Evidence = append(prov.Evidence, x.path[l])
+			if l.Map.Provenance.Score > prov.Score {
+				prov.Score = l.Map.Provenance.Score
+			}
+		}
+	}
+	sort.SliceStable(e.Loops, func(i, j int) bool { return e.Loops[i].Pos.Less(e.Loops[j].Pos) })
+	e.Provenance = prov
+	seenExits := map[int]bool{}
+	e.Exits = r.exits(f, reaches, 0, seenExits)
+	e.Exits = append(e.Exits, r.holderExits(f, x, reaches, seenExits)...)
+	e.Exits = append(e.Exits, boundExits(e.Loops, e.Exits)...)
+	if e.Exits == nil {
+		e.Exits = []model.Exit{}
+	}
+	sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+	e.IDs = r.ids(f)
+	return e
+}
+
+// heldEntries are the unexported functions holding a turn loop that an exported entry runs
+// without being the run itself (Python/TS/JS):
+//   - the run an entry starts in the background and returns from at once (its exits say
+//     started): static runTools(...) { const runner = new Runner(); runner._run(() =>
+//     runner._runTools(...)); return runner; }, where _run starts the callback in a setTimeout
+//     (openai@7.55.0 lib/ChatCompletionRunner.js:9-17, lib/EventStream.js:1077-1102): the
+//     launched method's returns are how the run ends;
+//   - the implementations of a template hook the entry calls on itself, when several
+//     subclasses implement it each with a turn loop of its own (Agent.run: for rsp in
+//     self._run(...), qwen-agent==0.0.34 qwen_agent/agent.py:123, FnCallAgent._run,
+//     ReActChat._run, …): each is the run of its own agent kind.
+func (r *rec) heldEntries(have []model.Entry, reaches map[int]*reach) []model.Entry {
+	if r.p.Lang == "go" {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, e := range have {
+		done[e.Func] = true
+	}
+	byName := map[string]*ir.Func{}
+	for _, f := range r.p.Funcs {
+		if done[f.Short] && f.Parent < 0 && !f.Test {
+			byName[f.Short] = f
+		}
+	}
+	// the loop holders an exported entry runs and waits for (Delegator.run awaits the #loop
+	// that Delegator.stream starts in the background): the run is that entry's, not the
+	// background's
+	waited := map[int]bool{}
+	background := map[int]bool{}
+	for _, e := range have {
+		f := byName[e.Func]
+		if f == nil || reaches[f.ID] == nil {
+			continue
+		}
+		x := reaches[f.ID]
+		bg := r.startsOnly(f, e, x)
+		for _, l := range x.loops {
+			if l.Func != nil && l.Func.ID != f.ID {
+				if bg {
+					background[l.Func.ID] = true
+				} else {
+					waited[l.Func.ID] = true
+				}
+			}
+		}
+	}
+	var out []model.Entry
+	add := func(t int, rule, why string) {
+		g := r.p.Funcs[t]
+		y := reaches[t]
+		if g.Exported || g.Test || g.Parent >= 0 || y == nil || len(y.holds) == 0 || done[g.Short] ||
+			(r.o.EntryPkgs != nil && !r.o.EntryPkgs[g.Pkg]) {
+			return
+		}
+		done[g.Short] = true
+		prov := model.Provenance{Confidence: model.ConfidenceInferred, Rule: rule, Evidence: []string{why}}
+		out = append(out, r.entryOf(g, y, prov, reaches))
+	}
+	for _, e := range have {
+		f := byName[e.Func]
+		if f == nil {
+			continue
+		}
+		x := reaches[f.ID]
+		if x == nil || len(x.holds) > 0 {
+			continue
+		}
+		if r.startsOnly(f, e, x) {
+			// the loop holders the background run reaches
+			for _, l := range x.loops {
+				if l.Func != nil && l.Func.ID != f.ID && background[l.Func.ID] && !waited[l.Func.ID] {
+					add(l.Func.ID, "inferred: runs the turn loop of the run the exported "+roles.ShortName(f.Short)+" starts in the background",
+						fmt.Sprintf("started by %s: %s; %s", f.Short, r.rel(f.Pos), x.path[l]))
+				}
+			}
+			continue
+		}
+		for cid := range x.launch {
+			c := &f.Calls[cid]
+			if !r.templateCall(c) {
+				continue
+			}
+			var holders []int
+			for _, t := range c.Targets {
+				if y := reaches[t]; y != nil && len(y.holds) > 0 {
+					holders = append(holders, t)
+				}
+			}
+			if len(holders) < 2 {
+				continue
+			}
+			for _, t := range holders {
+				add(t, "inferred: implements the hook "+calleeName(c)+" the exported "+roles.ShortName(f.Short)+" runs, with a turn loop of its own",
+					fmt.Sprintf("called by %s: %s", f.Short, r.rel(c.Pos)))
+			}
+		}
+	}
+	return out
+}
+
+// startsOnly reports whether entry e (function f, reaching loops as x says) only starts its
+// run in the background: every return of f itself hands back a run still going (started, or
+// not_started before the launch), and every call by which it reaches a loop is concurrent.
+func (r *rec) startsOnly(f *ir.Func, e model.Entry, x *reach) bool {
+	own := map[model.Position]bool{}
+	for _, ret := range f.Returns {
+		own[pos(ret.Pos)] = true
+	}
+	started := false
+	for _, ex := range e.Exits {
+		if !own[ex.Pos] {
+			continue
+		}
+		if ex.Outcome != model.OutcomeStarted && ex.Outcome != model.OutcomeNotStarted {
+			return false
+		}
+		started = started || ex.Outcome == model.OutcomeStarted
+	}
+	if !started || len(x.launch) == 0 {
+		return false
+	}
+	for _, c := range x.launch {
+		if !c {
+			return false
+		}
+	}
+	return true
 }
 
 // stepEntries are the exported functions without a turn loop that start a goroutine making one
@@ -480,6 +731,12 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 					// f is a step of its own recursion: after the step's model call the run is
 					// under way (what leaves now ends it)
 					launched, concOnly = true, false
+				} else if slices.Contains(ret.ErrOf, ci) && r.runsTool(f, ci, x) {
+					// the run's own tool run before its loop (a first search whose results
+					// the loop's model judges, then refines): the run is under way, what
+					// fails now fails the run
+					launched = true
+					concOnly = concOnly && f.Calls[ci].Concurrent != ""
 				} else if r.startsStep(f, ci, x, reaches) {
 					// a call that reaches one of the run's model calls (its first step made
 					// before the loop, through helpers of other functions or packages: start
@@ -646,6 +903,18 @@ func (r *rec) exitsOf(f *ir.Func, reaches map[int]*reach, depth int, seen map[in
 			} else {
 				ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
 			}
+		case ret.Raise && x != nil && ret.Err.Kind == ir.ValCall && ret.Err.Call < 0 && ret.InLoop >= 0 && x.holds[ret.InLoop]:
+			// if (error) throw error in the body of the turn loop the function runs, the error
+			// a tool queue captured (@aigne/core@1.72.0 lib/esm/agents/ai-agent.js:467-468):
+			// it ends the run here, it is no callee's outcome handed back
+			ex.Outcome, ex.StopReason = string(model.StatusFailed), model.StopError
+		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call) && r.p.Lang != "go":
+			// return await this.checkResponseByGuideRails(input, await
+			// agentProcessResultToObject(response), opts) (@aigne/core@1.72.0
+			// lib/esm/agents/agent.js:392): a Python or JS/TS return hands back the value of a
+			// call that runs nothing of the run (its failure is a raise of its own): the run
+			// under way completed
+			ex.Outcome, ex.StopReason = string(model.StatusCompleted), model.StopGoalReached
 		case ret.Err.Kind == ir.ValCall && launched && !concOnly && r.afterRun(f, x, reaches, ret.Err.Call):
 			// return a.cfg.OnDone(ctx, answer) after the loop: the error of a call that runs
 			// nothing of the run (a completion hook, a save) ends the run that is under way
@@ -781,6 +1050,54 @@ func (r *rec) startsStep(f *ir.Func, ci int, x *reach, reaches map[int]*reach) b
 		}
 	}
 	return false
+}
+
+// runsTool reports whether call ci of f, a static call of a function of the program outside
+// the loops f reaches, runs one of the functions that a tool call site of those loops runs
+// (searchResult, err := tool.TavilySearch(query) before the loop whose tool call site is
+// tool.TavilySearch(newQuery)). The exits asking are those taken when that call failed.
+func (r *rec) runsTool(f *ir.Func, ci int, x *reach) bool {
+	if ci < 0 || ci >= len(f.Calls) || len(x.loops) == 0 {
+		return false
+	}
+	c := &f.Calls[ci]
+	if len(c.Targets) != 1 || len(c.Loops) > 0 || c.Abstract != "" {
+		return false
+	}
+	for _, l := range x.loops {
+		if r.toolTargets(l)[c.Targets[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+// toolTargets are the functions loop l's tool call sites run by a static call (memoized).
+func (r *rec) toolTargets(l *Loop) map[int]bool {
+	if m, ok := r.toolRun[l]; ok {
+		return m
+	}
+	out := map[int]bool{}
+	at := map[model.Position]bool{}
+	for _, tc := range l.Map.ToolCalls {
+		at[tc.Pos] = true
+	}
+	if len(at) > 0 && len(at) <= 8 {
+		// (a handful of tools, each a function of its own; the dozens of helpers a large
+		// run loop reaches through its dispatch are not a run's own tools)
+		for _, g := range r.p.Funcs {
+			for _, c := range g.Calls {
+				if at[pos(c.Pos)] && len(c.Targets) == 1 && c.Abstract == "" {
+					out[c.Targets[0]] = true
+				}
+			}
+		}
+	}
+	if r.toolRun == nil {
+		r.toolRun = map[*Loop]map[int]bool{}
+	}
+	r.toolRun[l] = out
+	return out
 }
 
 // modelCallers are the functions that make one of the model calls sites (loop l's, or the
@@ -924,6 +1241,10 @@ var stateOutcomes = map[string]struct {
 	"complete": {model.StatusCompleted, model.StopGoalReached}, "final": {model.StatusCompleted, model.StopGoalReached},
 	"finish": {model.StatusCompleted, model.StopGoalReached}, "success": {model.StatusCompleted, model.StopGoalReached},
 	"done": {model.StatusCompleted, model.StopGoalReached},
+	// a limit's words name a stop reason, no outcome: the return's own way says failed or
+	// completed (see recognize.onBound)
+	"maxturn": {"", model.StopMaxTurns}, "maxstep": {"", model.StopMaxSteps}, "maxiteration": {"", model.StopMaxSteps},
+	"maxround": {"", model.StopMaxSteps}, "turnlimit": {"", model.StopMaxTurns}, "steplimit": {"", model.StopMaxSteps},
 }
 
 // stateOutcome maps a recorded state's discriminator to an outcome, "" when it names none:
@@ -1253,7 +1574,11 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		if len(queue) == 0 {
 			var still []int
 			for _, w := range waiting {
+				if seen[w] {
+					continue
+				}
 				if seen[r.p.Funcs[w].Parent] {
+					seen[w] = true
 					queue = append(queue, w)
 				} else {
 					still = append(still, w)
@@ -1298,6 +1623,16 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 		}
 		for _, c := range g.Calls {
 			if len(c.Targets) > 3 {
+				if c.Abstract == "" && len(c.Targets) <= 64 && r.allClosures(c.Targets) {
+					// for _, fn := range optFns { fn(&opts) } in a constructor many callers hand
+					// option closures to: of those, the closures made by code this entry ran
+					// (func(mo *ManagerOptions) { mo.ParentRunID = opts.ParentRunID })
+					for _, t := range c.Targets {
+						if !seen[t] && !slices.Contains(waiting, t) {
+							waiting = append(waiting, t)
+						}
+					}
+				}
 				continue // a dynamic call with many implementations: not followed for ids
 			}
 			next := c.Targets
@@ -1321,6 +1656,16 @@ func (r *rec) ids(f *ir.Func) []model.IDSite {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pos.Less(out[j].Pos) })
 	return out
+}
+
+// allClosures reports whether every function of ids is a closure (a function literal).
+func (r *rec) allClosures(ids []int) bool {
+	for _, id := range ids {
+		if r.p.Funcs[id].Parent < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // startsAsync reports whether a successful return of the function only starts the run (it

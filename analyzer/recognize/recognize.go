@@ -98,6 +98,8 @@ type rec struct {
 	agentTypes map[string]bool
 	// modelUp memoizes modelCallers: the functions that reach a loop's model call sites.
 	modelUp map[*Loop]map[int]bool
+	// toolRun memoizes toolTargets: the functions a loop's tool call sites run.
+	toolRun map[*Loop]map[int]bool
 	// unstarted memoizes unstartedErrs: a function's error returns, and whether all come
 	// before the run starts.
 	unstarted map[int]struct {
@@ -130,7 +132,7 @@ func Recognize(p *ir.Program, o Options) *Result {
 				// (a closure written into a call of a callee the program does not hold,
 				// x.withLock(() => this.kick()), p.then(cb): taken to run it later, as a
 				// launch, see reaches; a function only named there may be a handler it keeps)
-				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || r.callsParam(c.Targets)) {
+				if a != f.ID && (len(c.Targets) == 0 && p.Funcs[a].Parent == f.ID || c.RunsArgs || r.callsParam(c.Targets)) {
 					r.callers[a] = append(r.callers[a], ir.CallRef{Func: f.ID, Call: c.ID})
 					ref := ir.CallRef{Func: f.ID, Call: c.ID}
 					r.argRuns[ref] = append(r.argRuns[ref], a)
@@ -153,12 +155,28 @@ func Recognize(p *ir.Program, o Options) *Result {
 	var dropped map[*Loop]bool
 	for _, l := range r.order {
 		carried := map[ir.CallRef]bool{}
+		prepares := map[*site]bool{}
 		for _, s := range r.cands[l] {
 			if s.c.Flow != nil {
 				for _, ref := range s.c.Flow.Carriers {
-					if ref != (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
-						carried[ref] = true
+					if ref == (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+						continue
 					}
+					if t := siteAt(r.cands[l], ref); t != nil && t != s && !s.confirmed && !t.confirmed && !r.builds(t.c) &&
+						t.leaves && t.dispatch && len(s.c.Targets) == 0 && len(t.c.Targets) > 0 && s.f.ID == t.f.ID && !s.c.Dominates && t.c.Dominates &&
+						(t.c.Flow == nil || !slices.Contains(t.c.Flow.Carriers, ir.CallRef{Func: s.f.ID, Call: s.c.ID})) {
+						// s runs nothing of the program, only on some iterations, and its
+						// "carrier" is a helper of the program beside it, run on every
+						// iteration, that is itself a candidate of the loop reaching outside the
+						// program: s only prepares the helper's input when it runs (task_prompt =
+						// handle_transforms(…) handed to self.call_llm(task=task_prompt),
+						// swarms==16.0.3 agent.py:1140-1174), the helper is the call (a helper
+						// handed the model's stream to relay it, ai@7 invokeToolCallbacksFromStream,
+						// carries a result of the program's own code)
+						prepares[s] = true
+						continue
+					}
+					carried[ref] = true
 				}
 			}
 		}
@@ -170,6 +188,9 @@ func Recognize(p *ir.Program, o Options) *Result {
 		for _, s := range r.cands[l] {
 			if own && r.extra[l][s] {
 				continue // a loop with model calls of its own takes no other driver's step function
+			}
+			if prepares[s] {
+				continue
 			}
 			if !carried[ir.CallRef{Func: s.f.ID, Call: s.c.ID}] || s.confirmed {
 				kept = append(kept, s)
@@ -210,6 +231,13 @@ func Recognize(p *ir.Program, o Options) *Result {
 		for _, s := range r.cands[l] {
 			for _, t := range r.cands[l] {
 				if s != t && !s.confirmed && t.score >= s.score && into(s, t) && !into(t, s) {
+					drop[s] = true
+				}
+				if s != t && !s.confirmed && r.inToolsOf(s, t) && !r.inToolsOf(t, s) {
+					// s is made in the helper t hands the reply to, to run its tools: a step
+					// of running them (a filter of the calls the reply asks for), no decision
+					// of its own (swarms==16.0.3 tool_manager.py:515 _run_tool_search_calls in
+					// handle_tool_calls, which agent.py:1201 hands call_llm's reply)
 					drop[s] = true
 				}
 			}
@@ -410,6 +438,12 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 				w = 2
 				d.Calls = []ir.CallRef{ref}
 			}
+			if d.How == "text_arg" && d.Feeds && len(d.Calls) > 0 && r.near(f, c, d.Func) {
+				// newResults, err := search(strings.Trim(reply, "\"")) added to the next
+				// prompt: the reply's text is the next tool's input, its result the next input
+				// of the model (a model with no tool-call API)
+				w = 2
+			}
 			executor := false
 			if d.How == "element_arg" && d.Feeds && len(d.Calls) > 0 && (r.inIteration(fl, d) || iteratedAt(fl, d.Pos)) {
 				// outputs = [self.env.execute(a) for a in reply["actions"]] fed to the next
@@ -456,6 +490,8 @@ func (r *rec) score(f *ir.Func, c *ir.Call) *site {
 			s.dispatch = best >= 2
 			if how == "executor" {
 				s.evidence = append(s.evidence, "each element handed to one executor whose result feeds the next call: "+r.rel(at))
+			} else if how == "text_arg" {
+				s.evidence = append(s.evidence, "the reply's text is the input of a tool whose result feeds the next call: "+r.rel(at))
 			} else {
 				s.evidence = append(s.evidence, fmt.Sprintf("each element dispatched by name (%s): %s", strings.ReplaceAll(how, "_", " "), r.rel(at)))
 			}
@@ -941,7 +977,7 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 	if !s.accepted() && !s.confirmed && s.c.Flow != nil {
 		if ch := r.drainedStep(f); ch != nil {
 			if !s.dispatch {
-				r.lookupDispatch(s)
+				r.lookupDispatch(s, false)
 			}
 			if s.dispatch {
 				// (the step's events tested by the loop that repeats it: more than a helper's
@@ -951,6 +987,12 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 				s.evidence = append(s.evidence, fmt.Sprintf("a step generator: the loop draining its events tests them (%s), leaves when nothing is pending: %s", ch.Text, r.rel(ch.Pos)))
 			}
 		}
+	}
+	if !s.accepted() && !s.confirmed && s.leaves && !s.dispatch && s.c.Flow != nil {
+		// the reply handed to a manager whose helpers, many calls down, look each call's
+		// function up by name and run it (swarms==16.0.3 agent.py:1201 tool_manager.
+		// handle_tool_calls(response) → … → base_tool.py:1448 self.function_map[name])
+		r.lookupDispatch(s, true)
 	}
 	if !s.accepted() {
 		return
@@ -1050,13 +1092,14 @@ func (r *rec) drainedStep(f *ir.Func) *ir.Check {
 // maxLookupDepth is how many calls deep lookupDispatch follows a step's helpers.
 const maxLookupDepth = 12
 
-// lookupDispatch makes site s of a step generator dispatch when an element of its result is
+// lookupDispatch makes site s (of a step generator, or with runs, any site that leaves but
+// dispatches weakly, when the function found also runs the callable it selects) dispatch when an element of its result is
 // handed to a helper of the program that reaches, through the call graph, a function that
 // looks a value up by the name of one of its parameters (ir.Func.Lookups: tools_dict[
 // function_call.name]): the reply's calls handed down a chain of helpers too long for the
 // data flow to follow, to where the tool each names is selected. The helper call is the tool
 // call site; the tools run in parallel when a concurrent launch is on the way.
-func (r *rec) lookupDispatch(s *site) {
+func (r *rec) lookupDispatch(s *site, runs bool) {
 	type item struct {
 		fn, depth int
 		conc      bool
@@ -1071,20 +1114,29 @@ func (r *rec) lookupDispatch(s *site) {
 			for _, t := range c.Targets {
 				queue = append(queue, item{t, 0, c.Concurrent != ""})
 			}
-			seen := map[int]bool{}
+			// (a function is visited once sequentially and once through a concurrent launch;
+			// of the lookups found at the least depth, one reached through a launch is
+			// preferred: the parallel executor beside the sequential one, swarms==16.0.3
+			// base_tool.py:1016-1020)
+			seen := map[item]bool{}
 			var found *item
 			var at ir.Pos
-			for len(queue) > 0 && found == nil {
+			for len(queue) > 0 && (found == nil || !found.conc) {
 				it := queue[0]
 				queue = queue[1:]
-				if seen[it.fn] || it.depth > maxLookupDepth {
+				if found != nil && it.depth > found.depth {
+					break
+				}
+				if seen[item{it.fn, 0, it.conc}] || it.depth > maxLookupDepth {
 					continue
 				}
-				seen[it.fn] = true
+				seen[item{it.fn, 0, it.conc}] = true
 				g := r.p.Funcs[it.fn]
-				if len(g.Lookups) > 0 {
-					found, at = &it, g.Lookups[0]
-					break
+				if len(g.Lookups) > 0 && (g.RunsLookup || !runs) {
+					if found == nil || it.conc && !found.conc {
+						found, at = &it, g.Lookups[0]
+					}
+					continue
 				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
@@ -1289,6 +1341,14 @@ func (r *rec) turnLoopN(f *ir.Func, c *ir.Call, depth, limit int, seen map[int]b
 			g := r.p.Funcs[ref.Func]
 			if gc := &g.Calls[ref.Call]; gc.Node && len(r.callers[f.ID]) <= 4 {
 				if h, l := r.turnLoopN(g, gc, 0, engineDepth, seen, strong, climb); h != nil {
+					return h, l
+				}
+			}
+			if gc := &g.Calls[ref.Call]; gc.RunsArgs && len(gc.Loops) > 0 {
+				// a step of a workflow-DSL loop (wf.dowhile(step, cond)): the declaration's
+				// loop repeats it, not a loop of the creator that built the step and only
+				// returned it (srcir dslLoops)
+				if h, l := r.turnLoopN(g, gc, depth+1, limit+1, seen, strong, climb); h != nil {
 					return h, l
 				}
 			}
@@ -2182,6 +2242,17 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 			// return "limit_turns": the helper hands the stop reason to the caller, which
 			// records it (a message, "max turns reached", is an answer)
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, strings.Trim(rt.Values[0].Text, "\"'`"), stopReasonOf(rt.Values[0].Text)
+		case (rt.Err == nil || rt.Err.Kind == ir.ValNil) && len(rt.Values) == 1 && memberReason(rt.Values[0].Text) != "":
+			// return AgentTerminateMode.MAX_TURNS; of the helper that checks the bound
+			// (@google/gemini-cli-core@0.61.0 dist/src/agents/local-executor.js:1045-1050): the
+			// member of an enumeration naming the limit is the stop reason handed to the caller
+			v := memberReason(rt.Values[0].Text)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, v, stopReasonOf(v)
+		case rt.State != "" && limitReason(stopReasonOf(rt.State)):
+			// this._finishStream('max_turns', {...}); return; at the bound: the state the run
+			// records on the way out names the limit (@google/gemini-cli-core@0.61.0
+			// dist/src/agent/legacy-agent-session.js:122-128)
+			ob.Kind, ob.Value, ob.StopReason = model.OnBoundStopReason, rt.State, stopReasonOf(rt.State)
 		case rt.Err == nil || rt.Err.Kind == ir.ValNil:
 			ob.Kind, ob.Value, ob.StopReason = model.OnBoundSilent, rt.Text, def
 		default:
@@ -2193,6 +2264,24 @@ func (r *rec) onBound(f *ir.Func, ret int, stop string, at ir.Pos, atSrc string,
 		ob.StopReason = def
 	}
 	return ob
+}
+
+// memberReason returns the member name of an enumeration member (AgentTerminateMode.MAX_TURNS,
+// StopReason.max_steps) that names a step or turn limit, "" otherwise.
+func memberReason(text string) string {
+	i := strings.LastIndexByte(text, '.')
+	if i <= 0 || strings.ContainsAny(text, "()[] ") {
+		return ""
+	}
+	if v := text[i+1:]; reasonWord.MatchString(v) && limitReason(stopReasonOf(v)) {
+		return v
+	}
+	return ""
+}
+
+// limitReason reports whether sr is the stop reason of a step or turn limit.
+func limitReason(sr model.StopReason) bool {
+	return sr == model.StopMaxTurns || sr == model.StopMaxSteps
 }
 
 // reasonWord matches a stop reason's identifier (limit_turns, maxSteps), not a message.
@@ -2231,7 +2320,7 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				// its counter scripts the test, it bounds no run of the package
 				continue
 			}
-			var first *ir.Branch
+			var first, set *ir.Branch
 			for i := range g.Branches {
 				// a limit kept in the run's state or configuration, not a collection's end
 				b := &g.Branches[i]
@@ -2244,8 +2333,21 @@ func (r *rec) helperBound(f *ir.Func, loop int) (*ir.Branch, *ir.Func) {
 				if !b.Optional || r.boundSet(b) {
 					// of optional limits tested together (0 < step_limit <= n or 0 <
 					// cost_limit <= cost), the one whose default sets a limit
-					return b, g
+					if set == nil {
+						set = b
+					}
+					switch stopReasonOf(b.StopText) {
+					case model.StopMaxSteps, model.StopMaxTurns:
+						// of tests of the same limit, the one that ends the run for it (a
+						// decider testing max_iters first in a branch that only forces the
+						// output tool, then where it exits with finished_reason
+						// EXCEED_MAX_ITERS: agentscope==2.0.11 agent/_agent.py:3636, 3736)
+						return b, g
+					}
 				}
+			}
+			if set != nil {
+				return set, g
 			}
 			if first != nil {
 				return first, g
@@ -2439,7 +2541,7 @@ func stopReasonOf(text string) model.StopReason {
 	case strings.Contains(n, "turn") && (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")):
 		return model.StopMaxTurns
 	case (strings.Contains(n, "max") || strings.Contains(n, "limit") || strings.Contains(n, "toomany") || strings.Contains(n, "exceed")) &&
-		(strings.Contains(n, "step") || strings.Contains(n, "iteration") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
+		(strings.Contains(n, "step") || strings.Contains(n, "iter") || strings.Contains(n, "round") || strings.Contains(n, "loop") || strings.Contains(n, "call") || strings.Contains(n, "recursion")):
 		return model.StopMaxSteps
 	case strings.Contains(n, "goal") || n == "done" || strings.HasSuffix(n, "completed"):
 		return model.StopGoalReached
@@ -2661,4 +2763,35 @@ func (r *rec) recursionCheck(f *ir.Func) (ir.Cancel, bool) {
 	}
 	walk(f, 0, map[int]bool{})
 	return best, found
+}
+
+// inToolsOf reports whether site s sits in a function (or a closure of one) that one of the
+// tool call sites of site t calls: the helper t's reply is handed to to run its tools.
+func (r *rec) inToolsOf(s, t *site) bool {
+	fn := s.f
+	for fn.Parent >= 0 {
+		fn = r.p.Funcs[fn.Parent]
+	}
+	for _, ref := range t.tools {
+		if ref.Func < 0 || ref.Func >= len(r.p.Funcs) || ref.Call >= len(r.p.Funcs[ref.Func].Calls) {
+			continue
+		}
+		if ref == (ir.CallRef{Func: s.f.ID, Call: s.c.ID}) {
+			return false
+		}
+		if slices.Contains(r.p.Funcs[ref.Func].Calls[ref.Call].Targets, fn.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// siteAt returns the candidate among cands made at call ref, nil when there is none.
+func siteAt(cands []*site, ref ir.CallRef) *site {
+	for _, s := range cands {
+		if s.f.ID == ref.Func && s.c.ID == ref.Call {
+			return s
+		}
+	}
+	return nil
 }

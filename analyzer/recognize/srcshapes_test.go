@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,6 +80,33 @@ func wantExits(t *testing.T, e *model.Entry, want map[int]string) {
 	}
 }
 
+// wantEntryExits checks that the entries whose name ends in entry (a Python and a TypeScript
+// twin may share it) have, at each file:line of want (file by base name), an exit with that
+// outcome.
+func wantEntryExits(t *testing.T, res *recognize.Result, entry string, want map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	found := false
+	for _, e := range res.Entries {
+		if !strings.HasSuffix(e.Func, entry) {
+			continue
+		}
+		found = true
+		for _, x := range e.Exits {
+			got[filepath.Base(x.Pos.File)+":"+strconv.Itoa(x.Pos.Line)] = x.Outcome
+		}
+	}
+	if !found {
+		t.Errorf("%s: no entry (entries %v)", entry, res.Entries)
+		return
+	}
+	for at, outcome := range want {
+		if got[at] != outcome {
+			t.Errorf("%s: exit at %s %q, want %q (exits %v)", entry, at, got[at], outcome, got)
+		}
+	}
+}
+
 func lines(sites []model.CallSite) []int {
 	var out []int
 	for _, s := range sites {
@@ -122,6 +150,22 @@ func TestSourceShapes(t *testing.T) {
 		// runs the reply's tool calls through a helper, asks the model again and hands the new
 		// reply to itself; the decision is on its parameter, at the top of the next call.
 		// The bound is a count of tool calls checked in the helper, with its keyword default.
+		// jsdslloop: a workflow-DSL loop (@mastra/core@1.71.0 dist/agent-BOxKOk3n.js:30558):
+		// createWorkflow(…).dowhile(executionWorkflow, async ({ inputData }) => …) only
+		// records the step and the condition; the engine runs them later. The declaration is
+		// the turn loop; its step workflow's steps (createStep({ execute }) objects built by
+		// creator functions, .then(llm).map(…).foreach(tool, { concurrency: 10 })) pipe
+		// what each returns into the next one's input: the model's reply is looked up by
+		// name in the tool step, run per element concurrently, and tested by the condition;
+		// the LLM step's abort check runs every iteration.
+		{dir: "jsdslloop", entry: "agent.Agent.generate", kind: model.LoopFor, loopLine: 55, modelLine: 18, toolLine: 34,
+			parallel: true, cancel: true, cancelLine: 54, exits: map[int]string{79: "failed"}},
+		// pydecider: a decider helper tests the bound twice (agentscope==2.0.11
+		// agent/_agent.py:3636, 3736): first in a branch that only forces the output tool,
+		// then where it exits with a message whose finished_reason is EXCEED_MAX_ITERS; the
+		// bound is the second test, a stop reason recorded.
+		{dir: "pydecider", entry: "agent.Agent.reply", kind: model.LoopFor, loopLine: 57, modelLine: 61, toolLine: 67,
+			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
@@ -157,13 +201,14 @@ func TestSourceShapes(t *testing.T) {
 		// calling the private _runTools (the counted loop: model call, tools under
 		// Promise.allSettled, abort check) to _run(fn), inherited from a base class in another
 		// file, which calls fn in a callback of its own (Promise.resolve().then(async () => {
-		// await fn() })): the factory is the loop's entry, the private method alone is not.
+		// await fn() })): the factory is the loop's entry, and so is the private method the
+		// run it starts in the background runs (TestHeldEntries).
 		{dir: "tsprivloop", entry: "runner.ToolLoop.runTools", kind: model.LoopFor, loopLine: 15, modelLine: 16, toolLine: 21,
 			parallel: true, cancel: true, cancelLine: 25, bound: "maxRounds", onBound: model.OnBoundSilent, def: "10",
-			not: []string{"runner.ToolLoop._runTools"}},
+			also: []string{"runner.ToolLoop._runTools"}},
 		{dir: "jsprivloop", entry: "runner.ToolLoop.runTools", kind: model.LoopFor, loopLine: 18, modelLine: 19, toolLine: 24,
 			parallel: true, cancel: true, cancelLine: 28, bound: "maxRounds", onBound: model.OnBoundSilent, def: "10",
-			not: []string{"runner.ToolLoop._runTools"}},
+			also: []string{"runner.ToolLoop._runTools"}},
 		// tsfactory / jsfactory / pyfactory: a subclass's public static factory (in a module of
 		// its own) builds an instance and hands a closure calling the private loop it inherits
 		// from a base class in another module to _run(executor), inherited in turn from an
@@ -176,44 +221,42 @@ func TestSourceShapes(t *testing.T) {
 		// _X_instances, "m", _X_loop)); pyfactory a class method that builds cls().
 		{dir: "tsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 21, modelLine: 22, toolLine: 37,
 			cancel: true, cancelLine: 40, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
-			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
-			not: []string{"AbstractRunner._runTools"}},
+			exits: map[int]string{8: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools", "AbstractRunner._runTools"}},
 		// jsfnref/standalone.js: the tool runner is a function declaration of another module
 		// handed by name to map under Promise.all: followed as a helper handed each element.
 		{dir: "jsfnref", entry: "standalone.runTools", kind: model.LoopFor, loopLine: 9, modelLine: 10, toolLine: 17,
 			parallel: true, exits: map[int]string{14: "completed"}, not: []string{"run-tool.runToolCall"}},
 		{dir: "jsfactory", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 30, modelLine: 31, toolLine: 40,
 			parallel: true, cancel: true, cancelLine: 44, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
-			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
-			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools", "_AbstractRunner_loop"},
+			not: []string{"AbstractRunner._runTools"}},
 		// jsfnref: jsfactory as openai-node 7.55 writes it: _run hands the executor to a
 		// promise chain written one call a line (Promise.resolve()\n.then(executor)\n.catch(…));
 		// the bound is destructured beside another option (const { maxChatCompletions =
 		// DEFAULT_MAX_CHAT_COMPLETIONS, afterCompletion } = options || {}); the tools run in a
 		// local closure handed by name to map under Promise.allSettled (parallel) or called
 		// one by one; the history goes out through a mapper handed by name. The protected
-		// _runTools is followed, not an entry.
+		// _runTools is followed, and is the entry of the run started in the background too.
 		{dir: "jsfnref", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 40, modelLine: 41, toolLine: 37,
 			parallel: true, cancel: true, cancelLine: 72, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
 			exits: map[int]string{15: model.OutcomeStarted, 48: "failed", 53: "completed", 65: "failed", 73: "cancelled"},
-			not:   []string{"AbstractRunner._runTools"}},
+			also:  []string{"AbstractRunner._runTools"}},
 		// jsoptchain: jsfactory compiled for ES2017, its optional chains written out as tests
 		// of temporaries ((_a = chatCompletion.choices[0]) === null || _a === void 0 ? void 0 :
 		// _a.message): read back, the reply's message is tested and its tool calls dispatched.
 		{dir: "jsoptchain", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 31, modelLine: 32, toolLine: 41,
 			parallel: true, cancel: true, cancelLine: 45, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
-			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
-			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools", "_AbstractRunner_loop"},
+			not: []string{"AbstractRunner._runTools"}},
 		// jsawaiter: jsfactory compiled for ES2015, every async method a generator run by
 		// tslib's __awaiter (yield for await): read back as the async body it stands for.
 		{dir: "jsawaiter", entry: "chat-completion-runner.ChatCompletionRunner.runTools", kind: model.LoopFor, loopLine: 34, modelLine: 35, toolLine: 44,
 			parallel: true, cancel: true, cancelLine: 48, bound: "maxChatCompletions", onBound: model.OnBoundSilent, def: "10",
-			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools"},
-			not: []string{"AbstractRunner._runTools", "_AbstractRunner_loop"}},
+			exits: map[int]string{10: model.OutcomeStarted}, also: []string{"streaming-runner.StreamingRunner.runTools", "_AbstractRunner_loop"},
+			not: []string{"AbstractRunner._runTools"}},
 		{dir: "pyfactory", entry: "runner.ChatCompletionRunner.run_tools", kind: model.LoopFor, loopLine: 22, modelLine: 23, toolLine: 33,
 			bound: "max_chat_completions", onBound: model.OnBoundSilent, def: "10",
-			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools"},
-			not: []string{"AbstractRunner._run_tools"}},
+			exits: map[int]string{11: model.OutcomeStarted}, also: []string{"streaming.StreamingRunner.run_tools", "AbstractRunner._run_tools"}},
 		// subscriptdispatch: the tool looked up by name is a record whose callable is read by
 		// its quoted key (tool["function"](args), by_name[name]["function"](args)): that call
 		// runs the selected tool.
@@ -272,8 +315,10 @@ func TestSourceShapes(t *testing.T) {
 		// stream merged into an accumulator by a helper outside the set; the tools' messages
 		// appended to a session store by its own method, read back (await
 		// session.getMessages()) by the next model call; tools in a queue of concurrency 1.
+		// The tool error the queue captured, thrown in the loop (if (error) throw error, 57),
+		// ends the run failed (ai-agent.js:467-468).
 		{dir: "jsstoreloop", entry: "agent.AIAgent.process", kind: model.LoopFor, loopLine: 25, modelLine: 27, toolLine: 44,
-			exits: map[int]string{21: "not_started", 68: "completed"}},
+			exits: map[int]string{21: "not_started", 57: "failed", 68: "completed"}},
 		// tsrecurturn (@genkit-ai/ai@1.42.0 src/generate/action.ts:127-164, 232-331, 337-570):
 		// the turn recursion goes through helpers that hand the turn on in an options object
 		// (generateHelper(registry, { currentTurn: currentTurn + 1 })), so the parameter
@@ -416,6 +461,32 @@ func TestSourceShapes(t *testing.T) {
 		// result (prepareStep) is the model call's input, no model call.
 		{dir: "tsstreamstep", entry: "bundle.streamSteps", kind: model.LoopRecursion, loopLine: 52, modelLine: 55, toolLine: 41,
 			parallel: true, bound: "stopWhen", onBound: model.OnBoundSilent},
+		// jsstreamobj (ai@6's streamText): the stream step's model call is a property of the
+		// object literal a span's fn returns (fn: async (span) => ({ result: await
+		// model.doStream(…) })), inside retry(); the step destructures it back out (const {
+		// result: { stream } } = await retry(…)) and the next step starts from a stream's flush.
+		{dir: "jsstreamobj", entry: "jsstreamobj.streamText", kind: model.LoopRecursion, loopLine: 67, modelLine: 81, toolLine: 42,
+			bound: "stopWhen", onBound: model.OnBoundSilent},
+		// tsrecurhelper (@genkit-ai/ai@1.42.0 src/generate/action.ts:421-569): the reply,
+		// wrapped by a constructor of the set, is handed to a helper that runs the tools and
+		// returns their message; that message reaches the next turn only as an argument of the
+		// recursive call (generateHelper(registry, { rawRequest: nextRequest, currentTurn:
+		// currentTurn + 1 })). The request built by a helper before the model call is its
+		// input, and a resume helper's Promise.all over the last message's parts a join: no
+		// model call (before: no loop, or the Promise.all as the model call).
+		{dir: "tsrecurhelper", entry: "generate.generate", kind: model.LoopRecursion, loopLine: 130, modelLine: 144, toolLine: 87,
+			parallel: true, bound: "maxIterations", onBound: model.OnBoundError, def: "5",
+			exits: map[int]string{149: "completed", 154: "failed"}},
+		// jsraisereturn (@voltagent/core@2.10.0 dist/index.js:31864, 36615-36658): a catch
+		// returning what an error handler that throws on every path returns fails the run
+		// (before: propagated).
+		{dir: "jsraisereturn", entry: "jsraisereturn.Agent.generateText", kind: model.LoopFor, loopLine: 12, modelLine: 13, toolLine: 20,
+			bound: "maxSteps", onBound: model.OnBoundSilent, exits: map[int]string{56: "failed"}},
+		// jsreturnhook (@aigne/core@1.72.0 lib/esm/agents/agent.js:392): a JS entry returning
+		// what a check run after the loop returns completes the run (before: failed, read as
+		// a Go hook's error).
+		{dir: "jsreturnhook", entry: "agent.Agent.invoke", kind: model.LoopFor, loopLine: 26, modelLine: 27, toolLine: 33,
+			exits: map[int]string{19: "completed"}},
 		// pyfinaltool: the loop goes on while the result a nested handler (registered as the
 		// final-answer tool before the loop) sets is unset; the tool is picked with
 		// next(t for t in tools if t.name == call.name).
@@ -1131,4 +1202,21 @@ func TestStepModes(t *testing.T) {
 	if got := lines(l.ToolCalls); !slices.Contains(got, 44) {
 		t.Errorf("tool calls at %v, want 44 among them", got)
 	}
+}
+
+// TestDeciderMint: a call of a helper outside the set named for minting an id
+// (reply_id=_generate_id(), agentscope==2.0.11 agent/_agent.py:1113) mints the reply's id
+// (pydecider). Before, only a list of id generators' names (uuid4, randomUUID, …) did.
+func TestDeciderMint(t *testing.T) {
+	res := recognizeSrc(t, "pydecider")
+	e := srcEntry(res, "Agent.reply")
+	if e == nil {
+		t.Fatalf("no entry Agent.reply: %+v", res.Entries)
+	}
+	for _, id := range e.IDs {
+		if id.Pos.Line == 55 && id.Kind == "minted" {
+			return
+		}
+	}
+	t.Errorf("ids %+v, want one minted at line 55", e.IDs)
 }

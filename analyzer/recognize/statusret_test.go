@@ -2,15 +2,11 @@
 
 package recognize_test
 
-import (
-	"path/filepath"
-	"strconv"
-	"testing"
-)
+import "testing"
 
 // TestStatusBeforeReturn checks that a bare return right after a call of the set handing over
 // a status (self._set_status(RunStatus.error); return, this._finishStream("failed"); return;)
-// takes its outcome from that status, and that a logger's words (logger.error("failed");
+// takes its outcome from that status (also in an arm of a switch), and that a logger's words (logger.error("failed");
 // return) change nothing.
 func TestStatusBeforeReturn(t *testing.T) {
 	res := recognizeSrc(t, "statusret")
@@ -19,21 +15,8 @@ func TestStatusBeforeReturn(t *testing.T) {
 		exits map[string]string // file:line → outcome
 	}{
 		{"run.Agent.run", map[string]string{"run.py:31": "failed", "run.py:35": "completed", "run.py:38": "completed"}},
-		{"stream.StreamRun.run", map[string]string{"stream.ts:19": "failed", "stream.ts:24": "completed"}},
+		{"stream.StreamRun.run", map[string]string{"stream.ts:21": "failed", "stream.ts:32": "failed", "stream.ts:36": "completed"}},
 	} {
-		e := srcEntry(res, w.entry)
-		if e == nil {
-			t.Errorf("%s: no entry", w.entry)
-			continue
-		}
-		got := map[string]string{}
-		for _, x := range e.Exits {
-			got[filepath.Base(x.Pos.File)+":"+strconv.Itoa(x.Pos.Line)] = x.Outcome
-		}
-		for at, want := range w.exits {
-			if got[at] != want {
-				t.Errorf("%s: exit at %s %q, want %q (exits %v)", w.entry, at, got[at], want, got)
-			}
-		}
+		wantEntryExits(t, res, w.entry, w.exits)
 	}
 }

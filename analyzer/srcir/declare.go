@@ -11,6 +11,9 @@ import (
 )
 
 type builder struct {
+	// dslSteps are the step functions of workflow-DSL loops (dslloop.go), set before the
+	// flows and only read by them.
+	dslSteps map[*fnState]dslStep
 	// apps memoizes applications (perelem.go), filled on one goroutine before the flows
 	apps    map[*fnState]map[string]application
 	prog    *ir.Program
@@ -35,7 +38,10 @@ type builder struct {
 	// ctorSites are the calls that may construct a class, by the class name they call
 	// (ToolManager(agent=self)), indexed once all functions are lowered (see ctorArgClasses).
 	ctorSites map[string][]ctorSite
-	fieldMu   sync.Mutex
+	// fieldWrites are the assignments to a field of another object, by field name
+	// (indexFieldWrites).
+	fieldWrites map[string][]fieldWrite
+	fieldMu     sync.Mutex
 	// envs are the defaults read from the environment (ir.Program.EnvDefaults), by the
 	// position literal returns for them.
 	envs  map[ir.Pos]string

@@ -58,6 +58,19 @@ func (b *builder) raisingCalls(fs *fnState) {
 		r.State = b.stateOf(fs, stmt, nil)
 		fs.f.Returns = append(fs.f.Returns, r)
 	}
+	// return this.handleError(error, oc, options, startTime) (@voltagent/core@2.10.0
+	// dist/index.js:31864, handleError 36615-36658 throws on every path): the function leaves
+	// with what the helper raises, it hands back no value of the callee's
+	for i := range fs.f.Returns {
+		r := &fs.f.Returns[i]
+		if r.Raise || r.Err == nil || r.Err.Kind != ir.ValCall || r.Err.Call < 0 || r.Err.Call >= len(fs.f.Calls) || r.Err.Call >= len(fs.callInfo) {
+			continue
+		}
+		if c := &fs.f.Calls[r.Err.Call]; len(c.Targets) > 0 && b.allRaise(c.Targets) {
+			r.Err = b.raisedBy(fs, fs.callInfo[r.Err.Call].node, c)
+			r.Raise = true
+		}
+	}
 }
 
 func (b *builder) allRaise(targets []int) bool {
@@ -123,7 +136,9 @@ func (b *builder) stateOf(fs *fnState, stmt, e *syntax.Node) string {
 		return d
 	}
 	p := b.parentIn(fs, stmt)
-	if p == nil || !m.t.blocks.has(p) && p != fs.body {
+	// (the statements of a JS switch arm are its own children, no block: case Kind.Error:
+	// this._finishStream('failed'); return;)
+	if p == nil || !m.t.blocks.has(p) && p != fs.body && !(m.t.cases.has(p) && m.t.caseValue != "") {
 		return ""
 	}
 	kids := p.NamedChildren()

@@ -556,6 +556,9 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 		}
 		if i, ok := retIdx[n]; ok {
 			br.Return = i
+			if br.StopText == "" {
+				br.StopText = returnedReason(m, n)
+			}
 			return false
 		}
 		if m.t.calls.has(n) && br.StopText == "" {
@@ -603,6 +606,50 @@ func (b *builder) atBound(fs *fnState, br *ir.Branch, at *syntax.Node, retIdx ma
 		}
 	}
 }
+
+// returnedReason returns the bound stop reason the value a return hands back carries as a
+// keyword argument or an object's member named for a reason, as written: return
+// Exit(exit_msg=AssistantMsg(..., finished_reason=ReplyFinishedReason.EXCEED_MAX_ITERS))
+// (agentscope==2.0.11 agent/_agent.py:3736-3770), return { ..., stopReason: "max_turns" }. A
+// reason that is no bound's (completed, error) is not one.
+func returnedReason(m *module, ret *syntax.Node) string {
+	found := ""
+	eachNode(m.t, ret, func(n *syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		var k, v *syntax.Node
+		switch {
+		case m.t.keywordArgs.has(n):
+			k, v = n.Child("name"), n.Child("value")
+		case n.Kind == "pair":
+			k, v = n.Child("key"), n.Child("value")
+		default:
+			return true
+		}
+		v = strip(v)
+		if k == nil || v == nil || !reasonLHS.MatchString(m.text(k)) || !(m.t.stringKinds.has(v) || m.t.members.has(v)) {
+			return true
+		}
+		if boundReason(m.text(v)) {
+			found = clip(m.text(v), 80)
+		}
+		return true
+	})
+	return found
+}
+
+// boundReason reports whether a stop reason as written names a step or turn limit
+// (EXCEED_MAX_ITERS, "max_turns", StopReason.MaxSteps, "limitTurns").
+func boundReason(text string) bool {
+	n := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(text))
+	return boundReasonLimit.MatchString(n) && boundReasonUnit.MatchString(n)
+}
+
+var (
+	boundReasonLimit = regexp.MustCompile(`max|limit|exceed|toomany`)
+	boundReasonUnit  = regexp.MustCompile(`step|iter|turn|round|loop|recursion`)
+)
 
 // boundErrorIn returns the name of an error class naming a bound (MaxStepsError,
 // RecursionLimitExceeded) that is recorded, not raised, at the bound: constructed as an
@@ -1434,6 +1481,15 @@ func (b *builder) callCancels(fs *fnState, final bool) {
 		for _, tg := range c.Targets {
 			if tg != fs.f.ID && b.prog.Funcs[tg].CancelAlways {
 				always = true
+			}
+		}
+		if c.RunsArgs {
+			// a workflow-DSL loop runs its steps every iteration: a step that checks
+			// cancellation on every path checks it between steps (srcir dslLoops)
+			for _, a := range c.ArgFuncs {
+				if a != fs.f.ID && b.prog.Funcs[a].CancelAlways {
+					always = true
+				}
 			}
 		}
 		if !always {

@@ -14,6 +14,7 @@ import (
 // resolveCalls turns the recorded call nodes into ir.Calls with callee candidates.
 func (b *builder) resolveCalls() {
 	b.indexCtorSites()
+	b.indexFieldWrites()
 	for _, fs := range b.funcs {
 		b.localAliases(fs)
 	}
@@ -1194,10 +1195,11 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 			r.AfterLoops = append(r.AfterLoops, i)
 		}
 	}
-	// only calls into functions of the set, or handed closures, matter (they may start the run)
+	// calls into functions of the set, or handed closures, may start the run; a call outside
+	// the set may be the step's model call (a recursion's: the run is under way after it,
+	// const response = await this.client.chat.completions.create(...) at the top of chat)
 	for i, ci := range fs.callInfo {
-		if ci.start < at && i < len(fs.f.Calls) && (len(fs.f.Calls[i].Targets) > 0 || len(fs.f.Calls[i].ArgFuncs) > 0) &&
-			!b.leftBefore(fs, ci.node, at) {
+		if ci.start < at && i < len(fs.f.Calls) && !b.leftBefore(fs, ci.node, at) {
 			r.AfterCalls = append(r.AfterCalls, i)
 		}
 	}
@@ -1238,11 +1240,12 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 	}
 	name := m.text(e)
 	var rhs *syntax.Node
+	built := false
 	for _, a := range fs.assigns {
 		for _, l := range a.lhs {
 			if strings.HasPrefix(l, name+".") || strings.HasPrefix(l, name+"[") {
 				// result.field = ...: a value the function builds on, not one handed on
-				return nil
+				built = true
 			}
 		}
 		if len(a.lhs) != 1 || a.lhs[0] != name {
@@ -1253,10 +1256,21 @@ func (b *builder) heldCall(fs *fnState, e *syntax.Node, at int) *syntax.Node {
 		}
 		rhs = a.rhs
 	}
-	if r := strip(rhs); r != nil && (m.t.calls.has(r) || m.t.news.has(r)) {
-		return r
+	r := strip(rhs)
+	if r == nil || !m.t.calls.has(r) && !m.t.news.has(r) {
+		return nil
 	}
-	return nil
+	if built {
+		// (but the result of the recursion's next call, decorated with this step's tool
+		// calls — const completion = await this.chat(model, thread, opts);
+		// completion.toolCalls = [...toolCallInfo, ...]; return completion, multi-llm-ts@5.1.1
+		// dist/index.js:1575-1586 — hands back what the deeper call decided)
+		id, ok := fs.callOf[strip(unAwait(m, r))]
+		if !ok || id >= len(fs.f.Calls) || !fs.f.Calls[id].Recursive || !slices.Contains(fs.f.Calls[id].Targets, fs.f.ID) {
+			return nil
+		}
+	}
+	return r
 }
 
 // heldAlts returns the calls (ids in fs.f.Calls) whose results a returned variable e holds,
@@ -1454,7 +1468,9 @@ func (b *builder) rethrown(fs *fnState, n, e *syntax.Node) ([]int, string) {
 	}
 	var loops []int
 	for i, ln := range fs.loopNodes {
-		if ln.Start >= body.Start && ln.End <= body.End {
+		if ln.Start >= body.Start && ln.End <= body.End || ln.Start <= try.Start && try.End <= ln.End {
+			// the loops the protected block holds, or is inside (while True: try: self.step()
+			// except Exception: raise: the step's error leaves the loop it is in)
 			loops = append(loops, i)
 		}
 	}
@@ -1556,7 +1572,7 @@ func (b *builder) mints(fs *fnState) {
 				Text: fs.f.Calls[i].Text, Field: "run_id"})
 			continue
 		}
-		if !mintCalls[text] && !mintCalls[last] {
+		if !mintCalls[text] && !mintCalls[last] && !(mintName.MatchString(last) && len(fs.f.Calls[i].Targets) == 0) {
 			continue
 		}
 		if last == "v4" && !strings.Contains(strings.ToLower(text), "uuid") && !b.importedFrom(fs, text, "uuid") {
@@ -1941,6 +1957,27 @@ func (b *builder) underCancelIf(fs *fnState, n *syntax.Node) bool {
 			}
 			if t.nots.has(x) {
 				return false // not cancelled: the other way
+			}
+			if l, r, op, ok := compareOps(m, x); ok && (op == "==" || op == "===") {
+				// err.name === 'AbortError', err.message === "AbortError": the error caught is
+				// an abort (@huggingface/mcp-client@0.2.3 dist/src/index.js:388); (a status or
+				// stop reason tested against literals is a guard of its own, see guardOf)
+				l, r = strip(l), strip(r)
+				for _, pair := range [][2]*syntax.Node{{l, r}, {r, l}} {
+					v, ok := literalText(m, pair[0])
+					if !ok || pair[1] == nil || !t.members.has(pair[1]) {
+						continue
+					}
+					switch m.text(pair[1].Child(m.t.memberProp)) {
+					case "name", "message", "code":
+						if w := strings.ToLower(v); len(v) <= 40 && containsAny(w, []string{"cancel", "abort"}) {
+							hit = true
+						}
+					}
+				}
+				if hit {
+					return false
+				}
 			}
 			if t.members.has(x) || t.idents.has(x) {
 				txt := m.text(x)

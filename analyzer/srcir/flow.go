@@ -36,7 +36,7 @@ func scope(fs *fnState) []*fnState {
 func (b *builder) flows(fs *fnState) {
 	m := fs.mod
 	sc := scope(fs)
-	fs.f.Lookups = b.paramLookups(fs)
+	fs.f.Lookups, fs.f.RunsLookup = b.paramLookups(fs)
 	// values that are call results: a method called on one (response.output.filter(...)) is
 	// a step of that result's flow, not a call of its own
 	results := map[string]bool{}
@@ -57,6 +57,12 @@ func (b *builder) flows(fs *fnState) {
 		}
 		if len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil {
 			continue // a constructor of a class of the set builds a value: no decision
+		}
+		if gathers(c) {
+			// lastMessage.content = await Promise.all(lastMessage.content.map(async (part) =>
+			// …)) (@genkit-ai/ai@1.42.0 src/generate/resolve-tool-requests.ts:384): what the
+			// tasks it waits for returned, each one's call the decision if any
+			continue
 		}
 		if len(c.Targets) == 0 && b.wrapsGenerator(fs, ci.node) {
 			// Aclosing(self._call_llm_async(...)): a manager around one generator of the set,
@@ -164,6 +170,9 @@ func (b *builder) flows(fs *fnState) {
 		}
 		fl.Fields = b.fieldsRead(sc, res)
 		names, toolVars := b.follow(fl, sc, res, elems, ci.node, 0, map[int]bool{fs.f.ID: true})
+		if b.dslSteps != nil {
+			b.pipeSteps(fs, fl, union(res, names), ci, c)
+		}
 		fl.Into = b.into(sc, res, ci.node)
 		if len(fl.Dispatch) > 0 {
 			b.handlerStops(fs, c, fl)
@@ -180,7 +189,7 @@ func (b *builder) flows(fs *fnState) {
 			if wg != nil {
 				fci, fc = wg.callInfo[wj], &wg.f.Calls[wj]
 			}
-			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)))
+			b.feeds(fs, sc, fl, fci, fc, union(elems, union(names, toolVars)), res)
 			if !fl.FeedsNext && len(fl.Dispatch) > 0 {
 				b.feedsInHelper(sc, fl, fci, union(res, elems))
 			}
@@ -520,11 +529,12 @@ func loopInvariant(fs *fnState, ci callInfo, obj *syntax.Node) bool {
 // paramLookups lists where fs selects a value by the name of one of its parameters (see
 // ir.Func.Lookups): each parameter taken as an element, the names read from it, and the map
 // lookups and name comparisons dispatch finds for them.
-func (b *builder) paramLookups(fs *fnState) []ir.Pos {
+func (b *builder) paramLookups(fs *fnState) ([]ir.Pos, bool) {
 	m := fs.mod
 	var out []ir.Pos
+	runs := false
 	if len(fs.index().lookups) == 0 && len(fs.conds) == 0 {
-		return nil // nothing selects anything here
+		return nil, false // nothing selects anything here
 	}
 	for _, p := range fs.f.Params {
 		if p.Name == "" || p.Name == m.t.self || strings.ContainsAny(p.Name, "{[*") {
@@ -533,20 +543,49 @@ func (b *builder) paramLookups(fs *fnState) []ir.Pos {
 		elems := map[string]bool{p.Name: true}
 		names := map[string]bool{}
 		for _, a := range fs.assigns {
-			if !a.iter && a.rhs != nil && isNameExpr(m, a.rhs, elems, names) {
+			if !a.iter && a.rhs != nil && isNameRead(m, a.rhs, elems, names) {
 				for _, n := range a.lhs {
 					names[n] = true
 				}
 			}
 		}
+		if len(names) == 0 && !nameParam.MatchString(p.Name) && !readsNameOf(fs, p.Name) {
+			// getattr(logger, level.lower(), logger.info): a parameter that is no tool call
+			// and reads no name, used itself as the key, selects a log method, an option, a
+			// format (swarms==16.0.3 swarms/tools/base_tool.py:116): no tool looked up
+			continue
+		}
 		for _, d := range b.dispatch(fs, elems, names, nil) {
 			if d.How == "map_lookup" || d.How == "name_compare" {
 				out = append(out, d.Pos)
+				runs = runs || len(d.Calls) > 0
 			}
 		}
 	}
-	return out
+	return out, runs
 }
+
+// readsNameOf reports whether fs's text reads a name field of v (v.name, v["tool_name"]).
+func readsNameOf(fs *fnState, v string) bool {
+	if fs.node == nil {
+		return false
+	}
+	txt := fs.mod.text(fs.node)
+	for _, w := range []string{"name", "tool_name", "toolname", "function_name", "functionname", "tool", "toolName", "functionName"} {
+		for _, f := range []string{v + "." + w, v + `["` + w + `"]`, v + `['` + w + `']`} {
+			if i := strings.Index(txt, f); i >= 0 {
+				if j := i + len(f); j >= len(txt) || !isIdentByte(txt[j]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nameParam matches the names of parameters that may themselves be what a tool is looked up
+// by (func_name, tool_name, name) or the call naming it (call, tool_call, action, fc).
+var nameParam = regexp.MustCompile(`(?i)(name|tool|func|call|action|^fc$|^tc$|invocation|request|use|step|command|cmd)`)
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
 // the result of (see wrapped).
@@ -636,6 +675,12 @@ func (b *builder) wrapped(fs *fnState, c *ir.Call, depth int) (*fnState, int) {
 			cj = r.Values[0].Call
 		case i < len(k.retNodes):
 			cj = b.spreadCall(k, k.retNodes[i])
+			if cj < 0 {
+				cj = b.awaitedProp(k, firstKid(k.retNodes[i]))
+			}
+		case k.exprBody && i == len(k.f.Returns)-1:
+			// fn: async (span) => ({ at: now(), span, result: await model.doStream({…}) })
+			cj = b.awaitedProp(k, k.body)
 		}
 		if cj < 0 || j >= 0 && cj != j {
 			return nil, -1
@@ -690,6 +735,57 @@ func argsReadParams(k *fnState, j int) bool {
 		i = j
 	}
 	return false
+}
+
+// gathers reports whether c waits for every task handed to it and returns their results
+// (Promise.all, Promise.allSettled, asyncio.gather): a join, never a decision of its own.
+func gathers(c *ir.Call) bool {
+	for _, k := range c.Keys {
+		switch k {
+		case "Promise.all", "Promise.allSettled", "asyncio.gather":
+			return true
+		}
+	}
+	return false
+}
+
+// firstKid is n's first named child, nil if none.
+func firstKid(n *syntax.Node) *syntax.Node {
+	if kids := n.NamedChildren(); len(kids) > 0 {
+		return kids[0]
+	}
+	return nil
+}
+
+// awaitedProp returns the one call of k awaited as a property's value of object literal e
+// (({ startTimestampMs: now2(), doStreamSpan: span, result: await stepModel.doStream({…}) }),
+// ai@6.0.325 dist/index.js:8464-8478): the reply the callback hands back, as a part of what it
+// returns, beside values it has at hand; -1 when there is none or more than one.
+func (b *builder) awaitedProp(k *fnState, e *syntax.Node) int {
+	e = strip(e)
+	if e == nil || e.Kind != "object" {
+		return -1
+	}
+	m := k.mod
+	found := -1
+	for _, pr := range e.NamedChildren() {
+		if pr.Kind != "pair" {
+			continue
+		}
+		v := pr.Child("value")
+		if v == nil || !m.t.awaits.has(v) {
+			continue
+		}
+		id, ok := k.callOf[strip(v)]
+		if !ok {
+			continue
+		}
+		if found >= 0 {
+			return -1
+		}
+		found = id
+	}
+	return found
 }
 
 // spreadCall returns the call whose held result a returned object literal spreads
@@ -1096,6 +1192,12 @@ func (b *builder) checks(g *fnState, fl *ir.Flow, vars map[string]bool, model *i
 			}
 			if branch != nil {
 				ch.Leaves, ch.Return = b.leaves(g, branch)
+				if !ch.Leaves && !emptyTrue && recursesIn(g, c.stmt.Child("consequence")) && !recursesIn(g, branch) {
+					// if (calls.length > 0 && …) { …; await streamStep({ currentStep: currentStep + 1 }) }
+					// else { controller.enqueue({ type: "finish" }); self.closeStream() } (ai@6.0.325
+					// dist/index.js:8807-8850): the branch that starts no next step ends the recursion
+					ch.Leaves = true
+				}
 				// if (calls.length === 0) { more = false } under while (more && i < max): the
 				// empty branch clears the flag the loop's condition tests, the loop ends
 				if !ch.Leaves {
@@ -1299,6 +1401,27 @@ func rebinds(m *module, g *fnState, c cond, vars map[string]bool) bool {
 	return false
 }
 
+// recursesIn reports whether region n of g calls g again or a function g is a closure of (a
+// step started again from a callback of its own step).
+func recursesIn(g *fnState, n *syntax.Node) bool {
+	if n == nil {
+		return false
+	}
+	for j, ci := range g.callInfo {
+		if j >= len(g.f.Calls) || ci.node == nil || ci.node.Start < n.Start || ci.node.End > n.End {
+			continue
+		}
+		for _, t := range g.f.Calls[j].Targets {
+			for x := g; x != nil; x = x.parent {
+				if x.f.ID == t {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // leaves reports whether a branch returns (a final answer) or breaks out, and the return.
 func (b *builder) leaves(g *fnState, n *syntax.Node) (bool, int) {
 	m := g.mod
@@ -1392,6 +1515,27 @@ func isNameExpr(m *module, n *syntax.Node, elems, names map[string]bool) bool {
 	}
 	if (m.t.members.has(n) || m.t.subscripts.has(n)) && isNameProp(lastSeg(txt)) && mentions(m, n, elems) {
 		return true
+	}
+	return false
+}
+
+// isNameRead is isNameExpr, and also name = call.get("name"): the name read from a dict
+// element with a default (swarms==16.0.3 swarms/tools/base_tool.py:1441), for the lookups a
+// function makes by the name of a parameter (paramLookups).
+func isNameRead(m *module, n *syntax.Node, elems, names map[string]bool) bool {
+	if isNameExpr(m, n, elems, names) {
+		return true
+	}
+	n = strip(n)
+	if n == nil || !m.t.calls.has(n) {
+		return false
+	}
+	fn := strip(n.Child("function"))
+	if args := n.Child("arguments"); fn != nil && args != nil && m.t.members.has(fn) && m.text(fn.Child(m.t.memberProp)) == "get" {
+		if a := args.NamedChildren(); len(a) >= 1 && len(a) <= 2 && m.t.stringKinds.has(strip(a[0])) &&
+			isNameProp(unquote(m.text(strip(a[0])))) && mentions(m, fn.Child("object"), elems) {
+			return true
+		}
 	}
 	return false
 }
@@ -1992,7 +2136,7 @@ func truthValue(m *module, e *syntax.Node) bool {
 
 // feeds decides whether what the dispatched calls return flows into the next model call: an
 // append into (or a rebuild of) a collection the model call receives.
-func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals map[string]bool) {
+func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc *ir.Call, vals, res map[string]bool) {
 	m := fs.mod
 	var toolNodes []*syntax.Node
 	for _, d := range fl.Dispatch {
@@ -2070,7 +2214,125 @@ func (b *builder) feeds(fs *fnState, sc []*fnState, fl *ir.Flow, ci callInfo, mc
 			pos = at // where the executor's results go back, not some other append
 		}
 		fl.FeedsNext, fl.FeedPos = true, pos
+		return
 	}
+	if pos, ok := b.recursionFeeds(fs, fl, ci.node, res); ok {
+		fl.FeedsNext, fl.FeedPos = true, pos
+	}
+}
+
+// recursionFeeds reports where the results of the call of fs that runs the dispatched tools
+// on what model returned are handed to a call that runs fs again: const { toolMessage } =
+// await resolveToolRequests(rawRequest, generatedMessage, tools); messages.push(toolMessage);
+// nextRequest = { ...rawRequest, messages }; return await generateHelper(registry, {
+// rawRequest: nextRequest, currentTurn: currentTurn + 1 }) (@genkit-ai/ai@1.42.0
+// src/generate/action.ts:477-569, generateHelper → runInNewSpan → generateActionImpl →
+// generateActionTurn): the next step is asked with what the tools gave. The tools must run on
+// model's result itself, with no later call in between taking that result and handing its own
+// on to them (the request a call before the model call builds is the model call's input, not
+// the decision).
+func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, res map[string]bool) (ir.Pos, bool) {
+	m := fs.mod
+	disp := map[int]bool{}
+	for _, d := range fl.Dispatch {
+		if d.Func >= 0 {
+			disp[d.Func] = true
+		}
+	}
+	if len(disp) == 0 || len(res) == 0 || model == nil {
+		return ir.Pos{}, false
+	}
+	// runs reports whether call c reaches (through up to five calls and the callbacks handed
+	// on the way) a function want accepts
+	var runs func(c *ir.Call, want func(int) bool, depth int, seen map[int]bool) bool
+	runs = func(c *ir.Call, want func(int) bool, depth int, seen map[int]bool) bool {
+		if depth > 5 {
+			return false
+		}
+		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+			if t < 0 || t >= len(b.funcs) || seen[t] {
+				continue
+			}
+			seen[t] = true
+			if want(t) {
+				return true
+			}
+			h := b.funcs[t]
+			for k := range h.f.Calls {
+				if runs(&h.f.Calls[k], want, depth+1, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	derive := func(start map[string]bool) map[string]bool {
+		vals := union(start, nil)
+		for range 3 {
+			for _, j := range fs.index().appends {
+				fn := strip(fs.callInfo[j].node.Child("function"))
+				if fn != nil && m.t.members.has(fn) && mentions(m, fs.callInfo[j].node.Child("arguments"), vals) {
+					vals[m.text(strip(fn.Child("object")))] = true
+				}
+			}
+			for _, a := range fs.assigns {
+				if !a.iter && a.rhs != nil && mentions(m, a.rhs, vals) {
+					for _, n := range a.lhs {
+						vals[n] = true
+					}
+				}
+			}
+		}
+		return vals
+	}
+	bound := func(j int) map[string]bool {
+		out := map[string]bool{}
+		for _, a := range fs.assigns {
+			if !a.iter && a.rhs != nil && containsCall(a.rhs, []*syntax.Node{fs.callInfo[j].node}) {
+				for _, n := range a.lhs {
+					out[n] = true
+				}
+			}
+		}
+		return out
+	}
+	args := func(j int) *syntax.Node { return fs.callInfo[j].node.Child("arguments") }
+	from := derive(res)
+	for t := range fs.f.Calls {
+		if t >= len(fs.callInfo) || fs.callInfo[t].node == nil || fs.callInfo[t].node.Start < model.End ||
+			!mentions(m, args(t), from) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
+			continue
+		}
+		between := false
+		for k := range fs.f.Calls {
+			kn := fs.callInfo[k].node
+			c := &fs.f.Calls[k]
+			if k == t || kn == nil || kn.Start < model.End || kn.Start >= fs.callInfo[t].node.Start ||
+				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentions(m, args(k), from) {
+				continue
+			}
+			if out := bound(k); len(out) > 0 && mentions(m, args(t), derive(out)) {
+				between = true // (a later call's result is what the tools run on)
+				break
+			}
+		}
+		if between {
+			continue
+		}
+		outs := bound(t)
+		if len(outs) == 0 {
+			continue
+		}
+		outs = derive(outs)
+		for j := range fs.f.Calls {
+			c := &fs.f.Calls[j]
+			if j < len(fs.callInfo) && fs.callInfo[j].node != nil && fs.callInfo[j].node.Start > fs.callInfo[t].node.Start &&
+				mentions(m, args(j), outs) && runs(c, func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{}) {
+				return c.Pos, true
+			}
+		}
+	}
+	return ir.Pos{}, false
 }
 
 // concatenates reports whether e is an array literal that only spreads or lists values
@@ -2979,6 +3241,28 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			continue
 		}
 		if !res[v] {
+			// an element renamed as it is (const functionToolCall = tool_call, the TS cast
+			// `tool_call as ChatCompletionMessageFunctionToolCall` compiled away: multi-llm-ts@5.1.1
+			// dist/index.js:1537): the new name is the element
+			// (only a loop variable's, in its own function: a parameter a helper is handed,
+			// renamed there, stays a value the helper reads)
+			for _, g := range sc {
+				looped := false
+				for _, byl := range g.index().byLHS[v] {
+					looped = looped || g.assigns[byl].iter
+				}
+				if !looped {
+					continue
+				}
+				for _, ai := range g.index().assigns[v] {
+					if a := g.assigns[ai]; !a.iter && len(a.lhs) == 1 && g.mod.text(strip(a.rhs)) == v {
+						if n := a.lhs[0]; n != v && !elems[n] && !res[n] {
+							elems[n] = true
+							queue = append(queue, n)
+						}
+					}
+				}
+			}
 			// elements are not followed further (their names are, below; their own
 			// collections above), but for an item of a stream chunk's collection collected
 			// as it is into a local list (for (const tc of chunk.delta.tool_calls ?? [])
@@ -3892,7 +4176,7 @@ func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
 	fl.Checked = append(fl.Checked, part.Checked...)
 	fl.Iterated = append(fl.Iterated, part.Iterated...)
 	fl.Dispatch = append(fl.Dispatch, part.Dispatch...)
-	conc := g.f.Calls[j].Concurrent != ""
+	conc := g.f.Calls[j].Concurrent != "" && !oneLaunch(g, j)
 	for k := before; k < len(fl.Dispatch); k++ {
 		d := &fl.Dispatch[k]
 		if len(d.Calls) == 0 && d.How != "element_arg" {
@@ -3910,6 +4194,27 @@ func (b *builder) mergeHelper(fl, part *ir.Flow, g *fnState, j int) bool {
 		}
 	}
 	return len(fl.Dispatch) > before || len(fl.Iterated) > iterBefore
+}
+
+// oneLaunch reports whether call j of g starts one task outside any iteration (executor.
+// submit(self._step_impl, ...) running a whole step under a timeout): a launch of one task in
+// no loop, comprehension or closure of g. What it runs is not launched once per element.
+func oneLaunch(g *fnState, j int) bool {
+	if j >= len(g.callInfo) || g.f.Calls[j].Concurrent != "go" || len(g.f.Calls[j].Loops) > 0 || g.parent != nil {
+		return false
+	}
+	m := g.mod
+	for p := g.callInfo[j].node; p != nil && p != g.body; p = p.Parent {
+		if m.t.comprehensions.has(p) {
+			return false
+		}
+		for _, c := range p.Children {
+			if m.t.comprehensions.has(c) {
+				return false // (an element of [create_task(run(c)) for c in calls])
+			}
+		}
+	}
+	return true
 }
 
 // followHelper is what following a value into helper tg (its parameters r2, e2) finds,

@@ -186,6 +186,11 @@ var (
 	mintCalls = mk("uuid4", "uuid.uuid4", "uuid1", "uuid.uuid1", "uuid7", "uuid.uuid7", "randomUUID",
 		"crypto.randomUUID", "uuidv4", "uuid.v4", "v4", "nanoid", "ulid", "secrets.token_hex", "secrets.token_urlsafe",
 		"uuid_lib.uuid4", "generateId", "createId", "cuid")
+	// mintName matches a helper outside the analysed set named for minting an id of a run or
+	// of a part of one (_generate_id(): agentscope==2.0.11 agent/_agent.py:1113,
+	// _utils/_common.py:79; gen_uuid, new_run_id, createTurnId): a call of it mints one. Trace
+	// and span ids (generateTraceId) and other ids (generateFallbackId) are not runs'.
+	mintName = regexp.MustCompile(`(?i)^_*(generate|gen|new|make|create|mint)_?((run|reply|turn|session|request|message|msg|task|step)_?)?(id|uuid)$`)
 	// parentRead matches the calls that read the trace or run the caller is in (the
 	// ambient context a nested run joins): getCurrentTraceContext, get_current_trace,
 	// getCurrentRunTree; its group names the layer read. (A current span parents spans, not runs.)

@@ -227,6 +227,11 @@ func (b *builder) walk(fs *fnState, n *syntax.Node, st walkState) {
 		}
 		id := b.addLoop(fs, n, kind, st)
 		fs.f.Loops[id].Over = clip(m.text(right), 80)
+		if kind == ir.LoopRangeInt {
+			// for attempt in range(1, attempts + 1): try: …; return … except: log: a retry
+			// written over a count of attempts (swarms==16.0.3 swarms/agents/tool_manager.py:823)
+			fs.f.Loops[id].Retry = retryLoop(m, n)
+		}
 		if r != nil && (r.Kind == "this" || t.idents.has(r) && m.text(r) == t.self) {
 			// for await (const x of this): the iteration calls the class's iterator method
 			// (resolveCallsOf), the loop drains what it yields

@@ -1293,7 +1293,7 @@ func (b *builder) fieldClass(k *class, field string) typeRef {
 	if ok {
 		return c
 	}
-	c = b.findFieldClass(k, field)
+	c = b.findFieldClass(k, field, true)
 	b.fieldMu.Lock()
 	if b.fieldCls == nil {
 		b.fieldCls = map[string]typeRef{}
@@ -1303,7 +1303,7 @@ func (b *builder) fieldClass(k *class, field string) typeRef {
 	return c
 }
 
-func (b *builder) findFieldClass(k *class, field string) typeRef {
+func (b *builder) findFieldClass(k *class, field string, cross bool) typeRef {
 	for _, c := range append([]*class{k}, k.ancestors()...) {
 		if ty := c.annots[field]; ty != nil {
 			if tr := b.typeOf(c.mod, ty); !tr.empty() {
@@ -1341,7 +1341,77 @@ func (b *builder) findFieldClass(k *class, field string) typeRef {
 			}
 		}
 	}
+	if cross {
+		return b.outsideFieldClass(k, field)
+	}
 	return typeRef{}
+}
+
+// outsideFieldClass finds the class of k's field from where another object's method writes
+// it on an instance of k: agent.tool_struct = BaseTool(...) in ToolManager.setup_tools, with
+// agent = self.agent holding the Agent that built the manager (swarms==16.0.3
+// swarms/agents/tool_manager.py:78-86; Agent declares no tool_struct of its own). The
+// receiver's class is read from the writer's parameter annotation or the field of the
+// writer's own class it was read from (without looking further outside: one level).
+func (b *builder) outsideFieldClass(k *class, field string) typeRef {
+	for _, w := range b.fieldWrites[field] {
+		fs, a := w.fs, w.fs.assigns[w.assign]
+		m := fs.mod
+		v := strings.TrimSuffix(a.lhs[0], "."+field)
+		var recv typeRef
+		if ty := fs.paramTypes[v]; ty != nil {
+			recv = b.typeOf(m, ty)
+		}
+		if recv.empty() {
+			for _, d := range fs.assigns {
+				r := strip(d.rhs)
+				if d.iter || len(d.lhs) != 1 || d.lhs[0] != v || r == nil || !m.t.members.has(r) || m.text(strip(r.Child("object"))) != m.t.self {
+					continue
+				}
+				if owner := enclosingClass(fs); owner != nil {
+					recv = b.findFieldClass(owner, m.text(r.Child(m.t.memberProp)), false)
+				}
+				break
+			}
+		}
+		if !slices.Contains(recv.cls, k) {
+			continue
+		}
+		tr := b.typeOf(m, a.node.Child("type"))
+		if tr.empty() {
+			tr = b.valueType(fs, m, a.rhs)
+		}
+		if !tr.empty() {
+			return tr
+		}
+	}
+	return typeRef{}
+}
+
+// fieldWrite is an assignment v.field = … in fs to a field of an object other than its own
+// receiver (see outsideFieldClass).
+type fieldWrite struct {
+	fs     *fnState
+	assign int
+}
+
+// indexFieldWrites indexes, by field name, the assignments of every function to a field of
+// a plain variable other than the receiver (agent.tool_struct = BaseTool(...)). It runs once,
+// after every function is lowered and before calls resolve.
+func (b *builder) indexFieldWrites() {
+	b.fieldWrites = map[string][]fieldWrite{}
+	for _, fs := range b.funcs {
+		for i, a := range fs.assigns {
+			if a.iter || a.aug || len(a.lhs) != 1 || a.rhs == nil {
+				continue
+			}
+			v, field, ok := strings.Cut(a.lhs[0], ".")
+			if !ok || v == fs.mod.t.self || v == "" || strings.ContainsAny(field, ".[") || strings.ContainsAny(v, "[(") {
+				continue
+			}
+			b.fieldWrites[field] = append(b.fieldWrites[field], fieldWrite{fs, i})
+		}
+	}
 }
 
 func sortedMethodNames(c *class) []string {

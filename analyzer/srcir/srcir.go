@@ -398,6 +398,7 @@ func build(trees []*syntax.Tree, orig map[string][]byte, lines map[string][]stri
 	b.linkClasses()
 	b.each(b.lower)
 	b.resolveCalls()
+	b.dslLoops()
 	b.finish()
 	b.envDefaults()
 	return b.prog, b.diagnostics()

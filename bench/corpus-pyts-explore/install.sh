@@ -19,8 +19,8 @@ fi
 . "$(dirname "$0")/../corpus-pyts/lib.sh"
 # name	package root	paths to map (relative to the root)
 pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/lifeline-corpus-pyts-explore}}" "$list" \
-	"mcp-agent==0.2.6 griptape==1.13.0 langroid==0.69.16 pydantic-ai-slim==2.68.0 pydantic-graph==2.68.0 browser-use==0.13.14 swarms==16.0.3 google-genai==1.52.0 semantic-kernel==1.37.0 langchain==0.3.27 llama-index-core==0.12.52.post1 autogen-agentchat==0.7.5 autogen-core==0.7.5 camel-ai==0.2.90 agno==3.1.10" \
-	"@strands-agents/sdk@1.19.0 @aigne/core@1.72.0 @genkit-ai/ai@1.42.0 @voltagent/core@2.10.0 ai@6.0.325 langchain@1.5.14 @langchain/langgraph@1.7.3 @langchain/core@1.4.0 @google/genai@3.3.0" \
+	"mcp-agent==0.2.6 griptape==1.13.0 langroid==0.69.16 pydantic-ai-slim==2.68.0 pydantic-graph==2.68.0 browser-use==0.13.14 swarms==16.0.3 google-genai==1.52.0 semantic-kernel==1.37.0 langchain==0.3.27 llama-index-core==0.12.52.post1 autogen-agentchat==0.7.5 autogen-core==0.7.5 camel-ai==0.2.90 agno==3.1.10 agentscope==2.0.11 atomic-agents==1.1.11" \
+	"@strands-agents/sdk@1.19.0 @aigne/core@1.72.0 @genkit-ai/ai@1.42.0 @voltagent/core@2.10.0 ai@6.0.325 langchain@1.5.14 @langchain/langgraph@1.7.3 @langchain/core@1.4.0 @google/genai@3.3.0 @mastra/core@1.71.0" \
 	mcp-agent @py "mcp_agent/workflows/llm/augmented_llm.py mcp_agent/workflows/llm/augmented_llm_openai.py mcp_agent/workflows/llm/augmented_llm_anthropic.py mcp_agent/executor/executor.py mcp_agent/agents/agent.py" \
 	griptape @py "griptape/tasks/prompt_task.py griptape/tasks/actions_subtask.py griptape/tasks/base_task.py griptape/tasks/base_subtask.py griptape/tasks/output_schema_validation_subtask.py griptape/drivers/prompt/base_prompt_driver.py griptape/tools/base_tool.py" \
 	strands-ts @npm/@strands-agents/sdk "dist/src/agent dist/src/tools/executors" \
@@ -39,4 +39,7 @@ pyts_install lifeline-corpus-pyts-explore "${1:-${CORPUS_PYTS_EXPLORE_DIR:-/tmp/
 	llama-index @py "llama_index/core/agent/runner/base.py llama_index/core/agent/react/step.py llama_index/core/agent/react/base.py llama_index/core/agent/react/output_parser.py llama_index/core/agent/types.py llama_index/core/base/agent/types.py" \
 	autogen-agentchat @py "autogen_agentchat/agents/_assistant_agent.py autogen_agentchat/agents/_base_chat_agent.py autogen_core/models/_model_client.py autogen_core/tools/_workbench.py autogen_core/tools/_static_workbench.py autogen_core/tools/_base.py" \
 	camel @py "camel/agents/chat_agent.py" \
-	agno @py "agno/agent/agent.py agno/agent/_run.py agno/models/base.py agno/models/fallback.py agno/models/openai/chat.py agno/tools/function.py"
+	agno @py "agno/agent/agent.py agno/agent/_run.py agno/models/base.py agno/models/fallback.py agno/models/openai/chat.py agno/tools/function.py" \
+	agentscope @py "agentscope/agent/_agent.py agentscope/agent/_config.py agentscope/tool/_toolkit.py agentscope/model/_base.py agentscope/model/_openai_chat/_model.py" \
+	atomic-agents @py "atomic_agents/agents/base_agent.py atomic_agents/lib/components/agent_memory.py atomic_agents/lib/components/system_prompt_generator.py atomic_agents/lib/base/base_tool.py atomic_agents/lib/factories/mcp_tool_factory.py" \
+	mastra @npm/@mastra/core "dist/agent-BOxKOk3n.js"

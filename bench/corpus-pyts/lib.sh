@@ -25,6 +25,12 @@ pyts_install() {
 	local name=$1 dir=$2 list=$3 py=$4 npm=$5 s
 	shift 5
 	mkdir -p "$dir/py" "$dir/npm"
+	# Two runs at once on one DIR (two scorers, or a scorer beside an install) would each see a
+	# missing stamp and wipe what the other is installing: the second waits for the first.
+	if command -v flock >/dev/null 2>&1; then
+		exec 9>"$dir/.install.lock"
+		flock 9
+	fi
 	s=$dir/py/.installed-$(pyts_stamp "$py")
 	if [ ! -f "$s" ]; then
 		rm -rf "$dir/py" && mkdir -p "$dir/py"
@@ -39,6 +45,10 @@ pyts_install() {
 		# shellcheck disable=SC2086
 		npm install --prefix "$dir/npm" --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund --loglevel=error $npm >&2
 		touch "$s"
+	fi
+	if command -v flock >/dev/null 2>&1; then
+		flock -u 9
+		exec 9>&-
 	fi
 	if [ -z "$list" ]; then
 		echo "$dir"

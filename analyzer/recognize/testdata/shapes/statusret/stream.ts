@@ -1,5 +1,7 @@
 import OpenAI from "openai";
 
+const Kind = { Error: "error", Invalid: "invalid", Text: "text" };
+
 export class StreamRun {
   state = "running";
   constructor(private client: OpenAI, private tools: Record<string, (a: string) => Promise<string>>) {}
@@ -19,6 +21,16 @@ export class StreamRun {
         return;
       }
       const msg = reply.choices[0].message;
+      // a status handed over in an arm of a switch, whose statements are no block
+      // (@google/gemini-cli-core@0.61.0 dist/src/agent/legacy-agent-session.js:149-154:
+      // case GeminiEventType.Error: case GeminiEventType.InvalidStream: …
+      // this._finishStream('failed'); return;)
+      switch (msg.kind) {
+        case Kind.Error:
+        case Kind.Invalid:
+          this._finishStream("failed");
+          return;
+      }
       if (!msg.tool_calls) {
         this._finishStream("completed");
         return;

@@ -1,0 +1,3 @@
+from .agent import Agent
+
+__all__ = ['Agent']
