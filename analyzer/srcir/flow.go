@@ -1115,6 +1115,11 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return false, false
 		}
 		switch {
+		case t.nones[other] && outputField(m, strip(l), strip(r), vars):
+			// while subtask.output is None (griptape==1.13.0 tasks/prompt_task.py:313): the
+			// output field of a value built from the result is unset while work is pending;
+			// once set it is the final answer, so the loop goes on while it is None
+			return true, op == "!=" || op == "!==" || op == "is not"
 		case zero(other) && (op == "==" || op == "===" || op == "is" || op == "<=" || op == "<"):
 			return true, true
 		case zero(other):
@@ -4617,6 +4622,20 @@ func contains(xs []int, x int) bool {
 
 // finalWord reports whether a string constant names the end of a run (a final output, a
 // stop, a completion): a result compared with it decides "nothing pending".
+// outputField reports whether one of l and r reads the output field of a value of vars
+// (subtask.output, step.final_output): what the step produced, set once it is done.
+func outputField(m *module, l, r *syntax.Node, vars map[string]bool) bool {
+	for _, n := range []*syntax.Node{l, r} {
+		if n != nil && m.t.members.has(n) && vars[m.text(strip(n.Child("object")))] {
+			switch m.text(n.Child(m.t.memberProp)) {
+			case "output", "final_output", "final_answer", "answer":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func finalWord(s string) bool {
 	l := strings.ToLower(s)
 	for _, w := range []string{"final", "done", "complete", "finish", "end_turn", "\"stop\"", "'stop'", "finished"} {
@@ -4646,7 +4665,31 @@ func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) 
 		if a.Kind == "keyword_argument" {
 			a = a.Child("value")
 		}
-		if a != nil && derives(m, a, vars, 0) {
+		if a != nil && (derives(m, a, vars, 0) || b.builtFrom(m, a, vars)) {
+			return true
+		}
+	}
+	return false
+}
+
+// builtFrom reports whether n constructs an instance of a class of the set handed a value of
+// vars itself (add_subtask(ActionsSubtask(output)), griptape==1.13.0
+// tasks/prompt_task.py:323, an attrs class with no __init__): the instance carries the value
+// on in a field, so what a helper returns of it (the subtask) is derived from it.
+func (b *builder) builtFrom(m *module, n *syntax.Node, vars map[string]bool) bool {
+	n = strip(n)
+	if n == nil || !m.t.calls.has(n) || n.Child("arguments") == nil {
+		return false
+	}
+	name := calleeText(m, n)
+	if !isTypeName(lastSeg(name)) || b.classByExpr(m, name) == nil {
+		return false
+	}
+	for _, a := range n.Child("arguments").NamedChildren() {
+		if a.Kind == "keyword_argument" {
+			a = a.Child("value")
+		}
+		if a = strip(a); a != nil && (m.t.idents.has(a) && vars[m.text(a)] || derives(m, a, vars, 0)) {
 			return true
 		}
 	}
