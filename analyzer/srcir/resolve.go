@@ -1011,15 +1011,6 @@ func (b *builder) typeText(m *module, s string, depth int) typeRef {
 			}
 		}
 		part = strings.Trim(strings.TrimSpace(part), `"'`)
-		if base, ok := genericBase(part); ok {
-			// GraphRun[StateT, DepsT, OutputT], AgentRun<Deps>: an instance of the generic
-			// class of the set, whatever its type arguments (pydantic-ai-slim==2.68.0
-			// pydantic_ai/run.py AgentRun.__init__(graph_run: GraphRun[...]))
-			if k := b.classByExpr(m, base); k != nil {
-				out.cls = append(out.cls, k)
-			}
-			continue
-		}
 		if part == "" || strings.ContainsAny(part, "[<({") || primitiveType[part] {
 			continue
 		}
@@ -1035,30 +1026,6 @@ func (b *builder) typeText(m *module, s string, depth int) typeRef {
 		}
 	}
 	return out
-}
-
-// genericBase returns the class name a generic type written with type arguments names
-// (GraphRun[S, D], _agent_graph.AgentNode[DepsT, Any], Agent<T>): the dotted name before one
-// bracketed argument list that ends the text.
-func genericBase(s string) (string, bool) {
-	i := strings.IndexAny(s, "[<")
-	if i <= 0 {
-		return "", false
-	}
-	closer := map[byte]byte{'[': ']', '<': '>'}[s[i]]
-	if s[len(s)-1] != closer {
-		return "", false
-	}
-	base := s[:i]
-	for _, r := range base {
-		if !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return "", false
-		}
-	}
-	if primitiveType[base] {
-		return "", false
-	}
-	return base, true
 }
 
 var primitiveType = mk("None", "str", "int", "float", "bool", "bytes", "dict", "list", "Any", "object", "string", "number",
@@ -1100,16 +1067,6 @@ func (b *builder) valueType(fs *fnState, m *module, v *syntax.Node) typeRef {
 				fn = r.Child("constructor")
 			}
 			txt := m.text(fn)
-			if args := r.Child("arguments"); m.t.lang == "python" && (txt == "cast" || txt == "typing.cast") && args != nil && len(args.NamedChildren()) == 2 {
-				// node = cast(BaseNode[StateT, DepsT, Any], node): the type it names
-				// (pydantic-graph==2.68.0 pydantic_graph/step.py:252)
-				tr := b.typeText(m, m.text(args.NamedChildren()[0]), 1)
-				out.cls = append(out.cls, tr.cls...)
-				if out.ext == "" {
-					out.ext = tr.ext
-				}
-				continue
-			}
 			if k := b.classByExpr(m, txt); k != nil {
 				out.cls = append(out.cls, k)
 			} else if parts := strings.Split(txt, "."); out.ext == "" && m.syms[parts[0]] != nil && isTypeName(parts[len(parts)-1]) {
@@ -1190,24 +1147,6 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 					}
 				}
 			}
-			if r := unAwait(m, strip(a.rhs)); tr.empty() && r != nil && a.node != nil && a.node.Kind == "with_item" && r.Kind == "call" && selfCallee(m, r) {
-				// async with self.iter(...) as agent_run, def iter(...) ->
-				// AsyncGenerator[AgentRun[...]] under @asynccontextmanager: the local is what
-				// the manager yields (pydantic-ai-slim==2.68.0 pydantic_ai/agent/abstract.py:632,
-				// 1690-1715)
-				if k := enclosingClass(fs); k != nil {
-					for _, f := range b.memberOf([]*class{k}, m.text(strip(r.Child("function")).Child(m.t.memberProp))).fns {
-						if rt := f.node.Child("return_type"); rt != nil {
-							if inner := managedType(f.mod.text(rt)); inner != "" {
-								if t := b.typeText(f.mod, inner, 1); !t.empty() {
-									tr = t
-									break
-								}
-							}
-						}
-					}
-				}
-			}
 			if r := strip(a.rhs); tr.empty() && r != nil && m.t.members.has(r) && m.text(strip(r.Child("object"))) == m.t.self {
 				// agent = self.agent: the local holds what the field of the class holds
 				// (fieldClass reads declarations and assignments only, never these locals)
@@ -1237,25 +1176,6 @@ func (b *builder) localClasses(fs *fnState) map[string]typeRef {
 		fs.localTypes = out
 	})
 	return fs.localTypes
-}
-
-// managedType returns the type a context manager's function annotation says the with item
-// binds: T of AsyncGenerator[T], AsyncIterator[T], Iterator[T], Generator[T, ...] (under
-// @contextmanager) or of AbstractAsyncContextManager[T], AsyncContextManager[T],
-// ContextManager[T]; "" for any other.
-func managedType(s string) string {
-	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
-	for _, w := range []string{"AsyncGenerator", "AsyncIterator", "Iterator", "Generator", "AbstractAsyncContextManager",
-		"AsyncContextManager", "AbstractContextManager", "ContextManager"} {
-		for _, pre := range []string{"", "typing.", "collections.abc.", "contextlib."} {
-			if o := pre + w + "["; strings.HasPrefix(s, o) && strings.HasSuffix(s, "]") {
-				if args := splitTop(s[len(o):len(s)-1], ','); len(args) > 0 {
-					return strings.TrimSpace(args[0])
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // elemType returns the element type written in a collection annotation (Sequence[T],
