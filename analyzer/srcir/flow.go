@@ -4792,7 +4792,7 @@ func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) 
 }
 
 // builtFrom reports whether n constructs an instance of a class of the set handed a value of
-// vars itself (add_subtask(ActionsSubtask(output)), griptape==1.13.0
+// vars itself, as a positional argument (add_subtask(ActionsSubtask(output)), griptape==1.13.0
 // tasks/prompt_task.py:323, an attrs class with no __init__): the instance carries the value
 // on in a field, so what a helper returns of it (the subtask) is derived from it.
 func (b *builder) builtFrom(m *module, n *syntax.Node, vars map[string]bool) bool {
@@ -4805,10 +4805,9 @@ func (b *builder) builtFrom(m *module, n *syntax.Node, vars map[string]bool) boo
 		return false
 	}
 	for _, a := range n.Child("arguments").NamedChildren() {
-		if a.Kind == "keyword_argument" {
-			a = a.Child("value")
-		}
-		if a = strip(a); a != nil && (m.t.idents.has(a) && vars[m.text(a)] || derives(m, a, vars, 0)) {
+		// (only the value itself, positional: ToolApprovalItem(agent=agent, raw_item=item),
+		// openai-agents==0.24.0, records the item beside others; it is no carrier of it)
+		if a = strip(a); a != nil && a.Kind != "keyword_argument" && m.t.idents.has(a) && vars[m.text(a)] {
 			return true
 		}
 	}
