@@ -168,6 +168,13 @@ func TestSourceShapes(t *testing.T) {
 			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
+		// pymetalookup: the same recursion whose tool executor reads each tool's definition
+		// by name for its metadata only (tool_defs.get(tool_call.tool_name): sequential?
+		// description?) and runs the tool by handing the name to a helper that finds its
+		// manager (upsonic==0.77.3 agent/agent.py:2358, 2514, 2551): the metadata lookup
+		// selects nothing, the name handed on is the dispatch.
+		{dir: "pymetalookup", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 86, modelLine: 92, toolLine: 77,
+			parallel: true, bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},
