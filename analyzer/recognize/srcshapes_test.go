@@ -175,6 +175,12 @@ func TestSourceShapes(t *testing.T) {
 		// selects nothing, the name handed on is the dispatch.
 		{dir: "pymetalookup", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 86, modelLine: 92, toolLine: 77,
 			parallel: true, bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
+		// pystopagain: the loop's condition is the bound and the body tests the same bound
+		// again only to record the stop reason before the condition ends the loop
+		// (praisonaiagents==1.7.17 llm/openai_client.py:2048, 2308-2309): a stop reason at
+		// the bound, not a silent end.
+		{dir: "pystopagain", entry: "client.OpenAIClient.chat_completion_with_tools", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 27,
+			bound: "max_iterations", onBound: model.OnBoundStopReason, def: "10"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},

@@ -3782,7 +3782,7 @@ func (b *builder) readOnlyLookup(g *fnState, d ir.Dispatch) bool {
 	}
 	ok := true
 	eachNode(t, g.node, func(x *syntax.Node) bool {
-		if ok && t.idents.has(x) && vars[m.text(x)] && !readOnlyUse(t, x) {
+		if ok && t.idents.has(x) && vars[m.text(x)] && !readOnlyUse(m, x) {
 			ok = false
 		}
 		return ok
@@ -3791,9 +3791,11 @@ func (b *builder) readOnlyLookup(g *fnState, d ir.Dispatch) bool {
 }
 
 // readOnlyUse reports whether identifier x is bound there (the left side of an assignment),
-// tested (an if or ternary condition, an operand of and/or/not or of a comparison) or the
-// object of a field read that is not called.
-func readOnlyUse(t *table, x *syntax.Node) bool {
+// tested (an if or ternary condition, an operand of not or of a comparison, or of an and/or
+// that is itself tested) or the object of a field read that is not called. An operand of an
+// and/or/?? whose value is kept (tool = override ?? registered) is handed on.
+func readOnlyUse(m *module, x *syntax.Node) bool {
+	t := m.t
 	c, p := x, x.Parent
 	for p != nil && p.Kind == "parenthesized_expression" {
 		c, p = p, p.Parent
@@ -3809,7 +3811,17 @@ func readOnlyUse(t *table, x *syntax.Node) bool {
 		}
 		gp := p.Parent
 		return !(t.calls.has(gp) && gp.Child("function") == p)
-	case t.bools.has(p) || t.nots.has(p) || t.compares.has(p):
+	case t.bools.has(p):
+		return readOnlyUse(m, p)
+	case t.compares.has(p):
+		if op := p.Child("operator"); op != nil {
+			switch m.text(op) {
+			case "&&", "||", "??":
+				return readOnlyUse(m, p)
+			}
+		}
+		return true
+	case t.nots.has(p):
 		return true
 	case t.ifs.has(p) || t.whiles.has(p):
 		return p.Child("condition") == c
