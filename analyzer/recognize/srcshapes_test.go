@@ -181,6 +181,11 @@ func TestSourceShapes(t *testing.T) {
 		// the bound, not a silent end.
 		{dir: "pystopagain", entry: "client.OpenAIClient.chat_completion_with_tools", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 27,
 			bound: "max_iterations", onBound: model.OnBoundStopReason, def: "10"},
+		// pyfieldor: the limit kept as self.max_iter = max_iter or 20 (keyword default None)
+		// and read into a local through kwargs.pop("max_iterations", self.max_iter)
+		// (praisonaiagents==1.7.17 llm/llm.py:742, 3424, 3438): the default is the 20.
+		{dir: "pyfieldor", entry: "llm.LLM.get_response", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
+			bound: "max_iterations", onBound: model.OnBoundSilent, def: "20"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},
