@@ -273,6 +273,11 @@ type Call struct {
 	// Dropped is true when the call is a statement of its own and its result is not used
 	// (await runLoop(...);). Set by the Python/TS front-end.
 	Dropped bool `json:"dropped,omitempty"`
+	// Awaited is true when the call is the operand of an await (await withSpan(span, async ()
+	// => …)): the caller waits for what the call hands back, so a callback handed to it runs
+	// before the call is over, whatever the callee (one the program does not hold) does with
+	// it. Set by the Python/TS front-end.
+	Awaited bool `json:"awaited,omitempty"`
 }
 
 // Flow is the data flow of a call's result that the agent shape keys on.

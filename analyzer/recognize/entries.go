@@ -24,6 +24,11 @@ type reach struct {
 	// returns is true when the function reaches a loop through a closure it returns (an
 	// iterator the caller drains): returning it hands the run to the caller.
 	returns bool
+	// opaque are the calls by which the function reaches a loop through a callback it hands,
+	// awaited, to a callee the program does not hold (await runWithContext(ctx, () =>
+	// generateHelper(…))): what the run's returns hand back reaches the function only through
+	// that callee, so no return of the function passes them on as they are.
+	opaque map[int]bool
 }
 
 // reaches maps each function that reaches a turn loop to how. A loop reached only through a
@@ -116,9 +121,15 @@ func (r *rec) reach(skipTools bool) map[int]*reach {
 					continue
 				}
 				conc := it.conc || c.Concurrent != "" || callee.Launch == "go" || callee.Launch == "errgroup" ||
-					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) || // a callback an unknown callee runs later
+					len(c.Targets) == 0 && contains(c.ArgFuncs, callee.ID) && !c.Awaited || // a callback an unknown callee runs later (unless the caller awaits the call: await withSpan(span, async () => …) runs it before it is over)
 					len(c.Targets) > 0 && contains(c.ArgFuncs, callee.ID) && r.paramLater(c.Targets) // or one the callee launches
 				gx := get(g.ID)
+				if len(c.Targets) == 0 && c.Awaited && contains(c.ArgFuncs, callee.ID) {
+					if gx.opaque == nil {
+						gx.opaque = map[int]bool{}
+					}
+					gx.opaque[c.ID] = true
+				}
 				if prev, ok := gx.launch[c.ID]; !ok || prev && !conc {
 					gx.launch[c.ID] = conc
 				}
@@ -1336,7 +1347,9 @@ func (r *rec) holderExits(f *ir.Func, x *reach, reaches map[int]*reach, seen map
 				dropped = dropped && r.p.Funcs[ref.Func].Calls[ref.Call].Dropped
 			}
 		}
-		if !background && !dropped {
+		if !background && !dropped && len(x.opaque) == 0 {
+			// (reached through an awaited callback of a callee outside the program, the
+			// holder's returns are how the run ends: they reach f only through that callee)
 			continue
 		}
 		// a holder its caller loops on (while (await this.turn()) {}): returning true goes

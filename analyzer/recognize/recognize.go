@@ -995,6 +995,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		r.lookupDispatch(s, true)
 	}
 	if !s.accepted() {
+		if !s.confirmed && s.leaves && s.dispatch && !s.feeds && s.score+2 >= Threshold && len(c.Loops) == 0 && f.Launch == "go" && f.Parent >= 0 {
+			// a goroutine making one decision and running its tools once (a stream's run of
+			// one step): no next call its tools' results could feed, so it is judged without
+			// that evidence (go func() { tokenChan, err := a.llmProvider.Stream(ctx, prompt);
+			// …; a.executeToolsAndStream(…) }() in RunStream, agenticgokit@v0.5.5
+			// v1beta/agent_impl.go:854-1026; see stepEntries)
+			r.steps = append(r.steps, s)
+		}
 		return
 	}
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
@@ -1138,15 +1146,25 @@ func (r *rec) lookupDispatch(s *site, runs bool) {
 					}
 					continue
 				}
+				// (what was visited already, or lies deeper than the walk goes, is not queued:
+				// it would be skipped when taken, and the queue is in order of depth)
+				push := func(fn int, conc bool) {
+					if it.depth+1 <= maxLookupDepth && !seen[item{fn, 0, conc}] {
+						queue = append(queue, item{fn, it.depth + 1, conc})
+					}
+				}
 				for i := range g.Calls {
 					e := &g.Calls[i]
 					conc := it.conc || e.Concurrent != ""
-					for _, t := range append(append([]int{}, e.Targets...), e.ArgFuncs...) {
-						queue = append(queue, item{t, it.depth + 1, conc})
+					for _, t := range e.Targets {
+						push(t, conc)
+					}
+					for _, t := range e.ArgFuncs {
+						push(t, conc)
 					}
 				}
 				for _, k := range r.closures[it.fn] {
-					queue = append(queue, item{k, it.depth + 1, it.conc})
+					push(k, it.conc)
 				}
 			}
 			if found == nil {
@@ -2609,6 +2627,27 @@ func (r *rec) cancel(l *Loop) {
 				l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
 				return
 			}
+		}
+	}
+	// for await (const event of this.runOneStepAsync(ctx)) { if (ctx.abortSignal?.aborted)
+	// return; … } as the body's drain of the step (@google/adk@2.0.0
+	// dist/esm/agents/llm_agent.js:442-445): a check on every item of a step generator of the
+	// program that every iteration drains is a check between steps
+	for _, c := range f.Cancels {
+		if c.Kind == "call" || len(c.Loops) < 2 || !c.Loops[0].EveryIteration || c.Loops[1].Loop != l.LoopID {
+			continue
+		}
+		in := c.Loops[0].Loop
+		if in < 0 || in >= len(f.Loops) || f.Loops[in].ID != in || f.Loops[in].Outer != l.LoopID {
+			continue
+		}
+		oc := f.Loops[in].OverCall
+		if oc < 0 || oc >= len(f.Calls) {
+			continue
+		}
+		if d := &f.Calls[oc]; len(d.Targets) > 0 && d.Dominates && len(d.Loops) > 0 && d.Loops[0] == l.LoopID {
+			l.Map.ChecksCancel, l.Map.CancelPos = true, pos(c.Pos)
+			return
 		}
 	}
 }

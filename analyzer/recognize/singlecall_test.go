@@ -42,3 +42,21 @@ func TestSingleCallRun(t *testing.T) {
 		}
 	}
 }
+
+// TestAwaitedCallback: a callback handed to a callee the program does not hold runs before the
+// call is over when the caller awaits the call (await oc.traceContext.withSpan(span, () =>
+// generateText({…})), @voltagent/core@2.10.0 dist/index.js:31567, shape jsawaitedcb): the run
+// it reaches is not left running, so the bail answer returned after it (31850) is completed,
+// not started. A callback handed to an unknown callee without an await (emitter.on) still
+// starts the run in the background.
+func TestAwaitedCallback(t *testing.T) {
+	res := recognizeSrc(t, "jsawaitedcb")
+	e := srcEntry(res, "Agent.generateText")
+	if e == nil || len(e.Loops) != 1 {
+		t.Fatalf("entry Agent.generateText with one loop: %+v", res.Entries)
+	}
+	wantExits(t, e, map[int]string{39: "completed", 43: "completed"})
+	if bg := srcEntry(res, "Agent.startInBackground"); bg != nil {
+		wantExits(t, bg, map[int]string{52: "started"})
+	}
+}

@@ -306,6 +306,15 @@ func TestSourceShapes(t *testing.T) {
 		// call; a break under the aborted flag before the step ends the run cancelled.
 		{dir: "pystepgen", entry: "flow.Flow.run_async", kind: model.LoopFor, loopLine: 30, modelLine: 46, toolLine: 80,
 			cancel: true, cancelLine: 31, exits: map[int]string{32: "cancelled", 39: "completed"}},
+		// jsstepgen: the same step loop as esbuild's ESM has it (@google/adk@2.0.0
+		// dist/esm/agents/llm_agent.js:437-465, 841-942, 1066-1115): the model generator
+		// relays each response behind an after-model override (yield altered != null ?
+		// altered : response), which is still the response; the abort check is the first
+		// statement of the drain of the step's events (for await (const event of
+		// this.runOneStepAsync(ctx)) { if (ctx.abortSignal?.aborted) return; … }), on every
+		// item of the step every iteration drains: a check between steps.
+		{dir: "jsstepgen", entry: "flow.Agent.runAsyncImpl", kind: model.LoopFor, loopLine: 15, modelLine: 34, toolLine: 76,
+			cancel: true, cancelLine: 18, exits: map[int]string{19: "cancelled"}},
 		// pystephelper: a while True loop repeats a step helper (self.step() ->
 		// self.get_observation(self.query())) whose model call's result never comes back to
 		// the loop: the query's result is handed, without a name, to the helper that looks

@@ -24,3 +24,23 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildParsed builds the directory SRCIR_BENCH from one parse (Parsed.Build): the
+// lowering, call resolution, flows and facts, without tree-sitter. Skipped without it.
+func BenchmarkBuildParsed(b *testing.B) {
+	dir := os.Getenv("SRCIR_BENCH")
+	if dir == "" {
+		b.Skip("set SRCIR_BENCH to a directory")
+	}
+	files, err := Collect([]string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := ParseFiles(files, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		p.Build()
+	}
+}

@@ -28,6 +28,15 @@ func (b *builder) markRaises(fs *fnState) {
 	}
 }
 
+// awaitedCall reports whether call node n is the operand of an await (through parentheses).
+func awaitedCall(n *syntax.Node) bool {
+	p := n.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		p = p.Parent
+	}
+	return p != nil && (p.Kind == "await" || p.Kind == "await_expression")
+}
+
 // raisingCalls records, as raises, the calls that always raise when they are a statement of
 // their own: a cancellation check that throws (signal.throwIfAborted()) and a call of a
 // function of the set every path of which raises (this.throwError(error)).
@@ -40,6 +49,7 @@ func (b *builder) raisingCalls(fs *fnState) {
 		c := &fs.f.Calls[i]
 		stmt := b.statementOf(fs, ci.node)
 		c.Dropped = stmt != nil
+		c.Awaited = awaitedCall(ci.node)
 		var err *ir.Value
 		switch {
 		case throwingChecks[c.Method]:

@@ -1210,12 +1210,20 @@ func (b *builder) reach(fs *fnState, r *ir.Return, at int) {
 // a try body a raise may still lead on to its handlers, so nothing there is left.
 func (b *builder) leftBefore(fs *fnState, n *syntax.Node, at int) bool {
 	t := fs.mod.t
-	left := false
-	for p := b.parentIn(fs, n); p != nil && p != fs.body; p = b.parentIn(fs, p) {
-		pp := b.parentIn(fs, p)
-		if pp == nil {
-			break
+	if n == nil || fs.body == nil {
+		return false
+	}
+	// n's ancestors must reach fs.body with no function or lambda nested in it on the way
+	// (parentIn's test, made once for the whole chain: each of them then has its parent in
+	// the body)
+	for x := n.Parent; x != fs.body; x = x.Parent {
+		if x == nil || t.funcs.has(x) || t.lambdas.has(x) {
+			return false
 		}
+	}
+	left := false
+	for p := n.Parent; p != fs.body; p = p.Parent {
+		pp := p.Parent
 		if t.tries.has(pp) && p.Field == "body" {
 			return false
 		}

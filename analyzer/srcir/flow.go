@@ -549,7 +549,7 @@ func (b *builder) paramLookups(fs *fnState) ([]ir.Pos, bool) {
 				}
 			}
 		}
-		if len(names) == 0 && !nameParam.MatchString(p.Name) && !readsNameOf(fs, p.Name) {
+		if len(names) == 0 && !isNameParam(p.Name) && !readsNameOf(fs, p.Name) {
 			// getattr(logger, level.lower(), logger.info): a parameter that is no tool call
 			// and reads no name, used itself as the key, selects a log method, an option, a
 			// format (swarms==16.0.3 swarms/tools/base_tool.py:116): no tool looked up
@@ -565,27 +565,86 @@ func (b *builder) paramLookups(fs *fnState) ([]ir.Pos, bool) {
 	return out, runs
 }
 
-// readsNameOf reports whether fs's text reads a name field of v (v.name, v["tool_name"]).
+// readsNameOf reports whether fs's text reads a name field of v (v.name, v["tool_name"]):
+// whether the first place of any of those spellings in the text is not followed by more of
+// an identifier. One pass over the places of v in the text (every spelling starts with v).
 func readsNameOf(fs *fnState, v string) bool {
 	if fs.node == nil {
 		return false
 	}
-	txt := fs.mod.text(fs.node)
-	for _, w := range []string{"name", "tool_name", "toolname", "function_name", "functionname", "tool", "toolName", "functionName"} {
-		for _, f := range []string{v + "." + w, v + `["` + w + `"]`, v + `['` + w + `']`} {
-			if i := strings.Index(txt, f); i >= 0 {
-				if j := i + len(f); j >= len(txt) || !isIdentByte(txt[j]) {
+	return readsNameIn(fs.mod.text(fs.node), v)
+}
+
+// readsNameIn is readsNameOf on the text txt.
+func readsNameIn(txt, v string) bool {
+	if v == "" {
+		return false
+	}
+	var seen [len(nameFields) * 3]bool
+	for i := 0; ; i++ {
+		k := strings.Index(txt[i:], v)
+		if k < 0 {
+			return false
+		}
+		i += k
+		rest := txt[i+len(v):]
+		for wi, w := range nameFields {
+			for fi, pre := range [3]string{".", `["`, `['`} {
+				if seen[wi*3+fi] || !strings.HasPrefix(rest, pre) || !strings.HasPrefix(rest[len(pre):], w) {
+					continue
+				}
+				end := len(pre) + len(w)
+				if fi > 0 {
+					if !strings.HasPrefix(rest[end:], pre[1:]+"]") {
+						continue
+					}
+					end += 2
+				}
+				seen[wi*3+fi] = true // the spelling's first place decides for it
+				if end >= len(rest) || !isIdentByte(rest[end]) {
 					return true
 				}
 			}
 		}
 	}
-	return false
 }
+
+// nameFields are the fields readsNameOf looks for.
+var nameFields = [...]string{"name", "tool_name", "toolname", "function_name", "functionname", "tool", "toolName", "functionName"}
 
 // nameParam matches the names of parameters that may themselves be what a tool is looked up
 // by (func_name, tool_name, name) or the call naming it (call, tool_call, action, fc).
 var nameParam = regexp.MustCompile(`(?i)(name|tool|func|call|action|^fc$|^tc$|invocation|request|use|step|command|cmd)`)
+
+// isNameParam is nameParam.MatchString(s), without the regexp for an ASCII name.
+func isNameParam(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return nameParam.MatchString(s) // (case folding beyond ASCII)
+		}
+	}
+	l := strings.ToLower(s)
+	if l == "fc" || l == "tc" {
+		return true
+	}
+	for _, w := range [...]string{"name", "tool", "func", "call", "action", "invocation", "request", "use", "step", "command", "cmd"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRunVerb is runVerb.MatchString(s) without the regexp: one of its verbs, then the end or
+// an upper-case letter or underscore.
+func isRunVerb(s string) bool {
+	for _, v := range [...]string{"exec", "execute", "invoke", "run", "call", "dispatch", "perform"} {
+		if strings.HasPrefix(s, v) && (len(s) == len(v) || s[len(v)] == '_' || s[len(v)] >= 'A' && s[len(v)] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
 
 // wrapFlow is the flow of a call's result that belongs to the call a callback of it returns
 // the result of (see wrapped).
@@ -939,7 +998,7 @@ func (b *builder) wrapsSetCall(fs *fnState, oc int) bool {
 }
 
 // yieldsItem reports whether the body of loop l of fs yields the loop's item as it is
-// (async for x in stream: yield x).
+// (async for x in stream: yield x), or behind an override that may replace it (yield y ?? x).
 func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
 	if l.ID >= len(fs.loopNodes) {
 		return false
@@ -957,13 +1016,31 @@ func (b *builder) yieldsItem(fs *fnState, l ir.Loop) bool {
 	found := false
 	eachNode(m.t, fs.loopNodes[l.ID].Child("body"), func(x *syntax.Node) bool {
 		if x.Kind == "yield" || x.Kind == "yield_expression" {
-			if k := x.NamedChildren(); len(k) == 1 && m.text(strip(k[0])) == item {
-				found = true
+			if k := x.NamedChildren(); len(k) == 1 {
+				// yield x, or the item with an override in front of it (yield altered ?? x,
+				// yield altered != null ? altered : x — esbuild's ?? on a plain name, as
+				// @google/adk@2.0.0 dist/esm/agents/llm_agent.js:1114 relays each response of
+				// llm.generateContentAsync after an after-model callback): still the item
+				for _, alt := range alternatives(m, k[0]) {
+					if m.text(strip(alt)) == item {
+						found = true
+					}
+				}
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// allIn reports whether every name of names is in set.
+func allIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
 }
 
 func union(a, b map[string]bool) map[string]bool {
@@ -1954,7 +2031,7 @@ func (b *builder) batchDispatch(g *fnState, fl *ir.Flow, res map[string]bool, mo
 			break
 		}
 		c := &g.f.Calls[j]
-		if ci.node == model || ignoredCall(m, c) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || !runVerb.MatchString(c.Method) || !opaque(b, c) {
+		if ci.node == model || !isRunVerb(c.Method) || appendMeths[c.Method] || m.t.eachMethods[c.Method] || ignoredCall(m, c) || !opaque(b, c) {
 			continue
 		}
 		args := ci.node.Child("arguments")
@@ -2269,18 +2346,24 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 	derive := func(start map[string]bool) map[string]bool {
 		vals := union(start, nil)
 		for range 3 {
+			before := len(vals)
 			for _, j := range fs.index().appends {
 				fn := strip(fs.callInfo[j].node.Child("function"))
-				if fn != nil && m.t.members.has(fn) && mentions(m, fs.callInfo[j].node.Child("arguments"), vals) {
-					vals[m.text(strip(fn.Child("object")))] = true
+				if fn != nil && m.t.members.has(fn) {
+					if obj := m.text(strip(fn.Child("object"))); !vals[obj] && mentions(m, fs.callInfo[j].node.Child("arguments"), vals) {
+						vals[obj] = true
+					}
 				}
 			}
 			for _, a := range fs.assigns {
-				if !a.iter && a.rhs != nil && mentions(m, a.rhs, vals) {
+				if !a.iter && a.rhs != nil && !allIn(a.lhs, vals) && mentions(m, a.rhs, vals) {
 					for _, n := range a.lhs {
 						vals[n] = true
 					}
 				}
+			}
+			if len(vals) == before {
+				break // a round that adds nothing: so would the next
 			}
 		}
 		return vals
@@ -2296,11 +2379,48 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		}
 		return out
 	}
+	// derived is derive(bound(k)), made once per call k (nil when k's result is bound to
+	// nothing): every candidate t asks it of the calls before it.
+	derived := map[int]map[string]bool{}
+	derivedOut := func(k int) map[string]bool {
+		if v, ok := derived[k]; ok {
+			return v
+		}
+		var v map[string]bool
+		if out := bound(k); len(out) > 0 {
+			v = derive(out)
+		}
+		derived[k] = v
+		return v
+	}
 	args := func(j int) *syntax.Node { return fs.callInfo[j].node.Child("arguments") }
-	from := derive(res)
+	// from (what model's result is derived into), whether a call's arguments mention it and
+	// whether a call runs fs again are each made once, when first asked
+	var from map[string]bool
+	fromArgs := map[int]bool{}
+	mentionsFrom := func(k int) bool {
+		if v, ok := fromArgs[k]; ok {
+			return v
+		}
+		if from == nil {
+			from = derive(res)
+		}
+		v := mentions(m, args(k), from)
+		fromArgs[k] = v
+		return v
+	}
+	rerun := map[int]bool{}
+	runsAgain := func(j int) bool {
+		if v, ok := rerun[j]; ok {
+			return v
+		}
+		v := runs(&fs.f.Calls[j], func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{})
+		rerun[j] = v
+		return v
+	}
 	for t := range fs.f.Calls {
 		if t >= len(fs.callInfo) || fs.callInfo[t].node == nil || fs.callInfo[t].node.Start < model.End ||
-			!mentions(m, args(t), from) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
+			!mentionsFrom(t) || !runs(&fs.f.Calls[t], func(x int) bool { return disp[x] }, 1, map[int]bool{}) {
 			continue
 		}
 		between := false
@@ -2308,10 +2428,10 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 			kn := fs.callInfo[k].node
 			c := &fs.f.Calls[k]
 			if k == t || kn == nil || kn.Start < model.End || kn.Start >= fs.callInfo[t].node.Start ||
-				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentions(m, args(k), from) {
+				len(c.Keys) > 0 && b.classes[c.Keys[0]] != nil || !mentionsFrom(k) {
 				continue
 			}
-			if out := bound(k); len(out) > 0 && mentions(m, args(t), derive(out)) {
+			if out := derivedOut(k); out != nil && mentions(m, args(t), out) {
 				between = true // (a later call's result is what the tools run on)
 				break
 			}
@@ -2319,15 +2439,14 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		if between {
 			continue
 		}
-		outs := bound(t)
-		if len(outs) == 0 {
+		outs := derivedOut(t)
+		if outs == nil {
 			continue
 		}
-		outs = derive(outs)
 		for j := range fs.f.Calls {
 			c := &fs.f.Calls[j]
 			if j < len(fs.callInfo) && fs.callInfo[j].node != nil && fs.callInfo[j].node.Start > fs.callInfo[t].node.Start &&
-				mentions(m, args(j), outs) && runs(c, func(x int) bool { return x == fs.f.ID }, 1, map[int]bool{}) {
+				mentions(m, args(j), outs) && runsAgain(j) {
 				return c.Pos, true
 			}
 		}
@@ -4500,7 +4619,7 @@ func (b *builder) runsArg(g *fnState, k int, call *syntax.Node, vars map[string]
 	self := ir.CallRef{Func: g.f.ID, Call: k}
 	c := &g.f.Calls[k]
 	m := g.mod
-	if len(c.Targets) == 0 && runVerb.MatchString(c.Method) && !c.InMemory && !inCondition(g, call) {
+	if len(c.Targets) == 0 && isRunVerb(c.Method) && !c.InMemory && !inCondition(g, call) {
 		// executeTool({ tool, input }) of code outside the set, handed the callable itself
 		// (not a test of it: if (!isExecutableTool(tool)) return)
 		for _, a := range call.Child("arguments").NamedChildren() {

@@ -32,7 +32,8 @@ pyts_install() {
 		flock 9
 	fi
 	s=$dir/py/.installed-$(pyts_stamp "$py")
-	if [ ! -f "$s" ]; then
+	# An npm-only set passes "" for the Python pins: nothing to install.
+	if [ -n "$py" ] && [ ! -f "$s" ]; then
 		rm -rf "$dir/py" && mkdir -p "$dir/py"
 		# shellcheck disable=SC2086
 		python3 -m pip install --quiet --disable-pip-version-check --no-deps --no-compile --target "$dir/py" $py >&2
