@@ -788,6 +788,9 @@ func isStream(t types.Type) bool {
 		}
 		return false
 	}
+	if chanHandle(t) {
+		return true
+	}
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Next")
 	fn, ok := obj.(*types.Func)
 	if !ok {
@@ -799,6 +802,32 @@ func isStream(t types.Type) bool {
 	}
 	bt, ok := r.At(r.Len() - 1).Type().Underlying().(*types.Basic)
 	return ok && bt.Kind() == types.Bool
+}
+
+// chanHandle reports whether t is a handle whose consumer ranges over a channel of chunks it
+// hands out: an interface with a method taking nothing and returning a receive channel of
+// values (Stream.Chunks() <-chan *StreamChunk, agenticgokit@v0.5.5 v1beta/streaming.go:134),
+// not a done signal (Done() <-chan struct{}).
+func chanHandle(t types.Type) bool {
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < it.NumMethods(); i++ {
+		sig, ok := it.Method(i).Type().(*types.Signature)
+		if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+			continue
+		}
+		ch, ok := sig.Results().At(0).Type().Underlying().(*types.Chan)
+		if !ok || ch.Dir() == types.SendOnly {
+			continue
+		}
+		if st, ok := ch.Elem().Underlying().(*types.Struct); ok && st.NumFields() == 0 {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 func render(e ast.Expr) string {

@@ -995,6 +995,14 @@ func (r *rec) decision(f *ir.Func, c *ir.Call) {
 		r.lookupDispatch(s, true)
 	}
 	if !s.accepted() {
+		if !s.confirmed && s.leaves && s.dispatch && !s.feeds && s.score+2 >= Threshold && len(c.Loops) == 0 && f.Launch == "go" && f.Parent >= 0 {
+			// a goroutine making one decision and running its tools once (a stream's run of
+			// one step): no next call its tools' results could feed, so it is judged without
+			// that evidence (go func() { tokenChan, err := a.llmProvider.Stream(ctx, prompt);
+			// …; a.executeToolsAndStream(…) }() in RunStream, agenticgokit@v0.5.5
+			// v1beta/agent_impl.go:854-1026; see stepEntries)
+			r.steps = append(r.steps, s)
+		}
 		return
 	}
 	// The turn loop: the innermost enclosing loop that repeats decisions (not the drain of
