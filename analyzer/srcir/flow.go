@@ -2326,7 +2326,13 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		if depth > 5 {
 			return false
 		}
-		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+		for i := range len(c.Targets) + len(c.ArgFuncs) {
+			t := 0
+			if i < len(c.Targets) {
+				t = c.Targets[i]
+			} else {
+				t = c.ArgFuncs[i-len(c.Targets)]
+			}
 			if t < 0 || t >= len(b.funcs) || seen[t] {
 				continue
 			}
