@@ -2331,7 +2331,13 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		if depth > 5 {
 			return false
 		}
-		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+		for i := range len(c.Targets) + len(c.ArgFuncs) {
+			t := 0
+			if i < len(c.Targets) {
+				t = c.Targets[i]
+			} else {
+				t = c.ArgFuncs[i-len(c.Targets)]
+			}
 			if t < 0 || t >= len(b.funcs) || seen[t] {
 				continue
 			}
@@ -3807,6 +3813,17 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			break // a dispatch selects by an element's name
 		}
 		ds := b.dispatch(g, elems, names, model)
+		if depth > 0 {
+			// a helper's lookup of a definition whose fields it only reads selects nothing
+			// to run: the name passed on to the helper that runs the tool still dispatches
+			kept := ds[:0:0]
+			for _, d := range ds {
+				if !b.readOnlyLookup(g, d) {
+					kept = append(kept, d)
+				}
+			}
+			ds = kept
+		}
 		for _, d := range ds {
 			toolCalls = append(toolCalls, d.Calls...)
 			// (a helper's lookup whose callable runs where its caller uses what it hands
@@ -3858,6 +3875,94 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// readOnlyLookup reports whether d is a map lookup of g that runs nothing and whose value,
+// kept in locals, is only tested and has fields read (tool_def = tool_defs.get(tc.tool_name);
+// if tool_def and tool_def.sequential: ...; "description": tool_def.description if tool_def
+// else ""): the tool's definition consulted for its metadata, not the callable — the call
+// that runs the tool is handed the name elsewhere (target = self._resolve_tool_manager(
+// tool_call.tool_name); await target.execute_tool(...), upsonic==0.77.3 agent/agent.py:2358,
+// 2514, 2551). A lookup used in place (returned, passed on, called) or whose local is called,
+// passed or returned is no read-only lookup.
+func (b *builder) readOnlyLookup(g *fnState, d ir.Dispatch) bool {
+	if d.How != "map_lookup" || len(d.Calls) > 0 || g.node == nil {
+		return false
+	}
+	m := g.mod
+	t := m.t
+	var sel *syntax.Node
+	for _, n := range g.index().lookups {
+		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
+			sel = n
+			break
+		}
+	}
+	if sel == nil {
+		return false
+	}
+	vars := map[string]bool{}
+	for _, a := range g.assigns {
+		if a.rhs != nil && !a.iter && len(a.lhs) == 1 && strip(a.rhs) == sel {
+			vars[a.lhs[0]] = true
+		}
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	ok := true
+	eachNode(t, g.node, func(x *syntax.Node) bool {
+		if ok && t.idents.has(x) && vars[m.text(x)] && !readOnlyUse(m, x) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// readOnlyUse reports whether identifier x is bound there (the left side of an assignment),
+// tested (an if or ternary condition, an operand of not or of a comparison, or of an and/or
+// that is itself tested) or the object of a field read that is not called. An operand of an
+// and/or/?? whose value is kept (tool = override ?? registered) is handed on.
+func readOnlyUse(m *module, x *syntax.Node) bool {
+	t := m.t
+	c, p := x, x.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		c, p = p, p.Parent
+	}
+	switch {
+	case p == nil:
+		return false
+	case (t.assigns.has(p) && p.Child("left") == c) || (t.declarators.has(p) && p.Child("name") == c):
+		return true
+	case t.members.has(p):
+		if p.Child("object") != c {
+			return true // (x is the field's name: other.tool_def)
+		}
+		gp := p.Parent
+		return !(t.calls.has(gp) && gp.Child("function") == p)
+	case t.bools.has(p):
+		return readOnlyUse(m, p)
+	case t.compares.has(p):
+		if op := p.Child("operator"); op != nil {
+			switch m.text(op) {
+			case "&&", "||", "??":
+				return readOnlyUse(m, p)
+			}
+		}
+		return true
+	case t.nots.has(p):
+		return true
+	case t.ifs.has(p) || t.whiles.has(p):
+		return p.Child("condition") == c
+	case t.ternaries.has(p):
+		if t.ternCond != "" {
+			return p.Child(t.ternCond) == c
+		}
+		k := p.NamedChildren()
+		return len(k) == 3 && k[1] == c
+	}
+	return false
 }
 
 // eachKid is a callback declared outside a flow's scope that call call of g (a per-element
