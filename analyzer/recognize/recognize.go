@@ -2092,6 +2092,26 @@ func (r *rec) bound(l *Loop) {
 	bd.DefaultEnv = r.envOf(bd.DefaultPos)
 	l.Map.Bound = bd
 	ob := r.onBound(bestFunc, b.Return, b.StopText, b.AtPos, b.AtSource, model.StopMaxSteps)
+	if ob.Kind == model.OnBoundSilent && b.InCond && b.StopText == "" && b.HandedErr == "" {
+		// the loop's condition is the bound, and its body tests the same bound again to
+		// record why it will end (if iteration_count >= max_iterations: self._last_stop_reason
+		// = "max_steps"; the condition then ends the loop, praisonaiagents==1.7.17
+		// llm/openai_client.py:2048, 2308-2309): the stop reason recorded is what happens there
+		for _, o := range bestFunc.Branches {
+			if o.Loop != b.Loop || o.InCond || o.StopText == "" || o.Return >= 0 || o.HandedErr != "" || o.Bound.Text != b.Bound.Text {
+				continue
+			}
+			if sr := stopReasonOf(o.StopText); sr != "" {
+				ob.Kind, ob.StopReason, ob.Value = model.OnBoundStopReason, sr, strings.Trim(o.StopText, "\"'`")
+				if o.AtPos.IsValid() {
+					ob.Pos, ob.Source = pos(o.AtPos), o.AtSource
+				} else {
+					ob.Pos, ob.Source = pos(o.Pos), o.Source
+				}
+				break
+			}
+		}
+	}
 	if ob.Kind == model.OnBoundStopReason && b.Return >= 0 && b.Return < len(bestFunc.Returns) {
 		if rt := bestFunc.Returns[b.Return]; rt.Err != nil && rt.Err.Kind != ir.ValNil && rt.Pos.IsValid() {
 			// the stop recorded on the way (a span error, an event: max_turns_reached) and

@@ -168,6 +168,24 @@ func TestSourceShapes(t *testing.T) {
 			bound: "self.config.max_iters", onBound: model.OnBoundStopReason, def: "50"},
 		{dir: "pyreplyrecur", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 61, modelLine: 70, toolLine: 56,
 			bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
+		// pymetalookup: the same recursion whose tool executor reads each tool's definition
+		// by name for its metadata only (tool_defs.get(tool_call.tool_name): sequential?
+		// description?) and runs the tool by handing the name to a helper that finds its
+		// manager (upsonic==0.77.3 agent/agent.py:2358, 2514, 2551): the metadata lookup
+		// selects nothing, the name handed on is the dispatch.
+		{dir: "pymetalookup", entry: "agent.Agent.do_async", kind: model.LoopRecursion, loopLine: 86, modelLine: 92, toolLine: 77,
+			parallel: true, bound: "self.tool_call_limit", onBound: model.OnBoundSilent, def: "100"},
+		// pystopagain: the loop's condition is the bound and the body tests the same bound
+		// again only to record the stop reason before the condition ends the loop
+		// (praisonaiagents==1.7.17 llm/openai_client.py:2048, 2308-2309): a stop reason at
+		// the bound, not a silent end.
+		{dir: "pystopagain", entry: "client.OpenAIClient.chat_completion_with_tools", kind: model.LoopFor, loopLine: 19, modelLine: 20, toolLine: 27,
+			bound: "max_iterations", onBound: model.OnBoundStopReason, def: "10"},
+		// pyfieldor: the limit kept as self.max_iter = max_iter or 20 (keyword default None)
+		// and read into a local through kwargs.pop("max_iterations", self.max_iter)
+		// (praisonaiagents==1.7.17 llm/llm.py:742, 3424, 3438): the default is the 20.
+		{dir: "pyfieldor", entry: "llm.LLM.get_response", kind: model.LoopFor, loopLine: 17, modelLine: 18, toolLine: 23,
+			bound: "max_iterations", onBound: model.OnBoundSilent, def: "20"},
 		{dir: "pygencycle", entry: "cycle.cycle", kind: model.LoopRecursion, loopLine: 77, modelLine: 82, toolLine: 35,
 			parallel: true, cancel: true, cancelLine: 106, exits: map[int]string{91: "failed", 108: "cancelled"},
 			also: []string{"cycle.Agent.stream", "cycle.Agent.stream_through"}, bound: "cap", onBound: model.OnBoundStopReason},

@@ -2429,6 +2429,13 @@ func (b *builder) argValue(g *fnState, n *syntax.Node, byKey map[string][]ir.Def
 			prop := m.text(n.Child(m.t.memberProp))
 			for _, c := range append([]*class{k}, k.ancestors()...) {
 				if ds := byKey[c.key+"."+prop]; len(ds) > 0 {
+					// self.max_iter = max_iter or 20 (praisonaiagents==1.7.17 llm/llm.py:742):
+					// the parameter's None comes first, the literal it falls back to is the value
+					for _, d := range ds {
+						if !m.t.nones[d.Value] {
+							return []ir.Default{d}
+						}
+					}
 					return ds[:1]
 				}
 			}

@@ -1192,6 +1192,11 @@ func emptiness(m *module, n *syntax.Node, vars map[string]bool) (ok, emptyWhenTr
 			return false, false
 		}
 		switch {
+		case t.nones[other] && outputField(m, strip(l), strip(r), vars):
+			// while subtask.output is None (griptape==1.13.0 tasks/prompt_task.py:313): the
+			// output field of a value built from the result is unset while work is pending;
+			// once set it is the final answer, so the loop goes on while it is None
+			return true, op == "!=" || op == "!==" || op == "is not"
 		case zero(other) && (op == "==" || op == "===" || op == "is" || op == "<=" || op == "<"):
 			return true, true
 		case zero(other):
@@ -2326,7 +2331,13 @@ func (b *builder) recursionFeeds(fs *fnState, fl *ir.Flow, model *syntax.Node, r
 		if depth > 5 {
 			return false
 		}
-		for _, t := range append(append([]int{}, c.Targets...), c.ArgFuncs...) {
+		for i := range len(c.Targets) + len(c.ArgFuncs) {
+			t := 0
+			if i < len(c.Targets) {
+				t = c.Targets[i]
+			} else {
+				t = c.ArgFuncs[i-len(c.Targets)]
+			}
 			if t < 0 || t >= len(b.funcs) || seen[t] {
 				continue
 			}
@@ -3802,6 +3813,17 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 			break // a dispatch selects by an element's name
 		}
 		ds := b.dispatch(g, elems, names, model)
+		if depth > 0 {
+			// a helper's lookup of a definition whose fields it only reads selects nothing
+			// to run: the name passed on to the helper that runs the tool still dispatches
+			kept := ds[:0:0]
+			for _, d := range ds {
+				if !b.readOnlyLookup(g, d) {
+					kept = append(kept, d)
+				}
+			}
+			ds = kept
+		}
 		for _, d := range ds {
 			toolCalls = append(toolCalls, d.Calls...)
 			// (a helper's lookup whose callable runs where its caller uses what it hands
@@ -3853,6 +3875,94 @@ func (b *builder) follow(fl *ir.Flow, sc []*fnState, res, elems map[string]bool,
 		}
 	}
 	return names, toolVars
+}
+
+// readOnlyLookup reports whether d is a map lookup of g that runs nothing and whose value,
+// kept in locals, is only tested and has fields read (tool_def = tool_defs.get(tc.tool_name);
+// if tool_def and tool_def.sequential: ...; "description": tool_def.description if tool_def
+// else ""): the tool's definition consulted for its metadata, not the callable — the call
+// that runs the tool is handed the name elsewhere (target = self._resolve_tool_manager(
+// tool_call.tool_name); await target.execute_tool(...), upsonic==0.77.3 agent/agent.py:2358,
+// 2514, 2551). A lookup used in place (returned, passed on, called) or whose local is called,
+// passed or returned is no read-only lookup.
+func (b *builder) readOnlyLookup(g *fnState, d ir.Dispatch) bool {
+	if d.How != "map_lookup" || len(d.Calls) > 0 || g.node == nil {
+		return false
+	}
+	m := g.mod
+	t := m.t
+	var sel *syntax.Node
+	for _, n := range g.index().lookups {
+		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
+			sel = n
+			break
+		}
+	}
+	if sel == nil {
+		return false
+	}
+	vars := map[string]bool{}
+	for _, a := range g.assigns {
+		if a.rhs != nil && !a.iter && len(a.lhs) == 1 && strip(a.rhs) == sel {
+			vars[a.lhs[0]] = true
+		}
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	ok := true
+	eachNode(t, g.node, func(x *syntax.Node) bool {
+		if ok && t.idents.has(x) && vars[m.text(x)] && !readOnlyUse(m, x) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// readOnlyUse reports whether identifier x is bound there (the left side of an assignment),
+// tested (an if or ternary condition, an operand of not or of a comparison, or of an and/or
+// that is itself tested) or the object of a field read that is not called. An operand of an
+// and/or/?? whose value is kept (tool = override ?? registered) is handed on.
+func readOnlyUse(m *module, x *syntax.Node) bool {
+	t := m.t
+	c, p := x, x.Parent
+	for p != nil && p.Kind == "parenthesized_expression" {
+		c, p = p, p.Parent
+	}
+	switch {
+	case p == nil:
+		return false
+	case (t.assigns.has(p) && p.Child("left") == c) || (t.declarators.has(p) && p.Child("name") == c):
+		return true
+	case t.members.has(p):
+		if p.Child("object") != c {
+			return true // (x is the field's name: other.tool_def)
+		}
+		gp := p.Parent
+		return !(t.calls.has(gp) && gp.Child("function") == p)
+	case t.bools.has(p):
+		return readOnlyUse(m, p)
+	case t.compares.has(p):
+		if op := p.Child("operator"); op != nil {
+			switch m.text(op) {
+			case "&&", "||", "??":
+				return readOnlyUse(m, p)
+			}
+		}
+		return true
+	case t.nots.has(p):
+		return true
+	case t.ifs.has(p) || t.whiles.has(p):
+		return p.Child("condition") == c
+	case t.ternaries.has(p):
+		if t.ternCond != "" {
+			return p.Child(t.ternCond) == c
+		}
+		k := p.NamedChildren()
+		return len(k) == 3 && k[1] == c
+	}
+	return false
 }
 
 // eachKid is a callback declared outside a flow's scope that call call of g (a per-element
@@ -4736,6 +4846,20 @@ func contains(xs []int, x int) bool {
 
 // finalWord reports whether a string constant names the end of a run (a final output, a
 // stop, a completion): a result compared with it decides "nothing pending".
+// outputField reports whether one of l and r reads the output field of a value of vars
+// (subtask.output, step.final_output): what the step produced, set once it is done.
+func outputField(m *module, l, r *syntax.Node, vars map[string]bool) bool {
+	for _, n := range []*syntax.Node{l, r} {
+		if n != nil && m.t.members.has(n) && vars[m.text(strip(n.Child("object")))] {
+			switch m.text(n.Child(m.t.memberProp)) {
+			case "output", "final_output", "final_answer", "answer":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func finalWord(s string) bool {
 	l := strings.ToLower(s)
 	for _, w := range []string{"final", "done", "complete", "finish", "end_turn", "\"stop\"", "'stop'", "finished"} {
@@ -4765,7 +4889,30 @@ func (b *builder) helperOf(g *fnState, expr *syntax.Node, vars map[string]bool) 
 		if a.Kind == "keyword_argument" {
 			a = a.Child("value")
 		}
-		if a != nil && derives(m, a, vars, 0) {
+		if a != nil && (derives(m, a, vars, 0) || b.builtFrom(m, a, vars)) {
+			return true
+		}
+	}
+	return false
+}
+
+// builtFrom reports whether n constructs an instance of a class of the set handed a value of
+// vars itself, as a positional argument (add_subtask(ActionsSubtask(output)), griptape==1.13.0
+// tasks/prompt_task.py:323, an attrs class with no __init__): the instance carries the value
+// on in a field, so what a helper returns of it (the subtask) is derived from it.
+func (b *builder) builtFrom(m *module, n *syntax.Node, vars map[string]bool) bool {
+	n = strip(n)
+	if n == nil || !m.t.calls.has(n) || n.Child("arguments") == nil {
+		return false
+	}
+	name := calleeText(m, n)
+	if !isTypeName(lastSeg(name)) || b.classByExpr(m, name) == nil {
+		return false
+	}
+	for _, a := range n.Child("arguments").NamedChildren() {
+		// (only the value itself, positional: ToolApprovalItem(agent=agent, raw_item=item),
+		// openai-agents==0.24.0, records the item beside others; it is no carrier of it)
+		if a = strip(a); a != nil && a.Kind != "keyword_argument" && m.t.idents.has(a) && vars[m.text(a)] {
 			return true
 		}
 	}
