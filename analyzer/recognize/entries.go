@@ -335,25 +335,37 @@ func (r *rec) singleCallEntries(have []model.Entry, reaches map[int]*reach) []mo
 		for cid := range on[id] {
 			x.launch[cid] = false
 		}
-		with := make(map[int]*reach, len(reaches)+1)
-		for k, v := range reaches {
-			with[k] = v
-		}
+		with := withReach(reaches)
 		with[id] = x
 		if prov.Confidence == model.ConfidenceInferred {
 			prov.Rule = "inferred: exported function makes one provider chat call outside any loop (a run of one step, no turn loop)"
 			prov.Evidence = append(prov.Evidence, path[id])
 		}
-		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
-		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
-		if e.Exits == nil {
-			e.Exits = []model.Exit{}
-		}
-		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
-		e.IDs = r.ids(f)
-		out = append(out, e)
+		out = append(out, r.loopless(f, with, prov))
 	}
 	return out
+}
+
+// withReach copies reaches with room for one more entry's reach.
+func withReach(reaches map[int]*reach) map[int]*reach {
+	with := make(map[int]*reach, len(reaches)+1)
+	for k, v := range reaches {
+		with[k] = v
+	}
+	return with
+}
+
+// loopless is the run entry f without a turn loop (a run of one step): its exits as the reaches
+// in with lead to them, in source order, and the ids it mints.
+func (r *rec) loopless(f *ir.Func, with map[int]*reach, prov model.Provenance) model.Entry {
+	e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
+	e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
+	if e.Exits == nil {
+		e.Exits = []model.Exit{}
+	}
+	sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
+	e.IDs = r.ids(f)
+	return e
 }
 
 // calleeText is the callee of a call expression as written: the text before its arguments.
@@ -554,10 +566,7 @@ func (r *rec) stepEntries(reaches map[int]*reach) []model.Entry {
 			continue
 		}
 		done[f.ID] = true
-		with := make(map[int]*reach, len(reaches)+1)
-		for k, v := range reaches {
-			with[k] = v
-		}
+		with := withReach(reaches)
 		with[f.ID] = x
 		if prov.Confidence == model.ConfidenceInferred {
 			prov.Rule = "inferred: exported function starts a goroutine that makes one model step (no turn loop)"
@@ -565,14 +574,7 @@ func (r *rec) stepEntries(reaches map[int]*reach) []model.Entry {
 			prov.Evidence = append(prov.Evidence, s.evidence...)
 			prov.Score = s.score
 		}
-		e := model.Entry{Func: f.Short, Pos: pos(f.Pos), Source: f.Source, Loops: []model.Loop{}, Provenance: prov}
-		e.Exits = r.exitsOf(f, with, 0, map[int]bool{}, false)
-		if e.Exits == nil {
-			e.Exits = []model.Exit{}
-		}
-		sort.SliceStable(e.Exits, func(i, j int) bool { return e.Exits[i].Pos.Less(e.Exits[j].Pos) })
-		e.IDs = r.ids(f)
-		out = append(out, e)
+		out = append(out, r.loopless(f, with, prov))
 	}
 	return out
 }

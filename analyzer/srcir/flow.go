@@ -3891,13 +3891,7 @@ func (b *builder) readOnlyLookup(g *fnState, d ir.Dispatch) bool {
 	}
 	m := g.mod
 	t := m.t
-	var sel *syntax.Node
-	for _, n := range g.index().lookups {
-		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
-			sel = n
-			break
-		}
-	}
+	sel := g.lookupNode(&d)
 	if sel == nil {
 		return false
 	}
@@ -4517,19 +4511,24 @@ func passesElems(m *module, args []*syntax.Node, e2, elems map[string]bool) bool
 	return n > 0
 }
 
+// lookupNode is the lookup expression of g that dispatch d was read from, or nil.
+func (g *fnState) lookupNode(d *ir.Dispatch) *syntax.Node {
+	m := g.mod
+	for _, n := range g.index().lookups {
+		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
+			return n
+		}
+	}
+	return nil
+}
+
 // handsOn finds where the callable that a dispatch of helper h selects runs, when h does
 // not call it itself: passed to a call of a function of the set inside h, that call; returned
 // (prepared = prepareToolCall(...) returns {tool, ...}), the calls of the caller g that receive
 // what the call j of h gives back (executePreparedToolCall(prepared)), else call j itself.
 func (b *builder) handsOn(h *fnState, d *ir.Dispatch, g *fnState, j int) (_, launched []ir.CallRef) {
 	m := h.mod
-	var sel *syntax.Node
-	for _, n := range h.index().lookups {
-		if m.pos(n) == d.Pos && clip(m.text(n), 80) == d.Text {
-			sel = n
-			break
-		}
-	}
+	sel := h.lookupNode(d)
 	if sel == nil {
 		return nil, nil
 	}
